@@ -1,0 +1,247 @@
+"""Grids: the text notation, its JSON form, and the independent pure-Python validator.
+
+Notation: one line per row, a letter per cell, `.` for an empty cell; lines starting
+with `#` are comments; blank lines around the grid are ignored. Rows must all have the
+same length (pad with `.`). Letters may be given in either case and are stored upper.
+
+    # CAT crossing MAP
+    CAT
+    .A.
+    .P.
+
+JSON form: the list of row strings, e.g. ["CAT", ".A.", ".P."].
+
+The validator (`validate`) is deliberately simple and shares no code with the solver's
+kernels: it is the oracle that every solver result is checked against in tests.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .tiles import ALPHABET, TileCounts
+
+EMPTY = "."
+Cell = tuple[int, int]  # (row, col)
+
+
+class GridError(ValueError):
+    """Malformed grid notation."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A rectangle of cells: rows of upper-case letters and '.'."""
+
+    rows: tuple[str, ...]
+
+    # -- construction -------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str) -> Grid:
+        rows = [line.strip() for line in text.splitlines()]
+        rows = [row for row in rows if not row.startswith("#")]
+        while rows and not rows[0]:
+            rows.pop(0)
+        while rows and not rows[-1]:
+            rows.pop()
+        return cls.from_rows(rows)
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str]) -> Grid:
+        rows = [str(row).upper() for row in rows]
+        if not rows:
+            raise GridError("empty grid: no rows")
+        width = len(rows[0])
+        for number, row in enumerate(rows, start=1):
+            if not row:
+                raise GridError(f"row {number} is empty (use '.' for empty cells)")
+            if len(row) != width:
+                raise GridError(f"ragged grid: row {number} has {len(row)} cells, row 1 has {width}")
+            bad = sorted({ch for ch in row if ch != EMPTY and ch not in ALPHABET})
+            if bad:
+                raise GridError(f"row {number} has characters other than A-Z and '.': {''.join(bad)!r}")
+        return cls(tuple(rows))
+
+    @classmethod
+    def from_json(cls, text: str) -> Grid:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise GridError(f"bad JSON grid: {error}") from None
+        if isinstance(data, dict) and "grid" in data:
+            data = data["grid"]
+        if not isinstance(data, list) or not all(isinstance(row, str) for row in data):
+            raise GridError("a JSON grid is a list of row strings")
+        return cls.from_rows(data)
+
+    @classmethod
+    def from_cells(cls, cells: dict[Cell, str]) -> Grid:
+        """The smallest grid holding `cells` ({(row, col): letter})."""
+        if not cells:
+            raise GridError("empty grid: no tiles")
+        top = min(r for r, _ in cells)
+        left = min(c for _, c in cells)
+        height = max(r for r, _ in cells) - top + 1
+        width = max(c for _, c in cells) - left + 1
+        table = [[EMPTY] * width for _ in range(height)]
+        for (row, col), letter in cells.items():
+            table[row - top][col - left] = letter.upper()
+        return cls.from_rows("".join(row) for row in table)
+
+    @classmethod
+    def from_array(cls, codes: np.ndarray) -> Grid:
+        """From a 2-D array of letter codes (0 empty, 1..26 = A..Z), trimmed to its tiles."""
+        rows_idx, cols_idx = np.nonzero(codes)
+        return cls.from_cells({(int(r), int(c)): ALPHABET[int(codes[r, c]) - 1] for r, c in zip(rows_idx, cols_idx)})
+
+    # -- views --------------------------------------------------------------------
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    def cells(self) -> dict[Cell, str]:
+        return {(r, c): ch for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch != EMPTY}
+
+    def tiles(self) -> TileCounts:
+        return TileCounts.from_letters("".join(self.rows).replace(EMPTY, ""))
+
+    def to_array(self, pad: int = 0) -> np.ndarray:
+        """Letter codes (0 empty) with `pad` empty cells around."""
+        codes = np.zeros((self.height + 2 * pad, self.width + 2 * pad), dtype=np.uint8)
+        for (row, col), letter in self.cells().items():
+            codes[row + pad, col + pad] = ord(letter) - 64
+        return codes
+
+    def trimmed(self) -> Grid:
+        return Grid.from_cells(self.cells())
+
+    def text(self) -> str:
+        return "\n".join(self.rows)
+
+    def to_json(self) -> list[str]:
+        return list(self.rows)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+# -- the validator ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Word:
+    """A maximal run of 2+ letters: its text, direction ('across'/'down') and cells."""
+
+    text: str
+    direction: str
+    cells: tuple[Cell, ...]
+
+
+@dataclass
+class Report:
+    """Everything wrong with a grid (empty lists when it is valid)."""
+
+    words: list[Word] = field(default_factory=list)
+    invalid_words: list[Word] = field(default_factory=list)
+    components: list[list[Cell]] = field(default_factory=list)
+    missing: TileCounts = field(default_factory=TileCounts)  # in the tiles, not on the grid
+    extra: TileCounts = field(default_factory=TileCounts)  # on the grid, not in the tiles
+    empty: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not (self.invalid_words or len(self.components) > 1 or len(self.missing) or len(self.extra) or self.empty)
+
+    def problems(self) -> list[str]:
+        """One human-readable line per problem."""
+        lines = []
+        if self.empty:
+            lines.append("the grid has no tiles")
+        for word in self.invalid_words:
+            row, col = word.cells[0]
+            lines.append(f"not a word: {word.text} ({word.direction} at row {row + 1}, column {col + 1})")
+        if len(self.components) > 1:
+            sizes = ", ".join(str(len(part)) for part in self.components)
+            lines.append(f"grid is not connected: {len(self.components)} parts of {sizes} tiles")
+        if len(self.missing):
+            lines.append(f"tiles not on the grid: {self.missing.letters()}")
+        if len(self.extra):
+            lines.append(f"tiles on the grid that are not in the hand: {self.extra.letters()}")
+        return lines
+
+    def to_json(self) -> dict:
+        return {
+            "valid": self.ok,
+            "words": [w.text for w in self.words],
+            "invalid_words": [
+                {"word": w.text, "direction": w.direction, "cells": [list(c) for c in w.cells]} for w in self.invalid_words
+            ],
+            "components": len(self.components),
+            "component_cells": [[list(c) for c in part] for part in self.components] if len(self.components) > 1 else [],
+            "missing": self.missing.letters(),
+            "extra": self.extra.letters(),
+            "problems": self.problems(),
+        }
+
+
+def find_words(grid: Grid) -> list[Word]:
+    """Every maximal horizontal and vertical run of 2+ letters, across first."""
+    cells = grid.cells()
+    words = []
+    for direction, (dr, dc) in (("across", (0, 1)), ("down", (1, 0))):
+        for (row, col) in sorted(cells):
+            if (row - dr, col - dc) in cells:
+                continue  # not the start of a run
+            run = [(row, col)]
+            while (run[-1][0] + dr, run[-1][1] + dc) in cells:
+                run.append((run[-1][0] + dr, run[-1][1] + dc))
+            if len(run) >= 2:
+                words.append(Word("".join(cells[c] for c in run), direction, tuple(run)))
+    return words
+
+
+def connected_components(cells: Iterable[Cell]) -> list[list[Cell]]:
+    """4-connected parts, largest first."""
+    unvisited = set(cells)
+    parts = []
+    while unvisited:
+        frontier = [unvisited.pop()]
+        part = []
+        while frontier:
+            row, col = frontier.pop()
+            part.append((row, col))
+            for neighbour in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                if neighbour in unvisited:
+                    unvisited.remove(neighbour)
+                    frontier.append(neighbour)
+        parts.append(sorted(part))
+    parts.sort(key=lambda part: (-len(part), part))
+    return parts
+
+
+def validate(grid: Grid, lexicon, tiles: TileCounts | None = None, min_length: int = 2) -> Report:
+    """Check a grid against the rules.
+
+    Every maximal run of 2+ letters must be a word of the lexicon (`word in lexicon`)
+    with at least `min_length` letters; all tiles must form one 4-connected group; and,
+    when `tiles` is given, the grid must use exactly that multiset.
+    """
+    cells = grid.cells()
+    report = Report(empty=not cells)
+    report.words = find_words(grid)
+    report.invalid_words = [w for w in report.words if len(w.text) < min_length or w.text not in lexicon]
+    report.components = connected_components(cells)
+    if tiles is not None:
+        placed = Counter(cells.values())
+        wanted = Counter(tiles.letters())
+        report.missing = TileCounts.from_letters("".join((wanted - placed).elements()))
+        report.extra = TileCounts.from_letters("".join((placed - wanted).elements()))
+    return report

@@ -1,0 +1,234 @@
+"""Lexicons: word lists loaded by name or path, cached on disk in two forms.
+
+1. a marisa-trie (storage, membership, stable word ids), and
+2. flat numpy arrays for the numba kernels: a minimal DAWG of the words and one of the
+   reversed words (see `solver.dawg` for the layout, bit by bit).
+
+Shipped lists live in the repository's `lexicons/` folder (`en`, `fr`); any other
+argument is a path to a user word list (one word per line, optionally gzipped; `#`
+comment lines and blank lines are skipped; case is folded; entries with characters
+outside a-z are skipped and counted).
+
+Cache: `$BANANAS_CACHE` (default ~/.cache/bananas)/<key>/, where the key hashes the word
+list's bytes, the vocabulary level and the cache format. A warm load memory-maps the
+arrays and the trie, so it costs milliseconds.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import marisa_trie
+import numpy as np
+
+from .dawg import ARRAY_NAMES, build_dawg
+from .tiles import TileCounts
+
+CACHE_FORMAT = 1
+SHIPPED_DIR = Path(os.environ.get("BANANAS_LEXICONS", Path(__file__).resolve().parent.parent / "lexicons"))
+SHIPPED = ("en", "fr")
+LEVELS = (35, 50, 60, 70, 80)
+
+
+class LexiconError(ValueError):
+    """A word list that cannot be found, read or used."""
+
+
+@dataclass(frozen=True)
+class WordGraph:
+    """The flat arrays of one DAWG (forward or reversed); see `solver.dawg`."""
+
+    first_edge: np.ndarray
+    edge_label: np.ndarray
+    edge_target: np.ndarray
+    child: np.ndarray
+    terminal: np.ndarray
+    next_mask: np.ndarray
+    end_mask: np.ndarray
+
+    @property
+    def node_count(self) -> int:
+        return len(self.terminal)
+
+
+@dataclass
+class Lexicon:
+    """A loaded word list. `word in lexicon` takes any case."""
+
+    name: str
+    trie: marisa_trie.Trie
+    forward: WordGraph
+    reverse: WordGraph
+    skipped: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.lower() in self.trie
+
+    def __len__(self) -> int:
+        return len(self.trie)
+
+    def word_id(self, word: str) -> int | None:
+        """The trie's id of `word`, or None when it is not a word."""
+        try:
+            return self.trie.key_id(word.lower())
+        except KeyError:
+            return None
+
+    def formable_words(self, tiles: TileCounts, min_length: int = 2, limit: int | None = None) -> list[str]:
+        """Words spelled from a sub-multiset of `tiles`, longest first, then alphabetical."""
+        words: list[str] = []
+        remaining = tiles.counts.copy()
+        graph = self.forward
+
+        def walk(node: int, prefix: str) -> None:  # depth <= word length: recursion is fine
+            if graph.terminal[node] and len(prefix) >= min_length:
+                words.append(prefix)
+            for edge in range(graph.first_edge[node], graph.first_edge[node + 1]):
+                code = int(graph.edge_label[edge])
+                if remaining[code - 1]:
+                    remaining[code - 1] -= 1
+                    walk(int(graph.edge_target[edge]), prefix + chr(96 + code))
+                    remaining[code - 1] += 1
+
+        walk(0, "")
+        words.sort(key=lambda w: (-len(w), w))
+        return words[:limit] if limit is not None else words
+
+
+# -- reading word lists ---------------------------------------------------------------
+
+def _source_path(spec: str) -> tuple[str, Path]:
+    if spec in SHIPPED:
+        path = SHIPPED_DIR / f"{spec}.txt.gz"
+        if not path.is_file():
+            raise LexiconError(f"shipped lexicon {spec!r} is missing at {path}")
+        return spec, path
+    path = Path(spec)
+    if not path.is_file():
+        raise LexiconError(f"no lexicon named {spec!r} and no such file (names: {', '.join(SHIPPED)})")
+    return path.name, path
+
+
+def _read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        return raw.decode("utf-8")
+    except (OSError, EOFError, gzip.BadGzipFile) as error:
+        raise LexiconError(f"cannot read word list {path}: {error}") from None
+    except UnicodeDecodeError:
+        raise LexiconError(f"word list {path} is not UTF-8 text") from None
+
+
+def _read_levels(path: Path) -> np.ndarray | None:
+    levels_path = path.with_name(path.name.replace(".txt.gz", ".levels.gz"))
+    if levels_path == path or not levels_path.is_file():
+        return None
+    return np.array(gzip.decompress(levels_path.read_bytes()).split(), dtype=np.int16)
+
+
+def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int]:
+    """(sorted unique words, count of skipped entries) from a word-list file."""
+    lines = _read_text(path).splitlines()
+    if max_level is not None:
+        levels = _read_levels(path)
+        if levels is None:
+            raise LexiconError(f"word list {path} has no vocabulary levels")
+        if len(levels) != len(lines):
+            raise LexiconError(f"levels file of {path} does not match its words")
+        lines = [line for line, level in zip(lines, levels) if level <= max_level]
+    words: set[str] = set()
+    skipped = 0
+    for line in lines:
+        word = line.strip().lower()
+        if not word or word.startswith("#"):
+            continue
+        if word.isascii() and word.isalpha():
+            words.add(word)
+        else:
+            skipped += 1
+    if not words:
+        raise LexiconError(f"word list {path} holds no a-z words")
+    return sorted(words), skipped
+
+
+# -- the cache --------------------------------------------------------------------------
+
+def cache_root() -> Path:
+    return Path(os.environ.get("BANANAS_CACHE", Path.home() / ".cache" / "bananas"))
+
+
+def _cache_key(path: Path, max_level: int | None) -> str:
+    digest = hashlib.sha256(path.read_bytes())
+    digest.update(f"|level={max_level}|format={CACHE_FORMAT}".encode())
+    return digest.hexdigest()[:24]
+
+
+def _graph_from_dir(directory: Path, prefix: str) -> WordGraph:
+    # np.asarray drops the memmap subclass: numba takes plain (read-only) arrays.
+    return WordGraph(*(np.asarray(np.load(directory / f"{prefix}.{name}.npy", mmap_mode="r")) for name in ARRAY_NAMES))
+
+
+def _write_cache(directory: Path, words: list[str], skipped: int) -> None:
+    """Build everything into a temporary folder, then rename it into place (atomic)."""
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
+    marisa_trie.Trie(words).save(str(staging / "words.marisa"))
+    for prefix, word_list in (("forward", words), ("reverse", sorted(w[::-1] for w in words))):
+        for name, array in build_dawg(word_list).items():
+            np.save(staging / f"{prefix}.{name}.npy", array)
+    (staging / "skipped").write_text(str(skipped))
+    try:
+        staging.rename(directory)
+    except OSError:  # another process won the race: keep its copy
+        for item in staging.iterdir():
+            item.unlink()
+        staging.rmdir()
+
+
+def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
+    """Load a lexicon by name ('en', 'fr') or path, building the cache on first use.
+
+    `max_level` limits an English list to SCOWL sizes <= that level (35/50/60/70/80).
+    """
+    if max_level is not None and max_level not in LEVELS:
+        raise LexiconError(f"vocabulary level must be one of {LEVELS}, got {max_level}")
+    name, path = _source_path(spec)
+    started = time.perf_counter()
+    directory = cache_root() / _cache_key(path, max_level)
+    timings: dict[str, float] = {}
+    if not (directory / "skipped").is_file():
+        words, skipped = read_words(path, max_level)
+        _write_cache(directory, words, skipped)
+        timings["cold_build_s"] = time.perf_counter() - started
+    trie = marisa_trie.Trie()
+    trie.mmap(str(directory / "words.marisa"))
+    lexicon = Lexicon(
+        name=name if max_level is None else f"{name}@{max_level}",
+        trie=trie,
+        forward=_graph_from_dir(directory, "forward"),
+        reverse=_graph_from_dir(directory, "reverse"),
+        skipped=int((directory / "skipped").read_text()),
+        timings=timings,
+    )
+    timings["load_s"] = time.perf_counter() - started
+    return lexicon
+
+
+_LOADED: dict[tuple[str, int | None], Lexicon] = {}
+
+
+def get_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
+    """`load_lexicon`, memoised per process (bots and batch runs share one copy)."""
+    key = (spec, max_level)
+    if key not in _LOADED:
+        _LOADED[key] = load_lexicon(spec, max_level)
+    return _LOADED[key]

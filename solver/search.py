@@ -1,0 +1,262 @@
+"""`solve`: build one connected grid from a tile multiset, under a deadline.
+
+The numba kernel (`solver.kernels.search`) does the depth-first search; this module owns
+its buffers, runs it in short resumable slices so the wall-clock deadline is honoured,
+proves `no-grid` where it can, and keeps improving the grid for an objective until the
+deadline when one is asked for.
+
+Statuses:
+  solved     a grid using every tile was found
+  no-grid    proved impossible: one tile; a tile whose letter is in no word the hand
+             spells; or an exhaustive search that is complete for the hand's size
+  exhausted  every move sequence was tried without a grid: no proof (dense grids whose
+             partial builds are invalid are outside the move model), but no grid found
+  timeout    the deadline came first
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import kernels as K
+from .grid import Grid, find_words
+from .lexicon import Lexicon, get_lexicon
+from .tiles import ALPHABET, TileCounts, TileError
+
+OBJECTIVES = ("any", "fewest-words", "compact", "longest-word")
+
+# Tile weights for move ordering (index 0 = A): hard letters are spent early.
+_HARD = {"Q": 12, "J": 10, "X": 9, "Z": 10, "K": 6, "V": 7, "W": 5, "Y": 4, "F": 4, "H": 4, "B": 4, "C": 4,
+         "M": 4, "P": 4, "G": 4, "U": 3, "S": 1}
+_DEFAULT_WEIGHT = 2.0
+PER_TILE_BONUS = 1.0  # weights[26]: longer moves first
+ONE_SIDED_LEAVE = 1.5  # weights[27]: per tile left in a vowel-only or consonant-only hand
+BALANCE = 0.3  # weights[28]: per unit of |consonants - 2 vowels| left
+
+
+def default_weights() -> np.ndarray:
+    weights = np.array([_HARD.get(letter, _DEFAULT_WEIGHT) for letter in ALPHABET] + [0, 0, 0], dtype=np.float64)
+    weights[26:29] = (PER_TILE_BONUS, ONE_SIDED_LEAVE, BALANCE)
+    return weights
+
+
+@dataclass
+class Solution:
+    """What `solve` returns. `grid` is None unless status is 'solved'."""
+
+    tiles: TileCounts
+    status: str
+    grid: Grid | None = None
+    words: list[str] = field(default_factory=list)
+    elapsed_ms: float = 0.0
+    nodes: int = 0
+    objective: str = "any"
+    proof: str = ""
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+    def to_json(self) -> dict:
+        return {
+            "tiles": self.tiles.letters(),
+            "status": self.status,
+            "grid": self.grid.to_json() if self.grid else None,
+            "words": self.words,
+            "elapsed_ms": round(self.elapsed_ms, 3),
+            "nodes": self.nodes,
+        }
+
+
+class Workspace:
+    """Preallocated search buffers for hands up to `max_tiles` (reused between solves)."""
+
+    MOVE_CAPACITY = 1 << 19
+    LETTER_CAPACITY = 1 << 23
+    TT_SIZE = 1 << 20
+
+    def __init__(self, max_tiles: int):
+        self.max_tiles = max_tiles
+        self.side = 2 * max_tiles + 5
+        cells = self.side * self.side
+        self.grid = np.zeros(cells, dtype=np.uint8)
+        self.cross = np.full(2 * cells, K.FULL, dtype=np.int32)
+        self.frames = np.zeros((max_tiles + 2, K.FRAME_WIDTH), dtype=np.int64)
+        self.undo = np.zeros((16 * max_tiles + 64, 3), dtype=np.int64)
+        self.moves = np.zeros((self.MOVE_CAPACITY, K.MOVE_WIDTH), dtype=np.int64)
+        self.scores = np.zeros(self.MOVE_CAPACITY, dtype=np.float64)
+        self.order = np.zeros(self.MOVE_CAPACITY, dtype=np.int64)
+        self.letters = np.zeros(self.LETTER_CAPACITY, dtype=np.int64)
+        self.tt_keys = np.zeros(self.TT_SIZE, dtype=np.int64)
+        self.tt_stamps = np.zeros(self.TT_SIZE, dtype=np.int64)
+        self.stamp = 0
+
+    def reset(self) -> None:
+        """Clear the board between solves (only the cells the last search touched)."""
+        self.grid[:] = 0
+        self.cross[:] = K.FULL
+        self.frames[:] = 0
+        self.stamp += 1  # the transposition table is invalidated by stamp, not cleared
+
+
+_WORKSPACES: dict[int, Workspace] = {}
+
+
+def _workspace(tile_count: int) -> Workspace:
+    # Buckets of sizes keep the number of distinct board sizes (and allocations) small.
+    size = 24
+    while size < tile_count:
+        size *= 2
+    if size not in _WORKSPACES:
+        _WORKSPACES[size] = Workspace(size)
+    return _WORKSPACES[size]
+
+
+class _Run:
+    """One search over a workspace: state vector set up, sliced calls, grid read-out."""
+
+    def __init__(self, space: Workspace, tiles: TileCounts, lexicon: Lexicon, min_length: int,
+                 max_branch: int, gen_budget: int, seed: int | None):
+        space.reset()
+        self.space = space
+        self.lexicon = lexicon
+        self.hand = tiles.counts.astype(np.int64).copy()
+        self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
+        state = self.state
+        state[K.ST_SIDE] = space.side
+        state[K.ST_HAND] = len(tiles)
+        state[K.ST_MIN_LEN] = min_length
+        state[K.ST_MAX_BRANCH] = max_branch
+        state[K.ST_STAMP] = space.stamp
+        state[K.ST_GEN_BUDGET] = gen_budget
+        centre = space.side // 2
+        space.frames[0, K.F_RMIN:K.F_CMAX + 1] = (centre, centre, centre, centre)
+        self.rng_state = np.array([seed or 0], dtype=np.int64)
+        self.noise = 0.0 if seed is None else 0.9
+        self.weights = default_weights()
+
+    def step(self, node_limit: int) -> int:
+        space, f, r = self.space, self.lexicon.forward, self.lexicon.reverse
+        self.state[K.ST_NODE_LIMIT] = node_limit
+        K.search(space.grid, space.cross, self.hand, self.state, space.frames, space.moves, space.scores,
+                 space.order, space.letters, space.undo, space.tt_keys, space.tt_stamps, self.weights,
+                 self.rng_state, self.noise, f.child, f.terminal, f.next_mask, f.end_mask, r.child, r.end_mask)
+        return int(self.state[K.ST_STATUS])
+
+    def grid(self) -> Grid:
+        side = self.space.side
+        return Grid.from_array(self.space.grid.reshape(side, side))
+
+    @property
+    def nodes(self) -> int:
+        return int(self.state[K.ST_NODES])
+
+    def root_complete(self) -> bool:
+        return self.space.frames[0, K.F_GENERATED] == 1
+
+
+def _objective_key(objective: str, grid: Grid) -> tuple:
+    """Smaller is better."""
+    if objective == "fewest-words":
+        return (len(find_words(grid)), grid.height * grid.width)
+    if objective == "compact":
+        return (grid.height * grid.width, len(find_words(grid)))
+    if objective == "longest-word":
+        return (-max(len(w.text) for w in find_words(grid)), len(find_words(grid)))
+    return ()
+
+
+# Hands up to this size get an exhaustive search (no branch cap) that can end in a proof.
+EXHAUSTIVE_UP_TO = 30
+PROOF_COMPLETE_UP_TO = 5  # the move model reaches every grid of up to this many tiles
+
+
+def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
+    """A reason no grid exists, or '' when none was found quickly."""
+    if len(tiles) < 2:
+        return "a grid needs at least two tiles"
+    if len(tiles) < min_length:
+        return f"fewer tiles than the minimum word length {min_length}"
+    hand = tiles.counts.astype(np.int64).copy()
+    f = lexicon.forward
+    covered = K.hostable_letters(hand, min_length, 5_000_000, f.child, f.terminal, f.next_mask)
+    if covered < 0:
+        return ""
+    stranded = [ALPHABET[code] for code in range(26) if hand[code] and not covered & (1 << code)]
+    if stranded:
+        return f"no word spelled from these tiles contains {', '.join(stranded)}"
+    return ""
+
+
+def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: float = 10.0,
+          objective: str = "any", seed: int | None = None, min_length: int = 2,
+          max_nodes: int | None = None) -> Solution:
+    """Build a grid using every tile of `tiles`.
+
+    Returns as soon as a grid is found for objective 'any'; for the other objectives it
+    keeps searching for better grids until `time_limit` seconds (or the search space)
+    run out and returns the best. `seed` varies the move order (same seed, same result).
+    """
+    started = time.perf_counter()
+    if isinstance(tiles, str):
+        tiles = TileCounts.from_letters(tiles)
+    if isinstance(lexicon, str):
+        lexicon = get_lexicon(lexicon)
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r} (choose from {', '.join(OBJECTIVES)})")
+    if min_length not in (2, 3):
+        raise ValueError("minimum word length must be 2 or 3")
+    if len(tiles) == 0:
+        raise TileError("no tiles to solve")
+    deadline = started + max(time_limit, 0.0)
+
+    def finish(status: str, grid: Grid | None = None, nodes: int = 0, proof: str = "") -> Solution:
+        words = [w.text for w in find_words(grid)] if grid else []
+        return Solution(tiles, status, grid, words, (time.perf_counter() - started) * 1000, nodes, objective, proof)
+
+    proof = _prove_no_grid(tiles, lexicon, min_length)
+    if proof:
+        return finish("no-grid", proof=proof)
+
+    exhaustive = len(tiles) <= EXHAUSTIVE_UP_TO
+    run = _Run(_workspace(len(tiles)), tiles, lexicon, min_length,
+               max_branch=0 if exhaustive else 48,
+               gen_budget=50_000_000 if exhaustive else 400_000, seed=seed)
+    best: Grid | None = None
+    best_key: tuple = ()
+    slice_nodes = 64
+    while True:
+        status = run.step(slice_nodes)
+        if max_nodes is not None and run.nodes >= max_nodes and status == K.PAUSED:
+            break
+        if status == K.SOLVED:
+            grid = run.grid()
+            key = _objective_key(objective, grid)
+            if best is None or key < best_key:
+                best, best_key = grid, key
+                _tighten_bounds(run, objective, grid)
+            if objective == "any":
+                break
+        elif status == K.EXHAUSTED:
+            break
+        if time.perf_counter() >= deadline:
+            break
+        slice_nodes = min(slice_nodes * 2, 4096)
+    if best is not None:
+        return finish("solved", best, run.nodes)
+    if status == K.EXHAUSTED:
+        if run.root_complete() and len(tiles) <= PROOF_COMPLETE_UP_TO:
+            return finish("no-grid", nodes=run.nodes, proof="exhaustive search")
+        return finish("exhausted", nodes=run.nodes)
+    return finish("timeout", nodes=run.nodes)
+
+
+def _tighten_bounds(run: _Run, objective: str, grid: Grid) -> None:
+    """Let the kernel prune branches that cannot beat `grid` for the objective."""
+    if objective == "compact":
+        run.state[K.ST_BOUND_AREA] = grid.height * grid.width
+    elif objective == "fewest-words":
+        run.state[K.ST_BOUND_DEPTH] = max(len(find_words(grid)) - 1, 1)
