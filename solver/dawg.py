@@ -14,6 +14,12 @@ Array layout (all indexed by node id; node 0 is the root):
     terminal    uint8[N]    1 when the path from the root to n spells a word
     next_mask   int32[N]    bit (code-1) set when letter `code` continues from n
     end_mask    int32[N]    bit (code-1) set when letter `code` from n completes a word
+    reach       int32[N*REACH] bit (code-1) of reach[n*REACH + j] set when some path from n
+                            has letter `code` as its j-th letter (j = 1..REACH-1; j = 0 unused).
+                            Move generation uses it to drop a prefix that cannot meet the
+                            tile (or hook) j cells ahead.
+    below_mask  int32[N]    letters on any path from n (the closure of next_mask): lets the
+                            first word's search drop prefixes that can never take a letter.
 
 Built from reversed words, the same arrays answer "which letters can precede a run":
 walk the run backwards from the root, then read end_mask.
@@ -25,7 +31,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-ARRAY_NAMES = ("first_edge", "edge_label", "edge_target", "child", "terminal", "next_mask", "end_mask")
+ARRAY_NAMES = ("first_edge", "edge_label", "edge_target", "child", "terminal", "next_mask", "end_mask", "reach", "below_mask")
+REACH = 16
 
 
 class _Node:
@@ -115,7 +122,24 @@ def arrays_from_csr(first_edge, edge_label, edge_target, terminal) -> dict[str, 
     end_mask = np.zeros(node_count, dtype=np.int64)
     ends = terminal[edge_target].astype(bool)
     np.bitwise_or.at(end_mask, source[ends], bits[ends])
+    # reach[:, j] = OR over a node's edges of the targets' reach[:, j-1]; reach[:, 1] = next_mask.
+    reach = np.zeros((node_count, REACH), dtype=np.int64)
+    reach[:, 1] = next_mask
+    has_edges = degree > 0
+    starts = first_edge[:-1][has_edges]
+    for j in range(2, REACH):
+        if len(edge_target):
+            reach[has_edges, j] = np.bitwise_or.reduceat(reach[edge_target, j - 1], starts)
+    below = next_mask.copy()
+    while len(edge_target):
+        grown = below.copy()
+        grown[has_edges] |= np.bitwise_or.reduceat(below[edge_target], starts)
+        if (grown == below).all():
+            break
+        below = grown
     return {
+        "below_mask": below.astype(np.int32),
+        "reach": reach.astype(np.int32).ravel(),
         "first_edge": first_edge.astype(np.int32),
         "edge_label": edge_label.astype(np.uint8),
         "edge_target": edge_target.astype(np.int32),

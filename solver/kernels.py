@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 FULL = (1 << 26) - 1
+REACH = 16  # columns of the DAWG's reach table (solver.dawg)
 HASH_MASK = (1 << 62) - 1
 
 # Search status codes (state[ST_STATUS]).
@@ -189,8 +190,12 @@ def run_end(grid, cell, step, sign):
 
 @njit(cache=True)
 def _record_move(moves, scores, letters, move_count, letter_top, start_cell, direction, length,
-                 word, new_count, hand, weights, rng_state, noise):
-    """Append one move; returns False when the buffers are full."""
+                 word, new_count, weight, vowels_left, consonants_left, weights, rng_state, noise):
+    """Append one move with its ordering score; returns False when the buffers are full.
+
+    Score = the new tiles' weights (hard letters first) + a per-tile bonus (long moves
+    first) - leave terms (a hand of only vowels or only consonants, or an unbalanced one).
+    """
     if move_count >= moves.shape[0] or letter_top + length > letters.shape[0]:
         return False
     moves[move_count, M_CELL] = start_cell
@@ -200,31 +205,34 @@ def _record_move(moves, scores, letters, move_count, letter_top, start_cell, dir
     moves[move_count, M_NEW] = new_count
     for i in range(length):
         letters[letter_top + i] = word[i]
-    # Score: spend hard letters, then keep a playable leave (vowels and consonants).
-    score = 0.0
-    vowels = 0
-    consonants = 0
-    for code in range(26):
-        if hand[code] > 0:
-            if VOWELS_MASK & (1 << code):
-                vowels += hand[code]
-            else:
-                consonants += hand[code]
-    # `hand` here is the hand left after the move; weights were summed by the caller.
-    score += weights[26] * new_count
-    if vowels + consonants > 0:
-        if vowels == 0 or consonants == 0:
-            score -= weights[27] * (vowels + consonants)
+    score = weight + weights[26] * new_count
+    left = vowels_left + consonants_left
+    if left > 0:
+        if vowels_left == 0 or consonants_left == 0:
+            score -= weights[27] * left
         else:
-            balance = consonants - 2 * vowels
-            if balance < 0:
-                balance = -balance
-            score -= weights[28] * balance
+            score -= weights[28] * abs(consonants_left - 2 * vowels_left)
     if noise > 0.0:
         rng_state[0] = (rng_state[0] * 6364136223846793005 + 1442695040888963407) & HASH_MASK
         score += noise * ((rng_state[0] >> 20) & 0xFFFF) / 65536.0
     scores[move_count] = score
     return True
+
+
+@njit(cache=True)
+def _hand_summary(hand):
+    """(mask of letters present, vowel tiles, consonant tiles)."""
+    mask = 0
+    vowels = 0
+    consonants = 0
+    for code in range(26):
+        if hand[code] > 0:
+            mask |= 1 << code
+            if VOWELS_MASK & (1 << code):
+                vowels += hand[code]
+            else:
+                consonants += hand[code]
+    return mask, vowels, consonants
 
 
 @njit(cache=True)
@@ -261,7 +269,7 @@ def _list_anchors(grid, state, bbox, anchors):
 
 @njit(cache=True)
 def generate_moves(grid, cross, hand, state, bbox, moves, scores, letters, move_base, letter_base, weights,
-                   rng_state, noise, child, terminal, next_mask):
+                   rng_state, noise, child, terminal, next_mask, reach):
     """All moves from the current position into moves[move_base:], letters[letter_base:].
 
     A move is a word along one line that places at least one hand tile, touches the grid
@@ -304,9 +312,14 @@ def generate_moves(grid, cross, hand, state, bbox, moves, scores, letters, move_
             if limit <= 0:
                 cursor[2] = 1
                 break
+            if grid[anchor_cell] != 0:
+                anchor_need, anchor_empty = 1 << (grid[anchor_cell] - 1), False
+            else:
+                anchor_need, anchor_empty = cross[direction * side * side + anchor_cell], True
             spent += _extend_from(grid, cross, hand, state, start_cell, direction, side - 2 - start,
                                   moves, scores, letters, cursor, weights, rng_state, noise, limit,
-                                  buffers, weight_at, child, terminal, next_mask)
+                                  buffers, weight_at, child, terminal, next_mask, reach,
+                                  dist, anchor_need, anchor_empty, True, 0)
         if not any_start or cursor[2] == 1 and spent >= budget:
             break
     return cursor[0], cursor[1], cursor[2]
@@ -314,9 +327,18 @@ def generate_moves(grid, cross, hand, state, bbox, moves, scores, letters, move_
 
 @njit(cache=True)
 def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, scores, letters, cursor,
-                 weights, rng_state, noise, budget, buffers, weight_at, child, terminal, next_mask):
+                 weights, rng_state, noise, budget, buffers, weight_at, child, terminal, next_mask, reach,
+                 gap, anchor_need, anchor_empty, need_touch, touch_letters):
     """Every word starting at `start_cell` along `direction` (an iterative DFS where level
-    k decides the letter of cell start+k). Appends moves through `cursor`; returns steps."""
+    k decides the letter of cell start+k), at most `room` cells long. Appends moves
+    through `cursor`; returns the DAWG steps taken. A word must touch the grid (pass over a
+    tile or hook onto one) or, for the empty grid's first word, hold a letter of
+    `touch_letters`; with need_touch False any word goes.
+
+    The first anchor is `gap` cells after the start (gap < 0: none) and must take a letter
+    of `anchor_need` (and of the hand, when it is an empty hook): a prefix whose DAWG node
+    cannot reach such a letter at that distance is dropped at once, using `reach`.
+    """
     side = state[ST_SIDE]
     min_len = state[ST_MIN_LEN]
     hand_count = state[ST_HAND]
@@ -324,11 +346,12 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
     step = 1 if direction == 0 else side
     perp = side if direction == 0 else 1
     node_at, tried, fixed, new_at, touch_at, word = buffers[0], buffers[1], buffers[2], buffers[3], buffers[4], buffers[5]
+    hand_mask, vowels, consonants = _hand_summary(hand)
     steps = 0
     k = 0
     node_at[0] = 0
     new_at[0] = 0
-    touch_at[0] = 0
+    touch_at[0] = 0 if need_touch else 1
     weight_at[0] = 0.0
     enter = True
     while k >= 0:
@@ -340,15 +363,24 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
                 tried[k] = 1
             else:
                 fixed[k] = 0
-                hand_mask = 0
-                for code in range(26):
-                    if hand[code] > 0:
-                        hand_mask |= 1 << code
                 tried[k] = next_mask[node_at[k]] & cross[direction * cells + cell] & hand_mask
+                if touch_letters != 0 and touch_at[k] == 0 and reach[node_at[k]] & touch_letters == 0:
+                    tried[k] = 0  # first word: the hard letter cannot come any more
+                ahead = gap - k + 1
+                if 1 < ahead < REACH:
+                    need = anchor_need & hand_mask if anchor_empty else anchor_need
+                    if reach[node_at[k] * REACH + ahead] & need == 0:
+                        tried[k] = 0
         if tried[k] == 0:  # level exhausted: retreat, giving back the letter below
             k -= 1
             if k >= 0 and fixed[k] == 0:
-                hand[word[k] - 1] += 1
+                code = word[k]
+                hand[code - 1] += 1
+                hand_mask |= 1 << (code - 1)
+                if VOWELS_MASK & (1 << (code - 1)):
+                    vowels += 1
+                else:
+                    consonants += 1
             continue
         if fixed[k]:
             tried[k] = 0
@@ -363,9 +395,15 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
             while (1 << (code - 1)) != bit:
                 code += 1
             hand[code - 1] -= 1
+            if hand[code - 1] == 0:
+                hand_mask ^= bit
+            if VOWELS_MASK & bit:
+                vowels -= 1
+            else:
+                consonants -= 1
             new_count = new_at[k] + 1
             touched = touch_at[k]
-            if grid[cell - perp] != 0 or grid[cell + perp] != 0:
+            if grid[cell - perp] != 0 or grid[cell + perp] != 0 or touch_letters & bit:
                 touched = 1
             weight = weight_at[k] + weights[code - 1]
         word[k] = code
@@ -380,8 +418,7 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
                          and _single_is_across(grid, word, length, start_cell, step, perp))):
             move = cursor[0]
             if _record_move(moves, scores, letters, move, cursor[1], start_cell, direction, length, word,
-                            new_count, hand, weights, rng_state, noise):
-                scores[move] += weight
+                            new_count, weight, vowels, consonants, weights, rng_state, noise):
                 cursor[1] += length
                 cursor[0] = move + 1
             else:
@@ -396,6 +433,11 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
             enter = True
         elif fixed[k] == 0:
             hand[code - 1] += 1
+            hand_mask |= 1 << (code - 1)
+            if VOWELS_MASK & (1 << (code - 1)):
+                vowels += 1
+            else:
+                consonants += 1
     if steps >= budget:
         cursor[2] = 1
     return steps
@@ -413,64 +455,28 @@ def _single_is_across(grid, word, length, start_cell, step, perp):
 
 
 @njit(cache=True)
-def generate_first_words(hand, state, moves, scores, letters, weights, rng_state, noise, child, terminal, next_mask):
-    """Moves for an empty grid: every word the hand spells, laid across from the centre."""
+def generate_first_words(grid, cross, hand, state, moves, scores, letters, weights, rng_state, noise,
+                         child, terminal, next_mask, below_mask):
+    """Moves for an empty grid: the words the hand spells that hold its hardest letter
+    (highest weight), laid across from the centre.
+
+    Every tile ends up in some word, so some word of any grid holds the hardest letter;
+    starting there spends it first and keeps the root narrow. (`below_mask` takes the
+    place of `reach` in the extender: with no anchor, that argument prunes by letter.)
+    """
     side = state[ST_SIDE]
-    min_len = state[ST_MIN_LEN]
     centre = side // 2
-    start_cell = centre * side + centre
-    budget = state[ST_GEN_BUDGET]
-    node_at = np.zeros(MAX_WORD + 1, dtype=np.int64)
-    tried = np.zeros(MAX_WORD + 1, dtype=np.int64)
-    word = np.zeros(MAX_WORD + 1, dtype=np.int64)
+    hardest = 0
+    for code in range(26):
+        if hand[code] > 0 and (hardest == 0 or weights[code] > weights[hardest - 1]):
+            hardest = code + 1
+    buffers = np.zeros((7, MAX_WORD + 1), dtype=np.int64)
     weight_at = np.zeros(MAX_WORD + 1, dtype=np.float64)
-    move_count = 0
-    letter_top = 0
-    truncated = 0
-    steps = 0
-    k = 0
-    enter = True
-    while k >= 0:
-        if enter:
-            enter = False
-            hand_mask = 0
-            for code in range(26):
-                if hand[code] > 0:
-                    hand_mask |= 1 << code
-            tried[k] = next_mask[node_at[k]] & hand_mask
-        if tried[k] == 0:
-            k -= 1
-            if k >= 0:
-                hand[word[k] - 1] += 1
-            continue
-        bit = tried[k] & (-tried[k])
-        tried[k] ^= bit
-        code = 1
-        while (1 << (code - 1)) != bit:
-            code += 1
-        hand[code - 1] -= 1
-        word[k] = code
-        weight_at[k + 1] = weight_at[k] + weights[code - 1]
-        nxt = child[node_at[k] * 26 + code - 1]
-        steps += 1
-        length = k + 1
-        if terminal[nxt] == 1 and length >= min_len:
-            if _record_move(moves, scores, letters, move_count, letter_top, start_cell, 0, length,
-                            word, length, hand, weights, rng_state, noise):
-                scores[move_count] += weight_at[length]
-                letter_top += length
-                move_count += 1
-            else:
-                truncated = 1
-        if next_mask[nxt] != 0 and length < MAX_WORD and steps < budget and truncated == 0:
-            node_at[k + 1] = nxt
-            k += 1
-            enter = True
-        else:
-            hand[code - 1] += 1
-    if steps >= budget:
-        truncated = 1
-    return move_count, letter_top, truncated
+    cursor = np.zeros(3, dtype=np.int64)
+    _extend_from(grid, cross, hand, state, centre * side + centre, 0, side - 2 - centre, moves, scores, letters,
+                 cursor, weights, rng_state, noise, state[ST_GEN_BUDGET], buffers, weight_at,
+                 child, terminal, next_mask, below_mask, -1, 0, False, True, 1 << (hardest - 1))
+    return cursor[0], cursor[1], cursor[2]
 
 
 @njit(cache=True)
@@ -546,7 +552,7 @@ def _undo_to(grid, cross, hand, state, undo, mark):
 
 @njit(cache=True)
 def search(grid, cross, hand, state, frames, moves, scores, order, letters, undo, tt_keys, tt_stamps,
-           weights, rng_state, noise, child, terminal, next_mask, end_mask, rchild, rend_mask):
+           weights, rng_state, noise, child, terminal, next_mask, end_mask, reach, below_mask, rchild, rend_mask):
     """Depth-first grid building, resumable: all state lives in the arrays.
 
     Runs until the hand is empty (SOLVED), the tree is exhausted (EXHAUSTED) or
@@ -570,7 +576,7 @@ def search(grid, cross, hand, state, frames, moves, scores, order, letters, undo
                     return
                 state[ST_NODES] += 1
                 _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_keys, tt_stamps,
-                        weights, rng_state, noise, depth, child, terminal, next_mask)
+                        weights, rng_state, noise, depth, child, terminal, next_mask, reach, below_mask)
             start = frames[depth, F_MV_NEXT]
             if start < frames[depth, F_MV_END]:
                 frames[depth, F_MV_NEXT] = start + 1
@@ -600,7 +606,7 @@ def search(grid, cross, hand, state, frames, moves, scores, order, letters, undo
 
 @njit(cache=True)
 def _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_keys, tt_stamps,
-            weights, rng_state, noise, depth, child, terminal, next_mask):
+            weights, rng_state, noise, depth, child, terminal, next_mask, reach, below_mask):
     """Generate, order and cap the moves of frame `depth`."""
     move_base = frames[depth, F_MV_START]
     letter_base = frames[depth, F_LETTER_TOP]
@@ -616,8 +622,8 @@ def _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_
         move_end, letter_end = move_base, letter_base
         complete = 0
     elif depth == 0:
-        move_end, letter_end, cut = generate_first_words(hand, state, moves, scores, letters, weights, rng_state,
-                                                         noise, child, terminal, next_mask)
+        move_end, letter_end, cut = generate_first_words(grid, cross, hand, state, moves, scores, letters, weights,
+                                                         rng_state, noise, child, terminal, next_mask, below_mask)
         complete = 1 - cut
     else:
         bbox = np.empty(4, dtype=np.int64)
@@ -625,10 +631,10 @@ def _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_
         bbox[2], bbox[3] = frames[depth, F_CMIN], frames[depth, F_CMAX]
         move_end, letter_end, cut = generate_moves(grid, cross, hand, state, bbox, moves, scores, letters,
                                                    move_base, letter_base, weights, rng_state, noise,
-                                                   child, terminal, next_mask)
+                                                   child, terminal, next_mask, reach)
         complete = 1 - cut
     if move_end > move_base:
-        ranked = np.argsort(-scores[move_base:move_end], kind="mergesort")
+        ranked = np.argsort(-scores[move_base:move_end])
         for i in range(move_end - move_base):
             order[move_base + i] = move_base + ranked[i]
         cap = state[ST_MAX_BRANCH]

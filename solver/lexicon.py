@@ -30,7 +30,7 @@ import numpy as np
 from .dawg import ARRAY_NAMES, build_dawg
 from .tiles import TileCounts
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 3
 SHIPPED_DIR = Path(os.environ.get("BANANAS_LEXICONS", Path(__file__).resolve().parent.parent / "lexicons"))
 SHIPPED = ("en", "fr")
 LEVELS = (35, 50, 60, 70, 80)
@@ -51,6 +51,8 @@ class WordGraph:
     terminal: np.ndarray
     next_mask: np.ndarray
     end_mask: np.ndarray
+    reach: np.ndarray
+    below_mask: np.ndarray
 
     @property
     def node_count(self) -> int:

@@ -143,7 +143,7 @@ class _Run:
         self.state[K.ST_NODE_LIMIT] = node_limit
         K.search(space.grid, space.cross, self.hand, self.state, space.frames, space.moves, space.scores,
                  space.order, space.letters, space.undo, space.tt_keys, space.tt_stamps, self.weights,
-                 self.rng_state, self.noise, f.child, f.terminal, f.next_mask, f.end_mask, r.child, r.end_mask)
+                 self.rng_state, self.noise, f.child, f.terminal, f.next_mask, f.end_mask, f.reach, f.below_mask, r.child, r.end_mask)
         return int(self.state[K.ST_STATUS])
 
     def grid(self) -> Grid:
