@@ -110,16 +110,17 @@ def parse_tiles_option(spec: str) -> TileCounts:
         raise TileError(f"--tiles: {error}") from None
 
 
+def source_name(source: str) -> str:
+    return "standard input" if source == "-" else source
+
+
 def read_source(source: str) -> str:
     """The text of a file, or of standard input for '-'."""
-    if source == "-":
-        name, data = "standard input", click.get_binary_stream("stdin").read()
-    else:
-        name, data = source, Path(source).read_bytes()
+    data = click.get_binary_stream("stdin").read() if source == "-" else Path(source).read_bytes()
     try:
         return data.decode("utf-8-sig")  # -sig: a byte-order mark is not part of the grid
     except UnicodeDecodeError:
-        raise GridError(f"{name} is not UTF-8 text") from None
+        raise GridError(f"{source_name(source)} is not UTF-8 text") from None
 
 
 def parse_grid(text: str, name: str) -> tuple[Grid, str | None]:
@@ -227,8 +228,7 @@ def check(grid_file: str, lexicon: str, tiles: str | None, min_length: int, as_j
     object with a "grid" key (the output of `bananas solve --json`); '-' reads stdin.
     """
     check_min_length(min_length)
-    name = "standard input" if grid_file == "-" else grid_file
-    grid, recorded_tiles = parse_grid(read_source(grid_file), name)
+    grid, recorded_tiles = parse_grid(read_source(grid_file), source_name(grid_file))
     tiles_spec = tiles if tiles is not None else recorded_tiles
     hand = parse_tiles_option(tiles_spec) if tiles_spec is not None else None
     report = validate(grid, get_lexicon(lexicon), hand, min_length)

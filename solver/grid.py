@@ -4,12 +4,12 @@ Notation: one line per row, a letter per cell, `.` for an empty cell; lines star
 with `#` are comments; blank lines around the grid are ignored. Rows must all have the
 same length (pad with `.`). Letters may be given in either case and are stored upper.
 
-    # CAT crossing MAP
+    # MAP (down) crossing CAT (across)
+    .M.
     CAT
-    .A.
     .P.
 
-JSON form: the list of row strings, e.g. ["CAT", ".A.", ".P."].
+JSON form: the list of row strings, e.g. [".M.", "CAT", ".P."].
 
 The validator (`validate`) is deliberately simple and shares no code with the solver's
 kernels: it is the oracle that every solver result is checked against in tests.

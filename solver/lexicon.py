@@ -113,6 +113,8 @@ def _source_path(spec: str) -> tuple[str, Path]:
             raise LexiconError(f"shipped lexicon {spec!r} is missing at {path}")
         return spec, path
     path = Path(spec)
+    if path.is_dir():
+        raise LexiconError(f"lexicon {spec!r} is a directory, not a word-list file")
     if not path.is_file():
         raise LexiconError(f"no lexicon named {spec!r} and no such file (names: {', '.join(SHIPPED)})")
     return path.name, path

@@ -68,6 +68,8 @@ class Solution:
             "words": self.words,
             "elapsed_ms": round(self.elapsed_ms, 3),
             "nodes": self.nodes,
+            "objective": self.objective,
+            "proof": self.proof or None,
         }
 
 
@@ -169,8 +171,25 @@ def _objective_key(objective: str, grid: Grid) -> tuple:
     return ()
 
 
-# Hands up to this size get an exhaustive search (no branch cap) that can end in a proof.
+@dataclass(frozen=True)
+class Phase:
+    """One search pass: its move-list cap (0 = all moves), generation budget in DAWG
+    steps per node, and node limit (None = until the deadline). Phases run in turn; a
+    pass whose lists were never cut can end in a proof."""
+
+    max_branch: int
+    gen_budget: int
+    node_limit: int | None
+
+
+# Small hands: a quick pass on short move lists (most hands end here in about a
+# millisecond), then a complete search that can prove the move space empty.
+SMALL_HAND_PHASES = (Phase(0, 6_000, 3_000), Phase(0, 1 << 40, None))
+# Large hands cannot be searched exhaustively: keep the best moves of a budgeted
+# generation, then widen both.
+LARGE_HAND_PHASES = (Phase(16, 50_000, 400), Phase(48, 400_000, None))
 EXHAUSTIVE_UP_TO = 30
+MAX_TILES = 1000  # the board is (2n+5)^2 cells: bound the memory a hand can ask for
 PROOF_COMPLETE_UP_TO = 5  # the move model reaches every grid of up to this many tiles
 
 
@@ -211,7 +230,11 @@ def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: fl
         raise ValueError("minimum word length must be 2 or 3")
     if len(tiles) == 0:
         raise TileError("no tiles to solve")
-    deadline = started + max(time_limit, 0.0)
+    if len(tiles) > MAX_TILES:
+        raise TileError(f"{len(tiles)} tiles: the solver takes at most {MAX_TILES}")
+    if not time_limit >= 0:  # also rejects NaN
+        raise ValueError(f"time limit must be a number of seconds >= 0, got {time_limit}")
+    deadline = started + time_limit
 
     def finish(status: str, grid: Grid | None = None, nodes: int = 0, proof: str = "") -> Solution:
         words = [w.text for w in find_words(grid)] if grid else []
@@ -221,37 +244,48 @@ def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: fl
     if proof:
         return finish("no-grid", proof=proof)
 
-    exhaustive = len(tiles) <= EXHAUSTIVE_UP_TO
-    run = _Run(_workspace(len(tiles)), tiles, lexicon, min_length,
-               max_branch=0 if exhaustive else 48,
-               gen_budget=50_000_000 if exhaustive else 400_000, seed=seed)
+    phases = SMALL_HAND_PHASES if len(tiles) <= EXHAUSTIVE_UP_TO else LARGE_HAND_PHASES
     best: Grid | None = None
     best_key: tuple = ()
-    slice_nodes = 64
-    while True:
-        status = run.step(slice_nodes)
-        if max_nodes is not None and run.nodes >= max_nodes and status == K.PAUSED:
-            break
-        if status == K.SOLVED:
-            grid = run.grid()
-            key = _objective_key(objective, grid)
-            if best is None or key < best_key:
-                best, best_key = grid, key
-                _tighten_bounds(run, objective, grid)
-            if objective == "any":
+    nodes = 0
+    for phase in phases:
+        run = _Run(_workspace(len(tiles)), tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed)
+        if best is not None:
+            _tighten_bounds(run, objective, best)
+        status = K.PAUSED
+        slice_nodes = 64
+        while time.perf_counter() < deadline:
+            status = run.step(slice_nodes)
+            if status == K.SOLVED:
+                grid = run.grid()
+                key = _objective_key(objective, grid)
+                if best is None or key < best_key:
+                    best, best_key = grid, key
+                    _tighten_bounds(run, objective, grid)
+                if objective == "any":
+                    break
+            elif status == K.EXHAUSTED:
                 break
-        elif status == K.EXHAUSTED:
+            if phase.node_limit is not None and run.nodes >= phase.node_limit:
+                break
+            if max_nodes is not None and nodes + run.nodes >= max_nodes:
+                break
+            slice_nodes = min(slice_nodes * 2, 4096)
+        nodes += run.nodes
+        if best is not None and objective == "any":
             break
-        if time.perf_counter() >= deadline:
+        if status == K.EXHAUSTED and run.root_complete():
+            break  # the whole move space is searched: a wider pass finds nothing new
+        if time.perf_counter() >= deadline or (max_nodes is not None and nodes >= max_nodes):
             break
-        slice_nodes = min(slice_nodes * 2, 4096)
     if best is not None:
-        return finish("solved", best, run.nodes)
+        return finish("solved", best, nodes)
     if status == K.EXHAUSTED:
         if run.root_complete() and len(tiles) <= PROOF_COMPLETE_UP_TO:
-            return finish("no-grid", nodes=run.nodes, proof="exhaustive search")
-        return finish("exhausted", nodes=run.nodes)
-    return finish("timeout", nodes=run.nodes)
+            return finish("no-grid", nodes=nodes, proof="exhaustive search")
+        if run.root_complete():
+            return finish("exhausted", nodes=nodes)
+    return finish("timeout", nodes=nodes)
 
 
 def _tighten_bounds(run: _Run, objective: str, grid: Grid) -> None:
