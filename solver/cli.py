@@ -22,11 +22,9 @@ import click
 
 from .grid import Cell, Grid, GridError, Report, validate
 from .lexicon import Lexicon, LexiconError, get_lexicon
+from .objectives import OBJECTIVES
 from .tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 
-# Mirrors solver.search.OBJECTIVES, which is not imported here because it pulls in numba
-# (tests check the two agree).
-OBJECTIVES = ("any", "fewest-words", "compact", "longest-word")
 MIN_LENGTHS = (2, 3)
 
 INPUT_ERRORS = (TileError, LexiconError, GridError, ValueError, OSError, UnicodeDecodeError)

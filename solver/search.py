@@ -24,9 +24,9 @@ import numpy as np
 from . import kernels as K
 from .grid import Grid, find_words
 from .lexicon import Lexicon, get_lexicon
+from .objectives import OBJECTIVES, objective_key
 from .tiles import ALPHABET, TileCounts, TileError
 
-OBJECTIVES = ("any", "fewest-words", "compact", "longest-word")
 
 # Tile weights for move ordering (index 0 = A): hard letters are spent early.
 _HARD = {"Q": 12, "J": 10, "X": 9, "Z": 10, "K": 6, "V": 7, "W": 5, "Y": 4, "F": 4, "H": 4, "B": 4, "C": 4,
@@ -160,17 +160,6 @@ class _Run:
         return self.space.frames[0, K.F_GENERATED] == 1
 
 
-def _objective_key(objective: str, grid: Grid) -> tuple:
-    """Smaller is better."""
-    if objective == "fewest-words":
-        return (len(find_words(grid)), grid.height * grid.width)
-    if objective == "compact":
-        return (grid.height * grid.width, len(find_words(grid)))
-    if objective == "longest-word":
-        return (-max(len(w.text) for w in find_words(grid)), len(find_words(grid)))
-    return ()
-
-
 @dataclass(frozen=True)
 class Phase:
     """One search pass: its move-list cap (0 = all moves), generation budget in DAWG
@@ -258,7 +247,7 @@ def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: fl
             status = run.step(slice_nodes)
             if status == K.SOLVED:
                 grid = run.grid()
-                key = _objective_key(objective, grid)
+                key = objective_key(objective, grid)
                 if best is None or key < best_key:
                     best, best_key = grid, key
                     _tighten_bounds(run, objective, grid)

@@ -1,0 +1,135 @@
+"""Benchmark `solver.solve` on seeded random hands drawn from the 144-tile bag.
+
+    python benchmarks/bench_solve.py                 # the full run (sizes 11..144)
+    python benchmarks/bench_solve.py --quick         # 50 hands per small size
+    python benchmarks/bench_solve.py --record        # also write benchmarks/results/<date>-solve.md
+
+Per size it reports solved / no-grid / exhausted / timeout counts and the median, p90,
+p99 and max wall time per hand (steady state: compiled kernels, warm lexicon), and the
+median node count. Compile cost is measured apart, in fresh subprocesses: once with an
+empty numba cache (compile) and once with the cache filled (cache load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+SIZES = {11: 1000, 15: 1000, 21: 1000, 30: 50, 40: 50, 60: 20, 100: 20, 144: 20}
+RESULTS = Path(__file__).resolve().parent / "results"
+FIRST_CALL = (
+    "import time; t = time.perf_counter(); from solver.search import solve; "
+    "from solver.lexicon import get_lexicon; lex = get_lexicon('en'); t1 = time.perf_counter(); "
+    "solve('AEEIRSTQUNL', lex); t2 = time.perf_counter(); "
+    "print(round((t1 - t) * 1000, 1), round((t2 - t1) * 1000, 1))"
+)
+
+
+def first_call_costs() -> dict[str, float]:
+    """Import + lexicon load, and first solve, with a cold and then a warm numba cache."""
+    costs = {}
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for label in ("cold", "warm"):
+            out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, capture_output=True, text=True, check=True)
+            load_ms, solve_ms = map(float, out.stdout.split())
+            costs[f"import_and_lexicon_ms_{label}_cache"] = load_ms
+            costs[f"first_solve_ms_{label}_cache"] = solve_ms
+    return costs
+
+
+def bench_size(size: int, hands: int, seed: int, time_limit: float, lexicon) -> dict:
+    from solver.search import solve
+    from solver.grid import validate
+    from solver.tiles import ENGLISH, draw
+
+    rng = np.random.default_rng([seed, size])
+    times, nodes, statuses = [], [], {}
+    for _ in range(hands):
+        hand = draw(ENGLISH, size, rng)
+        result = solve(hand, lexicon, time_limit=time_limit)
+        times.append(result.elapsed_ms)
+        nodes.append(result.nodes)
+        statuses[result.status] = statuses.get(result.status, 0) + 1
+        if result.grid is not None and not validate(result.grid, lexicon, hand).ok:
+            raise SystemExit(f"INVALID GRID for {hand.letters()}:\n{result.grid}")
+    t = np.array(times)
+    return {
+        "size": size,
+        "hands": hands,
+        **{s: statuses.get(s, 0) for s in ("solved", "no-grid", "exhausted", "timeout")},
+        "median_ms": float(np.median(t)),
+        "p90_ms": float(np.percentile(t, 90)),
+        "p99_ms": float(np.percentile(t, 99)),
+        "max_ms": float(t.max()),
+        "median_nodes": float(np.median(nodes)),
+    }
+
+
+def markdown(rows: list[dict], costs: dict, args) -> str:
+    lines = [
+        f"# solve benchmark, {date.today().isoformat()}",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.platform()}. Lexicon en, seed {args.seed}, time limit {args.time_limit} s per hand.",
+        "",
+        "| tiles | hands | solved | no-grid | exhausted | timeout | median ms | p90 ms | p99 ms | max ms | median nodes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['size']} | {r['hands']} | {r['solved']} | {r['no-grid']} | {r['exhausted']} | {r['timeout']} | "
+            f"{r['median_ms']:.3f} | {r['p90_ms']:.2f} | {r['p99_ms']:.2f} | {r['max_ms']:.1f} | {r['median_nodes']:.0f} |"
+        )
+    lines += ["", "First-call costs (fresh processes):", ""]
+    lines += [f"- {key}: {value} ms" for key, value in costs.items()]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--time-limit", type=float, default=1.0)
+    parser.add_argument("--quick", action="store_true", help="50 hands for the small sizes, 10 for the large")
+    parser.add_argument("--sizes", type=str, default="", help="comma-separated subset of sizes")
+    parser.add_argument("--record", action="store_true", help="write the table to benchmarks/results/")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    from solver.lexicon import get_lexicon
+    from solver.search import solve
+
+    sizes = dict(SIZES)
+    if args.sizes:
+        sizes = {int(s): SIZES.get(int(s), 20) for s in args.sizes.split(",")}
+    if args.quick:
+        sizes = {s: min(n, 50 if s <= 21 else 10) for s, n in sizes.items()}
+    costs = first_call_costs()
+    lexicon = get_lexicon("en")
+    solve("AEEIRSTQUNL", lexicon)  # compile (or load) before timing
+    rows = []
+    for size, hands in sizes.items():
+        started = time.perf_counter()
+        rows.append(bench_size(size, hands, args.seed, args.time_limit, lexicon))
+        print(f"size {size}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    text = markdown(rows, costs, args)
+    print(json.dumps({"rows": rows, "first_call": costs}, indent=1) if args.json else text)
+    if args.record:
+        RESULTS.mkdir(exist_ok=True)
+        path = RESULTS / f"{date.today().isoformat()}-solve.md"
+        path.write_text(text)
+        print(f"wrote {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
