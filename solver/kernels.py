@@ -31,17 +31,28 @@ HASH_MASK = (1 << 62) - 1
 # Search status codes (state[ST_STATUS]).
 RUNNING, SOLVED, EXHAUSTED, PAUSED = 0, 1, 2, 3
 
-# Slots of the int64 `state` vector shared between Python and the kernel.
+# Slots of the int64 `state` vector shared between Python and the kernel:
+#   SIDE board side; DEPTH current frame; NODES frames expanded so far; NODE_LIMIT nodes
+#   to expand in this call; STATUS one of the codes above; HAND tiles left in the hand;
+#   MIN_LEN shortest legal word; MAX_BRANCH moves kept per frame (0 = all); UNDO_TOP
+#   height of the undo log; STAMP this search's transposition-table stamp; GEN_BUDGET
+#   DAWG steps allowed per move generation; TT_HITS positions skipped as already
+#   searched; BOUND_AREA / BOUND_DEPTH prune frames whose box area / depth cannot beat
+#   the best grid so far (0 = no bound).
 ST_SIDE, ST_DEPTH, ST_NODES, ST_NODE_LIMIT, ST_STATUS, ST_HAND, ST_MIN_LEN = 0, 1, 2, 3, 4, 5, 6
-ST_MAX_BRANCH, ST_UNDO_TOP, ST_STAMP, ST_GEN_BUDGET, ST_RNG, ST_TRUNCATED, ST_TT_HITS = 7, 8, 9, 10, 11, 12, 13
-ST_BOUND_AREA, ST_BOUND_DEPTH = 14, 15
-STATE_SIZE = 16
+ST_MAX_BRANCH, ST_UNDO_TOP, ST_STAMP, ST_GEN_BUDGET, ST_TT_HITS, ST_BOUND_AREA, ST_BOUND_DEPTH = 7, 8, 9, 10, 11, 12, 13
+STATE_SIZE = 14
 
-# Columns of the per-depth table `frames`.
+# Columns of the per-depth table `frames` (frame d = the position after d moves):
+#   MV_START / MV_END / MV_NEXT its move list in `moves` (via `order`) and the next to
+#   try; UNDO_MARK undo-log height before the move that made it; RMIN..CMAX its tiles'
+#   bounding box; HASH its position key; GENERATED 0 not yet, 1 complete list, 2 cut
+#   short (then its exhaustion proves nothing); LETTER_TOP end of its moves' letters.
 F_MV_START, F_MV_END, F_MV_NEXT, F_UNDO_MARK, F_RMIN, F_RMAX, F_CMIN, F_CMAX, F_HASH, F_GENERATED, F_LETTER_TOP = range(11)
 FRAME_WIDTH = 11
 
-# Columns of the move table `moves`.
+# Columns of the move table `moves`: first cell, direction (0 across, 1 down), length,
+# offset of its letters in `letters`, number of hand tiles it places.
 M_CELL, M_DIR, M_LEN, M_LETTERS, M_NEW = range(5)
 MOVE_WIDTH = 5
 
@@ -50,16 +61,6 @@ VOWELS_MASK = (1 << 0) | (1 << 4) | (1 << 8) | (1 << 14) | (1 << 20)  # A E I O 
 
 
 # -- small helpers ----------------------------------------------------------------------
-
-@njit(cache=True)
-def walk(child, node, letters, start, count):
-    """Follow `count` letter codes from `node`; -1 when the path leaves the DAWG."""
-    for i in range(count):
-        if node < 0:
-            return -1
-        node = child[node * 26 + letters[start + i] - 1]
-    return node
-
 
 @njit(cache=True)
 def mix_hash(cell, code):

@@ -244,6 +244,8 @@ def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: fl
         status = K.PAUSED
         slice_nodes = 64
         while time.perf_counter() < deadline:
+            slice_started = time.perf_counter()
+            nodes_before = run.nodes
             status = run.step(slice_nodes)
             if status == K.SOLVED:
                 grid = run.grid()
@@ -259,7 +261,7 @@ def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: fl
                 break
             if max_nodes is not None and nodes + run.nodes >= max_nodes:
                 break
-            slice_nodes = min(slice_nodes * 2, 4096)
+            slice_nodes = _next_slice(slice_nodes, run.nodes - nodes_before, slice_started, deadline)
         nodes += run.nodes
         if best is not None and objective == "any":
             break
@@ -275,6 +277,15 @@ def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: fl
         if run.root_complete():
             return finish("exhausted", nodes=nodes)
     return finish("timeout", nodes=nodes)
+
+
+def _next_slice(current: int, done: int, slice_started: float, deadline: float) -> int:
+    """Nodes for the next kernel call: double while calls are short, but aim to come back
+    within a quarter of the time left (and under 20 ms), so the deadline is kept."""
+    now = time.perf_counter()
+    per_node = (now - slice_started) / max(done, 1)
+    budget = min((deadline - now) / 4, 0.02)
+    return int(max(1, min(current * 2, budget / max(per_node, 1e-7))))
 
 
 def _tighten_bounds(run: _Run, objective: str, grid: Grid) -> None:
