@@ -38,10 +38,12 @@ RUNNING, SOLVED, EXHAUSTED, PAUSED = 0, 1, 2, 3
 #   height of the undo log; STAMP this search's transposition-table stamp; GEN_BUDGET
 #   DAWG steps allowed per move generation; TT_HITS positions skipped as already
 #   searched; BOUND_AREA / BOUND_DEPTH prune frames whose box area / depth cannot beat
-#   the best grid so far (0 = no bound).
+#   the best grid so far (0 = no bound); BASE_TILES tiles laid before the search (a
+#   grid being extended; 0 = start from an empty board with a first word).
 ST_SIDE, ST_DEPTH, ST_NODES, ST_NODE_LIMIT, ST_STATUS, ST_HAND, ST_MIN_LEN = 0, 1, 2, 3, 4, 5, 6
 ST_MAX_BRANCH, ST_UNDO_TOP, ST_STAMP, ST_GEN_BUDGET, ST_TT_HITS, ST_BOUND_AREA, ST_BOUND_DEPTH = 7, 8, 9, 10, 11, 12, 13
-STATE_SIZE = 14
+ST_BASE_TILES = 14
+STATE_SIZE = 15
 
 # Columns of the per-depth table `frames` (frame d = the position after d moves):
 #   MV_START / MV_END / MV_NEXT its move list in `moves` (via `order`) and the next to
@@ -622,7 +624,7 @@ def _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_
                         or (state[ST_BOUND_DEPTH] > 0 and depth >= state[ST_BOUND_DEPTH])):
         move_end, letter_end = move_base, letter_base
         complete = 0
-    elif depth == 0:
+    elif depth == 0 and state[ST_BASE_TILES] == 0:
         move_end, letter_end, cut = generate_first_words(grid, cross, hand, state, moves, scores, letters, weights,
                                                          rng_state, noise, child, terminal, next_mask, below_mask)
         complete = 1 - cut
@@ -733,3 +735,39 @@ def _keep_best(moves, scores, order, letters, move_base, letter_base, cap):
     for i in range(cap):
         order[move_base + i] = move_base + i
     return move_base + cap, letter_base + total
+
+
+@njit(cache=True)
+def lay_grid(codes, top, left, grid, cross, state, frames, child, terminal, next_mask, end_mask, rchild, rend_mask):
+    """Put an existing grid (2-D letter codes) on the empty board at (top, left) as frame 0:
+    its tiles, bounding box, position key and the cross masks of the empty cells around."""
+    side = state[ST_SIDE]
+    cells = side * side
+    min_len = state[ST_MIN_LEN]
+    height, width = codes.shape
+    rmin, rmax, cmin, cmax = side, -1, side, -1
+    key = 0
+    placed = 0
+    for row in range(height):
+        for col in range(width):
+            code = codes[row, col]
+            if code != 0:
+                cell = (top + row) * side + left + col
+                grid[cell] = code
+                key ^= mix_hash(cell, code)
+                placed += 1
+                rmin = min(rmin, top + row)
+                rmax = max(rmax, top + row)
+                cmin = min(cmin, left + col)
+                cmax = max(cmax, left + col)
+    for row in range(rmin - 1, rmax + 2):
+        for col in range(cmin - 1, cmax + 2):
+            cell = row * side + col
+            if grid[cell] == 0:
+                cross[cell] = cross_mask(grid, cell, side, min_len, child, terminal, next_mask, end_mask,
+                                         rchild, rend_mask)
+                cross[cells + cell] = cross_mask(grid, cell, 1, min_len, child, terminal, next_mask, end_mask,
+                                                 rchild, rend_mask)
+    frames[0, F_RMIN], frames[0, F_RMAX], frames[0, F_CMIN], frames[0, F_CMAX] = rmin, rmax, cmin, cmax
+    frames[0, F_HASH] = key
+    state[ST_BASE_TILES] = placed

@@ -121,7 +121,7 @@ class _Run:
     """One search over a workspace: state vector set up, sliced calls, grid read-out."""
 
     def __init__(self, space: Workspace, tiles: TileCounts, lexicon: Lexicon, min_length: int,
-                 max_branch: int, gen_budget: int, seed: int | None):
+                 max_branch: int, gen_budget: int, seed: int | None, base: Grid | None = None):
         space.reset()
         self.space = space
         self.lexicon = lexicon
@@ -136,6 +136,10 @@ class _Run:
         state[K.ST_GEN_BUDGET] = gen_budget
         centre = space.side // 2
         space.frames[0, K.F_RMIN:K.F_CMAX + 1] = (centre, centre, centre, centre)
+        if base is not None:
+            f, r = lexicon.forward, lexicon.reverse
+            K.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space.grid, space.cross,
+                       state, space.frames, f.child, f.terminal, f.next_mask, f.end_mask, r.child, r.end_mask)
         self.rng_state = np.array([seed or 0], dtype=np.int64)
         self.noise = 0.0 if seed is None else 0.9
         self.weights = default_weights()
@@ -199,6 +203,17 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     return ""
 
 
+def _check_arguments(tiles: TileCounts, objective: str, min_length: int, time_limit: float) -> None:
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r} (choose from {', '.join(OBJECTIVES)})")
+    if min_length not in (2, 3):
+        raise ValueError("minimum word length must be 2 or 3")
+    if len(tiles) > MAX_TILES:
+        raise TileError(f"{len(tiles)} tiles: the solver takes at most {MAX_TILES}")
+    if not time_limit >= 0:  # also rejects NaN
+        raise ValueError(f"time limit must be a number of seconds >= 0, got {time_limit}")
+
+
 def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: float = 10.0,
           objective: str = "any", seed: int | None = None, min_length: int = 2,
           max_nodes: int | None = None) -> Solution:
@@ -209,36 +224,50 @@ def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: fl
     run out and returns the best. `seed` varies the move order (same seed, same result).
     """
     started = time.perf_counter()
-    if isinstance(tiles, str):
-        tiles = TileCounts.from_letters(tiles)
-    if isinstance(lexicon, str):
-        lexicon = get_lexicon(lexicon)
-    if objective not in OBJECTIVES:
-        raise ValueError(f"unknown objective {objective!r} (choose from {', '.join(OBJECTIVES)})")
-    if min_length not in (2, 3):
-        raise ValueError("minimum word length must be 2 or 3")
+    tiles = TileCounts.from_letters(tiles) if isinstance(tiles, str) else tiles
+    lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
+    _check_arguments(tiles, objective, min_length, time_limit)
     if len(tiles) == 0:
         raise TileError("no tiles to solve")
-    if len(tiles) > MAX_TILES:
-        raise TileError(f"{len(tiles)} tiles: the solver takes at most {MAX_TILES}")
-    if not time_limit >= 0:  # also rejects NaN
-        raise ValueError(f"time limit must be a number of seconds >= 0, got {time_limit}")
+    proof = _prove_no_grid(tiles, lexicon, min_length)
+    if proof:
+        return Solution(tiles, "no-grid", elapsed_ms=(time.perf_counter() - started) * 1000,
+                        objective=objective, proof=proof)
+    return _search(tiles, lexicon, None, started, time_limit, objective, seed, min_length, max_nodes)
+
+
+def extend(base: Grid, tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: float = 1.0,
+           seed: int | None = None, min_length: int = 2, max_nodes: int | None = None) -> Solution:
+    """Place every tile of `tiles` onto the valid grid `base` without moving any of its
+    tiles (hooks, extensions and new crossing words). The result's `tiles` are the base's
+    plus the new ones; 'exhausted' means no such placement exists in the move model."""
+    started = time.perf_counter()
+    tiles = TileCounts.from_letters(tiles) if isinstance(tiles, str) else tiles
+    lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
+    _check_arguments(tiles + base.tiles(), "any", min_length, time_limit)
+    if len(tiles) == 0:
+        return Solution(base.tiles(), "solved", base, [w.text for w in find_words(base)],
+                        (time.perf_counter() - started) * 1000)
+    return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes)
+
+
+def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, started: float, time_limit: float,
+            objective: str, seed: int | None, min_length: int, max_nodes: int | None) -> Solution:
+    """Run the phases until a grid (objective 'any'), the deadline, or exhaustion."""
     deadline = started + time_limit
+    all_tiles = tiles if base is None else tiles + base.tiles()
 
     def finish(status: str, grid: Grid | None = None, nodes: int = 0, proof: str = "") -> Solution:
         words = [w.text for w in find_words(grid)] if grid else []
-        return Solution(tiles, status, grid, words, (time.perf_counter() - started) * 1000, nodes, objective, proof)
-
-    proof = _prove_no_grid(tiles, lexicon, min_length)
-    if proof:
-        return finish("no-grid", proof=proof)
+        return Solution(all_tiles, status, grid, words, (time.perf_counter() - started) * 1000, nodes, objective, proof)
 
     phases = SMALL_HAND_PHASES if len(tiles) <= EXHAUSTIVE_UP_TO else LARGE_HAND_PHASES
+    extent = len(tiles) + (max(base.height, base.width) if base is not None else 0)
     best: Grid | None = None
     best_key: tuple = ()
     nodes = 0
     for phase in phases:
-        run = _Run(_workspace(len(tiles)), tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed)
+        run = _Run(_workspace(extent), tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base)
         if best is not None:
             _tighten_bounds(run, objective, best)
         status = K.PAUSED
@@ -271,11 +300,10 @@ def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: fl
             break
     if best is not None:
         return finish("solved", best, nodes)
-    if status == K.EXHAUSTED:
-        if run.root_complete() and len(tiles) <= PROOF_COMPLETE_UP_TO:
+    if status == K.EXHAUSTED and run.root_complete():
+        if base is None and len(tiles) <= PROOF_COMPLETE_UP_TO:
             return finish("no-grid", nodes=nodes, proof="exhaustive search")
-        if run.root_complete():
-            return finish("exhausted", nodes=nodes)
+        return finish("exhausted", nodes=nodes)
     return finish("timeout", nodes=nodes)
 
 

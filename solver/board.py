@@ -1,0 +1,289 @@
+"""Live play: keep a valid grid through PEEL and DUMP, moving as few tiles as possible.
+
+A `Board` holds a grid and a hand of unplaced tiles. Events add tiles (PEEL: one; DUMP:
+three) or take one away (the dumped tile, from the hand or lifted out of the grid); each
+returns a `Rebuild`: the new grid using every tile, how many placed tiles moved, the time
+taken and the tier that succeeded. Tiers escalate under one deadline:
+
+    unchanged  nothing to place
+    hook       the hand goes on by hooks, extensions and new crossing words; nothing moves
+    lift       one "leaf" word (crossing the rest of the grid once) is lifted and the rest
+               rebuilt locally; leaves are tried smallest first
+    rebuild    every leaf word is lifted at once and the core extended
+    resolve    a full solve of all the tiles, aligned onto the old grid to keep what it can
+    failed     no grid found before the deadline: the grid is kept, the tiles stay in hand
+
+"Moved" counts the old grid's tiles that are not in the same cell with the same letter in
+the new grid, after the translation that keeps the most of them (a grid has no fixed
+origin on the table).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .grid import Cell, Grid, find_words, validate
+from .lexicon import Lexicon, get_lexicon
+from .search import extend, solve
+from .tiles import TileCounts, TileError, draw
+
+TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
+
+
+@dataclass
+class Rebuild:
+    """The outcome of one event."""
+
+    grid: Grid | None
+    hand: TileCounts
+    moved: int
+    elapsed_ms: float
+    tier: str
+
+    @property
+    def ok(self) -> bool:
+        return self.tier != "failed"
+
+    def to_json(self) -> dict:
+        return {
+            "grid": self.grid.to_json() if self.grid else None,
+            "hand": self.hand.letters(),
+            "moved": self.moved,
+            "elapsed_ms": round(self.elapsed_ms, 3),
+            "tier": self.tier,
+        }
+
+
+def tiles_moved(old: Grid | None, new: Grid | None) -> int:
+    """Old tiles not found at the same place in `new`, under the best translation."""
+    if old is None:
+        return 0
+    old_cells = old.cells()
+    if new is None:
+        return len(old_cells)
+    by_letter: dict[str, list[Cell]] = {}
+    for cell, letter in new.cells().items():
+        by_letter.setdefault(letter, []).append(cell)
+    offsets: Counter = Counter()
+    for (row, col), letter in old_cells.items():
+        for new_row, new_col in by_letter.get(letter, ()):
+            offsets[(new_row - row, new_col - col)] += 1
+    kept = max(offsets.values(), default=0)
+    return len(old_cells) - kept
+
+
+def leaf_words(grid: Grid) -> list[tuple[str, list[Cell]]]:
+    """Words that cross the rest of the grid exactly once, with their other ("private")
+    cells: lifting those cells leaves a connected grid. Smallest first."""
+    words = find_words(grid)
+    if len(words) < 2:
+        return []
+    usage: Counter = Counter(cell for word in words for cell in word.cells)
+    leaves = []
+    for word in words:
+        shared = [cell for cell in word.cells if usage[cell] > 1]
+        private = [cell for cell in word.cells if usage[cell] == 1]
+        if len(shared) == 1 and private:
+            leaves.append((word.text, private))
+    leaves.sort(key=lambda leaf: (len(leaf[1]), leaf[0], leaf[1]))
+    return leaves
+
+
+def lift(grid: Grid, cells: list[Cell]) -> tuple[Grid | None, TileCounts]:
+    """The grid without `cells` (None when nothing is left) and the lifted tiles."""
+    remaining = grid.cells()
+    lifted = "".join(remaining.pop(cell) for cell in cells)
+    return (Grid.from_cells(remaining) if remaining else None), TileCounts.from_letters(lifted)
+
+
+class Board:
+    """A player's grid and hand, kept valid through PEEL and DUMP events."""
+
+    def __init__(self, lexicon: Lexicon | str = "en", grid: Grid | None = None, hand: TileCounts | str = "",
+                 min_length: int = 2, seed: int | None = None, time_limit: float = 2.0):
+        self.lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
+        self.grid = grid.trimmed() if grid is not None else None
+        self.hand = TileCounts.from_letters(hand) if isinstance(hand, str) else hand
+        self.min_length = min_length
+        self.seed = seed
+        self.time_limit = time_limit
+        if self.grid is not None:
+            report = validate(self.grid, self.lexicon, min_length=min_length)
+            if not report.ok:
+                raise ValueError("the starting grid is not valid: " + "; ".join(report.problems()))
+
+    @property
+    def tiles(self) -> TileCounts:
+        """Every tile the player holds: on the grid and in the hand."""
+        return self.hand + (self.grid.tiles() if self.grid is not None else TileCounts())
+
+    # -- events -----------------------------------------------------------------------
+    def add(self, letters: TileCounts | str, time_limit: float | None = None) -> Rebuild:
+        """New tiles (a PEEL draw, a DUMP's three) join the hand; then rebuild."""
+        self.hand = self.hand + (TileCounts.from_letters(letters) if isinstance(letters, str) else letters)
+        return self.rebuild(time_limit)
+
+    def remove(self, letter: str, cell: Cell | None = None, time_limit: float | None = None) -> Rebuild:
+        """Take one tile away (the dumped tile): from the hand, or lifted out of the grid
+        at `cell` (row, col in the grid's notation). The grid is then mended and rebuilt."""
+        letter = letter.upper()
+        if cell is None:
+            self.hand = self.hand - TileCounts.from_letters(letter)
+            return self.rebuild(time_limit)
+        cells = self.grid.cells() if self.grid is not None else {}
+        if cells.get(cell) != letter:
+            raise TileError(f"no {letter} at row {cell[0] + 1}, column {cell[1] + 1} of the grid")
+        started = time.perf_counter()
+        old = self.grid
+        self.grid, _ = lift(self.grid, [cell])
+        self._mend()
+        result = self.rebuild(time_limit)
+        result.moved = tiles_moved(old, result.grid) - 1  # the dumped tile itself is not "moved"
+        result.elapsed_ms = (time.perf_counter() - started) * 1000
+        return result
+
+    def _mend(self) -> None:
+        """After a tile is pulled out: lift stray parts and broken words into the hand
+        until what is left is a valid grid."""
+        while self.grid is not None:
+            report = validate(self.grid, self.lexicon, min_length=self.min_length)
+            if report.ok:
+                return
+            if len(report.components) > 1:
+                cells = [cell for part in report.components[1:] for cell in part]
+            else:
+                usage = Counter(cell for word in report.words for cell in word.cells)
+                broken = report.invalid_words[0]
+                cells = [cell for cell in broken.cells if usage[cell] == 1] or list(broken.cells)
+            self.grid, lifted = lift(self.grid, cells)
+            self.hand = self.hand + lifted
+
+    # -- the escalating rebuild --------------------------------------------------------
+    def rebuild(self, time_limit: float | None = None) -> Rebuild:
+        """Place the whole hand, moving as few grid tiles as possible, before the deadline."""
+        started = time.perf_counter()
+        deadline = started + (self.time_limit if time_limit is None else time_limit)
+        old = self.grid
+        outcome = self._place(deadline)
+        tier, grid = outcome if outcome else ("failed", old)
+        if outcome:
+            self.grid, self.hand = grid, TileCounts()
+        moved = tiles_moved(old, grid) if outcome else 0
+        return Rebuild(self.grid, self.hand, moved, (time.perf_counter() - started) * 1000, tier)
+
+    def _place(self, deadline: float) -> tuple[str, Grid] | None:
+        if len(self.hand) == 0:
+            return ("unchanged", self.grid) if self.grid is not None else None
+        if self.grid is None:
+            return self._resolve(deadline)
+        placed = self._extend(self.grid, self.hand, deadline)
+        if placed:
+            return "hook", placed
+        leaves = leaf_words(self.grid)
+        for _, cells in leaves:
+            if time.perf_counter() >= deadline:
+                return None
+            core, lifted = lift(self.grid, cells)
+            placed = self._extend(core, self.hand + lifted, deadline)
+            if placed:
+                return "lift", placed
+        if len(leaves) > 1:
+            core, lifted = lift(self.grid, sorted({cell for _, cells in leaves for cell in cells}))
+            if core is not None and validate(core, self.lexicon, min_length=self.min_length).ok:
+                placed = self._extend(core, self.hand + lifted, deadline)
+                if placed:
+                    return "rebuild", placed
+        return self._resolve(deadline)
+
+    def can_place_quickly(self) -> bool:
+        """Hook and a few single-lift tries only (what a dump estimate can afford)."""
+        deadline = time.perf_counter() + self.time_limit
+        if self.grid is None:
+            return bool(self._resolve(deadline))
+        if self._extend(self.grid, self.hand, deadline):
+            return True
+        for _, cells in leaf_words(self.grid)[:3]:
+            core, lifted = lift(self.grid, cells)
+            if self._extend(core, self.hand + lifted, deadline):
+                return True
+        return False
+
+    def _extend(self, base: Grid, hand: TileCounts, deadline: float) -> Grid | None:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return None
+        # A local rebuild gets a slice of the time: the next tier may do better.
+        result = extend(base, hand, self.lexicon, time_limit=min(remaining, 0.05 + remaining / 8),
+                        seed=self.seed, min_length=self.min_length)
+        return result.grid if result.solved else None
+
+    def _resolve(self, deadline: float) -> tuple[str, Grid] | None:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return None
+        result = solve(self.tiles, self.lexicon, time_limit=remaining, seed=self.seed, min_length=self.min_length)
+        return ("resolve", result.grid) if result.solved else None
+
+
+# -- dump advice -----------------------------------------------------------------------
+
+@dataclass
+class DumpOption:
+    """The estimated chance of completing the grid after dumping `letter`."""
+
+    letter: str
+    completions: int
+    samples: int
+
+    @property
+    def chance(self) -> float:
+        return self.completions / self.samples if self.samples else 0.0
+
+
+@dataclass
+class DumpAdvice:
+    """Which tile to dump, with the estimate behind it."""
+
+    recommended: str | None
+    keep_chance: float  # can the hand be completed as it is (1.0 or 0.0)
+    options: list[DumpOption] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "recommended": self.recommended,
+            "complete_without_dump": self.keep_chance == 1.0,
+            "options": [{"letter": o.letter, "chance": round(o.chance, 4), "completions": o.completions,
+                         "samples": o.samples} for o in self.options],
+        }
+
+
+def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 0,
+                time_per_try: float = 0.02) -> DumpAdvice:
+    """Estimate, for each distinct letter of the hand, the chance that dumping it and
+    drawing three tiles from `bunch` (with the dumped tile mixed in first) leads to a
+    complete grid, by seeded Monte Carlo over `samples` draws with a quick rebuild
+    (hook and lift tiers) each. Recommends the letter with the best chance; ties go to
+    the harder letter (the one the solver would rather spend)."""
+    keep = Board(board.lexicon, board.grid, board.hand, board.min_length, board.seed, time_per_try)
+    keep_chance = 1.0 if keep.rebuild().ok else 0.0
+    options = []
+    rng = np.random.default_rng(seed)
+    for letter in sorted(set(board.hand.letters())):
+        pool = bunch + TileCounts.from_letters(letter)
+        if len(pool) < 3:
+            continue
+        wins = 0
+        for _ in range(samples):
+            hand = board.hand - TileCounts.from_letters(letter) + draw(pool, 3, rng)
+            trial = Board(board.lexicon, board.grid, hand, board.min_length, board.seed, time_per_try)
+            wins += trial.can_place_quickly()
+        options.append(DumpOption(letter, wins, samples))
+    options.sort(key=lambda o: (-o.chance, -_HARDNESS.get(o.letter, 0), o.letter))
+    return DumpAdvice(options[0].letter if options else None, keep_chance, options)
+
+
+_HARDNESS = {letter: rank for rank, letter in enumerate(reversed("QJXZVKWYFHBCMPGUDLNRTOIASE"))}
