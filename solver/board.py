@@ -43,6 +43,7 @@ class Rebuild:
     moved: int
     elapsed_ms: float
     tier: str
+    nodes: int = 0  # search nodes spent (the work a bot's simulated clock charges for)
 
     @property
     def ok(self) -> bool:
@@ -55,6 +56,7 @@ class Rebuild:
             "moved": self.moved,
             "elapsed_ms": round(self.elapsed_ms, 3),
             "tier": self.tier,
+            "nodes": self.nodes,
         }
 
 
@@ -104,13 +106,19 @@ class Board:
     """A player's grid and hand, kept valid through PEEL and DUMP events."""
 
     def __init__(self, lexicon: Lexicon | str = "en", grid: Grid | None = None, hand: TileCounts | str = "",
-                 min_length: int = 2, seed: int | None = None, time_limit: float = 2.0):
+                 min_length: int = 2, seed: int | None = None, time_limit: float = 2.0,
+                 node_budget: int | None = None):
+        """`node_budget` caps the search nodes of each tier instead of slicing the time
+        limit: rebuilds then depend only on the board (the time limit stays a safety net)."""
         self.lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
         self.grid = grid.trimmed() if grid is not None else None
         self.hand = TileCounts.from_letters(hand) if isinstance(hand, str) else hand
         self.min_length = min_length
         self.seed = seed
         self.time_limit = time_limit
+        self.node_budget = node_budget
+        self.objective = "any"  # what a full re-solve optimises within its node budget
+        self.nodes = 0  # search nodes spent by the current rebuild
         if self.grid is not None:
             report = validate(self.grid, self.lexicon, min_length=min_length)
             if not report.ok:
@@ -168,12 +176,13 @@ class Board:
         started = time.perf_counter()
         deadline = started + (self.time_limit if time_limit is None else time_limit)
         old = self.grid
+        self.nodes = 0
         outcome = self._place(deadline)
         tier, grid = outcome if outcome else ("failed", old)
         if outcome:
             self.grid, self.hand = grid, TileCounts()
         moved = tiles_moved(old, grid) if outcome else 0
-        return Rebuild(self.grid, self.hand, moved, (time.perf_counter() - started) * 1000, tier)
+        return Rebuild(self.grid, self.hand, moved, (time.perf_counter() - started) * 1000, tier, self.nodes)
 
     def _place(self, deadline: float) -> tuple[str, Grid] | None:
         if len(self.hand) == 0:
@@ -216,16 +225,24 @@ class Board:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             return None
-        # A local rebuild gets a slice of the time: the next tier may do better.
-        result = extend(base, hand, self.lexicon, time_limit=min(remaining, 0.05 + remaining / 8),
-                        seed=self.seed, min_length=self.min_length)
+        # A local rebuild gets a slice of the time (or the node budget): the next tier may do better.
+        if self.node_budget is None:
+            result = extend(base, hand, self.lexicon, time_limit=min(remaining, 0.05 + remaining / 8),
+                            seed=self.seed, min_length=self.min_length)
+        else:
+            result = extend(base, hand, self.lexicon, time_limit=remaining, seed=self.seed,
+                            min_length=self.min_length, max_nodes=self.node_budget)
+        self.nodes += result.nodes
         return result.grid if result.solved else None
 
     def _resolve(self, deadline: float) -> tuple[str, Grid] | None:
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             return None
-        result = solve(self.tiles, self.lexicon, time_limit=remaining, seed=self.seed, min_length=self.min_length)
+        budget = None if self.node_budget is None else 4 * self.node_budget
+        result = solve(self.tiles, self.lexicon, time_limit=remaining, seed=self.seed, min_length=self.min_length,
+                       max_nodes=budget, objective=self.objective if budget else "any")
+        self.nodes += result.nodes
         return ("resolve", result.grid) if result.solved else None
 
 

@@ -275,6 +275,10 @@ def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, started: flo
         while time.perf_counter() < deadline:
             slice_started = time.perf_counter()
             nodes_before = run.nodes
+            # Node caps are met exactly, so a capped search is a pure function of its input.
+            for cap in (phase.node_limit, None if max_nodes is None else max_nodes - nodes):
+                if cap is not None:
+                    slice_nodes = max(1, min(slice_nodes, cap - run.nodes))
             status = run.step(slice_nodes)
             if status == K.SOLVED:
                 grid = run.grid()
