@@ -1,0 +1,250 @@
+"""Bot players: the solver-backed bot, its presets, and a greedy baseline.
+
+Every bot has the small interface of `solver.game.Bot`: it is dealt tiles (`start`),
+receives tiles (PEEL draws, DUMP results), gives one back (a DUMP), and `decide`s: build
+its grid and call PEEL, DUMP or BANANAS, or wait. A tournament, the engine protocol or a
+front-end drives every bot the same way.
+
+Settings (`BotSettings`):
+    level        English vocabulary: SCOWL size 35/50/60/70/80 (easy bots use common
+                 words); None = the whole word list. Ignored for other languages.
+    speed        multiplies the simulated clock's rate (2.0 works twice as fast)
+    dump_policy  advice (Monte-Carlo estimate) | hardest (dump the hardest letter) | never
+    risk         chance, when stuck at the end, of forcing the leftover tiles onto the
+                 grid and calling BANANAS anyway (exercises ROTTEN BANANA)
+    strategy     long-words (long words first, the solver's default order) | compact
+                 (full re-solves look for the smallest bounding box within the budget)
+    node_budget  search nodes per rebuild tier: the work a bot may do before giving up
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .board import Board, dump_advice
+from .game import Decision, Rules, TableView
+from .grid import Grid, validate
+from .lexicon import get_lexicon
+from .tiles import TileCounts
+
+HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"  # the order in which letters are hard to place
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    name: str = "medium"
+    level: int | None = 70
+    speed: float = 1.0
+    dump_policy: str = "hardest"
+    risk: float = 0.0
+    strategy: str = "long-words"
+    node_budget: int = 400
+
+    def __post_init__(self) -> None:
+        if self.dump_policy not in ("advice", "hardest", "never"):
+            raise ValueError(f"unknown dump policy {self.dump_policy!r}")
+        if self.strategy not in ("long-words", "compact"):
+            raise ValueError(f"unknown strategy {self.strategy!r}")
+        if not 0.0 <= self.risk <= 1.0 or self.speed <= 0:
+            raise ValueError("risk must be in [0, 1] and speed positive")
+
+
+PRESETS = {
+    "easy": BotSettings("easy", level=50, speed=0.5, dump_policy="hardest", node_budget=100),
+    "medium": BotSettings("medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400),
+    "hard": BotSettings("hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000),
+    "long": BotSettings("long", level=None, speed=1.0, strategy="long-words", node_budget=800),
+    "compact": BotSettings("compact", level=None, speed=1.0, strategy="compact", node_budget=800),
+    "reckless": BotSettings("reckless", level=60, speed=1.5, risk=1.0, node_budget=200),
+}
+
+
+class SolverBot:
+    """A bot built on the numba solver and the live-play rebuilds (`solver.board`)."""
+
+    def __init__(self, settings: BotSettings = PRESETS["medium"]):
+        self.settings = settings
+        self.name = settings.name
+        self.speed = settings.speed
+        self.board: Board | None = None
+        self.forced: Grid | None = None  # a risky bot's unchecked grid
+        self.rng = np.random.default_rng(0)
+        self.rules = Rules()
+
+    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        level = self.settings.level if rules.lexicon == "en" else None
+        lexicon = get_lexicon(rules.lexicon, level)
+        self.rules = rules
+        self.rng = np.random.default_rng(seed)
+        self.forced = None
+        self.board = Board(lexicon, hand=tiles, min_length=rules.min_length, seed=None, time_limit=5.0,
+                           node_budget=self.settings.node_budget)
+        if self.settings.strategy == "compact":
+            self.board.objective = "compact"
+
+    def receive(self, tiles: TileCounts) -> None:
+        self.board.hand = self.board.hand + tiles
+
+    def give_back(self, tile: str) -> None:
+        self.board.hand = self.board.hand - TileCounts.from_letters(tile)
+
+    def holding(self) -> TileCounts:
+        return self.board.tiles if self.board else TileCounts()
+
+    def current_grid(self) -> Grid | None:
+        return self.forced or (self.board.grid if self.board else None)
+
+    def decide(self, view: TableView) -> Decision:
+        if len(self.board.hand) == 0 and self.board.grid is not None:
+            return self.call_when_done(view, Decision("wait"))
+        to_place = len(self.board.hand)
+        result = self.board.rebuild()
+        work = Decision("wait", nodes=result.nodes)
+        if result.ok:
+            work.tiles_handled = to_place + result.moved
+            return self.call_when_done(view, work)
+        return self.when_stuck(view, work)
+
+    def call_when_done(self, view: TableView, work: Decision) -> Decision:
+        if view.can_bananas:
+            work.action, work.grid = "bananas", self.board.grid
+        elif view.can_peel:
+            work.action = "peel"
+        return work
+
+    def when_stuck(self, view: TableView, work: Decision) -> Decision:
+        if view.can_bananas and self.rng.random() < self.settings.risk:
+            self.forced = force_tiles(self.board.grid, self.board.hand)
+            work.action, work.grid = "bananas", self.forced
+            return work
+        if view.can_dump and self.settings.dump_policy != "never":
+            work.action, work.tile = "dump", self.choose_dump(view)
+        return work
+
+    def choose_dump(self, view: TableView) -> str:
+        if self.settings.dump_policy == "advice" and self.board.grid is not None:
+            bunch = self.rules.distribution - self.board.tiles  # unseen tiles, as far as this bot knows
+            advice = dump_advice(self.board, bunch, samples=6, seed=int(self.rng.integers(1 << 31)),
+                                 time_per_try=0.01)
+            if advice.recommended:
+                return advice.recommended
+        letters = self.board.hand.letters()
+        return min(letters, key=HARD_FIRST.index)
+
+
+def force_tiles(grid: Grid | None, hand: TileCounts) -> Grid:
+    """Lay the unplaced tiles in a row under the grid, unchecked (a risky BANANAS)."""
+    cells = dict(grid.cells()) if grid is not None else {}
+    row = max((r for r, _ in cells), default=-1) + 2
+    for col, letter in enumerate(hand.letters()):
+        cells[(row, col)] = letter
+    return Grid.from_cells(cells)
+
+
+# -- the greedy baseline ----------------------------------------------------------------
+
+class GreedyBot:
+    """A baseline in the style of public greedy engines: lay the longest word, then attach
+    the longest word that crosses one grid letter (checked by the validator), keep going;
+    when nothing attaches, dump the hardest letter. No backtracking, no rebuilds."""
+
+    def __init__(self, name: str = "greedy", speed: float = 1.0, level: int | None = None):
+        self.name = name
+        self.speed = speed
+        self.level = level
+        self.cells: dict[tuple[int, int], str] = {}
+        self.hand = TileCounts()
+
+    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        self.rules = rules
+        self.lexicon = get_lexicon(rules.lexicon, self.level if rules.lexicon == "en" else None)
+        self.cells = {}
+        self.hand = tiles
+
+    def receive(self, tiles: TileCounts) -> None:
+        self.hand = self.hand + tiles
+
+    def give_back(self, tile: str) -> None:
+        self.hand = self.hand - TileCounts.from_letters(tile)
+
+    def holding(self) -> TileCounts:
+        return self.hand + TileCounts.from_letters("".join(self.cells.values()))
+
+    def current_grid(self) -> Grid | None:
+        return Grid.from_cells(self.cells) if self.cells else None
+
+    def decide(self, view: TableView) -> Decision:
+        tried = self.build()
+        work = Decision("wait", nodes=tried, tiles_handled=0)
+        if len(self.hand) == 0:
+            if view.can_bananas:
+                work.action, work.grid = "bananas", self.current_grid()
+            elif view.can_peel:
+                work.action = "peel"
+        elif view.can_dump:
+            work.action, work.tile = "dump", min(self.hand.letters(), key=HARD_FIRST.index)
+        return work
+
+    def build(self) -> int:
+        """Attach words until none fits; returns the number of candidate checks."""
+        checks = 0
+        min_length = self.rules.min_length
+        if not self.cells:
+            words = self.lexicon.formable_words(self.hand, min_length, limit=1)
+            if not words:
+                return 1
+            self.cells = {(0, col): letter.upper() for col, letter in enumerate(words[0])}
+            self.hand = self.hand - TileCounts.from_letters(words[0])
+        while len(self.hand):
+            placed, tried = self.attach_one(min_length)
+            checks += tried
+            if not placed:
+                break
+        return checks
+
+    def attach_one(self, min_length: int) -> tuple[bool, int]:
+        tried = 0
+        for (row, col), letter in sorted(self.cells.items()):
+            pool = self.hand + TileCounts.from_letters(letter)
+            for word in self.lexicon.formable_words(pool, min_length, limit=40):
+                word = word.upper()
+                for offset in [i for i, ch in enumerate(word) if ch == letter]:
+                    for dr, dc in ((1, 0), (0, 1)):
+                        tried += 1
+                        cells = dict(self.cells)
+                        new = []
+                        for i, ch in enumerate(word):
+                            cell = (row + (i - offset) * dr, col + (i - offset) * dc)
+                            if cell in cells:
+                                if cells[cell] != ch:
+                                    break
+                            else:
+                                cells[cell] = ch
+                                new.append(ch)
+                        else:
+                            if new and self.hand.contains(TileCounts.from_letters("".join(new))) and \
+                                    validate(Grid.from_cells(cells), self.lexicon, min_length=min_length).ok:
+                                self.cells = cells
+                                self.hand = self.hand - TileCounts.from_letters("".join(new))
+                                return True, tried
+        return False, tried
+
+
+def make_bot(spec: str) -> SolverBot | GreedyBot:
+    """A bot from a preset name ('easy', 'medium', 'hard', 'long', 'compact', 'reckless',
+    'greedy'), optionally with settings: 'hard:speed=3,risk=0.1'."""
+    name, _, options = spec.partition(":")
+    if name == "greedy":
+        return GreedyBot()
+    if name not in PRESETS:
+        raise ValueError(f"unknown bot {name!r} (presets: {', '.join(list(PRESETS) + ['greedy'])})")
+    settings = PRESETS[name]
+    for option in filter(None, options.split(",")):
+        key, _, value = option.partition("=")
+        if key not in ("level", "speed", "dump_policy", "risk", "strategy", "node_budget"):
+            raise ValueError(f"unknown bot setting {key!r}")
+        kind = {"level": int, "speed": float, "risk": float, "node_budget": int}.get(key, str)
+        settings = replace(settings, **{key: None if value == "none" else kind(value)})
+    return SolverBot(settings)

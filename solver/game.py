@@ -1,0 +1,489 @@
+"""The game engine: classic Bananagrams for 1-8 players, its variants, and matches.
+
+`../shared/RULES.md` is the contract; the rule each piece implements is named beside it.
+
+Bananagrams has no turns. The engine simulates it as discrete events on a clock: when a
+player is free, its bot decides (rebuilding its grid, choosing a call); the call lands
+after the time that work takes under the cost model below, scaled by the bot's speed.
+Calls are serialized in clock order (seat order breaks exact ties), and a call whose
+premise changed meanwhile (new tiles arrived, the bunch shrank) is dropped and the bot
+decides again. So a game is a pure function of its seed and the bots' settings, and the
+event log replays it exactly. With `realtime=True` the engine waits on the wall clock
+until each event's time, to play alongside people.
+
+Cost model (simulated seconds, divided by the bot's `speed`):
+
+    THINK_SECONDS                 a look at the tiles before acting
+    + SECONDS_PER_NODE * nodes    search work (nodes of the grid-building search)
+    + SECONDS_PER_TILE * tiles    tiles placed from the hand or moved on the grid
+    + CALL_SECONDS                saying PEEL / DUMP / BANANAS
+    then x (1 + JITTER * u), u uniform in [0, 1) from the hand's seed, so that equal bots
+    do not finish to the microsecond (exact ties are shared wins under the rules)
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from .grid import Grid, find_words, validate
+from .lexicon import get_lexicon
+from .tiles import DISTRIBUTIONS, TileCounts, draw
+
+THINK_SECONDS = 1.0
+SECONDS_PER_NODE = 0.002
+SECONDS_PER_TILE = 0.8
+CALL_SECONDS = 0.3
+JITTER = 0.05  # each action's time is scaled by 1 + JITTER * U(0, 1), from the hand's seed
+
+VARIANTS = ("classic", "smoothie", "solo")
+MAX_EVENTS = 20_000  # a hand that runs this long ends unawarded (a guard, not a rule)
+
+
+class RuleError(ValueError):
+    """Settings the rules do not allow (player counts, variants)."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule options of a hand. RULES.md: classic game, variants, languages."""
+
+    lexicon: str = "en"
+    distribution: TileCounts = DISTRIBUTIONS["en"]
+    min_length: int = 2  # 3 = the three-letter-minimum variant
+    variant: str = "classic"
+    solo_objective: str = "time"  # solo: "time" or "fewest-words"
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise RuleError(f"unknown variant {self.variant!r} (choose from {', '.join(VARIANTS)})")
+        if self.min_length not in (2, 3):
+            raise RuleError("minimum word length must be 2 or 3")
+        if self.solo_objective not in ("time", "fewest-words"):
+            raise RuleError("solo objective must be 'time' or 'fewest-words'")
+
+    @classmethod
+    def for_language(cls, language: str, **options) -> Rules:
+        """English or French: lexicon and distribution chosen together."""
+        if language not in DISTRIBUTIONS:
+            raise RuleError(f"unknown language {language!r} (en or fr)")
+        return cls(lexicon=language, distribution=DISTRIBUTIONS[language], **options)
+
+    def check_players(self, players: int) -> None:
+        if self.variant == "solo" and players != 1:
+            raise RuleError("solo is played by exactly one player")
+        if self.variant == "smoothie" and not 2 <= players <= 8:
+            raise RuleError("Banana Smoothie takes 2 to 8 players")
+        if self.variant == "classic" and not 1 <= players <= 8:
+            raise RuleError("the classic game takes 1 to 8 players")
+        if self.hand_size(players) * players > len(self.distribution):
+            raise RuleError("not enough tiles for the deal")
+
+    def hand_size(self, players: int) -> int:
+        """RULES.md: 21 tiles each for 1-4 players, 15 for 5-6, 11 for 7-8; Smoothie deals
+        the whole set equally; solo deals 21."""
+        if self.variant == "smoothie":
+            return len(self.distribution) // players
+        if players <= 4:
+            return 21
+        return 15 if players <= 6 else 11
+
+    @property
+    def peel_and_dump(self) -> bool:
+        return self.variant != "smoothie"  # RULES.md: Banana Smoothie has no PEEL, no DUMP
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What a bot sees of the table when it decides."""
+
+    bunch: int
+    active: int
+    rules: Rules
+
+    @property
+    def can_peel(self) -> bool:
+        return self.rules.peel_and_dump and self.bunch >= self.active
+
+    @property
+    def can_dump(self) -> bool:
+        return self.rules.peel_and_dump and self.bunch + 1 >= 3
+
+    @property
+    def can_bananas(self) -> bool:
+        return self.bunch < self.active
+
+
+@dataclass
+class Decision:
+    """A bot's call and the work it took. action: peel | dump | bananas | wait."""
+
+    action: str
+    nodes: int = 0
+    tiles_handled: int = 0
+    tile: str | None = None  # dump: the tile returned (from the hand)
+    grid: Grid | None = None  # bananas: the grid shown for inspection
+
+
+class Bot(Protocol):
+    """The interface a tournament, the engine protocol or a front-end drives."""
+
+    name: str
+    speed: float
+
+    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None: ...
+    def receive(self, tiles: TileCounts) -> None: ...
+    def give_back(self, tile: str) -> None: ...
+    def decide(self, view: TableView) -> Decision: ...
+    def holding(self) -> TileCounts: ...
+    def current_grid(self) -> Grid | None: ...
+
+
+def work_seconds(decision: Decision, speed: float) -> float:
+    """The cost model (module docstring)."""
+    seconds = THINK_SECONDS + SECONDS_PER_NODE * decision.nodes + SECONDS_PER_TILE * decision.tiles_handled
+    if decision.action != "wait":
+        seconds += CALL_SECONDS
+    return seconds / speed
+
+
+@dataclass
+class HandResult:
+    """How a hand ended. outcome: win | shared | unawarded | replay (Smoothie tie)."""
+
+    outcome: str
+    winners: list[int]
+    reason: str
+    events: list[dict]
+    grids: list[list[str] | None]
+    clock: float
+    dumps: int = 0
+    rotten: int = 0
+    scores: dict = field(default_factory=dict)
+
+    @property
+    def sole_winner(self) -> int | None:
+        return self.winners[0] if self.outcome == "win" and len(self.winners) == 1 else None
+
+
+@dataclass
+class _Seat:
+    bot: Bot
+    held: TileCounts  # every tile the engine has given this player and not taken back
+    active: bool = True
+    waiting: bool = False
+    version: int = 0  # bumped when tiles arrive: a call planned before is stale
+
+
+class Hand:
+    """One hand of Bananagrams between `bots` under `rules`, from `seed`."""
+
+    def __init__(self, rules: Rules, bots: list[Bot], seed: int, realtime: bool = False, observer=None):
+        rules.check_players(len(bots))
+        self.rules = rules
+        self.lexicon = get_lexicon(rules.lexicon)
+        self.seats = [_Seat(bot, TileCounts()) for bot in bots]
+        self.rng = np.random.default_rng(seed)
+        self.jitter = np.random.default_rng([seed, 1])
+        self.seed = seed
+        self.realtime = realtime
+        self.observer = observer  # called with each event as it happens (live progress)
+        self.bunch = rules.distribution
+        self.unused = TileCounts()
+        self.events: list[dict] = []
+        self.clock = 0.0
+        self.queue: list[tuple[float, int, int, str, object]] = []
+        self.order = 0
+        self.dumps = 0
+        self.rotten = 0
+        self.started_wall = time.perf_counter()
+
+    # -- bookkeeping ---------------------------------------------------------------------
+    def log(self, event: str, **data) -> None:
+        entry = {"t": round(self.clock, 3), "event": event, **data}
+        self.events.append(entry)
+        if self.observer is not None:
+            self.observer(entry)
+        self.check_invariant()
+
+    def check_invariant(self) -> None:
+        """RULES.md tiles: bunch + hands + grids (+ unused) = the set, after every event."""
+        total = self.bunch + self.unused
+        for seat in self.seats:
+            total = total + seat.held
+            if seat.active and seat.bot.holding() != seat.held:
+                raise AssertionError(f"{seat.bot.name} holds {seat.bot.holding()} but was given {seat.held}")
+        if total != self.rules.distribution:
+            raise AssertionError(f"tiles lost or duplicated: {total} != the set")
+
+    @property
+    def active(self) -> list[int]:
+        return [index for index, seat in enumerate(self.seats) if seat.active]
+
+    def view(self) -> TableView:
+        return TableView(len(self.bunch), len(self.active), self.rules)
+
+    def schedule(self, when: float, seat: int, kind: str, payload: object = None) -> None:
+        self.order += 1
+        heapq.heappush(self.queue, (when, seat, self.order, kind, payload))
+
+    def wake(self, seat: int) -> None:
+        """A waiting player whose situation changed decides again now."""
+        if self.seats[seat].waiting and self.seats[seat].active:
+            self.seats[seat].waiting = False
+            self.schedule(self.clock, seat, "decide")
+
+    def give(self, seat: int, tiles: TileCounts) -> None:
+        self.bunch = self.bunch - tiles
+        self.seats[seat].held = self.seats[seat].held + tiles
+        self.seats[seat].version += 1
+        self.seats[seat].bot.receive(tiles)
+
+    # -- the hand ------------------------------------------------------------------------
+    def play(self) -> HandResult:
+        self.split()
+        while self.queue and len(self.events) < MAX_EVENTS:
+            when, seat, _, kind, payload = heapq.heappop(self.queue)
+            self.clock = when
+            self.wait_for_wall_clock()
+            result = self.decide(seat) if kind == "decide" else self.call(seat, payload, when)
+            if result is not None:
+                return result
+        return self.stalemate()
+
+    def split(self) -> None:
+        """RULES.md SPLIT: everyone starts at once with their hand; the rest is the BUNCH."""
+        players = len(self.seats)
+        size = self.rules.hand_size(players)
+        if self.rules.variant == "smoothie":  # the remainder stays unused
+            self.unused = draw(self.bunch, len(self.bunch) - size * players, self.rng)
+            self.bunch = self.bunch - self.unused
+        hands = []
+        for index, seat in enumerate(self.seats):
+            tiles = draw(self.bunch, size, self.rng)
+            self.bunch = self.bunch - tiles
+            seat.held = tiles
+            seat.bot.start(tiles, self.rules, int(self.rng.integers(1 << 31)))
+            hands.append(tiles.letters())
+        self.log("split", hands=hands, bunch=len(self.bunch), unused=self.unused.letters())
+        for index in range(players):
+            self.schedule(0.0, index, "decide")
+
+    def decide(self, seat_index: int) -> HandResult | None:
+        seat = self.seats[seat_index]
+        if not seat.active:
+            return None
+        decision = seat.bot.decide(self.view())
+        # A few percent of seeded jitter: equal bots would otherwise tie to the microsecond.
+        when = self.clock + work_seconds(decision, seat.bot.speed) * (1 + JITTER * self.jitter.random())
+        if decision.action == "wait":
+            seat.waiting = True
+            self.log("stuck", player=seat_index, hand=(seat.held - _grid_tiles(seat.bot)).letters())
+            if all(self.seats[i].waiting for i in self.active):
+                return self.stalemate()
+            return None
+        self.schedule(when, seat_index, "call", (decision, seat.version))
+        return None
+
+    def call(self, seat_index: int, payload, when: float) -> HandResult | None:
+        decision, version = payload
+        seat = self.seats[seat_index]
+        if not seat.active:
+            return None
+        if version != seat.version:  # tiles arrived while it worked: think again
+            self.schedule(self.clock, seat_index, "decide")
+            return None
+        view = self.view()
+        handler = {"peel": self.peel, "dump": self.dump, "bananas": self.bananas}[decision.action]
+        return handler(seat_index, decision, view)
+
+    def peel(self, seat_index: int, decision: Decision, view: TableView) -> None:
+        """RULES.md PEEL: empty hand, at least one bunch tile per active player; every
+        active player draws one, the caller too."""
+        seat = self.seats[seat_index]
+        if not view.can_peel or len(seat.held - _grid_tiles(seat.bot)) != 0:
+            self.schedule(self.clock, seat_index, "decide")  # the premise no longer holds
+            return None
+        drawn = {}
+        order = self.active[self.active.index(seat_index):] + self.active[:self.active.index(seat_index)]
+        for index in order:
+            tile = draw(self.bunch, 1, self.rng)
+            self.give(index, tile)
+            drawn[index] = tile.letters()
+        self.log("peel", player=seat_index, drawn={str(k): v for k, v in drawn.items()}, bunch=len(self.bunch))
+        for index in order:
+            self.wake(index)
+        self.schedule(self.clock, seat_index, "decide")
+        return None
+
+    def dump(self, seat_index: int, decision: Decision, view: TableView) -> None:
+        """RULES.md DUMP: one tile back, mixed in first, three drawn; only when the bunch
+        plus the returned tile holds three."""
+        seat = self.seats[seat_index]
+        tile = TileCounts.from_letters(decision.tile or "")
+        if not view.can_dump or len(tile) != 1 or not (seat.held - _grid_tiles(seat.bot)).contains(tile):
+            self.schedule(self.clock, seat_index, "decide")
+            return None
+        seat.bot.give_back(decision.tile)
+        seat.held = seat.held - tile
+        self.bunch = self.bunch + tile
+        drawn = draw(self.bunch, 3, self.rng)
+        self.give(seat_index, drawn)
+        self.dumps += 1
+        self.log("dump", player=seat_index, returned=decision.tile, drawn=drawn.letters(), bunch=len(self.bunch))
+        self.schedule(self.clock, seat_index, "decide")
+        return None
+
+    def bananas(self, seat_index: int, decision: Decision, view: TableView) -> HandResult | None:
+        """RULES.md BANANAS: bunch below the active count, hand empty; inspection decides
+        win or ROTTEN BANANA. Valid calls at the very same moment share the win."""
+        if not view.can_bananas:
+            self.schedule(self.clock, seat_index, "decide")
+            return None
+        callers = [(seat_index, decision)] + self.simultaneous_bananas()
+        winners = []
+        for index, call in callers:
+            grid = call.grid
+            report = validate(grid, self.lexicon, self.seats[index].held, self.rules.min_length) if grid else None
+            self.log("bananas", player=index, grid=grid.to_json() if grid else None)
+            if report is not None and report.ok:
+                winners.append(index)
+                self.log("inspection", player=index, valid=True)
+            else:
+                self.go_rotten(index, report.problems() if report else ["no grid"])
+        if winners:
+            return self.finish_race(winners)
+        if not self.active:
+            return self.end("unawarded", [], "every player went rotten")
+        for index in self.active:
+            self.wake(index)
+        return None
+
+    def simultaneous_bananas(self) -> list[tuple[int, Decision]]:
+        """Other BANANAS calls landing at exactly this moment: they cannot be ordered."""
+        found = []
+        while self.queue and self.queue[0][0] == self.clock:
+            when, seat, order, kind, payload = heapq.heappop(self.queue)
+            if kind == "call" and payload[0].action == "bananas" and payload[1] == self.seats[seat].version \
+                    and self.seats[seat].active:
+                found.append((seat, payload[0]))
+            else:
+                heapq.heappush(self.queue, (when, seat, order, kind, payload))
+                break
+        return found
+
+    def go_rotten(self, seat_index: int, problems: list[str]) -> None:
+        """RULES.md ROTTEN BANANA: out of the hand, all tiles back into the bunch."""
+        seat = self.seats[seat_index]
+        self.bunch = self.bunch + seat.held
+        seat.held = TileCounts()
+        seat.active = False
+        self.rotten += 1
+        seat.bot.start(TileCounts(), self.rules, 0)  # the bot's tiles are gone too
+        self.log("rotten", player=seat_index, problems=problems, bunch=len(self.bunch))
+
+    def finish_race(self, winners: list[int]) -> HandResult:
+        if len(winners) == 1:
+            return self.end("win", winners, "BANANAS with a valid grid")
+        if self.rules.variant == "smoothie":
+            return self.longest_word_decides(winners, "tied finish")
+        return self.end("shared", winners, "valid BANANAS calls at the same moment")
+
+    def stalemate(self) -> HandResult:
+        """Every remaining player is stuck (or the guard tripped)."""
+        if self.rules.variant == "smoothie" and self.active:
+            return self.longest_word_decides(self.active, "stalemate")
+        return self.end("unawarded", [], "every remaining player is stuck")
+
+    def longest_word_decides(self, candidates: list[int], why: str) -> HandResult:
+        """RULES.md Banana Smoothie: the longest valid word in a grid wins; equal longest
+        means another hand."""
+        def longest(index: int) -> int:
+            grid = self.seats[index].bot.current_grid()
+            if grid is None:
+                return 0
+            return max((len(w.text) for w in find_words(grid) if w.text in self.lexicon), default=0)
+
+        lengths = {index: longest(index) for index in candidates}
+        best = max(lengths.values())
+        leaders = [index for index, length in lengths.items() if length == best]
+        if len(leaders) == 1:
+            return self.end("win", leaders, f"{why}: longest word ({best} letters)")
+        return self.end("replay", leaders, f"{why}: equal longest words ({best} letters): another hand")
+
+    def end(self, outcome: str, winners: list[int], reason: str) -> HandResult:
+        scores = {}
+        if self.rules.variant == "solo" and winners:
+            grid = self.seats[0].bot.current_grid()
+            scores = {"time": round(self.clock, 3), "words": len(find_words(grid)) if grid else 0}
+        self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
+        grids = [seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
+                 for seat in self.seats]
+        return HandResult(outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores)
+
+    def wait_for_wall_clock(self) -> None:
+        if self.realtime:
+            delay = self.clock - (time.perf_counter() - self.started_wall)
+            if delay > 0:
+                time.sleep(delay)
+
+
+def _grid_tiles(bot: Bot) -> TileCounts:
+    grid = bot.current_grid()
+    return grid.tiles() if grid is not None else TileCounts()
+
+
+def play_hand(rules: Rules, bots: list[Bot], seed: int, **options) -> HandResult:
+    return Hand(rules, bots, seed, **options).play()
+
+
+# -- matches ---------------------------------------------------------------------------
+
+MATCH_FORMATS = ("single", "best-of-3", "best-of-5", "first-to-two")
+MAX_MATCH_HANDS = 25  # replays could in principle go on forever
+
+
+@dataclass
+class MatchResult:
+    format: str
+    hands: list[HandResult]
+    wins: list[int]
+    winner: int | None  # None: drawn match
+
+
+def play_match(rules: Rules, bots: list[Bot], seed: int, format: str = "best-of-3", **options) -> MatchResult:
+    """RULES.md matches: best of three or five (count hand wins), or first to two sole
+    hand wins (shared or unawarded hands give no win and are replayed). Hand k uses seed
+    (seed, k), so a match is as reproducible as a hand."""
+    if format not in MATCH_FORMATS:
+        raise RuleError(f"unknown match format {format!r} (choose from {', '.join(MATCH_FORMATS)})")
+    wins = [0] * len(bots)
+    hands: list[HandResult] = []
+    target = {"single": 1, "best-of-3": 2, "best-of-5": 3, "first-to-two": 2}[format]
+    limit = {"single": 1, "best-of-3": 3, "best-of-5": 5}.get(format, MAX_MATCH_HANDS)
+    while len(hands) < limit and max(wins) < target:
+        hand_seed = int(np.random.SeedSequence([seed, len(hands)]).generate_state(1)[0])
+        result = play_hand(rules, bots, hand_seed, **options)
+        hands.append(result)
+        if result.sole_winner is not None:
+            wins[result.sole_winner] += 1
+        elif format != "first-to-two" and result.outcome == "replay" and limit < MAX_MATCH_HANDS:
+            limit += 1  # Smoothie: equal longest words means another hand
+    leaders = [index for index, count in enumerate(wins) if count == max(wins)]
+    winner = leaders[0] if len(leaders) == 1 and max(wins) > 0 else None
+    return MatchResult(format, hands, wins, winner)
+
+
+def confidence_interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a win rate (95% by default)."""
+    if games == 0:
+        return (0.0, 1.0)
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
