@@ -121,7 +121,8 @@ class TableView:
 
 @dataclass
 class Decision:
-    """A bot's call and the work it took. action: peel | dump | bananas | wait."""
+    """A bot's call and the work it took. action: peel | dump | bananas | wait (stuck),
+    or remote (a remote player: its calls come through `Hand.external_call`)."""
 
     action: str
     nodes: int = 0
@@ -246,15 +247,51 @@ class Hand:
 
     # -- the hand ------------------------------------------------------------------------
     def play(self) -> HandResult:
+        """Run the hand to its end (simulated clock, or the wall clock when realtime)."""
+        self.start()
+        while self.result is None:
+            if not self.queue:
+                self.result = self.stalemate()
+                break
+            self.wait_for_wall_clock(self.queue[0][0])
+            self.advance(self.queue[0][0])
+        return self.result
+
+    # The pieces `play` is made of, for drivers that interleave outside calls (the engine
+    # protocol's hosted games): start, then advance the clock, and feed remote calls in.
+    def start(self) -> None:
+        self.result: HandResult | None = None
         self.split()
-        while self.queue and len(self.events) < MAX_EVENTS:
+
+    def advance(self, until: float) -> HandResult | None:
+        """Process every queued event up to clock time `until`."""
+        while self.result is None and self.queue and self.queue[0][0] <= until:
+            if len(self.events) >= MAX_EVENTS:
+                self.result = self.end("unawarded", [], "event limit reached")
+                break
             when, seat, _, kind, payload = heapq.heappop(self.queue)
             self.clock = when
-            self.wait_for_wall_clock()
-            result = self.decide(seat) if kind == "decide" else self.call(seat, payload, when)
-            if result is not None:
-                return result
-        return self.stalemate()
+            outcome = self.decide(seat) if kind == "decide" else self.call(seat, payload, when)
+            if outcome is not None:
+                self.result = outcome
+        return self.result
+
+    def external_call(self, seat_index: int, decision: Decision, now: float) -> HandResult | None:
+        """A call from a remote player, acted on at clock time `now` (serialized with the rest)."""
+        self.advance(now)
+        if self.result is None:
+            self.clock = max(self.clock, now)
+            seat = self.seats[seat_index]
+            if decision.action == "wait":
+                seat.waiting = True
+                self.log("stuck", player=seat_index, hand=(seat.held - _grid_tiles(seat.bot)).letters())
+                if all(self.seats[i].waiting for i in self.active):
+                    self.result = self.stalemate()
+                return self.result
+            seat.waiting = False
+            self.schedule(self.clock, seat_index, "call", (decision, seat.version))
+            self.advance(self.clock)
+        return self.result
 
     def split(self) -> None:
         """RULES.md SPLIT: everyone starts at once with their hand; the rest is the BUNCH."""
@@ -279,6 +316,8 @@ class Hand:
         if not seat.active:
             return None
         decision = seat.bot.decide(self.view())
+        if decision.action == "remote":  # a remote player decides on its own time
+            return None
         # A few percent of seeded jitter: equal bots would otherwise tie to the microsecond.
         when = self.clock + work_seconds(decision, seat.bot.speed) * (1 + JITTER * self.jitter.random())
         if decision.action == "wait":
@@ -426,9 +465,9 @@ class Hand:
                  for seat in self.seats]
         return HandResult(outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores)
 
-    def wait_for_wall_clock(self) -> None:
+    def wait_for_wall_clock(self, when: float) -> None:
         if self.realtime:
-            delay = self.clock - (time.perf_counter() - self.started_wall)
+            delay = when - (time.perf_counter() - self.started_wall)
             if delay > 0:
                 time.sleep(delay)
 
