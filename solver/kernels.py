@@ -70,7 +70,7 @@ def mix_hash(cell, code):
 
     Only the low bits of products are kept, so the value is the same with or without JIT.
     """
-    x = (cell * 32 + code + 0x9E3779B97F4A7C15) & HASH_MASK
+    x = (int(cell) * 32 + int(code) + 0x9E3779B97F4A7C15) & HASH_MASK  # int(): plain ints without JIT
     x = ((x ^ (x >> 29)) * 0xBF58476D1CE4E5B9) & HASH_MASK
     x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & HASH_MASK
     return x ^ (x >> 31)
@@ -216,7 +216,7 @@ def _record_move(moves, scores, letters, move_count, letter_top, start_cell, dir
         else:
             score -= weights[28] * abs(consonants_left - 2 * vowels_left)
     if noise > 0.0:
-        rng_state[0] = (rng_state[0] * 6364136223846793005 + 1442695040888963407) & HASH_MASK
+        rng_state[0] = (int(rng_state[0]) * 6364136223846793005 + 1442695040888963407) & HASH_MASK
         score += noise * ((rng_state[0] >> 20) & 0xFFFF) / 65536.0
     scores[move_count] = score
     return True

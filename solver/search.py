@@ -91,13 +91,13 @@ class Workspace:
         self.moves = np.zeros((self.MOVE_CAPACITY, K.MOVE_WIDTH), dtype=np.int64)
         self.scores = np.zeros(self.MOVE_CAPACITY, dtype=np.float64)
         self.order = np.zeros(self.MOVE_CAPACITY, dtype=np.int64)
-        self.letters = np.zeros(self.LETTER_CAPACITY, dtype=np.int64)
+        self.letters = np.zeros(self.LETTER_CAPACITY, dtype=np.uint8)
         self.tt_keys = np.zeros(self.TT_SIZE, dtype=np.int64)
         self.tt_stamps = np.zeros(self.TT_SIZE, dtype=np.int64)
         self.stamp = 0
 
     def reset(self) -> None:
-        """Clear the board between solves (only the cells the last search touched)."""
+        """Clear the board between solves."""
         self.grid[:] = 0
         self.cross[:] = K.FULL
         self.frames[:] = 0

@@ -1,0 +1,46 @@
+"""Shared fixtures: the shipped lexicons and seeded random generators.
+
+BANANAS_CACHE (the lexicon cache) is pointed at a session temporary folder only when the
+environment does not set it already (CI does, to reuse the cache between runs).
+NUMBA_CACHE_DIR is left alone.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+
+import numpy as np
+import pytest
+
+if "BANANAS_CACHE" not in os.environ:
+    # Set at import time, before any test module loads a lexicon; removed at exit.
+    _session_cache = tempfile.mkdtemp(prefix="bananas-test-cache-")
+    os.environ["BANANAS_CACHE"] = _session_cache
+    atexit.register(shutil.rmtree, _session_cache, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def en():
+    from solver.lexicon import get_lexicon
+
+    return get_lexicon("en")
+
+
+@pytest.fixture(scope="session")
+def fr():
+    from solver.lexicon import get_lexicon
+
+    return get_lexicon("fr")
+
+
+@pytest.fixture
+def make_rng():
+    """make_rng(seed) -> a seeded numpy Generator (tests stay reproducible)."""
+
+    def make(seed: int = 0) -> np.random.Generator:
+        return np.random.default_rng(seed)
+
+    return make

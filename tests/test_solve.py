@@ -1,0 +1,475 @@
+"""`solver.search.solve` end to end, every answer checked by the independent oracles.
+
+* every grid the solver returns is re-checked by `solver.grid.validate` with the exact
+  tile multiset and minimum word length (`assert_valid`);
+* every `no-grid` claim is re-checked too (`assert_no_grid_claim`): a stranded-letter
+  proof against `Lexicon.formable_words`, an exhaustive-search proof against
+  `solver.reference.exhaustive_grid_exists`;
+* every call is timed from outside and must return within its time limit + 0.5 s.
+
+Sections: property sweeps over seeded random hands (sizes 11, 15, 21, 40), adversarial
+hands, no-grid claims on tiny hands vs the brute-force reference, the deadline,
+determinism, objectives, min_length=3, bad input, and a NUMBA_DISABLE_JIT subset
+(`-m nojit`: tiny hands only, the kernels run as plain Python there).
+
+Solve rates per sweep size are printed (run with -s to see them).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import time
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from solver.grid import find_words, validate
+from solver.reference import exhaustive_grid_exists
+from solver.search import MAX_TILES, PROOF_COMPLETE_UP_TO, solve
+from solver.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
+
+STATUSES = ("solved", "no-grid", "exhausted", "timeout")
+GRACE = 0.5  # seconds a call may overrun its time limit
+JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+STRANDED = re.compile(r"no word spelled from these tiles contains ([A-Z](?:, [A-Z])*)$")
+REFERENCE_UP_TO = 6  # the brute-force reference is meant for hands of <= 6 tiles
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def as_tiles(hand) -> TileCounts:
+    return TileCounts.from_letters(hand) if isinstance(hand, str) else hand
+
+
+def assert_valid(result, hand, lexicon, min_length: int = 2) -> None:
+    """A solver result is well formed; if solved, its grid passes the independent validator
+    with exactly these tiles and this minimum word length, and its word list matches."""
+    hand = as_tiles(hand)
+    assert result.status in STATUSES, f"{hand.letters()}: unknown status {result.status!r}"
+    assert result.tiles == hand
+    if result.status != "solved":
+        assert result.grid is None and result.words == [], f"{hand.letters()}: {result.status} with a grid"
+        return
+    assert result.grid is not None, f"{hand.letters()}: solved without a grid"
+    report = validate(result.grid, lexicon, tiles=hand, min_length=min_length)
+    assert report.ok, f"{hand.letters()} (min_length {min_length}):\n{result.grid}\n" + "\n".join(report.problems())
+    assert sorted(result.words) == sorted(w.text for w in find_words(result.grid))
+
+
+def assert_no_grid_claim(result, hand, lexicon, min_length: int = 2) -> None:
+    """A `no-grid` answer's proof holds, checked without the solver's kernels."""
+    hand = as_tiles(hand)
+    assert result.status == "no-grid" and result.grid is None
+    assert result.proof, f"{hand.letters()}: no-grid without a proof"
+    if len(hand) < max(2, min_length):
+        return  # too few tiles for any word
+    stranded = STRANDED.search(result.proof)
+    if stranded:
+        letters = set(stranded.group(1).split(", "))
+        assert all(hand[letter] for letter in letters), f"{hand.letters()}: proof names letters not in the hand"
+        spelled = set("".join(lexicon.formable_words(hand, min_length)).upper())
+        assert not letters & spelled, (
+            f"{hand.letters()}: proof says no word contains {sorted(letters)}, but formable words use "
+            f"{sorted(letters & spelled)}")
+    elif result.proof == "exhaustive search":
+        assert len(hand) <= PROOF_COMPLETE_UP_TO, f"{hand.letters()}: exhaustive proof beyond the complete size"
+    else:
+        pytest.fail(f"{hand.letters()}: unrecognised no-grid proof {result.proof!r}")
+    if len(hand) <= REFERENCE_UP_TO:
+        found = exhaustive_grid_exists(hand, lexicon, min_length)
+        assert found is None, f"{hand.letters()}: solver says no-grid ({result.proof}) but a grid exists:\n{found}"
+
+
+def timed_solve(hand, lexicon, time_limit: float = 1.0, **options):
+    """solve(), asserting the call returns within time_limit + GRACE (wall clock)."""
+    started = time.perf_counter()
+    result = solve(hand, lexicon, time_limit=time_limit, **options)
+    elapsed = time.perf_counter() - started
+    if not JIT_DISABLED:
+        assert elapsed <= time_limit + GRACE, (
+            f"{as_tiles(hand).letters()}: returned after {elapsed:.3f} s, limit {time_limit} s")
+    return result, elapsed
+
+
+def check(result, hand, lexicon, min_length: int = 2) -> None:
+    """assert_valid, plus the no-grid proof check for no-grid answers."""
+    assert_valid(result, hand, lexicon, min_length)
+    if result.status == "no-grid":
+        assert_no_grid_claim(result, hand, lexicon, min_length)
+
+
+def word_stats(grid) -> tuple[int, int, int]:
+    """(word count, bounding-box area, longest word length)."""
+    words = find_words(grid)
+    return len(words), grid.height * grid.width, max(len(w.text) for w in words)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm(en):
+    """Load (or compile) the kernels once, so no timed call pays for it."""
+    if not JIT_DISABLED:
+        solve("CATMAP", en, time_limit=60.0)
+
+
+# -- 1. property sweeps -------------------------------------------------------------------------
+
+SWEEP_SEED = 2024
+SWEEP_TIME_LIMIT = 1.0
+MIN_SOLVED = 0.97  # of the hands not proved impossible
+MIN_SOLVED_RAW = 0.95  # of all hands
+SWEEPS = [
+    pytest.param(11, 1000, id="11x1000"),
+    pytest.param(15, 1000, id="15x1000"),
+    pytest.param(21, 1000, id="21x1000"),
+    pytest.param(40, 1000, id="40x1000"),
+]
+
+
+@pytest.mark.parametrize(("size", "count"), SWEEPS)
+def test_sweep_random_hands(en, size, count):
+    """Seeded hands from the 144-tile English bag: every answer checked; solve rate high.
+
+    The rate is asserted over the hands not *proved* impossible: about 1-2 % of 11-tile
+    hands have a verified no-grid proof (e.g. a Q with no U or I), which no solver can
+    beat; the raw rate has its own, lower floor."""
+    rng = np.random.default_rng([size, SWEEP_SEED])
+    statuses = Counter()
+    unsolved = []
+    slowest = 0.0
+    for _ in range(count):
+        hand = draw(ENGLISH, size, rng)
+        result, elapsed = timed_solve(hand, en, SWEEP_TIME_LIMIT)
+        check(result, hand, en)
+        statuses[result.status] += 1
+        slowest = max(slowest, elapsed)
+        if not result.solved:
+            unsolved.append(f"{hand.letters()}:{result.status}")
+    possible = count - statuses["no-grid"]
+    rate = statuses["solved"] / possible
+    raw = statuses["solved"] / count
+    print(f"\nsweep {size}x{count}: {dict(statuses)}; solved {raw:.1%} of all, {rate:.1%} of the not-impossible; "
+          f"slowest call {slowest:.3f} s; unsolved: {' '.join(unsolved[:12])}{' ...' if len(unsolved) > 12 else ''}")
+    assert rate >= MIN_SOLVED, f"size {size}: solved {rate:.1%} of {possible} not-impossible hands ({dict(statuses)})"
+    assert raw >= MIN_SOLVED_RAW, f"size {size}: solved {raw:.1%} of all hands ({dict(statuses)})"
+
+
+# -- 2. adversarial hands -----------------------------------------------------------------------
+
+NO_U = ENGLISH - TileCounts.from_letters("QQUUUUUU")
+CONSONANTS = "BCDFGHJKLMNPQRSTVWXZ"  # Y counted apart
+BAG_CONSONANTS = TileCounts([0 if ch in "AEIOUY" else ENGLISH[ch] for ch in ALPHABET])  # 81 tiles
+
+
+def two_q_no_u(seed: int) -> TileCounts:
+    return draw(NO_U, 19, np.random.default_rng(seed)) + TileCounts.from_letters("QQ")
+
+
+ADVERSARIAL = [
+    *(pytest.param(two_q_no_u(seed), id=f"QQ+19-non-U-seed{seed}") for seed in range(6)),
+    pytest.param("BCDFGHJKLMNPQRSTVWXZ", id="every-consonant-once"),
+    pytest.param("BCDFGHJKLMNPQRSTVWXYZ", id="every-consonant-and-Y"),
+    pytest.param("QQXXZZJJ", id="QQXXZZJJ"),
+    pytest.param(BAG_CONSONANTS, id="all-81-bag-consonants"),
+    pytest.param(BAG_CONSONANTS + TileCounts.from_letters("YYY"), id="all-bag-consonants-and-Ys"),
+    pytest.param("BCDFGHJKLMNPRSTVWXZA", id="consonants-no-Q-plus-A"),
+    pytest.param("BCDFGHJKLMNPQRSTVWXZU", id="consonants-plus-U"),
+    pytest.param("BCDFGHJKLMNPRSTVWXYZE", id="consonants-Y-plus-E"),
+    pytest.param(BAG_CONSONANTS + TileCounts.from_letters("I"), id="bag-consonants-plus-I"),
+    pytest.param(BAG_CONSONANTS + TileCounts.from_letters("E"), id="bag-consonants-plus-E"),
+    pytest.param("ABCDEFGHIJKLMNOPQRSTUVWXYZ", id="every-letter-once"),
+    pytest.param("AAAAAAAAAAAAA", id="thirteen-As"),
+    pytest.param("EEEEEEEEEEEEEEEEEE", id="eighteen-Es"),
+    pytest.param(TileCounts(ENGLISH.counts * 7) - TileCounts.from_letters("AAAAEEEE"), id="max-tiles-1000"),
+]
+
+
+@pytest.mark.parametrize("hand", ADVERSARIAL)
+def test_adversarial_hands(en, hand):
+    result, _ = timed_solve(hand, en, time_limit=1.0)
+    check(result, hand, en)
+
+
+def test_adversarial_max_tiles_hand_is_at_the_cap():
+    assert len(ADVERSARIAL[-1].values[0]) == MAX_TILES
+
+
+def test_whole_english_bag_solved(en):
+    result, elapsed = timed_solve(ENGLISH, en, time_limit=10.0)
+    check(result, ENGLISH, en)
+    assert result.solved, f"the 144-tile English bag: {result.status} after {elapsed:.2f} s"
+    assert elapsed <= 10.0
+
+
+def test_whole_french_bag_with_french_lexicon(fr):
+    result, _ = timed_solve(FRENCH, fr, time_limit=10.0)
+    check(result, FRENCH, fr)
+    assert result.solved, f"the 144-tile French bag: {result.status}"  # solves in ~30 ms today
+
+
+def test_every_letter_once_french(fr):
+    result, _ = timed_solve(ALPHABET, fr, time_limit=1.0)
+    check(result, ALPHABET, fr)
+
+
+def test_one_letter_repeated_staircase(en):
+    """AA is a word, so any number >= 2 of As has a staircase grid (AA/.AA/..AA...)."""
+    for count in (2, 3, 5, 8, 31, 60):
+        result, _ = timed_solve("A" * count, en, time_limit=2.0)
+        check(result, "A" * count, en)
+        assert result.solved, f"{count} As: {result.status}"
+
+
+# -- 3. no-grid claims vs the brute-force reference ---------------------------------------------
+
+def tiny_hands(source: str, count: int, sizes, seed: int):
+    rng = np.random.default_rng([seed, len(source)])
+    for _ in range(count):
+        size = int(rng.choice(sizes))
+        if source == "bag":
+            yield draw(ENGLISH, size, rng)
+        else:
+            yield TileCounts.from_letters("".join(rng.choice(list(ALPHABET), size)))
+
+
+@pytest.mark.parametrize("min_length", [2, 3])
+@pytest.mark.parametrize("source", ["bag", "letters"])
+def test_tiny_hands_agree_with_exhaustive_reference(en, source, min_length):
+    """2-5 tiles (where the move model is complete): solve says solved exactly when the
+    brute-force reference finds a grid, and no-grid otherwise."""
+    outcomes = Counter()
+    count = 300 if min_length == 2 else 150
+    for hand in tiny_hands(source, count, range(max(2, min_length - 1), PROOF_COMPLETE_UP_TO + 1), seed=min_length):
+        result, _ = timed_solve(hand, en, time_limit=2.0, min_length=min_length)
+        check(result, hand, en, min_length)
+        reference = exhaustive_grid_exists(hand, en, min_length)
+        outcomes[(result.status, reference is not None)] += 1
+        if reference is not None:
+            assert result.solved, f"{hand.letters()}: reference grid exists\n{reference}\nbut solve says {result.status}"
+        else:
+            assert result.status == "no-grid", f"{hand.letters()}: no grid exists but solve says {result.status}"
+    print(f"\ntiny {source} min_length {min_length}: {dict(outcomes)}")
+    assert outcomes[("solved", True)] and outcomes[("no-grid", False)]  # both sides exercised
+
+
+@pytest.mark.parametrize("source", ["bag", "letters"])
+def test_six_tile_hands_never_falsely_no_grid(en, source):
+    """6 tiles, beyond the proof-complete size: a no-grid claim must still be true, and a
+    hand the reference can fill must not be called no-grid ('exhausted' is allowed)."""
+    outcomes = Counter()
+    for hand in tiny_hands(source, 60, [6], seed=6):
+        result, _ = timed_solve(hand, en, time_limit=2.0)
+        check(result, hand, en)
+        reference = exhaustive_grid_exists(hand, en)
+        outcomes[(result.status, reference is not None)] += 1
+        if reference is not None:
+            assert result.status != "no-grid"
+    print(f"\nsix-tile {source}: {dict(outcomes)}")
+
+
+@pytest.mark.parametrize(("hand", "solvable"), [
+    ("A", False), ("Q", False), ("QQ", False), ("QXZJ", False), ("EEEEE", False), ("IIII", False),
+    ("QI", True), ("XU", True), ("AA", True), ("ZZZZZ", True), ("CATMAP", True),
+])
+def test_known_tiny_hands(en, hand, solvable):
+    tiles = TileCounts.from_letters(hand)
+    assert (exhaustive_grid_exists(tiles, en) is not None) == solvable
+    result, _ = timed_solve(hand, en)
+    check(result, hand, en)
+    assert result.status == ("solved" if solvable else "no-grid")
+
+
+# -- 4. the deadline ----------------------------------------------------------------------------
+
+HARD_HANDS = ["AABFHJKKLMQRRTUVVWXYZ", "BCDDEEGJKNOQRRTTTVVYZ", "BCDFGHJKLMNPRSTVWXZA", "BCDFGHJKLMNPQRSTVWXYZU"]
+
+
+@pytest.mark.parametrize("time_limit", [0.05, 0.3])
+def test_deadline_on_hard_hands(en, time_limit):
+    statuses = []
+    for hand in HARD_HANDS:
+        started = time.perf_counter()
+        result = solve(hand, en, time_limit=time_limit)
+        elapsed = time.perf_counter() - started
+        check(result, hand, en)
+        assert elapsed <= time_limit + 0.2, f"{hand}: {elapsed:.3f} s for a {time_limit} s limit"
+        statuses.append(result.status)
+    # If a hard hand becomes easy, that is progress, but the deadline must still be exercised.
+    assert "timeout" in statuses, f"no hard hand timed out ({statuses}): pick harder hands"
+
+
+@pytest.mark.parametrize("hand", [*HARD_HANDS[:2], "CATMAP", pytest.param(ENGLISH, id="whole-english-bag")])
+def test_zero_time_limit_returns_promptly(en, hand):
+    started = time.perf_counter()
+    result = solve(hand, en, time_limit=0)
+    elapsed = time.perf_counter() - started
+    check(result, hand, en)
+    assert result.status in ("timeout", "no-grid")
+    assert elapsed <= 0.2, f"time_limit=0 took {elapsed:.3f} s"
+
+
+def test_max_nodes_stops_the_search(en):
+    hand = HARD_HANDS[0]
+    result = solve(hand, en, time_limit=5.0, max_nodes=500)
+    check(result, hand, en)
+    assert result.status == "timeout" and result.nodes == 500  # caps are met exactly
+    assert result.elapsed_ms < 1000
+    again = solve(hand, en, time_limit=5.0, max_nodes=500)
+    assert again.status == result.status and again.nodes == result.nodes
+
+
+# -- 5. determinism -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [None, 0, 1, 12345])
+def test_same_hand_same_seed_same_grid(en, seed):
+    rng = np.random.default_rng(55)
+    hands = [draw(ENGLISH, size, rng) for size in (11, 15, 21, 40, 60)] + [ENGLISH]
+    first = []
+    for hand in hands:
+        result, _ = timed_solve(hand, en, time_limit=5.0, seed=seed)
+        check(result, hand, en)
+        first.append(result)
+    # Second pass in reverse order: the reused workspaces must not leak state between solves.
+    for hand, before in reversed(list(zip(hands, first))):
+        after, _ = timed_solve(hand, en, time_limit=5.0, seed=seed)
+        assert after.status == before.status, hand.letters()
+        if before.solved:
+            assert after.grid == before.grid, f"{hand.letters()} seed {seed}:\n{before.grid}\n!=\n{after.grid}"
+            assert after.words == before.words and after.nodes == before.nodes
+
+
+# -- 6. objectives ------------------------------------------------------------------------------
+
+def objective_hands(en, count: int = 20):
+    """`count` random 11-15 tile hands that objective 'any' solves, with that solution."""
+    rng = np.random.default_rng(4242)
+    found = []
+    while len(found) < count:
+        hand = draw(ENGLISH, int(rng.integers(11, 16)), rng)
+        result, _ = timed_solve(hand, en, time_limit=1.0)
+        check(result, hand, en)
+        if result.solved:
+            found.append((hand, result))
+    return found
+
+
+@pytest.fixture(scope="module")
+def any_solutions(en):
+    return objective_hands(en)
+
+
+@pytest.mark.parametrize("objective", ["fewest-words", "compact", "longest-word"])
+def test_objective_never_worse_than_any(en, any_solutions, objective):
+    """The objective search starts from the same first grid and keeps only improvements."""
+    improved = 0
+    for hand, first in any_solutions:
+        result, _ = timed_solve(hand, en, time_limit=0.5, objective=objective)
+        check(result, hand, en)
+        assert result.solved and result.objective == objective, f"{hand.letters()}: {result.status}"
+        words, area, longest = word_stats(result.grid)
+        any_words, any_area, any_longest = word_stats(first.grid)
+        detail = f"{hand.letters()} {objective}:\n{result.grid}\nvs any:\n{first.grid}"
+        if objective == "fewest-words":
+            assert words <= any_words, detail
+            improved += words < any_words
+        elif objective == "compact":
+            assert area <= any_area, detail
+            improved += area < any_area
+        else:
+            assert longest >= any_longest, detail
+            improved += longest > any_longest
+    print(f"\n{objective}: improved on 'any' for {improved} of {len(any_solutions)} hands")
+
+
+def test_completed_fewest_words_search_beats_every_other_grid(en, any_solutions):
+    """When fewest-words returns well before its deadline its (move-model) search finished,
+    so no grid the solver finds another way may have fewer words."""
+    checked = 0
+    for hand, first in any_solutions[:10]:
+        best, elapsed = timed_solve(hand, en, time_limit=0.5, objective="fewest-words")
+        if elapsed > 0.4:
+            continue  # ran to the deadline: no optimality claim
+        checked += 1
+        others = [first] + [timed_solve(hand, en, time_limit=0.3, objective=o)[0] for o in ("compact", "longest-word")]
+        others += [timed_solve(hand, en, time_limit=1.0, seed=s)[0] for s in (1, 2)]
+        for other in others:
+            if other.solved:
+                assert len(best.words) <= len(other.words), (
+                    f"{hand.letters()}: fewest-words finished with {len(best.words)} words but another search "
+                    f"found {len(other.words)}:\n{other.grid}")
+    assert checked, "no fewest-words search finished early"
+
+
+# -- 7. min_length=3 ----------------------------------------------------------------------------
+
+def test_min_length_three_has_no_two_letter_words(en):
+    rng = np.random.default_rng(333)
+    statuses = Counter()
+    for _ in range(300):
+        hand = draw(ENGLISH, 15, rng)
+        result, _ = timed_solve(hand, en, time_limit=1.0, min_length=3)
+        check(result, hand, en, min_length=3)
+        statuses[result.status] += 1
+        if result.solved:
+            assert min(len(word) for word in result.words) >= 3, f"{hand.letters()}: {result.words}"
+    print(f"\nmin_length 3, 15 tiles x 300: {dict(statuses)}")
+    assert statuses["solved"] / (300 - statuses["no-grid"]) >= 0.95, dict(statuses)
+
+
+# -- 8. bad input -------------------------------------------------------------------------------
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(("hand", "options", "error"), [
+    pytest.param("", {}, TileError, id="empty"),
+    pytest.param("   ", {}, TileError, id="blank"),
+    pytest.param("CAT1", {}, TileError, id="digit"),
+    pytest.param("CAT-MAP", {}, TileError, id="punctuation"),
+    pytest.param("A" * (MAX_TILES + 1), {}, TileError, id="1001-tiles"),
+    pytest.param("CATMAP", {"objective": "shortest"}, ValueError, id="unknown-objective"),
+    pytest.param("CATMAP", {"objective": ""}, ValueError, id="empty-objective"),
+    pytest.param("CATMAP", {"time_limit": -1.0}, ValueError, id="time-limit-negative"),
+    pytest.param("CATMAP", {"time_limit": -1e-9}, ValueError, id="time-limit-tiny-negative"),
+    pytest.param("CATMAP", {"time_limit": float("nan")}, ValueError, id="time-limit-nan"),
+    pytest.param("CATMAP", {"time_limit": -math.inf}, ValueError, id="time-limit-minus-inf"),
+    pytest.param("CATMAP", {"min_length": 4}, ValueError, id="min-length-4"),
+    pytest.param("CATMAP", {"min_length": 1}, ValueError, id="min-length-1"),
+    pytest.param("CATMAP", {"min_length": 0}, ValueError, id="min-length-0"),
+])
+def test_bad_input_raises(en, hand, options, error):
+    with pytest.raises(error):
+        solve(hand, en, **options)
+
+
+@pytest.mark.nojit
+def test_lower_case_hand_is_accepted(en):
+    result = solve("catmap", en, time_limit=60.0)
+    check(result, "CATMAP", en)
+    assert result.solved
+
+
+# -- 9. the no-JIT subset -----------------------------------------------------------------------
+
+@pytest.mark.nojit
+def test_nojit_small_hand_solved(en):
+    result = solve("CATMAP", en, time_limit=60.0)
+    check(result, "CATMAP", en)
+    assert result.solved
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("hand", ["A", "QQ", "QXZJ"])
+def test_nojit_tiny_hand_no_grid(en, hand):
+    result = solve(hand, en, time_limit=60.0)
+    check(result, hand, en)
+    assert result.status == "no-grid"
+
+
+@pytest.mark.nojit
+def test_nojit_exhaustive_no_grid_proof(en):
+    """A hand with no stranded letter but no grid: the complete search itself proves it."""
+    hand = "CDDU"  # U is in DUD, CUD; no 4-tile grid holds C, D, D, U
+    result = solve(hand, en, time_limit=60.0)
+    check(result, hand, en)
+    assert result.status == "no-grid" and result.proof == "exhaustive search"
