@@ -201,7 +201,8 @@ class Session:
         if self.hand is not None and self.hand.result is None:
             self.hand.advance(self._hand_clock(now))
             self._after_hand_step()
-        out, self.outbox = self.outbox, []
+        out = list(self.outbox)
+        self.outbox.clear()  # in place: remote players hold a reference to it
         return out
 
     def next_wakeup(self) -> float | None:
@@ -429,7 +430,7 @@ class Session:
         return (now - self.hand_started) * self.options.time_scale
 
     def _public_event(self, event: dict) -> None:
-        self.outbox.append({"type": "event", **event})
+        self.outbox.append({"type": "event", **public_view(event)})
 
     def _after_hand_step(self) -> None:
         hand = self.hand
@@ -441,6 +442,22 @@ class Session:
             result = hand.result
             self.outbox.append({"type": "game_over", "outcome": result.outcome, "winners": result.winners,
                                 "reason": result.reason, "grids": result.grids})
+
+
+def public_view(event: dict) -> dict:
+    """An engine log entry as every player may see it: tiles in hands stay private (each
+    remote player gets its own through `tiles` messages); grids shown at BANANAS are public."""
+    event = dict(event)
+    if event["event"] == "split":
+        event["hands"] = [len(hand) for hand in event["hands"]]
+    elif event["event"] == "peel":
+        event["drawn"] = sorted(int(player) for player in event["drawn"])
+    elif event["event"] == "dump":
+        event.pop("returned", None)
+        event["drawn"] = len(event["drawn"])
+    elif event["event"] == "stuck":
+        event["hand"] = len(event["hand"])
+    return event
 
 
 def _hand_of(bot) -> TileCounts:
