@@ -83,8 +83,10 @@ class Lexicon:
         except KeyError:
             return None
 
-    def formable_words(self, tiles: TileCounts, min_length: int = 2, limit: int | None = None) -> list[str]:
-        """Words spelled from a sub-multiset of `tiles`, longest first, then alphabetical."""
+    def formable_words(self, tiles: TileCounts, min_length: int = 2, limit: int | None = None,
+                       max_length: int | None = None) -> list[str]:
+        """Words spelled from a sub-multiset of `tiles` (at most `max_length` letters),
+        longest first, then alphabetical."""
         words: list[str] = []
         remaining = tiles.counts.copy()
         graph = self.forward
@@ -92,6 +94,8 @@ class Lexicon:
         def walk(node: int, prefix: str) -> None:  # depth <= word length: recursion is fine
             if graph.terminal[node] and len(prefix) >= min_length:
                 words.append(prefix)
+            if max_length is not None and len(prefix) >= max_length:
+                return
             for edge in range(graph.first_edge[node], graph.first_edge[node + 1]):
                 code = int(graph.edge_label[edge])
                 if remaining[code - 1]:
