@@ -19,6 +19,10 @@ Cost model (simulated seconds, divided by the bot's `speed`):
     + CALL_SECONDS                saying PEEL / DUMP / BANANAS
     then x (1 + JITTER * u), u uniform in [0, 1) from the hand's seed, so that equal bots
     do not finish to the microsecond (exact ties are shared wins under the rules)
+
+Work is sequential: tiles that arrive while a player works (another player's PEEL) are
+handled after the work in hand, so a player who is ahead tends to stay ahead, as at a
+real table; a faster bot peels more often.
 """
 
 from __future__ import annotations
@@ -186,6 +190,8 @@ class Hand:
 
     def __init__(self, rules: Rules, bots: list[Bot], seed: int, realtime: bool = False, observer=None):
         rules.check_players(len(bots))
+        if not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise RuleError(f"a game seed is a non-negative integer, got {seed!r}")
         self.rules = rules
         self.lexicon = get_lexicon(rules.lexicon)
         self.seats = [_Seat(bot, TileCounts()) for bot in bots]
@@ -525,4 +531,5 @@ def confidence_interval(wins: float, games: int, z: float = 1.96) -> tuple[float
     rate = wins / games
     centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
     half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Clamped so that rounding never leaves the observed rate outside its own interval.
+    return (max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half)))
