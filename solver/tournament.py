@@ -1,0 +1,326 @@
+"""Bot tournaments: many seeded hands between bot presets, with seat and deal luck cancelled.
+
+Games come in groups of K (the number of players): the K games of a group share one hand
+seed, so the same tiles are dealt and drawn, and seat the same K bots rotated one seat
+further each game, so every bot plays every seat once on every deal. Game `g` belongs to
+group `g // K` and is its rotation `g % K`; the number of games is rounded up to whole
+groups.
+
+Who plays a group:
+    len(bot_specs) == K   all of them, every group;
+    len(bot_specs) >  K   the K-bot combinations, in a seeded shuffled order, cycled (each
+                          full cycle plays every combination once);
+    len(bot_specs) <  K   the list cycled to fill the seats (A,B at 4 players: A,B,A,B), so
+                          one bot may hold several seats of a game.
+An entry's statistics count the seats it held ("games" = seat-games), so an entry that
+holds two seats of a game counts that game twice; a win is one of its seats winning alone.
+
+Every game is a pure function of (tournament seed, game index, specs, rules): worker
+processes only run games, the schedule is made up front in the calling process, and the
+results are sorted by game index, so any number of workers gives the same per-game
+results. Only the wall-clock figures (games/sec) vary.
+
+Workers are forked where that is safe (Linux, a single-threaded caller): the calling
+process plays the first game itself, warming up lexicons and compiled kernels that the
+forked workers then inherit. Elsewhere they are spawned (fresh interpreters that import
+and load on their own, about a second each), which needs the usual
+`if __name__ == "__main__":` guard in a calling script.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import math
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .game import Rules, confidence_interval, play_hand
+
+CSV_FIELDS = ("bot", "spec", "games", "wins", "shared", "unawarded", "win_rate", "ci_low", "ci_high",
+              "mean_game_seconds", "dumps", "rotten")
+
+
+@dataclass
+class GameRecord:
+    """One game of a tournament: who sat where and how the hand ended (seat indices)."""
+
+    index: int
+    group: int
+    rotation: int
+    seed: int  # the hand seed (shared by the group)
+    entries: list[int]  # entry index seated at each seat
+    outcome: str
+    winners: list[int]  # seats
+    reason: str
+    clock: float  # simulated seconds
+    dumps: list[int]  # per seat
+    rotten: list[int]  # per seat
+    events: int
+
+
+@dataclass
+class BotStats:
+    """One entry's totals. games counts seats held."""
+
+    name: str
+    spec: str
+    games: int = 0
+    wins: int = 0
+    shared: int = 0
+    unawarded: int = 0
+    clock_total: float = 0.0
+    dumps: int = 0
+    rotten: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        low, high = confidence_interval(self.wins, self.games)
+        # The Wilson bounds at 0 or all wins are off by an ulp (1 - 1e-16, 1e-17): clamp so
+        # that the interval always contains the observed rate.
+        return min(low, self.win_rate), max(high, self.win_rate)
+
+    @property
+    def mean_game_seconds(self) -> float:
+        return self.clock_total / self.games if self.games else 0.0
+
+    def to_json(self) -> dict:
+        low, high = self.ci
+        return {
+            "bot": self.name, "spec": self.spec, "games": self.games, "wins": self.wins, "shared": self.shared,
+            "unawarded": self.unawarded, "win_rate": round(self.win_rate, 6), "ci_low": round(low, 6),
+            "ci_high": round(high, 6), "mean_game_seconds": round(self.mean_game_seconds, 3),
+            "dumps": self.dumps, "rotten": self.rotten,
+        }
+
+
+@dataclass
+class TournamentResult:
+    bot_specs: list[str]
+    names: list[str]
+    players: int
+    seed: int
+    workers: int
+    rules: dict
+    requested_games: int
+    games: list[GameRecord]
+    wall_seconds: float
+    stats: list[BotStats] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.stats:
+            self.stats = tally(self.names, self.bot_specs, self.games)
+
+    @property
+    def unawarded(self) -> int:
+        return sum(game.outcome == "unawarded" for game in self.games)
+
+    @property
+    def shared(self) -> int:
+        return sum(game.outcome == "shared" for game in self.games)
+
+    @property
+    def games_per_second(self) -> float:
+        return len(self.games) / self.wall_seconds if self.wall_seconds > 0 else math.inf
+
+    def to_json(self) -> dict:
+        return {
+            "settings": {"bots": self.bot_specs, "players": self.players, "seed": self.seed,
+                         "workers": self.workers, "requested_games": self.requested_games, "rules": self.rules},
+            "totals": {"games": len(self.games), "unawarded": self.unawarded, "shared": self.shared,
+                       "wall_seconds": round(self.wall_seconds, 3),
+                       "games_per_second": round(self.games_per_second, 3)},
+            "bots": [s.to_json() for s in self.stats],
+            "games": [asdict(game) for game in self.games],
+        }
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for s in self.stats:
+            writer.writerow(s.to_json())
+        return out.getvalue()
+
+    def table(self) -> str:
+        header = ("bot", "games", "wins", "shared", "win rate", "95% CI", "mean game", "dumps", "rotten")
+        rows = []
+        for s in self.stats:
+            low, high = s.ci
+            rows.append((s.name, str(s.games), str(s.wins), str(s.shared), f"{100 * s.win_rate:.1f}%",
+                         f"{100 * low:.1f}-{100 * high:.1f}%", f"{s.mean_game_seconds:.1f}s", str(s.dumps),
+                         str(s.rotten)))
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+
+        def line(cells) -> str:
+            return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+        lines = [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows), ""]
+        lines.append(f"{len(self.games)} games ({self.players} players, seed {self.seed}): "
+                     f"{self.unawarded} unawarded, {self.shared} shared; "
+                     f"{self.wall_seconds:.1f} s wall, {self.games_per_second:.2f} games/sec "
+                     f"({self.workers} worker{'s' if self.workers != 1 else ''})")
+        return "\n".join(lines)
+
+
+def entry_names(bot_specs: list[str]) -> list[str]:
+    """The specs, with '#2', '#3' added to repeats so that every entry has its own name."""
+    seen: dict[str, int] = {}
+    names = []
+    for spec in bot_specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        names.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return names
+
+
+def hand_seed(seed: int, group: int) -> int:
+    return int(np.random.SeedSequence([seed, group]).generate_state(1)[0])
+
+
+def lineups(entries: int, players: int, groups: int, seed: int) -> list[list[int]]:
+    """The entries seated (before rotation) in each group; see the module docstring."""
+    if entries <= players:
+        lineup = [i % entries for i in range(players)]
+        return [lineup] * groups
+    combos = list(itertools.combinations(range(entries), players))
+    rng = np.random.default_rng([seed, 0xB07])
+    order: list[tuple[int, ...]] = []
+    while len(order) < groups:
+        order += [combos[i] for i in rng.permutation(len(combos))]
+    return [list(combo) for combo in order[:groups]]
+
+
+def schedule(entries: int, players: int, games: int, seed: int) -> list[tuple[int, int, int, int, list[int]]]:
+    """(index, group, rotation, hand seed, entry per seat) for every game, whole groups."""
+    groups = max(1, -(-games // players))
+    tasks = []
+    for group, lineup in enumerate(lineups(entries, players, groups, seed)):
+        seed_g = hand_seed(seed, group)
+        for rotation in range(players):
+            seated = [lineup[(seat - rotation) % players] for seat in range(players)]
+            tasks.append((group * players + rotation, group, rotation, seed_g, seated))
+    return tasks
+
+
+def play_game(task: tuple, bot_specs: list[str], rules: Rules) -> GameRecord:
+    """Run one scheduled game (in a worker process or in-process)."""
+    from .bots import make_bot  # numba-backed: imported where games are played
+
+    index, group, rotation, seed, seated = task
+    bots = [make_bot(bot_specs[entry]) for entry in seated]
+    result = play_hand(rules, bots, seed)
+    dumps = [0] * len(bots)
+    rotten = [0] * len(bots)
+    for event in result.events:
+        if event["event"] == "dump":
+            dumps[event["player"]] += 1
+        elif event["event"] == "rotten":
+            rotten[event["player"]] += 1
+    return GameRecord(index, group, rotation, seed, list(seated), result.outcome, list(result.winners),
+                      result.reason, round(result.clock, 3), dumps, rotten, len(result.events))
+
+
+def tally(names: list[str], bot_specs: list[str], games: list[GameRecord]) -> list[BotStats]:
+    stats = [BotStats(name, spec) for name, spec in zip(names, bot_specs)]
+    for game in games:
+        for seat, entry in enumerate(game.entries):
+            s = stats[entry]
+            s.games += 1
+            s.clock_total += game.clock
+            s.dumps += game.dumps[seat]
+            s.rotten += game.rotten[seat]
+            if game.outcome == "win" and game.winners == [seat]:
+                s.wins += 1
+            elif game.outcome == "shared" and seat in game.winners:
+                s.shared += 1
+            elif game.outcome == "unawarded":
+                s.unawarded += 1
+    return stats
+
+
+def rules_json(rules: Rules) -> dict:
+    return {"lexicon": rules.lexicon, "variant": rules.variant, "min_length": rules.min_length,
+            "solo_objective": rules.solo_objective, "tiles": len(rules.distribution)}
+
+
+def default_start_method() -> str:
+    """'fork' where it is available and safe (this process runs a single thread; the
+    engine starts none), so that workers start warm; else 'spawn'."""
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def _warm_up() -> None:
+    """Worker initializer: import the numba modules (compiled code comes from the cache)."""
+    from . import bots  # noqa: F401
+
+
+def run_tournament(bot_specs: list[str], games: int, players: int = 2, seed: int = 0, workers: int = 1,
+                   rules: Rules | None = None,
+                   progress: Callable[[int, int], None] | None = None,
+                   start_method: str | None = None) -> TournamentResult:
+    """Play `games` games (rounded up to whole rotation groups) of `players` bots drawn
+    from `bot_specs`; `progress(done, total)` is called after each game, in this process.
+
+    workers > 1 runs games in worker processes, started by `start_method` ('fork' or
+    'spawn'; default: `default_start_method()`). The game runner is spawn-safe (top-level
+    functions, picklable arguments), but under 'spawn' a script that calls this must
+    guard its entry point with `if __name__ == "__main__":`."""
+    from .bots import make_bot
+
+    rules = rules or Rules()
+    if not bot_specs:
+        raise ValueError("no bots given")
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    rules.check_players(players)
+    for spec in bot_specs:
+        make_bot(spec)  # a bad spec fails here, before any worker starts
+    tasks = schedule(len(bot_specs), players, games, seed)
+    started = time.perf_counter()
+    records: list[GameRecord] = []
+
+    def done(record: GameRecord) -> None:
+        records.append(record)
+        if progress:
+            progress(len(records), len(tasks))
+
+    method = start_method or default_start_method()
+    if workers == 1 or len(tasks) == 1:
+        for task in tasks:
+            done(play_game(task, bot_specs, rules))
+    else:
+        pending = tasks
+        if method == "fork":
+            # Play the first game here: it warms this process up (lexicons loaded, kernels
+            # compiled or loaded from the cache), and forked workers inherit all of it.
+            done(play_game(tasks[0], bot_specs, rules))
+            pending = tasks[1:]
+        context = multiprocessing.get_context(method)
+        with ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=context,
+                                 initializer=_warm_up) as pool:
+            futures = [pool.submit(play_game, task, bot_specs, rules) for task in pending]
+            try:
+                for future in as_completed(futures):
+                    done(future.result())
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)  # a failed game: stop the rest
+                raise
+    records.sort(key=lambda record: record.index)
+    wall = time.perf_counter() - started
+    return TournamentResult(list(bot_specs), entry_names(bot_specs), players, seed, workers, rules_json(rules),
+                            games, records, wall)
