@@ -344,7 +344,14 @@ def fold_french(form: str) -> str | None:
     # words are useless on a grid and vowel-less tokens are abbreviations.
     if len(folded) < 2 or not A_TO_Z.fullmatch(folded) or not VOWEL.search(folded):
         return None
+    if folded in FRENCH_ABBREVIATIONS:
+        return None
     return folded
+
+
+# Abbreviations the Hunspell file lists as plain entries (no NOSUGGEST flag), found by
+# hand: etc., ibid., av. (avenue), env. (environ), fig., chap., cit.
+FRENCH_ABBREVIATIONS = frozenset({"etc", "ibid", "av", "env", "fig", "chap", "cit"})
 
 
 def build_french(tgz: bytes) -> tuple[list[str], bytes]:

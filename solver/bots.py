@@ -83,6 +83,8 @@ class SolverBot:
                            node_budget=self.settings.node_budget)
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
+        if rules.variant == "solo" and rules.solo_objective == "fewest-words":
+            self.board.objective = "fewest-words"  # full re-solves look for fewer words
 
     def receive(self, tiles: TileCounts) -> None:
         self.board.hand = self.board.hand + tiles

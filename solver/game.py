@@ -47,6 +47,8 @@ JITTER = 0.05  # each action's time is scaled by 1 + JITTER * U(0, 1), from the 
 
 VARIANTS = ("classic", "smoothie", "solo")
 MAX_EVENTS = 20_000  # a hand that runs this long ends unawarded (a guard, not a rule)
+MAX_STEPS = 200_000  # decisions and calls processed, refused ones included (same guard)
+MAX_REFUSED = 100  # refused calls in a row after which a player counts as stuck
 
 
 class RuleError(ValueError):
@@ -120,7 +122,8 @@ class TableView:
 
     @property
     def can_bananas(self) -> bool:
-        return self.bunch < self.active
+        # Smoothie has no bunch to empty (a rotten player's tiles land there, unused).
+        return not self.rules.peel_and_dump or self.bunch < self.active
 
 
 @dataclass
@@ -182,6 +185,7 @@ class _Seat:
     held: TileCounts  # every tile the engine has given this player and not taken back
     active: bool = True
     waiting: bool = False
+    refused: int = 0  # calls refused in a row
     version: int = 0  # bumped when tiles arrive: a call planned before is stale
 
 
@@ -208,6 +212,7 @@ class Hand:
         self.order = 0
         self.dumps = 0
         self.rotten = 0
+        self.steps = 0
         self.started_wall = time.perf_counter()
 
     # -- bookkeeping ---------------------------------------------------------------------
@@ -272,7 +277,8 @@ class Hand:
     def advance(self, until: float) -> HandResult | None:
         """Process every queued event up to clock time `until`."""
         while self.result is None and self.queue and self.queue[0][0] <= until:
-            if len(self.events) >= MAX_EVENTS:
+            self.steps += 1
+            if len(self.events) >= MAX_EVENTS or self.steps >= MAX_STEPS:
                 self.result = self.end("unawarded", [], "event limit reached")
                 break
             when, seat, _, kind, payload = heapq.heappop(self.queue)
@@ -345,15 +351,32 @@ class Hand:
             return None
         view = self.view()
         handler = {"peel": self.peel, "dump": self.dump, "bananas": self.bananas}[decision.action]
-        return handler(seat_index, decision, view)
+        refused_before = seat.refused
+        result = handler(seat_index, decision, view)
+        if seat.refused == refused_before:
+            seat.refused = 0  # accepted
+        return result
+
+    def refuse(self, seat_index: int) -> HandResult | None:
+        """A call whose premise does not hold is dropped and the player thinks again; a
+        player whose calls keep being refused counts as stuck."""
+        seat = self.seats[seat_index]
+        seat.refused += 1
+        if seat.refused < MAX_REFUSED:
+            self.schedule(self.clock, seat_index, "decide")
+            return None
+        seat.waiting = True
+        self.log("stuck", player=seat_index, hand=(seat.held - _grid_tiles(seat.bot)).letters())
+        if all(self.seats[i].waiting for i in self.active):
+            return self.stalemate()
+        return None
 
     def peel(self, seat_index: int, decision: Decision, view: TableView) -> None:
         """RULES.md PEEL: empty hand, at least one bunch tile per active player; every
         active player draws one, the caller too."""
         seat = self.seats[seat_index]
         if not view.can_peel or len(seat.held - _grid_tiles(seat.bot)) != 0:
-            self.schedule(self.clock, seat_index, "decide")  # the premise no longer holds
-            return None
+            return self.refuse(seat_index)  # the premise no longer holds
         drawn = {}
         order = self.active[self.active.index(seat_index):] + self.active[:self.active.index(seat_index)]
         for index in order:
@@ -372,8 +395,7 @@ class Hand:
         seat = self.seats[seat_index]
         tile = TileCounts.from_letters(decision.tile or "")
         if not view.can_dump or len(tile) != 1 or not (seat.held - _grid_tiles(seat.bot)).contains(tile):
-            self.schedule(self.clock, seat_index, "decide")
-            return None
+            return self.refuse(seat_index)
         seat.bot.give_back(decision.tile)
         seat.held = seat.held - tile
         self.bunch = self.bunch + tile
@@ -388,8 +410,7 @@ class Hand:
         """RULES.md BANANAS: bunch below the active count, hand empty; inspection decides
         win or ROTTEN BANANA. Valid calls at the very same moment share the win."""
         if not view.can_bananas:
-            self.schedule(self.clock, seat_index, "decide")
-            return None
+            return self.refuse(seat_index)
         callers = [(seat_index, decision)] + self.simultaneous_bananas()
         winners = []
         for index, call in callers:
@@ -411,15 +432,17 @@ class Hand:
 
     def simultaneous_bananas(self) -> list[tuple[int, Decision]]:
         """Other BANANAS calls landing at exactly this moment: they cannot be ordered."""
-        found = []
+        found, others = [], []
         while self.queue and self.queue[0][0] == self.clock:
-            when, seat, order, kind, payload = heapq.heappop(self.queue)
+            entry = heapq.heappop(self.queue)
+            _, seat, _, kind, payload = entry
             if kind == "call" and payload[0].action == "bananas" and payload[1] == self.seats[seat].version \
                     and self.seats[seat].active:
                 found.append((seat, payload[0]))
             else:
-                heapq.heappush(self.queue, (when, seat, order, kind, payload))
-                break
+                others.append(entry)
+        for entry in others:
+            heapq.heappush(self.queue, entry)
         return found
 
     def go_rotten(self, seat_index: int, problems: list[str]) -> None:
@@ -466,6 +489,9 @@ class Hand:
         if self.rules.variant == "solo" and winners:
             grid = self.seats[0].bot.current_grid()
             scores = {"time": round(self.clock, 3), "words": len(find_words(grid)) if grid else 0}
+            # RULES.md solo: the objective chosen up front is the hand's score (lower is better).
+            scores["objective"] = self.rules.solo_objective
+            scores["score"] = scores["time"] if self.rules.solo_objective == "time" else scores["words"]
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
         grids = [seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
                  for seat in self.seats]

@@ -21,6 +21,7 @@ import hashlib
 import os
 import tempfile
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +31,7 @@ import numpy as np
 from .dawg import ARRAY_NAMES, build_dawg
 from .tiles import TileCounts
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 SHIPPED_DIR = Path(os.environ.get("BANANAS_LEXICONS", Path(__file__).resolve().parent.parent / "lexicons"))
 SHIPPED = ("en", "fr")
 LEVELS = (35, 50, 60, 70, 80)
@@ -143,6 +144,18 @@ def _read_levels(path: Path) -> np.ndarray | None:
     return np.array(gzip.decompress(levels_path.read_bytes()).split(), dtype=np.int16)
 
 
+LIGATURES = {"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss"}
+
+
+def fold(word: str) -> str:
+    """Lower case, accents stripped, ligatures spelled out: tiles carry no accents
+    (RULES.md lexicon), so é is E and œ is OE."""
+    for ligature, spelled in LIGATURES.items():
+        word = word.replace(ligature, spelled)
+    decomposed = unicodedata.normalize("NFD", word)
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).lower()
+
+
 def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int]:
     """(sorted unique words, count of skipped entries) from a word-list file."""
     lines = _read_text(path).splitlines()
@@ -156,7 +169,7 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
     words: set[str] = set()
     skipped = 0
     for line in lines:
-        word = line.strip().lower()
+        word = fold(line.strip())
         if not word or word.startswith("#"):
             continue
         if word.isascii() and word.isalpha():
