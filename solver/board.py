@@ -28,7 +28,7 @@ import numpy as np
 
 from .grid import Cell, Grid, find_words, validate
 from .lexicon import Lexicon, get_lexicon
-from .search import extend, solve
+from .search import extend, solve, warm_up
 from .tiles import TileCounts, TileError, draw
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
@@ -137,8 +137,12 @@ class Board:
 
     def remove(self, letter: str, cell: Cell | None = None, time_limit: float | None = None) -> Rebuild:
         """Take one tile away (the dumped tile): from the hand, or lifted out of the grid
-        at `cell` (row, col in the grid's notation). The grid is then mended and rebuilt."""
+        at `cell` (row, col of `board.grid`, which is kept trimmed to its tiles). The grid
+        is then mended (parts left disconnected or broken go back to the hand) and rebuilt;
+        the mended tiles count as moved."""
         letter = letter.upper()
+        if len(letter) != 1:
+            raise TileError(f"remove takes exactly one tile, got {letter!r}")
         if cell is None:
             self.hand = self.hand - TileCounts.from_letters(letter)
             return self.rebuild(time_limit)
@@ -146,21 +150,24 @@ class Board:
         if cells.get(cell) != letter:
             raise TileError(f"no {letter} at row {cell[0] + 1}, column {cell[1] + 1} of the grid")
         started = time.perf_counter()
-        old = self.grid
         self.grid, _ = lift(self.grid, [cell])
-        self._mend()
+        before = self.grid  # the dumped tile itself is not "moved"
+        mended = self._mend()
         result = self.rebuild(time_limit)
-        result.moved = tiles_moved(old, result.grid) - 1  # the dumped tile itself is not "moved"
+        result.moved = tiles_moved(before, result.grid)
+        if mended and result.tier == "hook":
+            result.tier = "lift"  # tiles were lifted to mend the grid
         result.elapsed_ms = (time.perf_counter() - started) * 1000
         return result
 
-    def _mend(self) -> None:
+    def _mend(self) -> int:
         """After a tile is pulled out: lift stray parts and broken words into the hand
-        until what is left is a valid grid."""
+        until what is left is a valid grid. Returns the number of tiles lifted."""
+        lifted_count = 0
         while self.grid is not None:
             report = validate(self.grid, self.lexicon, min_length=self.min_length)
             if report.ok:
-                return
+                break
             if len(report.components) > 1:
                 cells = [cell for part in report.components[1:] for cell in part]
             else:
@@ -169,10 +176,13 @@ class Board:
                 cells = [cell for cell in broken.cells if usage[cell] == 1] or list(broken.cells)
             self.grid, lifted = lift(self.grid, cells)
             self.hand = self.hand + lifted
+            lifted_count += len(lifted)
+        return lifted_count
 
     # -- the escalating rebuild --------------------------------------------------------
     def rebuild(self, time_limit: float | None = None) -> Rebuild:
         """Place the whole hand, moving as few grid tiles as possible, before the deadline."""
+        warm_up(self.lexicon)  # compile/load the kernels before the clock starts
         started = time.perf_counter()
         deadline = started + (self.time_limit if time_limit is None else time_limit)
         old = self.grid
@@ -278,14 +288,20 @@ class DumpAdvice:
         }
 
 
+TRIAL_NODE_BUDGET = 200  # search nodes per tier of each dump-advice trial
+
+
 def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 0,
-                time_per_try: float = 0.02) -> DumpAdvice:
+                time_per_try: float = 1.0) -> DumpAdvice:
     """Estimate, for each distinct letter of the hand, the chance that dumping it and
     drawing three tiles from `bunch` (with the dumped tile mixed in first) leads to a
     complete grid, by seeded Monte Carlo over `samples` draws with a quick rebuild
-    (hook and lift tiers) each. Recommends the letter with the best chance; ties go to
+    (hook and lift tiers) each. Each try is capped in search nodes (the board's budget,
+    else TRIAL_NODE_BUDGET), so the estimate does not depend on the machine's speed;
+    `time_per_try` is only a safety net. Recommends the letter with the best chance; ties go to
     the harder letter (the one the solver would rather spend)."""
-    keep = Board(board.lexicon, board.grid, board.hand, board.min_length, board.seed, time_per_try)
+    budget = board.node_budget or TRIAL_NODE_BUDGET  # node caps keep the estimate machine-independent
+    keep = Board(board.lexicon, board.grid, board.hand, board.min_length, board.seed, time_per_try, budget)
     keep_chance = 1.0 if keep.rebuild().ok else 0.0
     options = []
     rng = np.random.default_rng(seed)
@@ -296,7 +312,7 @@ def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 
         wins = 0
         for _ in range(samples):
             hand = board.hand - TileCounts.from_letters(letter) + draw(pool, 3, rng)
-            trial = Board(board.lexicon, board.grid, hand, board.min_length, board.seed, time_per_try)
+            trial = Board(board.lexicon, board.grid, hand, board.min_length, board.seed, time_per_try, budget)
             wins += trial.can_place_quickly()
         options.append(DumpOption(letter, wins, samples))
     options.sort(key=lambda o: (-o.chance, -_HARDNESS.get(o.letter, 0), o.letter))

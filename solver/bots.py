@@ -129,7 +129,7 @@ class SolverBot:
         if self.settings.dump_policy == "advice" and self.board.grid is not None:
             bunch = self.rules.distribution - self.board.tiles  # unseen tiles, as far as this bot knows
             advice = dump_advice(self.board, bunch, samples=6, seed=int(self.rng.integers(1 << 31)),
-                                 time_per_try=0.01)
+                                 time_per_try=1.0)
             if advice.recommended:
                 return advice.recommended
         letters = self.board.hand.letters()

@@ -1,11 +1,11 @@
-"""The `bananas` command line: `check`, `words` and `solve`.
+"""The `bananas` command line: `check`, `words`, `solve`, and `peel` and `dump` for live play.
 
 Exit codes, for every command: 0 success (valid grid / solved), 1 a well-formed "no"
 (invalid grid / not solved), 2 bad usage or input. Input errors print one line starting
 with `error: ` on stderr, never a traceback.
 
-`solver.search` (numba) is imported inside `solve` only, so `check` and `words` start
-in a fraction of a second.
+`solver.search` (numba) is imported inside `solve`, `peel` and `dump` only, so `check`
+and `words` start in a fraction of a second.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import functools
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
@@ -207,6 +208,8 @@ def main() -> None:
       bananas check grid.txt --tiles CATMAP
       bananas solve CATMAP --json | bananas check -
       bananas words AEIRST --limit 10
+      bananas peel --grid grid.txt S
+      bananas dump --grid grid.txt --hand QE
     """
 
 
@@ -347,6 +350,144 @@ def print_line_error(number: int, text: str, message: str, as_json: bool) -> Non
         emit_json({"line": number, "input": text, "error": message})
     else:
         click.echo(f"error: line {number}: {message}", err=True)
+
+
+# -- live play: peel and dump ---------------------------------------------------------
+
+grid_option = click.option(
+    "--grid", "grid_file", required=True, metavar="FILE|-",
+    help="The current grid: text notation, a JSON list of rows or a solve --json result; '-' reads stdin.")
+
+
+def load_board(grid_file: str, lexicon: Lexicon, min_length: int, hand: TileCounts | str = "", **options):
+    """A `Board` on the grid read from `grid_file`; an invalid grid is bad input (exit 2)."""
+    from .board import Board  # numba (through solver.search): imported only for live play
+
+    name = source_name(grid_file)
+    grid, _ = parse_grid(read_source(grid_file), name)
+    try:
+        return Board(lexicon, grid=grid, hand=hand, min_length=min_length, **options)
+    except TileError:
+        raise
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+
+
+def warm_kernels(board, extra: TileCounts) -> None:
+    """Load the search kernels before a timed rebuild: loading them (about half a second
+    from numba's cache) inside the rebuild's deadline would starve the cheap tiers."""
+    from .search import extend
+
+    extend(board.grid, extra, board.lexicon, time_limit=60.0, min_length=board.min_length, max_nodes=1)
+
+
+@main.command()
+@click.argument("letters")
+@grid_option
+@lexicon_option
+@min_length_option
+@click.option("--time-limit", type=float, default=2.0, show_default=True, metavar="SECONDS",
+              help="Wall-clock budget for the rebuild.")
+@json_option
+@reports_input_errors
+def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit: float, as_json: bool) -> None:
+    """Add LETTERS (a PEEL's tile, a DUMP's three) to a valid grid, moving few tiles.
+
+    Tiers, cheapest first: hook (nothing moves), lift (one leaf word is taken up and
+    re-placed), rebuild (every leaf word), resolve (a full solve aligned on the old grid).
+    Prints the new grid and a '# peel:' line with the tiles moved, the tier and the time.
+    Exit 0 when every tile is placed, 1 when none could be in time (the grid is kept).
+    """
+    check_min_length(min_length)
+    require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
+    hand = parse_hand(letters)
+    board = load_board(grid_file, get_lexicon(lexicon), min_length, time_limit=time_limit)
+    warm_kernels(board, hand)
+    result = board.add(hand)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(draw_grid(board.grid))
+        summary = f"# peel: {plural(result.moved, 'tile')} moved ({result.tier}), {result.elapsed_ms:.0f} ms"
+        click.echo(summary + (f"; not placed: {board.hand.letters()}" if not result.ok else ""))
+    exit_with(0 if result.ok else 1)
+
+
+def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts:
+    """--bunch: plain letters are the bunch itself; a distribution (en, fr, 'A13,...' or a
+    file) is the whole tile set, from which the grid and hand are taken out. Default: the
+    distribution of the lexicon's language (fr for --lexicon fr, else en)."""
+    if spec is None:
+        spec = "fr" if lexicon == "fr" else "en"
+    elif spec not in DISTRIBUTIONS and spec.strip().isascii() and spec.strip().isalpha():
+        return parse_hand(spec)
+    try:
+        full = load_distribution(spec)
+    except TileError as error:
+        raise TileError(f"--bunch: {error}") from None
+    if not full.contains(taken):
+        extra = "".join(sorted((Counter(taken.letters()) - Counter(full.letters())).elements()))
+        raise TileError(f"the grid and hand hold more tiles than the {spec} set has: {extra} "
+                        "(give the bunch with --bunch)")
+    return full - taken
+
+
+@main.command()
+@grid_option
+@click.option("--hand", "hand_letters", required=True, metavar="LETTERS",
+              help="The tiles in hand, not yet on the grid.")
+@click.option("--bunch", metavar="LETTERS|DISTRIBUTION",
+              help="The tiles left to draw: letters, or a full tile set (en, fr, 'A13,B3,...' or a file) from "
+                   "which the grid and hand are taken out. Default: the set of the lexicon's language.")
+@lexicon_option
+@min_length_option
+@click.option("--samples", type=int, default=16, show_default=True, metavar="N",
+              help="Simulated draws per letter.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated draws.")
+@click.option("--time-per-try", type=float, default=0.02, show_default=True, metavar="SECONDS",
+              help="Budget of each simulated rebuild; larger is slower but less dependent on machine load.")
+@json_option
+@reports_input_errors
+def dump(grid_file: str, hand_letters: str, bunch: str | None, lexicon: str, min_length: int, samples: int,
+         seed: int, time_per_try: float, as_json: bool) -> None:
+    """Advise which tile of the hand to DUMP.
+
+    For each letter of the hand, estimates the chance that dumping it (it is mixed into
+    the bunch, then three tiles are drawn) leads to a complete grid, by simulated draws
+    with a quick rebuild each. Also says whether the hand completes without a dump.
+    """
+    from .board import dump_advice
+
+    check_min_length(min_length)
+    require(samples >= 1, f"--samples must be at least 1, got {samples}")
+    require(time_per_try > 0, f"--time-per-try must be a number of seconds > 0, got {time_per_try}")
+    hand = parse_hand(hand_letters)
+    board = load_board(grid_file, get_lexicon(lexicon), min_length, hand=hand)
+    pool = parse_bunch(bunch, lexicon, board.tiles)
+    warm_kernels(board, hand)
+    advice = dump_advice(board, pool, samples=samples, seed=seed, time_per_try=time_per_try)
+    if as_json:
+        emit_json(advice.to_json())
+        return
+    if advice.recommended is not None:
+        click.echo(f"recommended dump: {advice.recommended}")
+    else:
+        click.echo("recommended dump: none (the bunch has fewer than 3 tiles to draw)")
+    click.echo(f"complete without a dump: {'yes' if advice.keep_chance == 1.0 else 'no'}")
+    if advice.options:
+        click.echo("letter  chance  completions")
+        for option in advice.options:
+            click.echo(f"{option.letter:<6}  {option.chance:>6.0%}  {option.completions}/{option.samples}")
+    click.echo(f"# {plural(samples, 'simulated draw')} per letter from a bunch of {plural(len(pool), 'tile')}, "
+               f"seed {seed}")
+
+
+# Commands kept in their own modules (they import nothing heavy until run).
+from .cli_engine import engine, serve  # noqa: E402
+from .cli_game import play, tournament  # noqa: E402
+
+for _command in (play, tournament, engine, serve):
+    main.add_command(_command)
 
 
 if __name__ == "__main__":

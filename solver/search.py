@@ -203,6 +203,18 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     return ""
 
 
+_WARM: set[int] = set()
+
+
+def warm_up(lexicon: Lexicon) -> None:
+    """Compile (or load from numba's cache) the search kernels for this lexicon's array
+    types with a tiny solve, once per process, so no timed search pays for it."""
+    if id(lexicon) not in _WARM:
+        _WARM.add(id(lexicon))
+        solve("CATMAP", lexicon, time_limit=600.0)
+        extend(Grid.from_rows(["AT"]), "C", lexicon, time_limit=600.0)
+
+
 def _check_arguments(tiles: TileCounts, objective: str, min_length: int, time_limit: float) -> None:
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r} (choose from {', '.join(OBJECTIVES)})")
