@@ -484,9 +484,9 @@ def dump(grid_file: str, hand_letters: str, bunch: str | None, lexicon: str, min
 
 # Commands kept in their own modules (they import nothing heavy until run).
 from .cli_engine import engine, serve  # noqa: E402
-from .cli_game import play, tournament  # noqa: E402
+from .cli_game import play, spellevate, tournament  # noqa: E402
 
-for _command in (play, tournament, engine, serve):
+for _command in (play, tournament, spellevate, engine, serve):
     main.add_command(_command)
 
 

@@ -352,3 +352,28 @@ def open_outputs(stack: contextlib.ExitStack, json_file: str | None, csv_file: s
             except OSError as error:
                 raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
     return outputs
+
+
+@click.command()
+@click.option("--players", type=int, default=4, show_default=True, metavar="N", help="Players (3 or more).")
+@click.option("--rounds", type=click.IntRange(1, 100), default=1, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--double-set", is_flag=True, help="Deal two sets (288 tiles), for large groups.")
+@click.option("--json", "as_json", is_flag=True, help="Write every round's events as JSON lines.")
+@reports_input_errors
+def spellevate(players: int, rounds: int, seed: int, double_set: bool, as_json: bool) -> None:
+    """Watch simple bots play Spellevate, the turn-based climbing game (RULES.md)."""
+    from .spellevate import play_spellevate
+    from .tiles import ENGLISH
+
+    check_seed(seed)
+    tiles = ENGLISH + ENGLISH if double_set else ENGLISH
+    results = play_spellevate(players, rounds, seed, "en", tiles)
+    for number, result in enumerate(results, start=1):
+        if as_json:
+            for event in result.events:
+                click.echo(json.dumps({"round": number, **event}))
+            continue
+        plays = sum(1 for event in result.events if event["event"] == "play")
+        click.echo(f"round {number}: P{result.leader + 1} leads; {plays} plays; P{result.winner + 1} wins; "
+                   f"scores {' '.join(f'P{i + 1} {s:+d}' for i, s in enumerate(result.scores))}")

@@ -95,3 +95,16 @@ def test_spellevate_needs_three_players_and_is_deterministic(en):
         play_spellevate(2, lexicon=en)
     first = play_spellevate(3, seed=9, lexicon=en)[0].events
     assert play_spellevate(3, seed=9, lexicon=en)[0].events == first
+
+
+def test_spellevate_command_prints_rounds_and_rejects_two_players():
+    from click.testing import CliRunner
+
+    from solver.cli import main
+
+    runner = CliRunner()
+    result = runner.invoke(main, ["spellevate", "--players", "3", "--rounds", "2", "--seed", "1"])
+    assert result.exit_code == 0
+    assert result.output.count("round ") == 2 and "wins" in result.output
+    bad = runner.invoke(main, ["spellevate", "--players", "2"])
+    assert bad.exit_code == 2 and "error: Spellevate takes 3 or more players" in bad.output
