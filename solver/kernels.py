@@ -316,7 +316,7 @@ def generate_moves(grid, cross, hand, state, bbox, moves, scores, letters, move_
                 cursor[2] = 1
                 break
             if grid[anchor_cell] != 0:
-                anchor_need, anchor_empty = 1 << (grid[anchor_cell] - 1), False
+                anchor_need, anchor_empty = 1 << (int(grid[anchor_cell]) - 1), False  # int(): uint8 without JIT
             else:
                 anchor_need, anchor_empty = cross[direction * side * side + anchor_cell], True
             spent += _extend_from(grid, cross, hand, state, start_cell, direction, side - 2 - start,
@@ -377,13 +377,7 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
         if tried[k] == 0:  # level exhausted: retreat, giving back the letter below
             k -= 1
             if k >= 0 and fixed[k] == 0:
-                code = word[k]
-                hand[code - 1] += 1
-                hand_mask |= 1 << (code - 1)
-                if VOWELS_MASK & (1 << (code - 1)):
-                    vowels += 1
-                else:
-                    consonants += 1
+                hand_mask, vowels, consonants = _return_tile(hand, word[k], hand_mask, vowels, consonants)
             continue
         if fixed[k]:
             tried[k] = 0
@@ -435,15 +429,20 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
             k += 1
             enter = True
         elif fixed[k] == 0:
-            hand[code - 1] += 1
-            hand_mask |= 1 << (code - 1)
-            if VOWELS_MASK & (1 << (code - 1)):
-                vowels += 1
-            else:
-                consonants += 1
+            hand_mask, vowels, consonants = _return_tile(hand, code, hand_mask, vowels, consonants)
     if steps >= budget:
         cursor[2] = 1
     return steps
+
+
+@njit(cache=True)
+def _return_tile(hand, code, hand_mask, vowels, consonants):
+    """Put tile `code` back in the hand; returns the updated (mask, vowels, consonants)."""
+    hand[code - 1] += 1
+    hand_mask |= 1 << (code - 1)
+    if VOWELS_MASK & (1 << (code - 1)):
+        return hand_mask, vowels + 1, consonants
+    return hand_mask, vowels, consonants + 1
 
 
 @njit(cache=True)

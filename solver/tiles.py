@@ -152,7 +152,8 @@ def load_distribution(spec: str) -> TileCounts:
     """A distribution by name ('en', 'fr'), inline ('A13,B3,...') or from a file holding that form."""
     if spec in DISTRIBUTIONS:
         return DISTRIBUTIONS[spec]
-    if re.search(r"\d", spec) and not Path(spec).is_file():
+    looks_like_path = "/" in spec or "\\" in spec or spec.endswith((".txt", ".tsv", ".csv"))
+    if re.search(r"\d", spec) and not looks_like_path and not Path(spec).is_file():
         return parse_distribution(spec)
     path = Path(spec)
     if not path.is_file():

@@ -1,0 +1,191 @@
+"""Tiles: the shipped distributions, parsing and formatting, validation, seeded draws."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.tiles import (
+    ALPHABET,
+    DISTRIBUTIONS,
+    ENGLISH,
+    FRENCH,
+    TileCounts,
+    TileError,
+    draw,
+    letter_code,
+    load_distribution,
+    parse_distribution,
+)
+
+pytestmark = pytest.mark.nojit
+
+ENGLISH_COUNTS = dict(A=13, B=3, C=3, D=6, E=18, F=3, G=4, H=3, I=12, J=2, K=2, L=5, M=3, N=8, O=11, P=3,
+                      Q=2, R=9, S=6, T=9, U=6, V=3, W=3, X=2, Y=3, Z=2)
+FRENCH_COUNTS = dict(A=13, B=3, C=3, D=4, E=21, F=3, G=3, H=3, I=11, J=2, K=2, L=7, M=4, N=9, O=8, P=3,
+                     Q=2, R=8, S=8, T=8, U=8, V=3, W=2, X=2, Y=2, Z=2)
+
+
+@pytest.mark.parametrize("tiles, expected", [(ENGLISH, ENGLISH_COUNTS), (FRENCH, FRENCH_COUNTS)], ids=["en", "fr"])
+def test_shipped_distributions(tiles, expected):
+    assert len(tiles) == 144
+    assert sum(expected.values()) == 144
+    assert {letter: tiles[letter] for letter in ALPHABET} == expected
+    assert tiles.counts.dtype == np.int64 and tiles.counts.shape == (26,)
+
+
+def test_distributions_by_name():
+    assert load_distribution("en") == ENGLISH
+    assert load_distribution("fr") == FRENCH
+    assert set(DISTRIBUTIONS) == {"en", "fr"}
+
+
+def test_letter_codes():
+    assert letter_code("A") == 1 and letter_code("z") == 26
+    for bad in ("", "AB", "1", "é", "."):
+        with pytest.raises(TileError):
+            letter_code(bad)
+
+
+def test_from_letters_and_views():
+    tiles = TileCounts.from_letters("cat s A")
+    assert tiles.letters() == "AACST"
+    assert len(tiles) == 5
+    assert tiles["a"] == 2 and tiles["Z"] == 0
+    assert list(tiles) == list("AACST")
+    assert tiles.distribution() == "A2,C1,S1,T1"
+    assert repr(tiles) == "TileCounts('AACST')"
+    with pytest.raises(TileError):
+        TileCounts.from_letters("CAT!")
+
+
+def test_counts_are_read_only():
+    tiles = TileCounts.from_letters("CAT")
+    with pytest.raises(ValueError):
+        tiles.counts[0] = 5
+    assert tiles["A"] == 1
+
+
+@pytest.mark.parametrize("tiles", [ENGLISH, FRENCH, TileCounts.from_letters("QQZ"), TileCounts.from_letters("E")])
+def test_distribution_roundtrip(tiles):
+    text = tiles.distribution()
+    assert parse_distribution(text) == tiles
+    assert TileCounts.parse(text) == tiles
+    assert TileCounts.parse(tiles.letters()) == tiles
+    assert TileCounts(tiles.counts) == tiles and hash(TileCounts(tiles.counts)) == hash(tiles)
+
+
+def test_parse_accepts_separators_and_case():
+    expected = TileCounts.from_letters("AAABBC")
+    for text in ("A3,B2,C1", "a3 b2 c1", "A3;B2;C1", "A3,\nB2,\n C1", "A:3,B=2,C1", "  A3 , B2 , C1  "):
+        assert parse_distribution(text) == expected, text
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty"),
+    ("   ", "empty"),
+    ("A3,#2", "bad distribution entry"),
+    ("A3,B", "bad distribution entry"),
+    ("13", "bad distribution entry"),
+    ("AB3", "bad distribution entry"),
+    ("A3,A2", "given twice"),
+    ("A3,a2", "given twice"),
+    ("A0", "must be positive"),
+    ("A3,B0", "must be positive"),
+    ("A-2", "bad distribution entry"),
+    ("É2", "bad distribution entry"),
+    ("A2.5", "bad distribution entry"),
+    ("\x00\xff garbage", "bad distribution entry"),
+])
+def test_distribution_errors(text, message):
+    with pytest.raises(TileError, match=message):
+        parse_distribution(text)
+
+
+def test_tilecounts_validation():
+    with pytest.raises(TileError):
+        TileCounts([1, 2, 3])
+    with pytest.raises(TileError):
+        TileCounts([-1] + [0] * 25)
+    assert len(TileCounts()) == 0
+
+
+def test_arithmetic():
+    a, b = TileCounts.from_letters("CATS"), TileCounts.from_letters("AT")
+    assert (a - b).letters() == "CS"
+    assert (a + b).letters() == "AACSTT"
+    assert a.contains(b) and not b.contains(a)
+    with pytest.raises(TileError):
+        b - a
+
+
+def test_distribution_file_with_comments(tmp_path):
+    path = tmp_path / "double.txt"
+    path.write_text("# a tiny custom set\nA2, B1\n  # indented comment\nC3\n", encoding="utf-8")
+    assert load_distribution(str(path)) == TileCounts.from_letters("AABCCC")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# nothing but comments\n", encoding="utf-8")
+    with pytest.raises(TileError, match="empty"):
+        load_distribution(str(bad))
+    binary = tmp_path / "junk.bin"
+    binary.write_bytes(b"\xff\xfe\x00A3")
+    with pytest.raises(TileError):
+        load_distribution(str(binary))
+
+
+def test_load_distribution_inline_and_unknown(tmp_path):
+    assert load_distribution("A2,B1") == TileCounts.from_letters("AAB")
+    with pytest.raises(TileError, match="unknown distribution"):
+        load_distribution("no/such/tiles.txt")
+    with pytest.raises(TileError):  # a path with digits in it is read as an inline spec
+        load_distribution(str(tmp_path / "missing-2.txt"))
+    with pytest.raises(TileError, match="unknown distribution"):
+        load_distribution("german")
+
+
+def test_double_set_is_allowed():
+    double = ENGLISH + ENGLISH
+    assert len(double) == 288
+    assert parse_distribution(double.distribution()) == double
+
+
+def test_draw_is_seeded_and_never_overdraws():
+    bag = ENGLISH
+    first = draw(bag, 21, np.random.default_rng(7))
+    again = draw(bag, 21, np.random.default_rng(7))
+    assert first == again
+    assert len(first) == 21 and bag.contains(first)
+    # Different seeds give different hands (overwhelmingly likely; fixed seeds keep it stable).
+    assert draw(bag, 21, np.random.default_rng(8)) != first
+    rng = np.random.default_rng(1)
+    small = TileCounts.from_letters("QQZ")
+    for count in range(4):
+        hand = draw(small, count, rng)
+        assert len(hand) == count and small.contains(hand)
+    assert draw(small, 3, rng) == small
+    with pytest.raises(TileError):
+        draw(small, 4, rng)
+    # Many draws: never more of a letter than the bag holds.
+    for _ in range(200):
+        hand = draw(bag, int(rng.integers(0, 145)), rng)
+        assert bag.contains(hand)
+
+
+def test_draw_sequence_from_one_generator_is_reproducible():
+    def deal(seed):
+        rng = np.random.default_rng(seed)
+        bag = FRENCH
+        hands = []
+        for _ in range(6):
+            hand = draw(bag, 21, rng)
+            bag = bag - hand
+            hands.append(hand.letters())
+        return hands, bag
+
+    hands, rest = deal(3)
+    assert deal(3) == (hands, rest)
+    assert len(rest) == 144 - 6 * 21
+    total = TileCounts()
+    for letters in hands:
+        total = total + TileCounts.from_letters(letters)
+    assert total + rest == FRENCH
