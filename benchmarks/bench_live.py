@@ -26,7 +26,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def run_sequence(seed: int, lexicon, target: int = 60) -> list[tuple[str, float, int, str]]:
     from solver.board import Board
     from solver.grid import validate
-    from solver.tiles import ENGLISH, TileCounts, draw
+    from solver.tiles import ENGLISH, draw
 
     rng = np.random.default_rng(seed)
     hand = draw(ENGLISH, 21, rng)

@@ -566,7 +566,6 @@ def search(grid, cross, hand, state, frames, moves, scores, order, letters, undo
     limit = state[ST_NODES] + state[ST_NODE_LIMIT]
     tt_mask = tt_keys.shape[0] - 1
     stamp = state[ST_STAMP]
-    side = state[ST_SIDE]
     retreat = state[ST_STATUS] == SOLVED
     state[ST_STATUS] = RUNNING
     while True:

@@ -26,7 +26,7 @@ import math
 import select
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import __version__
 from .game import MATCH_FORMATS, VARIANTS, Decision, Hand, Rules, RuleError, TableView, work_seconds

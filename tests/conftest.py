@@ -11,6 +11,7 @@ import atexit
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -44,3 +45,14 @@ def make_rng():
         return np.random.default_rng(seed)
 
     return make
+
+
+@pytest.fixture
+def grid_file(tmp_path: Path):
+    """Write a grid (text or raw bytes) to a file and return its path."""
+    def write(text: str | bytes, name: str = "grid.txt") -> str:
+        path = tmp_path / name
+        path.write_bytes(text.encode() if isinstance(text, str) else text)
+        return str(path)
+
+    return write

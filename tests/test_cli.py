@@ -31,16 +31,6 @@ def error_lines(result) -> list[str]:
     return result.stderr.splitlines()
 
 
-@pytest.fixture
-def grid_file(tmp_path: Path):
-    def write(text: str | bytes, name: str = "grid.txt") -> str:
-        path = tmp_path / name
-        path.write_bytes(text.encode() if isinstance(text, str) else text)
-        return str(path)
-
-    return write
-
-
 def entry_point() -> str:
     script = Path(sys.executable).with_name("bananas")
     found = str(script) if script.exists() else shutil.which("bananas")

@@ -31,16 +31,6 @@ def run(*args: str, input: str | bytes | None = None):
     return CliRunner().invoke(main, list(args), input=input)
 
 
-@pytest.fixture
-def grid_file(tmp_path: Path):
-    def write(text: str | bytes, name: str = "grid.txt") -> str:
-        path = tmp_path / name
-        path.write_bytes(text.encode() if isinstance(text, str) else text)
-        return str(path)
-
-    return write
-
-
 def tiles(letters: str) -> TileCounts:
     return TileCounts.from_letters(letters)
 
