@@ -43,6 +43,9 @@ def default_weights() -> np.ndarray:
     return weights
 
 
+_WEIGHTS = default_weights()  # shared by every search; the kernels only read it
+
+
 @dataclass
 class Solution:
     """What `solve` returns. `grid` is None unless status is 'solved'."""
@@ -142,7 +145,7 @@ class _Run:
                        state, space.frames, f.child, f.terminal, f.next_mask, f.end_mask, r.child, r.end_mask)
         self.rng_state = np.array([seed or 0], dtype=np.int64)
         self.noise = 0.0 if seed is None else 0.9
-        self.weights = default_weights()
+        self.weights = _WEIGHTS
 
     def step(self, node_limit: int) -> int:
         space, f, r = self.space, self.lexicon.forward, self.lexicon.reverse
