@@ -19,6 +19,7 @@ Settings (`BotSettings`):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -26,7 +27,7 @@ import numpy as np
 from .board import Board, dump_advice
 from .game import Decision, Rules, TableView
 from .grid import Grid, validate
-from .lexicon import get_lexicon
+from .lexicon import LEVELS, get_lexicon
 from .tiles import TileCounts
 
 HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"  # the order in which letters are hard to place
@@ -47,8 +48,12 @@ class BotSettings:
             raise ValueError(f"unknown dump policy {self.dump_policy!r}")
         if self.strategy not in ("long-words", "compact"):
             raise ValueError(f"unknown strategy {self.strategy!r}")
-        if not 0.0 <= self.risk <= 1.0 or self.speed <= 0:
-            raise ValueError("risk must be in [0, 1] and speed positive")
+        if not 0.0 <= self.risk <= 1.0 or not (math.isfinite(self.speed) and self.speed > 0):
+            raise ValueError("risk must be in [0, 1] and speed a positive number")
+        if self.level not in LEVELS + (None,):
+            raise ValueError(f"vocabulary level must be one of {', '.join(map(str, LEVELS))} or none")
+        if not 1 <= self.node_budget <= 1_000_000:
+            raise ValueError("node_budget must be between 1 and 1,000,000")
 
 
 PRESETS = {
@@ -239,6 +244,8 @@ def make_bot(spec: str) -> SolverBot | GreedyBot:
     'greedy'), optionally with settings: 'hard:speed=3,risk=0.1'."""
     name, _, options = spec.partition(":")
     if name == "greedy":
+        if options:
+            raise ValueError("the greedy baseline takes no settings")
         return GreedyBot()
     if name not in PRESETS:
         raise ValueError(f"unknown bot {name!r} (presets: {', '.join(list(PRESETS) + ['greedy'])})")

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import json
 import math
-import select
+import queue
+import re
+import threading
 import sys
 import time
 from dataclasses import dataclass
@@ -37,7 +39,10 @@ from .tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_PLAYERS = 8
+MAX_TILES = 288  # a double set: the most tiles a hand, a draw or a distribution may hold
+INLINE_DISTRIBUTION = re.compile(r"\s*[A-Za-z]\s*[:=]?\s*\d{1,3}(\s*[,;\s]\s*[A-Za-z]\s*[:=]?\s*\d{1,3})*\s*")
 CLOCKS = ("realtime", "instant")
+CLOCK_TOLERANCE = 1e-6  # seconds: a tick at next_wakeup() must reach the event despite rounding
 
 ERROR_CODES = {
     "bad_json": "the line is not a JSON object",
@@ -59,6 +64,12 @@ class ProtocolError(Exception):
         self.message = message
 
 
+def _size_in_bytes(line: str | bytes) -> int:
+    if isinstance(line, bytes) or len(line) * 4 <= MAX_MESSAGE_BYTES:
+        return len(line)  # a str of n characters is at most 4n bytes in UTF-8
+    return len(line.encode("utf-8", "surrogatepass"))
+
+
 def _need(message: dict, name: str, kind: type | tuple = str):
     if name not in message:
         raise ProtocolError("missing_field", f"'{message.get('type')}' needs the field '{name}'")
@@ -71,6 +82,8 @@ def _need(message: dict, name: str, kind: type | tuple = str):
 def _tiles(value, field_name: str = "tiles") -> TileCounts:
     if not isinstance(value, str):
         raise ProtocolError("bad_value", f"field '{field_name}' must be a string of letters")
+    if len(value) > MAX_TILES:
+        raise ProtocolError("bad_value", f"at most {MAX_TILES} tiles at once")
     try:
         return TileCounts.from_letters(value)
     except TileError as error:
@@ -150,9 +163,14 @@ class RemotePlayer:
 
 
 class Session:
-    """One client's conversation with the engine (see the module docstring)."""
+    """One client's conversation with the engine (see the module docstring).
 
-    def __init__(self):
+    `allow_paths`: whether options and check may name word-list or distribution files on
+    the engine's machine (yes for a local `bananas engine`; no for network clients, who
+    get the shipped names and inline distributions only)."""
+
+    def __init__(self, allow_paths: bool = True):
+        self.allow_paths = allow_paths
         self.options = Options()
         self.outbox: list[dict] = []
         self.closed = False
@@ -171,7 +189,7 @@ class Session:
     def receive(self, line: str | bytes, now: float) -> list[dict]:
         """Handle one incoming line; return what to send (replies, then anything due)."""
         try:
-            if len(line) > MAX_MESSAGE_BYTES:
+            if _size_in_bytes(line) > MAX_MESSAGE_BYTES:
                 raise ProtocolError("too_large", ERROR_CODES["too_large"])
             try:
                 message = json.loads(line)
@@ -199,7 +217,7 @@ class Session:
         if self.pending is not None and now >= self.pending.due:
             self._emit_call(self.pending)
         if self.hand is not None and self.hand.result is None:
-            self.hand.advance(self._hand_clock(now))
+            self.hand.advance(self._hand_clock(now) + CLOCK_TOLERANCE)
             self._after_hand_step()
         out = list(self.outbox)
         self.outbox.clear()  # in place: remote players hold a reference to it
@@ -246,6 +264,16 @@ class Session:
                            ("clock", str), ("min_length", int), ("seed", int), ("time_scale", (int, float))):
             if name in message:
                 setattr(updated, name, _need(message, name, kind))
+        if not self.allow_paths:
+            if updated.lexicon not in SHIPPED:
+                raise ProtocolError("bad_value", f"lexicon must be one of {', '.join(SHIPPED)}")
+            if updated.distribution and updated.distribution not in DISTRIBUTIONS \
+                    and not INLINE_DISTRIBUTION.fullmatch(updated.distribution):
+                raise ProtocolError("bad_value", "distribution must be en, fr or inline ('A13,B3,...')")
+        if updated.seed < 0:
+            raise ProtocolError("bad_value", "seed must be a non-negative integer")
+        if updated.distribution and len(load_distribution(updated.distribution)) > MAX_TILES:
+            raise ProtocolError("bad_value", f"a distribution holds at most {MAX_TILES} tiles")
         if updated.clock not in CLOCKS:
             raise ProtocolError("bad_value", f"clock must be one of {', '.join(CLOCKS)}")
         if not (isinstance(updated.time_scale, (int, float)) and 0 < updated.time_scale <= 1e6
@@ -261,7 +289,10 @@ class Session:
         """Spellcheck, usable without any game."""
         grid = _grid(_need(message, "grid", (list, str)))
         tiles = _tiles(message["tiles"]) if "tiles" in message else None
-        lexicon = get_lexicon(message["lexicon"] if isinstance(message.get("lexicon"), str) else self.options.lexicon)
+        name = message["lexicon"] if isinstance(message.get("lexicon"), str) else self.options.lexicon
+        if not self.allow_paths and name not in SHIPPED:
+            raise ProtocolError("bad_value", f"lexicon must be one of {', '.join(SHIPPED)}")
+        lexicon = get_lexicon(name)
         min_length = message.get("min_length", self.options.min_length)
         if min_length not in (2, 3):
             raise ProtocolError("bad_value", "min_length must be 2 or 3")
@@ -280,8 +311,9 @@ class Session:
         if len(tiles) == 0:
             raise ProtocolError("bad_value", "a hand needs tiles")
         self._update_table(message)
-        self.bot = _make_bot(self.options.bot)
-        self.bot.start(tiles, self.options.rules(), self.options.seed)
+        bot = _make_bot(self.options.bot)
+        bot.start(tiles, self.options.rules(), self.options.seed)  # may fail: keep the old state then
+        self.bot = bot
         self.version, self.pending, self.awaiting = 0, None, None
         self._think(now)
         return [{"type": "ready", "tiles": tiles.letters()}]
@@ -289,6 +321,8 @@ class Session:
     def on_draw(self, message: dict, now: float) -> list[dict]:
         self._need_seat()
         tiles = _tiles(_need(message, "tiles"))
+        if len(tiles) + len(self.bot.holding()) > MAX_TILES:
+            raise ProtocolError("bad_value", f"a hand holds at most {MAX_TILES} tiles")
         self._update_table(message)
         self.bot.receive(tiles)
         self.version += 1
@@ -384,35 +418,52 @@ class Session:
         seed = message.get("seed", self.options.seed)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ProtocolError("bad_value", "seed must be an integer")
-        self.hand = Hand(self.options.rules(), seats, seed, observer=self._public_event)
-        self.hand_started = now
-        self.announced = False
-        self.outbox.append({"type": "game", "players": [getattr(s, "name", "bot") for s in seats], "seed": seed})
-        self.hand.start()
+        hand = Hand(self.options.rules(), seats, seed, observer=self._public_event)
+        game = {"type": "game", "players": [getattr(s, "name", "bot") for s in seats], "seed": seed}
+        if isinstance(message.get("id"), (str, int)):
+            game["id"] = message["id"]
+        self.outbox.append(game)
+        mark = len(self.outbox)
+        try:
+            hand.start()
+        except (ValueError, AssertionError, OSError) as error:
+            del self.outbox[mark:]  # nothing of a game that could not start
+            raise ProtocolError("bad_value", f"the game could not start: {error}") from None
+        self.hand, self.hand_started, self.announced = hand, now, False
         return []
 
     def on_call(self, message: dict, now: float) -> list[dict]:
         seat = self._hosted_seat(message)
         if not isinstance(seat.bot, RemotePlayer):
             raise ProtocolError("bad_value", "that seat is a bot")
+        if self.hand.result is not None:
+            raise ProtocolError("out_of_order", "the game is over")
         if not seat.active:
             raise ProtocolError("out_of_order", "that player is out of this hand")
         call = _need(message, "call")
         if call not in ("peel", "dump", "bananas", "stuck"):
             raise ProtocolError("bad_value", "call is peel, dump, bananas or stuck")
         decision = Decision("wait" if call == "stuck" else call)
+        shown = seat.bot.grid
+        if "grid" in message or call == "bananas":
+            # The grid the player has built so far: PEEL and DUMP need to know what is in hand.
+            grid = _grid(_need(message, "grid", (list, str)))
+            if call != "bananas" and not seat.held.contains(grid.tiles()):
+                raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
+            seat.bot.grid = decision.grid = grid
         if call == "dump":
             tile = _tiles(_need(message, "tile"), "tile")
             hand = seat.held - (seat.bot.grid.tiles() if seat.bot.grid else TileCounts())
             if len(tile) != 1 or not hand.contains(tile):
+                seat.bot.grid = shown
                 raise ProtocolError("not_your_tile", "dump one tile from that player's hand")
             decision.tile = tile.letters()
-        if call == "bananas":
-            grid = _grid(_need(message, "grid", (list, str)))
-            seat.bot.grid = grid
-            decision.grid = grid
+        refused_before, events_before = seat.refused, len(self.hand.events)
         self.hand.external_call(message["player"], decision, self._hand_clock(now))
         self._after_hand_step()
+        if call != "stuck" and seat.refused > refused_before and len(self.hand.events) == events_before:
+            seat.bot.grid = shown  # a refused call changes nothing
+            raise ProtocolError("out_of_order", f"the rules do not allow {call.upper()} now")
         return [{"type": "ok"}]
 
     def _hosted_seat(self, message: dict):
@@ -489,34 +540,35 @@ HANDLERS = {
 }
 
 
-def run_stdio(stdin=None, stdout=None) -> None:
-    """Serve one session on stdin/stdout until `quit` or end of input."""
+def run_stdio(stdin=None, stdout=None, allow_paths: bool = True) -> None:
+    """Serve one session on stdin/stdout until `quit` or end of input.
+
+    A reader thread feeds whole lines to a queue, so lines that arrive together are all
+    handled at once and the main loop can wait for either input or the next tick."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    session = Session()
+    session = Session(allow_paths)
+    lines: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        for line in stdin:
+            lines.put(line)
+        lines.put(None)  # end of input: the client went away
 
     def send(messages: list[dict]) -> None:
         for message in messages:
             stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
         stdout.flush()
 
+    threading.Thread(target=read, daemon=True).start()
     while not session.closed:
         wakeup = session.next_wakeup()
-        timeout = None if wakeup is None else max(0.0, wakeup - time.monotonic())
-        ready = _wait_for_input(stdin, timeout)
-        if ready:
-            line = stdin.readline()
-            if not line:
-                break  # the client went away
-            if line.strip():
-                send(session.receive(line, time.monotonic()))
-        else:
+        try:
+            line = lines.get(timeout=None if wakeup is None else max(0.0, wakeup - time.monotonic()))
+        except queue.Empty:
             send(session.tick(time.monotonic()))
-
-
-def _wait_for_input(stream, timeout: float | None) -> bool:
-    try:
-        readable, _, _ = select.select([stream], [], [], timeout)
-        return bool(readable)
-    except (ValueError, OSError, TypeError):  # not a real file (tests): read directly
-        return True
+            continue
+        if line is None:
+            break
+        if line.strip():
+            send(session.receive(line, time.monotonic()))

@@ -16,6 +16,7 @@ Statuses:
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -107,7 +108,9 @@ class Workspace:
         self.stamp += 1  # the transposition table is invalidated by stamp, not cleared
 
 
-_WORKSPACES: dict[int, Workspace] = {}
+# One set of buffers per thread: the WebSocket server runs sessions' searches in worker
+# threads, and two searches must never share a board.
+_THREAD = threading.local()
 
 
 def _workspace(tile_count: int) -> Workspace:
@@ -115,9 +118,10 @@ def _workspace(tile_count: int) -> Workspace:
     size = 24
     while size < tile_count:
         size *= 2
-    if size not in _WORKSPACES:
-        _WORKSPACES[size] = Workspace(size)
-    return _WORKSPACES[size]
+    spaces = _THREAD.__dict__.setdefault("workspaces", {})
+    if size not in spaces:
+        spaces[size] = Workspace(size)
+    return spaces[size]
 
 
 class _Run:

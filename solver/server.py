@@ -41,7 +41,7 @@ class Server:
             return
         self.sessions += 1
         try:
-            await self.serve_session(connection, Session())
+            await self.serve_session(connection, Session(allow_paths=False))  # no server files for clients
         except websockets.ConnectionClosed:
             pass  # the client vanished: its session is simply dropped
         finally:

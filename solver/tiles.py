@@ -22,7 +22,7 @@ class TileError(ValueError):
 
 def letter_code(letter: str) -> int:
     """Code 1..26 of a letter (either case); TileError for anything else."""
-    upper = letter.upper()
+    upper = letter.upper() if letter.isascii() else ""  # 'ſ'.upper() is 'S': not a tile
     if len(upper) != 1 or upper not in ALPHABET:
         raise TileError(f"not a tile letter: {letter!r} (tiles are A-Z)")
     return ord(upper) - ord("A") + 1

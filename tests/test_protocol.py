@@ -13,10 +13,9 @@
    every `receive` returns within a time bound.
 4. `run_stdio` over in-memory streams, and the real `bananas engine` over pipes.
 
-Behaviour that does not meet the protocol's own contract (module docstring of
-solver/protocol.py: "a bad message gets an error and changes nothing, so a session
-survives anything a client sends"; "replies echo the request's id") is marked
-xfail(strict=True) with the reason.
+The contract under test (module docstring of solver/protocol.py): "a bad message gets
+an error and changes nothing, so a session survives anything a client sends"; "replies
+echo the request's id". The "contract" section pins the gaps these tests once found.
 """
 
 from __future__ import annotations
@@ -69,8 +68,8 @@ def error_code(replies: list[dict]) -> str | None:
 
 def drain(session: Session, now: float = 0.0, limit: int = 20_000, step: float = 1e-6) -> tuple[list[dict], float]:
     """Tick at each wakeup until nothing is scheduled. A real driver's clock moves on
-    between ticks, so each tick is a hair after the wakeup (see the xfail test
-    `test_host_realtime_tick_at_next_wakeup_makes_progress` for why the hair is needed)."""
+    between ticks, so each tick is a hair after the wakeup (the engine also tolerates a
+    tick exactly at the wakeup: `test_host_realtime_tick_at_next_wakeup_makes_progress`)."""
     out: list[dict] = []
     for _ in range(limit):
         wakeup = session.next_wakeup()
@@ -525,11 +524,8 @@ def test_host_realtime_events_wait_for_the_wall_clock():
     assert only(out, "game_over")
 
 
-# -- contract gaps found by these tests (xfail strict: they flip when fixed) ----------------
+# -- contract gaps these tests found (now fixed; kept as regression tests) ------------------
 
-@pytest.mark.xfail(strict=True, reason="BUG: next_wakeup() converts the hand clock to wall time and _hand_clock() "
-                   "converts back; float rounding can land the tick just below the event's time, so "
-                   "tick(next_wakeup()) does nothing and a driver spins until the wall clock moves on")
 def test_host_realtime_tick_at_next_wakeup_makes_progress():
     session = host_session(clock="realtime", time_scale=1000)
     send(session, {"type": "start_game", "players": [{"bot": "easy"}], "seed": 3}, now=0.0)
@@ -545,16 +541,12 @@ def test_host_realtime_tick_at_next_wakeup_makes_progress():
     assert session.hand.result is not None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: start_game returns [] and queues its 'game' reply in the outbox, "
-                   "so the request's id is never echoed")
 def test_start_game_reply_echoes_the_id():
     session = host_session()
     replies = send(session, {"type": "start_game", "players": [{"bot": "greedy"}], "seed": 1, "id": "g"})
     assert only(replies, "game")[0].get("id") == "g"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a call after game_over is acknowledged with 'ok' (Hand.external_call "
-                   "ignores it) instead of out_of_order")
 def test_call_after_game_over_is_out_of_order():
     session = host_session(clock="realtime", time_scale=1000)
     send(session, {"type": "start_game", "players": [{"remote": "a"}, {"remote": "b"}], "seed": 1}, now=0.0)
@@ -571,9 +563,6 @@ def complete_grid_for(letters: TileCounts) -> Grid | None:
     return bot.current_grid() if decision.action == "peel" else None
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a remote player can never PEEL: Hand.peel needs the hand empty "
-                   "(held - grid tiles), but a RemotePlayer's grid is only set by a bananas call; on_call ignores "
-                   "a 'grid' on peel and the call is silently dropped with 'ok'")
 def test_remote_player_with_every_tile_placed_can_peel(lexicon):
     for seed in range(10):
         session = host_session(clock="realtime", time_scale=1000)
@@ -588,9 +577,6 @@ def test_remote_player_with_every_tile_placed_can_peel(lexicon):
     assert peels, replies
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: remote calls the rules do not allow right now (DUMP with < 2 tiles in "
-                   "the bunch, BANANAS while the bunch still holds a tile per player) are answered 'ok' and "
-                   "silently dropped")
 def test_remote_call_the_rules_refuse_gets_an_error():
     session = host_session(clock="realtime", time_scale=1000)
     send(session, {"type": "start_game", "players": [{"remote": "me"}, {"bot": "easy"}], "seed": 3})
@@ -598,8 +584,6 @@ def test_remote_call_the_rules_refuse_gets_an_error():
     assert error_code(replies) == "out_of_order", replies
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: an early (refused) remote BANANAS still stores its grid on the "
-                   "RemotePlayer; later dumps compute held - grid tiles and fail with bad_value")
 def test_remote_early_bananas_does_not_break_later_dumps():
     session = host_session(clock="realtime", time_scale=1000)
     replies = send(session, {"type": "start_game", "players": [{"remote": "me"}, {"bot": "easy"}], "seed": 3})
@@ -610,19 +594,15 @@ def test_remote_early_bananas_does_not_break_later_dumps():
     assert [r for r in replies if r["type"] == "tiles" and len(r["tiles"]) == 3]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: on_new_hand installs the new bot before bot.start/_think succeed: "
-                   "with options seed=-1 the SolverBot's start raises (bad_value) and leaves a bot without a "
-                   "board; the next draw/table/grid raises AttributeError out of Session.receive")
 def test_failed_new_hand_leaves_the_session_working():
-    session = seat_session("easy", seed=-1)  # options accepts any integer seed
+    session = seat_session("easy")
+    assert error_code(send(session, {"type": "options", "seed": -1})) == "bad_value"  # refused up front
     send(session, {"type": "new_hand", "tiles": "CATMP", "bunch": 10})
     for message in ({"type": "draw", "tiles": "S", "bunch": 9}, {"type": "table", "bunch": 8}, {"type": "grid"}):
         send(session, message)
     assert_still_serving(session)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a refused draw still changes the hand: on_draw adds the tiles to the "
-                   "bot before _think fails (the solver refuses > 1000 tiles)")
 def test_refused_draw_changes_nothing():
     session = seat_session("easy")
     send(session, {"type": "new_hand", "tiles": "CATMP", "bunch": 10})
@@ -631,9 +611,6 @@ def test_refused_draw_changes_nothing():
     assert send(session, {"type": "grid"})[0] == before
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a bot spec whose start() fails (easy:level=7, a vocabulary level "
-                   "that does not exist) is accepted by make_bot; Hand.split raises mid-deal, self.hand stays set "
-                   "with result None, and every later receive/tick raises AssertionError (tile invariant)")
 def test_start_game_with_a_bot_that_cannot_start_is_refused_and_the_session_survives():
     session = host_session()
     replies = send(session, {"type": "start_game", "players": [{"bot": "easy:level=7"}, {"bot": "greedy"}]})
@@ -641,49 +618,37 @@ def test_start_game_with_a_bot_that_cannot_start_is_refused_and_the_session_surv
     assert_still_serving(session)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: BotSettings accepts speed=nan (`nan <= 0` is False): its calls are "
-                   "scheduled at NaN and never land: a seat call never comes, a hosted game never ends and "
-                   "next_wakeup() says 'now' forever (a busy loop in run_stdio and the server)")
 def test_bot_speed_nan_is_refused():
     assert error_code(send(Session(), {"type": "options", "bot": "easy:speed=nan"})) == "bad_value"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the size limit counts characters, not bytes: a str line of 2-byte "
-                   "characters over MAX_MESSAGE_BYTES bytes is accepted")
 def test_too_large_counts_utf8_bytes():
     line = json.dumps({"type": "hello", "pad": "é" * (MAX_MESSAGE_BYTES // 2 + 100)}, ensure_ascii=False)
     assert len(line) < MAX_MESSAGE_BYTES < len(line.encode())
     assert error_code(send(Session(), line)) == "too_large"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: tiles.letter_code upper-cases before checking, so non-ASCII letters "
-                   "whose upper case is A-Z (U+017F long s, U+0131 dotless i) pass as S and I")
 def test_non_ascii_letters_are_not_tiles():
     assert error_code(send(Session(), {"type": "check", "grid": ["IS"], "tiles": "\u0131\u017f"})) == "bad_letters"
 
 
-@pytest.mark.xfail(strict=True, reason="SECURITY: 'lexicon' (options, check) is any filesystem path: a client "
-                   "can load arbitrary server files as word lists (and use check as an oracle on their words); "
-                   "each distinct path stays memoised in lexicon._LOADED")
 def test_lexicon_must_be_a_shipped_name(tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("hunter\nswordfish\n")
-    replies = send(Session(), {"type": "check", "grid": ["SWORDFISH"], "lexicon": str(secret)})
+    # Network sessions (the WebSocket server) get shipped names only; a local engine may read files.
+    replies = send(Session(allow_paths=False), {"type": "check", "grid": ["SWORDFISH"], "lexicon": str(secret)})
     assert error_code(replies) == "bad_value", replies
+    assert only(send(Session(), {"type": "check", "grid": ["SWORDFISH"], "lexicon": str(secret)}), "check")
 
 
-@pytest.mark.xfail(strict=True, reason="SECURITY: 'distribution' (options) is read from any filesystem path and "
-                   "the parse error quotes the file's first entry back to the client")
 def test_distribution_file_contents_are_not_echoed(tmp_path):
     secret = tmp_path / "dist.txt"
     secret.write_text("TOPSECRET-TOKEN-1234\n")
-    replies = send(Session(), {"type": "options", "distribution": str(secret)})
+    replies = send(Session(allow_paths=False), {"type": "options", "distribution": str(secret)})
     assert error_code(replies) == "bad_value"
     assert "TOPSECRET" not in json.dumps(replies)
 
 
-@pytest.mark.xfail(strict=True, reason="DoS: new_hand has no size cap below the solver's 1000 and the greedy bot "
-                   "has no work budget: 999 tiles keep receive() busy for about half a minute (2000 tiles: 5 minutes)")
 def test_greedy_bot_on_a_huge_hand_answers_quickly():
     script = (
         "import json, random\n"
@@ -1100,13 +1065,6 @@ def run_fuzz(seed: int, messages: int) -> dict:
     return {"worst": worst, "failures": failures}
 
 
-# Failures of the fuzz that are known bugs, each with its own xfail test above.
-KNOWN_FUZZ_FAILURES = {
-    # test_failed_new_hand_leaves_the_session_working (options seed=-1, then new_hand, then draw/table/grid)
-    "AttributeError: 'NoneType' object has no attribute 'hand'",
-}
-
-
 @pytest.fixture(scope="module")
 def fuzz_results():
     # warm the kernels and lexicons first: the bound is about steady-state work
@@ -1125,14 +1083,8 @@ def test_fuzz_sessions_never_raise_and_answer_fast(fuzz_results, capsys):
     with capsys.disabled():
         print(f"\nfuzz: {FUZZ_MESSAGES} messages in {fuzz_results['seconds']:.1f} s, slowest receive "
               f"{worst[0] * 1000:.1f} ms ({worst[1]!r:.100}); {len(failures)} failures")
-    unknown = [failure for failure in failures if failure[-1] not in KNOWN_FUZZ_FAILURES]
-    assert not unknown, "\n".join(map(repr, unknown[:20]))
+    assert not failures, "\n".join(map(repr, failures[:20]))
     assert worst[0] < FUZZ_TIME_BOUND, worst
-
-
-@pytest.mark.xfail(strict=True, reason="the fuzz hits the known bug of test_failed_new_hand_leaves_the_session_working")
-def test_fuzz_finds_no_failure_at_all(fuzz_results):
-    assert not fuzz_results["failures"], "\n".join(map(repr, fuzz_results["failures"][:20]))
 
 
 # -- run_stdio and `bananas engine` ---------------------------------------------------------
@@ -1264,9 +1216,6 @@ def test_engine_process_realtime_call_lands_on_the_clock_not_on_input():
         assert engine.close() == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: run_stdio select()s on the stdin file descriptor but reads through "
-                   "the buffered sys.stdin: lines that arrive together are read into Python's buffer by the first "
-                   "readline, select() then sees nothing and the second line waits for more input (or EOF)")
 def test_engine_process_answers_lines_that_arrive_together():
     engine = EngineProcess(DIRECT_ENGINE)
     try:

@@ -180,14 +180,6 @@ def test_seat_mode_game_over_a_socket_with_the_client_as_referee(lexicon):
 
 # -- isolation ------------------------------------------------------------------------------
 
-THREAD_UNSAFE_SOLVER = pytest.mark.xfail(
-    strict=True, reason="BUG: the server runs each session's bot work in a worker thread (asyncio.to_thread), but "
-    "solver/search.py reuses one module-level Workspace per size bucket (_WORKSPACES) for every solve: concurrent "
-    "solves scribble on each other's boards (bots end up 'holding' ZZZZ...), Hand.check_invariant raises and the "
-    "connection dies with 1011. Serialising search.solve/extend with a lock makes this test pass")
-
-
-@THREAD_UNSAFE_SOLVER
 def test_sessions_in_parallel_threads_do_not_corrupt_each_other():
     """The server's threading without the sockets: hosted games in four threads at once."""
     import threading
@@ -258,7 +250,6 @@ def test_concurrent_sessions_are_isolated():
     concurrent_clients(["greedy", "greedy"])  # the greedy bot does not use the solver's search
 
 
-@THREAD_UNSAFE_SOLVER
 def test_concurrent_sessions_with_solver_bots_are_isolated():
     concurrent_clients(["easy:node_budget=30", "easy"])
 
