@@ -18,17 +18,14 @@ and workers=2; games/sec over the whole call, so workers=2 includes starting the
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import sys
 import time
 from dataclasses import asdict
 from datetime import date
-from pathlib import Path
 
 import numpy as np
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from results_file import machine, record
+
 BOTS = ["hard", "medium", "medium", "easy"]
 EVEN = ["hard", "hard", "hard", "hard"]  # evenly matched: every seat keeps working to the end
 TARGET_MEDIAN_SECONDS = 1.0
@@ -92,8 +89,7 @@ def main() -> None:
     lines = [
         f"# game benchmark, {date.today().isoformat()}",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"{platform.system()} {platform.release()}.",
+        machine(),
         "",
         f"4-bot classic hands, English, {args.games} seeded hands per lineup (seeds {args.seed}.."
         f"{args.seed + args.games - 1}), each lineup after a warm-up hand; wall time per hand:",
@@ -116,9 +112,7 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     if args.record:
-        RESULTS.mkdir(exist_ok=True)
-        (RESULTS / f"{date.today().isoformat()}-game.md").write_text(text)
-        print("recorded", file=sys.stderr)
+        record(text, "game")
 
 
 if __name__ == "__main__":

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 from datetime import date
-from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from results_file import machine, record
+
 LOAD = (
     "import sys, time; from solver.lexicon import load_lexicon; t = time.perf_counter(); "
     "lex = load_lexicon(sys.argv[1]); "
@@ -40,7 +39,7 @@ def main() -> None:
     lines = [
         f"# lexicon load benchmark, {date.today().isoformat()}",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}.",
+        machine(),
         "",
         "| lexicon | words | DAWG nodes | DAWG edges | reversed DAWG nodes | cold build ms | warm load ms (median of 5) |",
         "|---|---|---|---|---|---|---|",
@@ -53,8 +52,7 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     if args.record:
-        RESULTS.mkdir(exist_ok=True)
-        (RESULTS / f"{date.today().isoformat()}-lexicon.md").write_text(text)
+        record(text, "lexicon")
 
 
 if __name__ == "__main__":

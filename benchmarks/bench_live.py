@@ -11,16 +11,13 @@ kind: median / p90 / max time and tiles moved, and the tiers that succeeded.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import sys
 from collections import Counter
 from datetime import date
-from pathlib import Path
 
 import numpy as np
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from results_file import machine, record
+
 
 
 def run_sequence(seed: int, lexicon, target: int = 60) -> list[tuple[str, float, int, str]]:
@@ -92,7 +89,7 @@ def main() -> None:
     lines = [
         f"# live-play benchmark, {date.today().isoformat()}",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}. "
+        machine() + " "
         f"{args.sequences} seeded sequences (seed {args.seed}): 21 tiles, then PEELs to 60 tiles, every fifth "
         "draw dumped (one back, three drawn).",
         "",
@@ -109,9 +106,7 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     if args.record:
-        RESULTS.mkdir(exist_ok=True)
-        (RESULTS / f"{date.today().isoformat()}-live.md").write_text(text)
-        print("recorded", file=sys.stderr)
+        record(text, "live")
 
 
 if __name__ == "__main__":

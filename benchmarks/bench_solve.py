@@ -15,18 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
 from datetime import date
-from pathlib import Path
 
 import numpy as np
 
+from results_file import machine, record
+
 SIZES = {11: 1000, 15: 1000, 21: 1000, 30: 50, 40: 50, 60: 20, 100: 20, 144: 20}
-RESULTS = Path(__file__).resolve().parent / "results"
 FIRST_CALL = (
     "import time; t = time.perf_counter(); from solver.search import solve; "
     "from solver.lexicon import get_lexicon; lex = get_lexicon('en'); t1 = time.perf_counter(); "
@@ -81,8 +80,7 @@ def markdown(rows: list[dict], costs: dict, args) -> str:
     lines = [
         f"# solve benchmark, {date.today().isoformat()}",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"{platform.platform()}. Lexicon en, seed {args.seed}, time limit {args.time_limit} s per hand.",
+        machine(),
         "",
         "| tiles | hands | solved | no-grid | exhausted | timeout | median ms | p90 ms | p99 ms | max ms | median nodes | past limit ms |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
@@ -127,10 +125,7 @@ def main() -> None:
     text = markdown(rows, costs, args)
     print(json.dumps({"rows": rows, "first_call": costs}, indent=1) if args.json else text)
     if args.record:
-        RESULTS.mkdir(exist_ok=True)
-        path = RESULTS / f"{date.today().isoformat()}-solve.md"
-        path.write_text(text)
-        print(f"wrote {path}", file=sys.stderr)
+        record(text, "solve")
 
 
 if __name__ == "__main__":

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import bananas_script
 from click.testing import CliRunner
 
 from solver import cli
@@ -29,14 +29,6 @@ def run(*args: str, input: str | bytes | None = None, color: bool = False):
 
 def error_lines(result) -> list[str]:
     return result.stderr.splitlines()
-
-
-def entry_point() -> str:
-    script = Path(sys.executable).with_name("bananas")
-    found = str(script) if script.exists() else shutil.which("bananas")
-    if not found:
-        pytest.skip("the bananas console script is not installed")
-    return found
 
 
 def subprocess_env() -> dict[str, str]:
@@ -319,7 +311,7 @@ def test_help_lists_every_command_with_an_example():
 # -- the installed entry point --------------------------------------------------------
 
 def test_entry_point_exit_codes(grid_file):
-    bananas = entry_point()
+    bananas = bananas_script()
     valid = subprocess.run([bananas, "check", grid_file(VALID_GRID)], capture_output=True, text=True,
                            env=subprocess_env())
     assert valid.returncode == 0, valid.stderr
@@ -335,7 +327,7 @@ def test_entry_point_exit_codes(grid_file):
 
 def test_entry_point_stops_quietly_when_the_reader_goes_away():
     # ~26,000 words: more than a pipe buffer, so writing hits the closed pipe.
-    process = subprocess.Popen([entry_point(), "words", "aeiorstlnmcdpughbk"], stdout=subprocess.PIPE,
+    process = subprocess.Popen([bananas_script(), "words", "aeiorstlnmcdpughbk"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=subprocess_env())
     process.stdout.close()
     stderr = process.communicate(timeout=60)[1]

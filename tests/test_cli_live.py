@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import bananas_script
 from click.testing import CliRunner
 
 from solver.board import TIERS
@@ -276,10 +275,7 @@ def test_help_lists_peel_and_dump():
 
 def test_entry_point_peel_hooks_in_a_fresh_process(grid_file, en):
     """The kernels are loaded before the timed rebuild: a cold process still hooks."""
-    script = Path(sys.executable).with_name("bananas")
-    bananas = str(script) if script.exists() else shutil.which("bananas")
-    if not bananas:
-        pytest.skip("the bananas console script is not installed")
+    bananas = bananas_script()
     process = subprocess.run([bananas, "peel", "--grid", grid_file(CROSS), "S", "--time-limit", "0.2"],
                              capture_output=True, text=True, timeout=120)
     assert process.returncode == 0, process.stderr

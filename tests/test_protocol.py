@@ -24,14 +24,13 @@ import io
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import bananas_script
 
 from solver import protocol
 from solver.bots import make_bot
@@ -1119,14 +1118,6 @@ def test_run_stdio_stops_at_end_of_input_without_quit():
     assert [json.loads(line)["type"] for line in stdout.getvalue().splitlines()] == ["hello"]
 
 
-def entry_point() -> str:
-    script = Path(sys.executable).with_name("bananas")
-    found = str(script) if script.exists() else shutil.which("bananas")
-    if not found:
-        pytest.skip("the bananas console script is not installed")
-    return found
-
-
 DIRECT_ENGINE = [sys.executable, "-c", "from solver.cli_engine import engine; engine()"]
 SCRIPT = (json.dumps({"type": "hello", "id": 1}) + "\n"
           + json.dumps({"type": "check", "grid": CROSS, "tiles": "CATMP", "id": 2}) + "\n")
@@ -1146,7 +1137,7 @@ def check_engine_transcript(done: subprocess.CompletedProcess, quit_sent: bool) 
 
 
 def test_bananas_engine_console_script_over_pipes():
-    command = [entry_point(), "engine"]
+    command = [bananas_script(), "engine"]
     check_engine_transcript(run_engine(command, SCRIPT + json.dumps({"type": "quit"}) + "\n"), quit_sent=True)
     check_engine_transcript(run_engine(command, SCRIPT), quit_sent=False)  # EOF without quit
 

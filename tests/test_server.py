@@ -14,15 +14,13 @@ import asyncio
 import contextlib
 import json
 import os
-import shutil
 import socket
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import bananas_script
 import websockets
 from websockets.asyncio.client import connect
 
@@ -357,20 +355,12 @@ def test_bad_frames_get_errors_and_binary_frames_work():
 
 # -- the serve command ------------------------------------------------------------------------
 
-def entry_point() -> str:
-    script = Path(sys.executable).with_name("bananas")
-    found = str(script) if script.exists() else shutil.which("bananas")
-    if not found:
-        pytest.skip("the bananas console script is not installed")
-    return found
-
-
 def test_serve_command_exits_2_with_an_error_line_when_the_port_is_taken():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as blocker:
         blocker.bind(("127.0.0.1", 0))
         blocker.listen()
         port = blocker.getsockname()[1]
-        done = subprocess.run([entry_point(), "serve", "--port", str(port)], capture_output=True, text=True,
+        done = subprocess.run([bananas_script(), "serve", "--port", str(port)], capture_output=True, text=True,
                               timeout=60, env=dict(os.environ))
     assert done.returncode == 2, (done.returncode, done.stderr)
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
@@ -384,7 +374,7 @@ def test_serve_command_serves_and_stops_on_sigint():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([entry_point(), "serve", "--port", str(port), "--idle-timeout", "5"],
+    process = subprocess.Popen([bananas_script(), "serve", "--port", str(port), "--idle-timeout", "5"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
     try:
         async def talk():
