@@ -29,7 +29,7 @@ import numpy as np
 from .grid import Cell, Grid, find_words, validate
 from .lexicon import Lexicon, get_lexicon
 from .search import extend, solve, warm_up
-from .tiles import TileCounts, TileError, draw
+from .tiles import HARD_FIRST, TileCounts, TileError, draw
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
 
@@ -108,8 +108,9 @@ class Board:
     def __init__(self, lexicon: Lexicon | str = "en", grid: Grid | None = None, hand: TileCounts | str = "",
                  min_length: int = 2, seed: int | None = None, time_limit: float = 2.0,
                  node_budget: int | None = None):
-        """`node_budget` caps the search nodes of each tier instead of slicing the time
-        limit: rebuilds then depend only on the board (the time limit stays a safety net)."""
+        """`node_budget` caps the search nodes of each search call (a full re-solve gets
+        four times as many) instead of slicing the time limit: rebuilds then depend only on
+        the board (the time limit stays a safety net)."""
         self.lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
         self.grid = grid.trimmed() if grid is not None else None
         self.hand = TileCounts.from_letters(hand) if isinstance(hand, str) else hand
@@ -315,8 +316,7 @@ def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 
             trial = Board(board.lexicon, board.grid, hand, board.min_length, board.seed, time_per_try, budget)
             wins += trial.can_place_quickly()
         options.append(DumpOption(letter, wins, samples))
-    options.sort(key=lambda o: (-o.chance, -_HARDNESS.get(o.letter, 0), o.letter))
+    options.sort(key=lambda o: (-o.chance, HARD_FIRST.index(o.letter), o.letter))
     return DumpAdvice(options[0].letter if options else None, keep_chance, options)
 
 
-_HARDNESS = {letter: rank for rank, letter in enumerate(reversed("QJXZVKWYFHBCMPGUDLNRTOIASE"))}

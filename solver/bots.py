@@ -14,7 +14,8 @@ Settings (`BotSettings`):
                  grid and calling BANANAS anyway (exercises ROTTEN BANANA)
     strategy     long-words (long words first, the solver's default order) | compact
                  (full re-solves look for the smallest bounding box within the budget)
-    node_budget  search nodes per rebuild tier: the work a bot may do before giving up
+    node_budget  search nodes per search call of a rebuild (a full re-solve gets four
+                 times as many): the work a bot may do before giving up
 """
 
 from __future__ import annotations
@@ -28,9 +29,8 @@ from .board import Board, dump_advice
 from .game import Decision, Rules, TableView
 from .grid import Grid, validate
 from .lexicon import LEVELS, get_lexicon
-from .tiles import TileCounts
+from .tiles import HARD_FIRST, TileCounts
 
-HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"  # the order in which letters are hard to place
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,7 @@ class SolverBot:
         return self.forced or (self.board.grid if self.board else None)
 
     def decide(self, view: TableView) -> Decision:
+        self.forced = None  # a refused risky BANANAS leaves the real grid in play
         if len(self.board.hand) == 0 and self.board.grid is not None:
             return self.call_when_done(view, Decision("wait"))
         to_place = len(self.board.hand)
@@ -255,5 +256,10 @@ def make_bot(spec: str) -> SolverBot | GreedyBot:
         if key not in ("level", "speed", "dump_policy", "risk", "strategy", "node_budget"):
             raise ValueError(f"unknown bot setting {key!r}")
         kind = {"level": int, "speed": float, "risk": float, "node_budget": int}.get(key, str)
-        settings = replace(settings, **{key: None if value == "none" else kind(value)})
+        if value == "none" and key != "level":
+            raise ValueError(f"bot setting {key!r} needs a value")
+        try:
+            settings = replace(settings, **{key: None if value == "none" else kind(value)})
+        except TypeError as error:
+            raise ValueError(f"bad bot setting {key}={value}: {error}") from None
     return SolverBot(settings)

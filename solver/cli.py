@@ -302,7 +302,9 @@ def solve(letters: str, lexicon: str, min_length: int, time_limit: float, object
 
 
 def make_solver(lexicon: Lexicon, min_length: int, time_limit: float, objective: str, seed: int | None):
-    from .search import solve as search_solve  # numba: imported only when solving
+    from .search import solve as search_solve, warm_up  # numba: imported only when solving
+
+    warm_up(lexicon)  # load the kernels before any hand's clock starts
 
     def solve_hand(hand: TileCounts):
         return search_solve(hand, lexicon, time_limit=time_limit, objective=objective, seed=seed,
@@ -444,7 +446,7 @@ def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts
 @click.option("--samples", type=int, default=16, show_default=True, metavar="N",
               help="Simulated draws per letter.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated draws.")
-@click.option("--time-per-try", type=float, default=0.02, show_default=True, metavar="SECONDS",
+@click.option("--time-per-try", type=float, default=1.0, show_default=True, metavar="SECONDS",
               help="Budget of each simulated rebuild; larger is slower but less dependent on machine load.")
 @json_option
 @reports_input_errors

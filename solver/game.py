@@ -295,10 +295,7 @@ class Hand:
             self.clock = max(self.clock, now)
             seat = self.seats[seat_index]
             if decision.action == "wait":
-                seat.waiting = True
-                self.log("stuck", player=seat_index, hand=(seat.held - _grid_tiles(seat.bot)).letters())
-                if all(self.seats[i].waiting for i in self.active):
-                    self.result = self.stalemate()
+                self.result = self.mark_stuck(seat_index)
                 return self.result
             seat.waiting = False
             self.schedule(self.clock, seat_index, "call", (decision, seat.version))
@@ -333,11 +330,7 @@ class Hand:
         # A few percent of seeded jitter: equal bots would otherwise tie to the microsecond.
         when = self.clock + work_seconds(decision, seat.bot.speed) * (1 + JITTER * self.jitter.random())
         if decision.action == "wait":
-            seat.waiting = True
-            self.log("stuck", player=seat_index, hand=(seat.held - _grid_tiles(seat.bot)).letters())
-            if all(self.seats[i].waiting for i in self.active):
-                return self.stalemate()
-            return None
+            return self.mark_stuck(seat_index)
         self.schedule(when, seat_index, "call", (decision, seat.version))
         return None
 
@@ -365,6 +358,11 @@ class Hand:
         if seat.refused < MAX_REFUSED:
             self.schedule(self.clock, seat_index, "decide")
             return None
+        return self.mark_stuck(seat_index)
+
+    def mark_stuck(self, seat_index: int) -> HandResult | None:
+        """The player waits for the table to change; when everyone waits, the hand ends."""
+        seat = self.seats[seat_index]
         seat.waiting = True
         self.log("stuck", player=seat_index, hand=(seat.held - _grid_tiles(seat.bot)).letters())
         if all(self.seats[i].waiting for i in self.active):

@@ -53,7 +53,11 @@ class Grid:
 
     @classmethod
     def from_rows(cls, rows: Iterable[str]) -> Grid:
-        rows = [str(row).upper() for row in rows]
+        rows = [str(row) for row in rows]
+        for number, row in enumerate(rows, start=1):
+            if not row.isascii():  # 'ı'.upper() is 'I': only A-Z and '.' are cells
+                raise GridError(f"row {number} has characters other than A-Z and '.'")
+        rows = [row.upper() for row in rows]
         if not rows:
             raise GridError("empty grid: no rows")
         width = len(rows[0])

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import shutil
 import tempfile
 import time
 import unicodedata
@@ -188,7 +189,13 @@ def cache_root() -> Path:
 
 
 def _cache_key(path: Path, max_level: int | None) -> str:
-    digest = hashlib.sha256(path.read_bytes())
+    try:
+        digest = hashlib.sha256(path.read_bytes())
+        if max_level is not None:  # the levels file decides which words are in
+            levels_path = path.with_name(path.name.replace(".txt.gz", ".levels.gz"))
+            digest.update(levels_path.read_bytes() if levels_path.is_file() else b"")
+    except OSError as error:
+        raise LexiconError(f"cannot read word list {path}: {error.strerror or error}") from None
     digest.update(f"|level={max_level}|format={CACHE_FORMAT}".encode())
     return digest.hexdigest()[:24]
 
@@ -202,17 +209,18 @@ def _write_cache(directory: Path, words: list[str], skipped: int) -> None:
     """Build everything into a temporary folder, then rename it into place (atomic)."""
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
-    marisa_trie.Trie(words).save(str(staging / "words.marisa"))
-    for prefix, word_list in (("forward", words), ("reverse", sorted(w[::-1] for w in words))):
-        for name, array in build_dawg(word_list).items():
-            np.save(staging / f"{prefix}.{name}.npy", array)
-    (staging / "skipped").write_text(str(skipped))
     try:
+        marisa_trie.Trie(words).save(str(staging / "words.marisa"))
+        for prefix, word_list in (("forward", words), ("reverse", sorted(w[::-1] for w in words))):
+            for name, array in build_dawg(word_list).items():
+                np.save(staging / f"{prefix}.{name}.npy", array)
+        (staging / "skipped").write_text(str(skipped))
         staging.rename(directory)
-    except OSError:  # another process won the race: keep its copy
-        for item in staging.iterdir():
-            item.unlink()
-        staging.rmdir()
+    except OSError:
+        if not (directory / "skipped").is_file():
+            raise
+    finally:  # another process won the race, or the build failed: no half-built folder stays
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import queue
 import re
 import threading
@@ -54,6 +55,7 @@ ERROR_CODES = {
     "bad_grid": "the grid is malformed",
     "out_of_order": "the message does not fit the session's state",
     "not_your_tile": "the tile is not in that player's hand",
+    "internal": "the engine failed on this message (a bug: please report it); the session goes on",
 }
 
 
@@ -64,8 +66,8 @@ class ProtocolError(Exception):
         self.message = message
 
 
-def _size_in_bytes(line: str | bytes) -> int:
-    if isinstance(line, bytes) or len(line) * 4 <= MAX_MESSAGE_BYTES:
+def _size_in_bytes(line: str | bytes, limit: int) -> int:
+    if isinstance(line, bytes) or len(line) * 4 <= limit:
         return len(line)  # a str of n characters is at most 4n bytes in UTF-8
     return len(line.encode("utf-8", "surrogatepass"))
 
@@ -169,9 +171,12 @@ class Session:
     the engine's machine (yes for a local `bananas engine`; no for network clients, who
     get the shipped names and inline distributions only)."""
 
-    def __init__(self, allow_paths: bool = True):
+    def __init__(self, allow_paths: bool = True, max_message_bytes: int = MAX_MESSAGE_BYTES):
         self.allow_paths = allow_paths
+        self.max_message_bytes = max_message_bytes
+        self.later: list[dict] = []  # messages to send after the current reply
         self.options = Options()
+        self.rules = self.options.rules()  # the rules of the seat-mode hand in play
         self.outbox: list[dict] = []
         self.closed = False
         # seat mode
@@ -189,8 +194,8 @@ class Session:
     def receive(self, line: str | bytes, now: float) -> list[dict]:
         """Handle one incoming line; return what to send (replies, then anything due)."""
         try:
-            if _size_in_bytes(line) > MAX_MESSAGE_BYTES:
-                raise ProtocolError("too_large", ERROR_CODES["too_large"])
+            if _size_in_bytes(line, self.max_message_bytes) > self.max_message_bytes:
+                raise ProtocolError("too_large", f"the message is longer than {self.max_message_bytes} bytes")
             try:
                 message = json.loads(line)
             except (ValueError, UnicodeDecodeError, RecursionError):
@@ -210,6 +215,11 @@ class Session:
             self.outbox.append(self._error(error, line))
         except (TileError, GridError, LexiconError, RuleError, ValueError) as error:
             self.outbox.append(self._error(ProtocolError("bad_value", str(error)), line))
+        except Exception as error:  # a bug of ours must not end the session: report it
+            self.outbox.append(self._error(ProtocolError("internal", f"{type(error).__name__}: {error}"), line))
+        finally:
+            self.outbox.extend(self.later)  # the bot's own messages come after the reply
+            self.later.clear()
         return self.tick(now)
 
     def tick(self, now: float) -> list[dict]:
@@ -253,7 +263,7 @@ class Session:
             "type": "hello", "protocol": PROTOCOL_VERSION, "engine": "bananas", "version": __version__,
             "lexicons": list(SHIPPED), "variants": list(VARIANTS), "min_lengths": [2, 3],
             "bots": list(PRESETS) + ["greedy"], "modes": ["seat", "host"], "clocks": list(CLOCKS),
-            "match_formats": list(MATCH_FORMATS), "max_message_bytes": MAX_MESSAGE_BYTES,
+            "match_formats": list(MATCH_FORMATS), "max_message_bytes": self.max_message_bytes,
         }]
 
     def on_options(self, message: dict, now: float) -> list[dict]:
@@ -311,15 +321,18 @@ class Session:
         if len(tiles) == 0:
             raise ProtocolError("bad_value", "a hand needs tiles")
         self._update_table(message)
+        rules = self.options.rules()
         bot = _make_bot(self.options.bot)
-        bot.start(tiles, self.options.rules(), self.options.seed)  # may fail: keep the old state then
-        self.bot = bot
+        bot.start(tiles, rules, self.options.seed)  # may fail: keep the old state then
+        self.bot, self.rules = bot, rules
         self.version, self.pending, self.awaiting = 0, None, None
         self._think(now)
         return [{"type": "ready", "tiles": tiles.letters()}]
 
     def on_draw(self, message: dict, now: float) -> list[dict]:
         self._need_seat()
+        if self.awaiting == "end":
+            raise ProtocolError("out_of_order", "the hand is over: send new_hand")
         tiles = _tiles(_need(message, "tiles"))
         if len(tiles) + len(self.bot.holding()) > MAX_TILES:
             raise ProtocolError("bad_value", f"a hand holds at most {MAX_TILES} tiles")
@@ -364,22 +377,24 @@ class Session:
             raise ProtocolError("out_of_order", "no hand yet: send new_hand first")
 
     def _update_table(self, message: dict) -> None:
+        updates = {}
         for name in ("bunch", "active"):
             if name in message:
                 value = _need(message, name, int)
                 if value < (1 if name == "active" else 0) or value > 10_000:
                     raise ProtocolError("bad_value", f"'{name}' is out of range")
-                self.table[name] = value
+                updates[name] = value
+        self.table.update(updates)  # all checked first: a bad message changes nothing
 
     def _think(self, now: float) -> None:
         """The bot works on its grid; its call lands when the work is done."""
         if self.awaiting == "end":
             return
-        view = TableView(self.table["bunch"], self.table["active"], self.options.rules())
+        view = TableView(self.table["bunch"], self.table["active"], self.rules)
         decision = self.bot.decide(view)
         if decision.action == "wait":
             self.pending = None
-            self.outbox.append({"type": "stuck", "hand": _hand_of(self.bot).letters()})
+            self.later.append({"type": "stuck", "hand": _hand_of(self.bot).letters()})
             return
         delay = 0.0
         if self.options.clock == "realtime":
@@ -444,20 +459,20 @@ class Session:
         if call not in ("peel", "dump", "bananas", "stuck"):
             raise ProtocolError("bad_value", "call is peel, dump, bananas or stuck")
         decision = Decision("wait" if call == "stuck" else call)
-        shown = seat.bot.grid
-        if "grid" in message or call == "bananas":
-            # The grid the player has built so far: PEEL and DUMP need to know what is in hand.
-            grid = _grid(_need(message, "grid", (list, str)))
-            if call != "bananas" and not seat.held.contains(grid.tiles()):
-                raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
-            seat.bot.grid = decision.grid = grid
-        if call == "dump":
-            tile = _tiles(_need(message, "tile"), "tile")
-            hand = seat.held - (seat.bot.grid.tiles() if seat.bot.grid else TileCounts())
-            if len(tile) != 1 or not hand.contains(tile):
-                seat.bot.grid = shown
+        # Every field is checked before anything changes.
+        tile = _tiles(_need(message, "tile"), "tile") if call == "dump" else None
+        grid = _grid(_need(message, "grid", (list, str))) if "grid" in message or call == "bananas" else None
+        if grid is not None and call != "bananas" and not seat.held.contains(grid.tiles()):
+            raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
+        if tile is not None:
+            shown_tiles = (grid or seat.bot.grid).tiles() if (grid or seat.bot.grid) else TileCounts()
+            if len(tile) != 1 or not seat.held.contains(shown_tiles) or not (seat.held - shown_tiles).contains(tile):
                 raise ProtocolError("not_your_tile", "dump one tile from that player's hand")
             decision.tile = tile.letters()
+        shown = seat.bot.grid
+        if grid is not None:
+            # The grid the player has built so far: PEEL and DUMP need to know what is in hand.
+            seat.bot.grid = decision.grid = grid
         refused_before, events_before = seat.refused, len(self.hand.events)
         self.hand.external_call(message["player"], decision, self._hand_clock(now))
         self._after_hand_step()
@@ -540,6 +555,28 @@ HANDLERS = {
 }
 
 
+def _lines_of(stream):
+    """Lines from `stream`: from its file descriptor when it has one, as bytes read with
+    os.read (no buffered-reader lock is held by a thread still blocked in it at exit, and
+    a bad byte becomes the session's bad_json rather than the reader's crash)."""
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        yield from stream  # an in-memory stream (tests)
+        return
+    pending = b""
+    while True:
+        chunk = os.read(descriptor, 65536)
+        if not chunk:
+            break
+        pending += chunk
+        *complete, pending = pending.split(b"\n")
+        for line in complete:
+            yield line + b"\n"
+    if pending:
+        yield pending
+
+
 def run_stdio(stdin=None, stdout=None, allow_paths: bool = True) -> None:
     """Serve one session on stdin/stdout until `quit` or end of input.
 
@@ -551,9 +588,11 @@ def run_stdio(stdin=None, stdout=None, allow_paths: bool = True) -> None:
     lines: queue.Queue = queue.Queue()
 
     def read() -> None:
-        for line in stdin:
-            lines.put(line)
-        lines.put(None)  # end of input: the client went away
+        try:
+            for line in _lines_of(stdin):
+                lines.put(line)
+        finally:
+            lines.put(None)  # end of input (or a broken pipe): the client went away
 
     def send(messages: list[dict]) -> None:
         for message in messages:

@@ -147,7 +147,7 @@ class _Run:
             f, r = lexicon.forward, lexicon.reverse
             K.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space.grid, space.cross,
                        state, space.frames, f.child, f.terminal, f.next_mask, f.end_mask, r.child, r.end_mask)
-        self.rng_state = np.array([seed or 0], dtype=np.int64)
+        self.rng_state = np.array([(seed or 0) & K.HASH_MASK], dtype=np.int64)  # any int seed fits
         self.noise = 0.0 if seed is None else 0.9
         self.weights = _WEIGHTS
 
@@ -290,7 +290,7 @@ def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, started: flo
         if best is not None:
             _tighten_bounds(run, objective, best)
         status = K.PAUSED
-        slice_nodes = 64
+        slice_nodes = 8  # small first: a node of a big hand can take milliseconds
         while time.perf_counter() < deadline:
             slice_started = time.perf_counter()
             nodes_before = run.nodes

@@ -7,8 +7,9 @@ sessions (a connection beyond the limit is closed with 1013 "try again later") a
 time (a session that sends nothing for `idle_timeout` seconds is closed with 1000).
 Loopback only by default. Uses the `websockets` library (asyncio).
 
-A session's bot work runs in a worker thread, so one busy session does not stall the
-others' sockets.
+A session's work runs in a worker thread, so the event loop keeps reading and writing
+every socket meanwhile; the numba kernels hold the GIL while they run, so busy sessions
+share the CPU rather than run in parallel.
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ class Server:
             return
         self.sessions += 1
         try:
-            await self.serve_session(connection, Session(allow_paths=False))  # no server files for clients
+            # Network clients may not make the server read its files.
+            session = Session(allow_paths=False, max_message_bytes=self.limits.max_message_bytes)
+            await self.serve_session(connection, session)
         except websockets.ConnectionClosed:
             pass  # the client vanished: its session is simply dropped
         finally:

@@ -168,6 +168,8 @@ def play_spellevate(players: int, rounds: int = 1, seed: int = 0, lexicon: Lexic
     round's winner. Each round deals the whole set anew."""
     if players < 3:
         raise SpellevateError("Spellevate takes 3 or more players")
+    if players > len(tiles):
+        raise SpellevateError(f"{players} players but only {len(tiles)} tiles")
     lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     rng = np.random.default_rng(seed)
     bots = [SpellevateBot(lexicon, min_length) for _ in range(players)]

@@ -14,6 +14,7 @@ import numpy as np
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ALPHABET_SIZE = 26
+HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"  # letters from hardest to easiest to place (English)
 
 
 class TileError(ValueError):

@@ -86,10 +86,7 @@ class BotStats:
 
     @property
     def ci(self) -> tuple[float, float]:
-        low, high = confidence_interval(self.wins, self.games)
-        # The Wilson bounds at 0 or all wins are off by an ulp (1 - 1e-16, 1e-17): clamp so
-        # that the interval always contains the observed rate.
-        return min(low, self.win_rate), max(high, self.win_rate)
+        return confidence_interval(self.wins, self.games)
 
     @property
     def mean_game_seconds(self) -> float:
@@ -188,11 +185,16 @@ def hand_seed(seed: int, group: int) -> int:
     return int(np.random.SeedSequence([seed, group]).generate_state(1)[0])
 
 
+MAX_LINEUPS = 100_000  # distinct seatings a tournament may enumerate
+
+
 def lineups(entries: int, players: int, groups: int, seed: int) -> list[list[int]]:
     """The entries seated (before rotation) in each group; see the module docstring."""
     if entries <= players:
         lineup = [i % entries for i in range(players)]
         return [lineup] * groups
+    if math.comb(entries, players) > MAX_LINEUPS:
+        raise ValueError(f"{entries} entries at {players} players make too many lineups (at most {MAX_LINEUPS})")
     combos = list(itertools.combinations(range(entries), players))
     rng = np.random.default_rng([seed, 0xB07])
     order: list[tuple[int, ...]] = []
