@@ -1,7 +1,8 @@
 """All numba code: the run scanner and the resumable grid-building search.
 
 Every kernel takes flat numpy arrays (no typed List/Dict, no globals, no recursion) and
-is compiled with `cache=True`. Each has a pure-Python reference it is tested against:
+is compiled with `cache=True` and `nogil=True` (they touch no Python objects, so server
+sessions in worker threads can search on both cores at once). Each has a pure-Python reference it is tested against:
 `scan_runs` against `solver.grid.validate`, `generate_moves` against
 `solver.reference.generate_moves`, and the search through the validator on its output.
 
@@ -64,7 +65,7 @@ VOWELS_MASK = (1 << 0) | (1 << 4) | (1 << 8) | (1 << 14) | (1 << 20)  # A E I O 
 
 # -- small helpers ----------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def mix_hash(cell, code):
     """A 62-bit pseudo-random key for `code` placed at `cell` (splitmix-style mixing).
 
@@ -78,7 +79,7 @@ def mix_hash(cell, code):
 
 # -- run scanning (the validator's fast twin) ------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def scan_runs(grid, child, terminal, min_len, out):
     """List every maximal run of 2+ letters of a 2-D code grid into `out`.
 
@@ -121,7 +122,7 @@ def scan_runs(grid, child, terminal, min_len, out):
 
 # -- cross-check masks ------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def cross_mask(grid, cell, perp, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask):
     """Letters that may fill empty `cell` given the run through it along `perp`."""
     before = 0
@@ -163,7 +164,7 @@ def cross_mask(grid, cell, perp, min_len, child, terminal, next_mask, end_mask, 
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def refresh_cross(grid, cross, cell, direction, state, undo, min_len,
                   child, terminal, next_mask, end_mask, rchild, rend_mask):
     """Recompute cross[direction] at empty `cell`, logging the old value for undo."""
@@ -181,7 +182,7 @@ def refresh_cross(grid, cross, cell, direction, state, undo, min_len,
         cross[slot] = new_mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_end(grid, cell, step, sign):
     """The first empty cell from `cell` going `sign*step` along its run."""
     while grid[cell] != 0:
@@ -191,7 +192,7 @@ def run_end(grid, cell, step, sign):
 
 # -- move generation --------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _record_move(moves, scores, letters, move_count, letter_top, start_cell, direction, length,
                  word, new_count, weight, vowels_left, consonants_left, weights, rng_state, noise):
     """Append one move with its ordering score; returns False when the buffers are full.
@@ -222,7 +223,7 @@ def _record_move(moves, scores, letters, move_count, letter_top, start_cell, dir
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _hand_summary(hand):
     """(mask of letters present, vowel tiles, consonant tiles)."""
     mask = 0
@@ -238,7 +239,7 @@ def _hand_summary(hand):
     return mask, vowels, consonants
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _list_anchors(grid, state, bbox, anchors):
     """Fill `anchors` with (direction, line, pos, previous anchor pos) rows; return the count.
 
@@ -270,7 +271,7 @@ def _list_anchors(grid, state, bbox, anchors):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def generate_moves(grid, cross, hand, state, bbox, moves, scores, letters, move_base, letter_base, weights,
                    rng_state, noise, child, terminal, next_mask, reach):
     """All moves from the current position into moves[move_base:], letters[letter_base:].
@@ -328,7 +329,7 @@ def generate_moves(grid, cross, hand, state, bbox, moves, scores, letters, move_
     return cursor[0], cursor[1], cursor[2]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, scores, letters, cursor,
                  weights, rng_state, noise, budget, buffers, weight_at, child, terminal, next_mask, reach,
                  gap, anchor_need, anchor_empty, need_touch, touch_letters):
@@ -435,7 +436,7 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
     return steps
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _return_tile(hand, code, hand_mask, vowels, consonants):
     """Put tile `code` back in the hand; returns the updated (mask, vowels, consonants)."""
     hand[code - 1] += 1
@@ -445,7 +446,7 @@ def _return_tile(hand, code, hand_mask, vowels, consonants):
     return hand_mask, vowels, consonants + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _single_is_across(grid, word, length, start_cell, step, perp):
     """A one-new-tile down move whose tile also has a horizontal neighbour: the across
     pass lists the same placement, so the down pass skips it."""
@@ -456,7 +457,7 @@ def _single_is_across(grid, word, length, start_cell, step, perp):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def generate_first_words(grid, cross, hand, state, moves, scores, letters, weights, rng_state, noise,
                          child, terminal, next_mask, below_mask):
     """Moves for an empty grid: the words the hand spells that hold its hardest letter
@@ -481,7 +482,7 @@ def generate_first_words(grid, cross, hand, state, moves, scores, letters, weigh
     return cursor[0], cursor[1], cursor[2]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _apply_move(grid, cross, hand, state, frames, moves, letters, undo, move, depth,
                 child, terminal, next_mask, end_mask, rchild, rend_mask):
     """Lay move `move` on the grid and fill frame depth+1 (bbox, hash, undo mark)."""
@@ -536,7 +537,7 @@ def _apply_move(grid, cross, hand, state, frames, moves, letters, undo, move, de
                       child, terminal, next_mask, end_mask, rchild, rend_mask)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _undo_to(grid, cross, hand, state, undo, mark):
     """Take back every logged change above `mark` (tiles to the hand, old masks)."""
     top = state[ST_UNDO_TOP]
@@ -552,7 +553,7 @@ def _undo_to(grid, cross, hand, state, undo, mark):
     state[ST_UNDO_TOP] = top
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(grid, cross, hand, state, frames, moves, scores, order, letters, undo, tt_keys, tt_stamps,
            weights, rng_state, noise, child, terminal, next_mask, end_mask, reach, below_mask, rchild, rend_mask):
     """Depth-first grid building, resumable: all state lives in the arrays.
@@ -605,7 +606,7 @@ def search(grid, cross, hand, state, frames, moves, scores, order, letters, undo
         state[ST_DEPTH] = depth - 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_keys, tt_stamps,
             weights, rng_state, noise, depth, child, terminal, next_mask, reach, below_mask):
     """Generate, order and cap the moves of frame `depth`."""
@@ -648,7 +649,7 @@ def _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_
     frames[depth, F_GENERATED] = 1 if complete else 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hostable_letters(hand, min_len, budget, child, terminal, next_mask):
     """Bit mask of the hand's letters that appear in at least one word the hand spells.
 
@@ -711,7 +712,7 @@ def hostable_letters(hand, min_len, budget, child, terminal, next_mask):
     return covered & wanted
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _keep_best(moves, scores, order, letters, move_base, letter_base, cap):
     """Compact the `cap` best moves (already ranked in `order`) to the front of the frame's
     region, so deeper frames get the buffer space back. Returns the new ends."""
@@ -735,7 +736,7 @@ def _keep_best(moves, scores, order, letters, move_base, letter_base, cap):
     return move_base + cap, letter_base + total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def lay_grid(codes, top, left, grid, cross, state, frames, child, terminal, next_mask, end_mask, rchild, rend_mask):
     """Put an existing grid (2-D letter codes) on the empty board at (top, left) as frame 0:
     its tiles, bounding box, position key and the cross masks of the empty cells around."""

@@ -8,8 +8,8 @@ time (a session that sends nothing for `idle_timeout` seconds is closed with 100
 Loopback only by default. Uses the `websockets` library (asyncio).
 
 A session's work runs in a worker thread, so the event loop keeps reading and writing
-every socket meanwhile; the numba kernels hold the GIL while they run, so busy sessions
-share the CPU rather than run in parallel.
+every socket meanwhile; the numba kernels release the GIL while they search, so busy
+sessions can use more than one core.
 """
 
 from __future__ import annotations
