@@ -364,7 +364,7 @@ class Hand:
         """The player waits for the table to change; when everyone waits, the hand ends."""
         seat = self.seats[seat_index]
         seat.waiting = True
-        self.log("stuck", player=seat_index, hand=(seat.held - _grid_tiles(seat.bot)).letters())
+        self.log("stuck", player=seat_index, hand=(seat.held - grid_tiles(seat.bot)).letters())
         if all(self.seats[i].waiting for i in self.active):
             return self.stalemate()
         return None
@@ -373,7 +373,7 @@ class Hand:
         """RULES.md PEEL: empty hand, at least one bunch tile per active player; every
         active player draws one, the caller too."""
         seat = self.seats[seat_index]
-        if not view.can_peel or len(seat.held - _grid_tiles(seat.bot)) != 0:
+        if not view.can_peel or len(seat.held - grid_tiles(seat.bot)) != 0:
             return self.refuse(seat_index)  # the premise no longer holds
         drawn = {}
         order = self.active[self.active.index(seat_index):] + self.active[:self.active.index(seat_index)]
@@ -392,7 +392,7 @@ class Hand:
         plus the returned tile holds three."""
         seat = self.seats[seat_index]
         tile = TileCounts.from_letters(decision.tile or "")
-        if not view.can_dump or len(tile) != 1 or not (seat.held - _grid_tiles(seat.bot)).contains(tile):
+        if not view.can_dump or len(tile) != 1 or not (seat.held - grid_tiles(seat.bot)).contains(tile):
             return self.refuse(seat_index)
         seat.bot.give_back(decision.tile)
         seat.held = seat.held - tile
@@ -502,7 +502,8 @@ class Hand:
                 time.sleep(delay)
 
 
-def _grid_tiles(bot: Bot) -> TileCounts:
+def grid_tiles(bot: Bot) -> TileCounts:
+    """The tiles on a bot's current grid (what is not in its hand)."""
     grid = bot.current_grid()
     return grid.tiles() if grid is not None else TileCounts()
 

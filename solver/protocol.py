@@ -32,7 +32,8 @@ import time
 from dataclasses import dataclass
 
 from . import __version__
-from .game import MATCH_FORMATS, VARIANTS, Decision, Hand, Rules, RuleError, TableView, work_seconds
+from .game import (MATCH_FORMATS, VARIANTS, Decision, Hand, Rules, RuleError, TableView, grid_tiles,
+                   work_seconds)
 from .grid import Grid, GridError, validate
 from .lexicon import SHIPPED, LexiconError, get_lexicon
 from .tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
@@ -527,8 +528,7 @@ def public_view(event: dict) -> dict:
 
 
 def _hand_of(bot) -> TileCounts:
-    grid = bot.current_grid()
-    return bot.holding() - (grid.tiles() if grid is not None else TileCounts())
+    return bot.holding() - grid_tiles(bot)
 
 
 def _make_bot(spec: str):
