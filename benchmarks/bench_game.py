@@ -23,7 +23,6 @@ from dataclasses import asdict
 from datetime import date
 
 import numpy as np
-
 from results_file import machine, record
 
 BOTS = ["hard", "medium", "medium", "easy"]
@@ -32,8 +31,8 @@ TARGET_MEDIAN_SECONDS = 1.0
 
 
 def time_games(specs: list[str], games: int, seed: int) -> dict:
-    from solver.bots import make_bot
-    from solver.game import Rules, play_hand
+    from solver.play.bots import make_bot
+    from solver.play.game import Rules, play_hand
 
     rules = Rules()
     play_hand(rules, [make_bot(spec) for spec in specs], seed + 1_000_000)  # warm-up: compile/load, lexicons
@@ -61,8 +60,8 @@ def time_games(specs: list[str], games: int, seed: int) -> dict:
 
 
 def time_tournaments(games: int, seed: int) -> dict[int, float]:
-    from solver.game import Rules
-    from solver.tournament import run_tournament
+    from solver.play.game import Rules
+    from solver.play.tournament import run_tournament
 
     rates, per_game = {}, {}
     for workers in (1, 2):
@@ -96,9 +95,11 @@ def main() -> None:
         "",
         "| bots | hands | median s | p90 s | max s | mean s | median simulated s | median events | unawarded |",
         "|---|---|---|---|---|---|---|---|---|",
-        *(f"| {g['bots']} | {g['games']} | {g['median_s']:.3f} | {g['p90_s']:.3f} | {g['max_s']:.3f} | "
-          f"{g['mean_s']:.3f} | {g['median_clock']:.1f} | {g['median_events']:.0f} | {g['unawarded']} |"
-          for g in games),
+        *(
+            f"| {g['bots']} | {g['games']} | {g['median_s']:.3f} | {g['p90_s']:.3f} | {g['max_s']:.3f} | "
+            f"{g['mean_s']:.3f} | {g['median_clock']:.1f} | {g['median_events']:.0f} | {g['unawarded']} |"
+            for g in games
+        ),
         "",
         f"Target: median <= {TARGET_MEDIAN_SECONDS:.0f} s steady state ({', '.join(BOTS)}): {verdict} it.",
         "",

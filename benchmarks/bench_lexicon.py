@@ -19,7 +19,7 @@ from datetime import date
 from results_file import machine, record
 
 LOAD = (
-    "import sys, time; from solver.lexicon import load_lexicon; t = time.perf_counter(); "
+    "import sys, time; from solver.lexicon.loader import load_lexicon; t = time.perf_counter(); "
     "lex = load_lexicon(sys.argv[1]); "
     "print(round((time.perf_counter() - t) * 1000, 2), len(lex), lex.forward.node_count, "
     "len(lex.forward.edge_label), lex.reverse.node_count)"
@@ -48,7 +48,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as cache:
             cold_ms, words, nodes, edges, reverse_nodes = load_once(name, cache)
             warm = [float(load_once(name, cache)[0]) for _ in range(5)]
-        lines.append(f"| {name} | {words} | {nodes} | {edges} | {reverse_nodes} | {cold_ms} | {statistics.median(warm):.2f} |")
+        lines.append(
+            f"| {name} | {words} | {nodes} | {edges} | {reverse_nodes} | {cold_ms} | {statistics.median(warm):.2f} |"
+        )
     text = "\n".join(lines) + "\n"
     print(text)
     if args.record:

@@ -1,4 +1,4 @@
-"""Benchmark live play: rebuilds after PEEL and DUMP events (solver.board).
+"""Benchmark live play: rebuilds after PEEL and DUMP events (solver.search.board).
 
     python benchmarks/bench_live.py [--sequences 40] [--seed 7] [--record]
 
@@ -15,15 +15,13 @@ from collections import Counter
 from datetime import date
 
 import numpy as np
-
 from results_file import machine, record
 
 
-
 def run_sequence(seed: int, lexicon, target: int = 60) -> list[tuple[str, float, int, str]]:
-    from solver.board import Board
-    from solver.grid import validate
-    from solver.tiles import ENGLISH, draw
+    from solver.core.grid import validate
+    from solver.core.tiles import ENGLISH, draw
+    from solver.search.board import Board
 
     rng = np.random.default_rng(seed)
     hand = draw(ENGLISH, 21, rng)
@@ -78,8 +76,8 @@ def main() -> None:
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
 
-    from solver.lexicon import get_lexicon
-    from solver.board import Board
+    from solver.lexicon.loader import get_lexicon
+    from solver.search.board import Board
 
     lexicon = get_lexicon("en")
     Board(lexicon, hand="CATMAP").add("S")  # compile (or load) before timing

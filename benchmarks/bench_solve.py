@@ -22,13 +22,12 @@ import time
 from datetime import date
 
 import numpy as np
-
 from results_file import machine, record
 
 SIZES = {11: 1000, 15: 1000, 21: 1000, 30: 50, 40: 50, 60: 20, 100: 20, 144: 20}
 FIRST_CALL = (
-    "import time; t = time.perf_counter(); from solver.search import solve; "
-    "from solver.lexicon import get_lexicon; lex = get_lexicon('en'); t1 = time.perf_counter(); "
+    "import time; t = time.perf_counter(); from solver.search.solving import solve; "
+    "from solver.lexicon.loader import get_lexicon; lex = get_lexicon('en'); t1 = time.perf_counter(); "
     "solve('AEEIRSTQUNL', lex); t2 = time.perf_counter(); "
     "print(round((t1 - t) * 1000, 1), round((t2 - t1) * 1000, 1))"
 )
@@ -40,7 +39,9 @@ def first_call_costs() -> dict[str, float]:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for label in ("cold", "warm"):
-            out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, capture_output=True, text=True, check=True)
+            out = subprocess.run(
+                [sys.executable, "-c", FIRST_CALL], env=env, capture_output=True, text=True, check=True
+            )
             load_ms, solve_ms = map(float, out.stdout.split())
             costs[f"import_and_lexicon_ms_{label}_cache"] = load_ms
             costs[f"first_solve_ms_{label}_cache"] = solve_ms
@@ -48,9 +49,9 @@ def first_call_costs() -> dict[str, float]:
 
 
 def bench_size(size: int, hands: int, seed: int, time_limit: float, lexicon) -> dict:
-    from solver.search import solve
-    from solver.grid import validate
-    from solver.tiles import ENGLISH, draw
+    from solver.core.grid import validate
+    from solver.core.tiles import ENGLISH, draw
+    from solver.search.solving import solve
 
     rng = np.random.default_rng([seed, size])
     times, nodes, statuses = [], [], {}
@@ -106,8 +107,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    from solver.lexicon import get_lexicon
-    from solver.search import solve
+    from solver.lexicon.loader import get_lexicon
+    from solver.search.solving import solve
 
     sizes = dict(SIZES)
     if args.sizes:

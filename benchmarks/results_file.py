@@ -12,8 +12,10 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def machine() -> str:
-    return (f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"{platform.system()} {platform.release()}.")
+    return (
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}."
+    )
 
 
 def record(text: str, kind: str) -> None:

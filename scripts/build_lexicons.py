@@ -64,12 +64,14 @@ LEVELS = (35, 50, 60, 70, 80)
 # SCOWL's two-letter entries are mostly letter names and abbreviations (bs, kb, ls),
 # so all of them are replaced by the two-letter words of ENABLE2K (public domain).
 # ENABLE predates the later Scrabble additions (fe, ki, oi, qi, za): it has 96.
-ENABLE_TWO_LETTER_WORDS = tuple("""
+ENABLE_TWO_LETTER_WORDS = tuple(
+    """
     aa ab ad ae ag ah ai al am an ar as at aw ax ay ba be bi bo by de do ed ef eh el
     em en er es et ex fa go ha he hi hm ho id if in is it jo ka la li lo ma me mi mm
     mo mu my na ne no nu od oe of oh om on op or os ow ox oy pa pe pi re sh si so ta
     ti to uh um un up us ut we wo xi xu ya ye yo
-""".split())
+""".split()
+)
 assert len(set(ENABLE_TWO_LETTER_WORDS)) == len(ENABLE_TWO_LETTER_WORDS) == 96
 # The five two-letter words added to the tournament list in 2006 are real words that
 # ENABLE lacks; SCOWL (size <= 80) has all five, so they are kept from SCOWL.
@@ -417,11 +419,14 @@ def compare(built: Path, shipped: Path) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "--source-dir", type=Path, metavar="DIR",
+        "--source-dir",
+        type=Path,
+        metavar="DIR",
         help=f"use {SCOWL_FILE} and {DICT_FR_FILE} from DIR instead of fetching them",
     )
     parser.add_argument(
-        "--check", action="store_true",
+        "--check",
+        action="store_true",
         help="rebuild into a temp dir and compare byte-for-byte with lexicons/ (exit 1 if different)",
     )
     args = parser.parse_args()

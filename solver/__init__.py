@@ -15,20 +15,39 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .grid import Grid, validate
-from .lexicon import get_lexicon
-from .tiles import ENGLISH, FRENCH, TileCounts
+from solver.core.grid import Grid, validate
+from solver.core.tiles import ENGLISH, FRENCH, TileCounts
+from solver.lexicon.loader import get_lexicon
 
-_LAZY = {"solve": "search", "extend": "search", "Solution": "search", "Board": "board", "dump_advice": "board"}
+# name -> module; these import numba, so they load on first use
+_LAZY = {
+    "solve": "solver.search.solving",
+    "extend": "solver.search.solving",
+    "Solution": "solver.search.solving",
+    "Board": "solver.search.board",
+    "dump_advice": "solver.search.board",
+}
 
 
 def __getattr__(name: str):
     if name in _LAZY:
         from importlib import import_module
 
-        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        return getattr(import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'solver' has no attribute {name!r}")
 
 
-__all__ = ["solve", "extend", "Solution", "Board", "dump_advice", "Grid", "validate", "get_lexicon",
-           "TileCounts", "ENGLISH", "FRENCH", "__version__"]
+__all__ = [
+    "solve",
+    "extend",
+    "Solution",
+    "Board",
+    "dump_advice",
+    "Grid",
+    "validate",
+    "get_lexicon",
+    "TileCounts",
+    "ENGLISH",
+    "FRENCH",
+    "__version__",
+]

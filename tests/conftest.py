@@ -26,14 +26,14 @@ if "BANANAS_CACHE" not in os.environ:
 
 @pytest.fixture(scope="session")
 def en():
-    from solver.lexicon import get_lexicon
+    from solver.lexicon.loader import get_lexicon
 
     return get_lexicon("en")
 
 
 @pytest.fixture(scope="session")
 def fr():
-    from solver.lexicon import get_lexicon
+    from solver.lexicon.loader import get_lexicon
 
     return get_lexicon("fr")
 
@@ -51,6 +51,7 @@ def make_rng():
 @pytest.fixture
 def grid_file(tmp_path: Path):
     """Write a grid (text or raw bytes) to a file and return its path."""
+
     def write(text: str | bytes, name: str = "grid.txt") -> str:
         path = tmp_path / name
         path.write_bytes(text.encode() if isinstance(text, str) else text)

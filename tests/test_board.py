@@ -1,8 +1,8 @@
-"""Live play (solver.board): PEEL and DUMP events keep a valid grid with exactly the
+"""Live play (solver.search.board): PEEL and DUMP events keep a valid grid with exactly the
 player's tiles, moving as few placed tiles as possible.
 
 Every grid a test sees is re-checked with the independent validator
-(`solver.grid.validate`) against the exact multiset the player should hold: the old
+(`solver.core.grid.validate`) against the exact multiset the player should hold: the old
 grid's tiles + the hand + the tiles drawn - the tiles dumped.
 
 The kernels are loaded once (`warm_kernels`) before any timed rebuild; `Board` itself
@@ -20,10 +20,19 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from solver.board import TIERS, Board, DumpAdvice, Rebuild, dump_advice, leaf_words, lift, tiles_moved
-from solver.grid import Grid, validate
-from solver.search import extend, solve
-from solver.tiles import ENGLISH, TileCounts, TileError, draw
+from solver.core.grid import Grid, validate
+from solver.core.tiles import ENGLISH, TileCounts, TileError, draw
+from solver.search.board import (
+    TIERS,
+    Board,
+    DumpAdvice,
+    Rebuild,
+    dump_advice,
+    leaf_words,
+    lift,
+    tiles_moved,
+)
+from solver.search.solving import extend, solve
 
 CROSS = ".M.\nCAT\n.P."  # CAT across, MAP down through its A
 
@@ -406,14 +415,14 @@ class SlowClock:
 
 
 def test_dump_advice_does_not_depend_on_the_machine_speed(en, monkeypatch):
-    import solver.board
-    import solver.search
+    import solver.search.board
+    import solver.search.solving
 
     board = Board(en, grid=Grid.parse("REST"), hand="QOV", node_budget=20_000)
     bunch = ENGLISH - board.tiles
     normal = dump_advice(board, bunch, samples=12, seed=7).to_json()
-    monkeypatch.setattr(solver.board, "time", SlowClock())
-    monkeypatch.setattr(solver.search, "time", solver.board.time)
+    monkeypatch.setattr(solver.search.board, "time", SlowClock())
+    monkeypatch.setattr(solver.search.solving, "time", solver.search.board.time)
     assert normal["recommended"] == "Q"
     assert dump_advice(board, bunch, samples=12, seed=7).to_json() == normal  # slow: V, every chance lower
 
@@ -451,8 +460,8 @@ def test_board_without_a_grid_solves_its_hand(en):
 # -- cold start (findings) ------------------------------------------------------------
 
 COLD_HOOK = """
-from solver.board import Board
-from solver.grid import Grid
+from solver.search.board import Board
+from solver.core.grid import Grid
 board = Board("en", grid=Grid.parse(".M.\\nCAT\\n.P."), time_limit=0.2)
 result = board.add("S")
 print(result.tier, result.moved)
@@ -460,9 +469,9 @@ assert result.tier == "hook" and result.moved == 0, result.to_json()
 """
 
 COLD_ADVICE = """
-from solver.board import Board, dump_advice
-from solver.grid import Grid
-from solver.tiles import ENGLISH
+from solver.search.board import Board, dump_advice
+from solver.core.grid import Grid
+from solver.core.tiles import ENGLISH
 board = Board("en", grid=Grid.parse(".M.\\nCAT\\n.P."), hand="SE")
 first = dump_advice(board, ENGLISH - board.tiles, samples=4, seed=1).to_json()
 second = dump_advice(board, ENGLISH - board.tiles, samples=4, seed=1).to_json()

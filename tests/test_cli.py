@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import bananas_script
 from click.testing import CliRunner
+from conftest import bananas_script
 
-from solver import cli
-from solver.cli import main
-from solver.grid import Grid, validate
-from solver.lexicon import get_lexicon
-from solver.tiles import TileCounts
+from solver.cli import common as cli
+from solver.cli import grids, main
+from solver.core.grid import Grid, validate
+from solver.core.tiles import TileCounts
+from solver.lexicon.loader import get_lexicon
 
 VALID_GRID = ".M.\nCAT\n.P.\n"  # CAT across, MAP down through its A
 ANSI = "\x1b["
@@ -36,6 +36,7 @@ def subprocess_env() -> dict[str, str]:
 
 
 # -- check ----------------------------------------------------------------------------
+
 
 def test_check_valid_grid_exits_0(grid_file):
     result = run("check", grid_file(VALID_GRID))
@@ -121,7 +122,7 @@ def test_check_has_no_colour_codes_when_not_a_terminal(grid_file):
 
 
 def test_check_colours_exactly_the_invalid_words_cells(grid_file, monkeypatch):
-    monkeypatch.setattr(cli, "colour_wanted", lambda: True)
+    monkeypatch.setattr(grids, "colour_wanted", lambda: True)
     result = run("check", grid_file("CAT\n.X.\n.P.\n"), color=True)
     red = lambda letter: f"\x1b[31m\x1b[1m{letter}\x1b[0m"  # noqa: E731
     assert result.stdout.splitlines()[:3] == [f"C{red('A')}T", f".{red('X')}.", f".{red('P')}."]
@@ -141,6 +142,7 @@ def test_colour_only_on_a_terminal_and_without_no_color(monkeypatch):
 
 
 # -- words ----------------------------------------------------------------------------
+
 
 def test_words_lists_longest_first_in_upper_case():
     result = run("words", "tca")
@@ -163,6 +165,7 @@ def test_words_json():
 
 
 # -- solve ----------------------------------------------------------------------------
+
 
 def assert_valid_solution(data: dict, hand: str) -> None:
     assert data["status"] == "solved"
@@ -195,8 +198,15 @@ def test_solve_single_tile_is_no_grid_and_exits_1():
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data.pop("elapsed_ms") >= 0
-    assert data == {"tiles": "Q", "status": "no-grid", "grid": None, "words": [], "nodes": 0,
-                    "objective": "any", "proof": "a grid needs at least two tiles"}
+    assert data == {
+        "tiles": "Q",
+        "status": "no-grid",
+        "grid": None,
+        "words": [],
+        "nodes": 0,
+        "objective": "any",
+        "proof": "a grid needs at least two tiles",
+    }
     text = run("solve", "Q")
     assert text.exit_code == 1
     assert text.stdout.startswith("# no-grid: 1 tile, 0 words")
@@ -254,7 +264,7 @@ BAD_INPUTS = {
     "binary grid file": (["check", "{junk}"], None),
     "grid file is a directory": (["check", "{dir}"], None),
     "missing grid file": (["check", "{dir}/nope.txt"], None),
-    "bad JSON": (["check", "-"], "[\"CAT\", "),
+    "bad JSON": (["check", "-"], '["CAT", '),
     "JSON without a grid": (["check", "-"], '{"status": "no-grid", "grid": null}'),
     "missing lexicon": (["words", "CAT", "--lexicon", "{dir}/nope.txt"], None),
     "binary lexicon": (["words", "CAT", "--lexicon", "{junk}"], None),
@@ -274,7 +284,10 @@ BAD_INPUTS = {
 @pytest.fixture
 def bad_input_paths(tmp_path: Path) -> dict[str, str]:
     files = {
-        "ragged": "CAT\nCA\n", "digits": "C1T\n", "empty": "", "valid": VALID_GRID,
+        "ragged": "CAT\nCA\n",
+        "digits": "C1T\n",
+        "empty": "",
+        "valid": VALID_GRID,
         "junk": b"\xff\xfe\x00\x81binary" * 20,
     }
     for name, content in files.items():
@@ -310,13 +323,19 @@ def test_help_lists_every_command_with_an_example():
 
 # -- the installed entry point --------------------------------------------------------
 
+
 def test_entry_point_exit_codes(grid_file):
     bananas = bananas_script()
-    valid = subprocess.run([bananas, "check", grid_file(VALID_GRID)], capture_output=True, text=True,
-                           env=subprocess_env())
+    valid = subprocess.run(
+        [bananas, "check", grid_file(VALID_GRID)], capture_output=True, text=True, env=subprocess_env()
+    )
     assert valid.returncode == 0, valid.stderr
-    invalid = subprocess.run([bananas, "check", grid_file("CAT\n.X.\n.P.\n", "bad.txt")], capture_output=True,
-                             text=True, env=subprocess_env())
+    invalid = subprocess.run(
+        [bananas, "check", grid_file("CAT\n.X.\n.P.\n", "bad.txt")],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+    )
     assert invalid.returncode == 1
     assert ANSI not in invalid.stdout  # a pipe is not a terminal
     ragged_path = grid_file("CAT\nCA\n", "ragged.txt")
@@ -327,8 +346,12 @@ def test_entry_point_exit_codes(grid_file):
 
 def test_entry_point_stops_quietly_when_the_reader_goes_away():
     # ~26,000 words: more than a pipe buffer, so writing hits the closed pipe.
-    process = subprocess.Popen([bananas_script(), "words", "aeiorstlnmcdpughbk"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=subprocess_env())
+    process = subprocess.Popen(
+        [bananas_script(), "words", "aeiorstlnmcdpughbk"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+    )
     process.stdout.close()
     stderr = process.communicate(timeout=60)[1]
     assert process.returncode == 1

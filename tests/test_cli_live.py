@@ -12,13 +12,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import bananas_script
 from click.testing import CliRunner
+from conftest import bananas_script
 
-from solver.board import TIERS
 from solver.cli import main
-from solver.grid import Grid, validate
-from solver.tiles import ENGLISH, FRENCH, TileCounts
+from solver.core.grid import Grid, validate
+from solver.core.tiles import ENGLISH, FRENCH, TileCounts
+from solver.search.board import TIERS
 
 CROSS = ".M.\nCAT\n.P.\n"  # CAT across, MAP down through its A
 LIFT_GRID = "ARNOTTO\nE......\n"  # + C: no hook; lifting the E of AE gives ACE
@@ -49,6 +49,7 @@ def assert_exact(grid: Grid, held: TileCounts, lexicon) -> None:
 
 
 # -- peel -----------------------------------------------------------------------------
+
 
 def test_peel_a_hook_moves_nothing_and_exits_0(grid_file, en):
     result = run("peel", "--grid", grid_file(CROSS), "s")
@@ -120,6 +121,7 @@ def test_peel_min_length_3(grid_file, en):
 
 # -- dump -----------------------------------------------------------------------------
 
+
 def test_dump_recommends_the_q_and_shows_the_reasoning(grid_file):
     result = run("dump", "--grid", grid_file(NO_U), "--hand", "qe", "--time-per-try", "1")
     assert result.exit_code == 0, result.output
@@ -127,7 +129,7 @@ def test_dump_recommends_the_q_and_shows_the_reasoning(grid_file):
     assert lines[0] == "recommended dump: Q"
     assert "complete without a dump: no" in lines
     header = lines.index("letter  chance  completions")
-    rows = lines[header + 1:header + 3]
+    rows = lines[header + 1 : header + 3]
     assert [row.split()[0] for row in rows] == ["Q", "E"]
     for row in rows:
         letter, chance, ratio = row.split()
@@ -147,8 +149,20 @@ def test_dump_says_when_the_hand_completes_without_a_dump(grid_file):
 def test_dump_json_shape_and_determinism(grid_file):
     # A generous --time-per-try: every simulated rebuild ends by exhaustion, not the clock,
     # so the advice depends on the seed only (not on the machine's load).
-    args = ("dump", "--grid", grid_file("REST\n"), "--hand", "QOV", "--samples", "6", "--seed", "3", "--json",
-            "--time-per-try", "2")
+    args = (
+        "dump",
+        "--grid",
+        grid_file("REST\n"),
+        "--hand",
+        "QOV",
+        "--samples",
+        "6",
+        "--seed",
+        "3",
+        "--json",
+        "--time-per-try",
+        "2",
+    )
     result = run(*args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -167,12 +181,15 @@ def test_dump_json_shape_and_determinism(grid_file):
 
 def test_dump_default_bunch_is_the_lexicon_language_set_minus_grid_and_hand(grid_file):
     default = run("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--json")
-    explicit = run("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--json",
-                   "--bunch", ENGLISH.distribution())
+    explicit = run(
+        "dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--json", "--bunch", ENGLISH.distribution()
+    )
     assert default.exit_code == explicit.exit_code == 0
     assert default.stdout == explicit.stdout
-    assert run("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--bunch", "en",
-               "--json").stdout == default.stdout
+    assert (
+        run("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--bunch", "en", "--json").stdout
+        == default.stdout
+    )
 
     solved = run("solve", "CHAT", "--lexicon", "fr", "--json")
     assert solved.exit_code == 0, solved.output
@@ -210,28 +227,39 @@ BAD_INPUTS = {
     "peel: no letters": (["peel", "--grid", "{valid}", ""], None, "no tiles"),
     "dump: hand with digits": (["dump", "--grid", "{valid}", "--hand", "Q1"], None, "other than the letters"),
     "dump: negative samples": (["dump", "--grid", "{valid}", "--hand", "Q", "--samples", "-1"], None, "--samples"),
-    "dump: zero time per try": (["dump", "--grid", "{valid}", "--hand", "Q", "--time-per-try", "0"], None,
-                                "--time-per-try"),
-    "dump: NaN time per try": (["dump", "--grid", "{valid}", "--hand", "Q", "--time-per-try", "nan"], None,
-                               "--time-per-try"),
+    "dump: zero time per try": (
+        ["dump", "--grid", "{valid}", "--hand", "Q", "--time-per-try", "0"],
+        None,
+        "--time-per-try",
+    ),
+    "dump: NaN time per try": (
+        ["dump", "--grid", "{valid}", "--hand", "Q", "--time-per-try", "nan"],
+        None,
+        "--time-per-try",
+    ),
     "dump: zero samples": (["dump", "--grid", "{valid}", "--hand", "Q", "--samples", "0"], None, "--samples"),
     "peel: negative time limit": (["peel", "--grid", "{valid}", "S", "--time-limit", "-1"], None, "--time-limit"),
     "peel: NaN time limit": (["peel", "--grid", "{valid}", "S", "--time-limit", "nan"], None, "--time-limit"),
     "peel: min-length 4": (["peel", "--grid", "{valid}", "S", "--min-length", "4"], None, "--min-length"),
-    "dump: bad bunch distribution": (["dump", "--grid", "{valid}", "--hand", "Q", "--bunch", "A13,B"], None,
-                                     "--bunch"),
-    "dump: bunch with digits and letters": (["dump", "--grid", "{valid}", "--hand", "Q", "--bunch", "U2U"], None,
-                                            "--bunch"),
+    "dump: bad bunch distribution": (["dump", "--grid", "{valid}", "--hand", "Q", "--bunch", "A13,B"], None, "--bunch"),
+    "dump: bunch with digits and letters": (
+        ["dump", "--grid", "{valid}", "--hand", "Q", "--bunch", "U2U"],
+        None,
+        "--bunch",
+    ),
     "dump: more tiles than the set": (["dump", "--grid", "{valid}", "--hand", "QQQ"], None, "more tiles"),
-    "peel: missing lexicon": (["peel", "--grid", "{valid}", "S", "--lexicon", "{dir}/nope.txt"], None,
-                              "no lexicon"),
+    "peel: missing lexicon": (["peel", "--grid", "{valid}", "S", "--lexicon", "{dir}/nope.txt"], None, "no lexicon"),
 }
 
 
 @pytest.fixture
 def bad_input_paths(tmp_path: Path) -> dict[str, str]:
-    files = {"valid": CROSS, "invalid": "CAT\n.X.\n.P.\n", "ragged": "CAT\nCA\n",
-             "junk": b"\xff\xfe\x00\x81binary" * 20}
+    files = {
+        "valid": CROSS,
+        "invalid": "CAT\n.X.\n.P.\n",
+        "ragged": "CAT\nCA\n",
+        "junk": b"\xff\xfe\x00\x81binary" * 20,
+    }
     for name, content in files.items():
         (tmp_path / name).write_bytes(content.encode() if isinstance(content, str) else content)
     return {**{name: str(tmp_path / name) for name in files}, "dir": str(tmp_path)}
@@ -273,11 +301,16 @@ def test_help_lists_peel_and_dump():
 
 # -- the installed entry point (a cold process) -------------------------------------------
 
+
 def test_entry_point_peel_hooks_in_a_fresh_process(grid_file, en):
     """The kernels are loaded before the timed rebuild: a cold process still hooks."""
     bananas = bananas_script()
-    process = subprocess.run([bananas, "peel", "--grid", grid_file(CROSS), "S", "--time-limit", "0.2"],
-                             capture_output=True, text=True, timeout=120)
+    process = subprocess.run(
+        [bananas, "peel", "--grid", grid_file(CROSS), "S", "--time-limit", "0.2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert process.returncode == 0, process.stderr
     lines = process.stdout.splitlines()
     assert SUMMARY.match(lines[-1]).group(1, 2) == ("0", "hook")

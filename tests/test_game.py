@@ -23,22 +23,8 @@ import re
 import numpy as np
 import pytest
 
-from solver import game
-from solver.bots import PRESETS, GreedyBot, SolverBot, make_bot
-from solver.game import (
-    MATCH_FORMATS,
-    Decision,
-    Hand,
-    RuleError,
-    Rules,
-    TableView,
-    confidence_interval,
-    play_hand,
-    play_match,
-)
-from solver.grid import Grid, find_words, validate
-from solver.lexicon import get_lexicon
-from solver.tiles import (
+from solver.core.grid import Grid, find_words, validate
+from solver.core.tiles import (
     DISTRIBUTION_NOTES,
     DISTRIBUTIONS,
     ENGLISH,
@@ -48,6 +34,20 @@ from solver.tiles import (
     letter_code,
     load_distribution,
     parse_distribution,
+)
+from solver.lexicon.loader import get_lexicon
+from solver.play import game
+from solver.play.bots import PRESETS, GreedyBot, SolverBot, make_bot
+from solver.play.game import (
+    MATCH_FORMATS,
+    Decision,
+    Hand,
+    RuleError,
+    Rules,
+    TableView,
+    confidence_interval,
+    play_hand,
+    play_match,
 )
 
 ENGLISH_COUNTS = dict(A=13, B=3, C=3, D=6, E=18, F=3, G=4, H=3, I=12, J=2, K=2, L=5, M=3, N=8, O=11, P=3,
@@ -111,7 +111,7 @@ def shape(letters: str, kind: str) -> dict:
 
 
 class Scripted:
-    """A bot (the `solver.game.Bot` protocol) that makes exactly the calls it is told.
+    """A bot (the `solver.play.game.Bot` protocol) that makes exactly the calls it is told.
 
     `steps` is consumed one per `decide`; when it runs out the bot waits. `hands` (for
     matches) gives one list of steps per hand dealt. A step is a callable (bot, view) ->
@@ -914,7 +914,7 @@ def test_rule_spellcheck_names_invalid_words_and_cells_off_judged_only_at_banana
     assert data["invalid_words"][0]["cells"] == [[0, 0], [1, 0]]
     assert any("not a word: CX (down at row 1, column 1)" == line for line in report.problems())
     # The engine protocol offers the same check to front-ends, without a game.
-    from solver.protocol import Session
+    from solver.protocol.session import Session
 
     (reply,) = Session().receive(json.dumps({"type": "check", "grid": ["CAT", "X.O"], "id": 1}), 0.0)
     assert reply["type"] == "check" and reply["valid"] is False and reply["id"] == 1

@@ -6,8 +6,15 @@ import json
 
 import pytest
 
-from solver.grid import Grid, GridError, Word, connected_components, find_words, validate
-from solver.tiles import TileCounts
+from solver.core.grid import (
+    Grid,
+    GridError,
+    Word,
+    connected_components,
+    find_words,
+    validate,
+)
+from solver.core.tiles import TileCounts
 
 pytestmark = pytest.mark.nojit
 
@@ -16,6 +23,7 @@ CAT_MAP = ".M.\nCAT\n.P."  # the rules' demonstration: MAP down through the A of
 
 
 # -- notation -------------------------------------------------------------------------------
+
 
 def test_parse_and_format():
     grid = Grid.parse(CAT_AAP)
@@ -50,15 +58,18 @@ def test_cells_and_array_roundtrip():
     assert Grid.from_array(array) == Grid.parse(CAT_AAP)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("CAT\n.A\n.P.", "ragged grid: row 2 has 2 cells, row 1 has 3"),
-    ("CAT\n.1.", "row 2 has characters other than A-Z"),
-    ("CAT\n.É.", "row 2 has characters other than A-Z"),
-    ("C T", "row 1 has characters other than A-Z"),
-    ("", "empty grid"),
-    ("# only a comment", "empty grid"),
-    ("CAT\n\n.A.", "row 2 is empty"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("CAT\n.A\n.P.", "ragged grid: row 2 has 2 cells, row 1 has 3"),
+        ("CAT\n.1.", "row 2 has characters other than A-Z"),
+        ("CAT\n.É.", "row 2 has characters other than A-Z"),
+        ("C T", "row 1 has characters other than A-Z"),
+        ("", "empty grid"),
+        ("# only a comment", "empty grid"),
+        ("CAT\n\n.A.", "row 2 is empty"),
+    ],
+)
 def test_bad_notation(text, message):
     with pytest.raises(GridError, match=message):
         Grid.parse(text)
@@ -76,6 +87,7 @@ def test_from_cells_empty():
 
 
 # -- validator ------------------------------------------------------------------------------
+
 
 def test_cat_map_rows_from_the_brief_read_aap(en):
     # Rows CAT / .A. / .P. put a second A under CAT's A: the down run is AAP, not MAP.

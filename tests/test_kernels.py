@@ -1,8 +1,8 @@
 """The numba kernels against plain-Python oracles.
 
-* scan_runs      vs solver.grid.validate (runs, directions, validity; min length 2 and 3)
+* scan_runs      vs solver.core.grid.validate (runs, directions, validity; min length 2 and 3)
 * cross_mask     vs brute force (place each letter, look the perpendicular run up)
-* generate_moves vs solver.reference.generate_moves_reference. Moves are compared as
+* generate_moves vs solver.search.reference.generate_moves_reference. Moves are compared as
   (row, col, direction, WORD) tuples, with the single-tile convention both sides share (a
   one-new-tile placement that has a horizontal neighbour is listed only as across), and
   also as placements: the frozenset of ((row, col), LETTER) each move adds.
@@ -23,16 +23,17 @@ import inspect
 import numpy as np
 import pytest
 
-from solver import kernels as K
-from solver.grid import Grid, validate
-from solver.reference import generate_moves_reference, placements
-from solver.search import default_weights, solve
-from solver.tiles import ALPHABET, ENGLISH, TileCounts, draw
+from solver.core.grid import Grid, validate
+from solver.core.tiles import ALPHABET, ENGLISH, TileCounts, draw
+from solver.search import kernels as K
+from solver.search.reference import generate_moves_reference, placements
+from solver.search.solving import default_weights, solve
 
 LETTER_P = ENGLISH.counts / ENGLISH.counts.sum()
 
 
 # -- calling kernels ----------------------------------------------------------------------------
+
 
 def lexicon_arrays(lexicon) -> dict[str, np.ndarray]:
     """Kernel parameter name -> array: the forward graph's fields by name (child, terminal,
@@ -59,6 +60,7 @@ def call(kernel, **named):
 
 
 # -- random material --------------------------------------------------------------------------
+
 
 def random_words(lexicon, rng, count, min_len=2, max_len=8):
     assert 2 <= min_len <= max_len
@@ -99,6 +101,7 @@ def grid_of(codes: np.ndarray) -> Grid:
 
 # -- scan_runs vs validate --------------------------------------------------------------------
 
+
 def kernel_runs(codes, lexicon, min_len):
     out = np.zeros((2 * codes.size + 2, 5), dtype=np.int64)
     count = call(K.scan_runs, grid=codes, min_len=min_len, out=out, **lexicon_arrays(lexicon))
@@ -120,7 +123,10 @@ def validator_runs(codes, lexicon, min_len):
 
 def check_scan(codes, lexicon):
     for min_len in (2, 3):
-        assert kernel_runs(codes, lexicon, min_len) == validator_runs(codes, lexicon, min_len), (grid_of(codes).text(), min_len)
+        assert kernel_runs(codes, lexicon, min_len) == validator_runs(codes, lexicon, min_len), (
+            grid_of(codes).text(),
+            min_len,
+        )
 
 
 SCAN_EXAMPLES = ["CAT\nDOG", ".M.\nCAT\n.P.", "QI\n.T", "A", "..\n..", "ABCDEFGH\nIJKLMNOP", "CATS\nA...\nTWO.\nS..X"]
@@ -158,6 +164,7 @@ def test_scan_runs_reports_overflow(en):
 
 # -- cross_mask vs brute force ------------------------------------------------------------------
 
+
 def brute_cross(cells: dict, cell, perpendicular: str, lexicon, min_len):
     """Letters that may fill `cell` given the run through it along `perpendicular`."""
     dr, dc = (1, 0) if perpendicular == "down" else (0, 1)
@@ -183,7 +190,7 @@ def brute_cross(cells: dict, cell, perpendicular: str, lexicon, min_len):
 
 def flat_board(codes: np.ndarray, side: int, top: int, left: int) -> np.ndarray:
     board = np.zeros((side, side), dtype=np.uint8)
-    board[top:top + codes.shape[0], left:left + codes.shape[1]] = codes
+    board[top : top + codes.shape[0], left : left + codes.shape[1]] = codes
     return board.ravel()
 
 
@@ -200,8 +207,14 @@ def check_cross_masks(codes, lexicon, min_len, cells_to_check=None):
             for perp, name in ((side, "down"), (1, "across")):
                 got = call(K.cross_mask, grid=board, cell=row * side + col, perp=perp, min_len=min_len, **arrays)
                 expected = brute_cross(cells, (row, col), name, lexicon, min_len)
-                assert got == expected, (grid_of(codes).text(), (row - 2, col - 2), name, min_len,
-                                         bin(got), bin(expected))
+                assert got == expected, (
+                    grid_of(codes).text(),
+                    (row - 2, col - 2),
+                    name,
+                    min_len,
+                    bin(got),
+                    bin(expected),
+                )
                 checked += 1
                 nontrivial += 0 < expected < K.FULL
     return checked, nontrivial
@@ -286,7 +299,7 @@ class Board:
         self.frames = np.zeros((len(hand) + 2, K.FRAME_WIDTH), dtype=np.int64)
         self.undo = np.zeros((16 * len(hand) + 64, 3), dtype=np.int64)
         if cells:
-            self.frames[0, K.F_RMIN:K.F_CMAX + 1] = self.bbox()
+            self.frames[0, K.F_RMIN : K.F_CMAX + 1] = self.bbox()
         self.generated = 0
 
     def flat(self, row, col):
@@ -301,10 +314,22 @@ class Board:
         return np.array([rows.min(), rows.max(), cols.min(), cols.max()], dtype=np.int64)
 
     def named(self, **extra):
-        return dict(grid=self.grid, cross=self.cross, hand=self.hand, state=self.state, moves=self.moves,
-                    scores=self.scores, letters=self.letters, weights=default_weights(),
-                    rng_state=np.zeros(1, dtype=np.int64), noise=0.0, frames=self.frames, undo=self.undo,
-                    **self.arrays, **extra)
+        return dict(
+            grid=self.grid,
+            cross=self.cross,
+            hand=self.hand,
+            state=self.state,
+            moves=self.moves,
+            scores=self.scores,
+            letters=self.letters,
+            weights=default_weights(),
+            rng_state=np.zeros(1, dtype=np.int64),
+            noise=0.0,
+            frames=self.frames,
+            undo=self.undo,
+            **self.arrays,
+            **extra,
+        )
 
     def generate(self):
         """generate_moves -> list of (row, col, direction, WORD) in the test's coordinates."""
@@ -318,7 +343,7 @@ class Board:
     def move(self, index):
         cell, direction, length, offset = (int(self.moves[index, k]) for k in (K.M_CELL, K.M_DIR, K.M_LEN, K.M_LETTERS))
         row, col = self.unflat(cell)
-        word = "".join(ALPHABET[code - 1] for code in self.letters[offset:offset + length])
+        word = "".join(ALPHABET[code - 1] for code in self.letters[offset : offset + length])
         return row, col, "down" if direction == 1 else "across", word
 
 
@@ -331,13 +356,14 @@ def fresh_cross(board, lexicon, min_len):
     if rows.size == 0:
         return cross
     near = np.zeros((SIDE, SIDE), dtype=bool)
-    near[max(rows.min() - 1, 1):rows.max() + 2, max(cols.min() - 1, 1):cols.max() + 2] = True
+    near[max(rows.min() - 1, 1) : rows.max() + 2, max(cols.min() - 1, 1) : cols.max() + 2] = True
     for cell in np.flatnonzero((board == 0) & near.ravel()):
         row, col = divmod(int(cell), SIDE)
         if 0 < row < SIDE - 1 and 0 < col < SIDE - 1:
             for direction, perp in ((0, SIDE), (1, 1)):
-                cross[direction * SIDE * SIDE + cell] = call(K.cross_mask, grid=board, cell=int(cell), perp=perp,
-                                                             min_len=min_len, **arrays)
+                cross[direction * SIDE * SIDE + cell] = call(
+                    K.cross_mask, grid=board, cell=int(cell), perp=perp, min_len=min_len, **arrays
+                )
     return cross
 
 
@@ -348,7 +374,8 @@ def compare_moves(cells, hand, lexicon, min_len=2):
     missing, invented = expected - set(got), set(got) - expected
     assert not missing and not invented, (
         f"\n{Grid.from_cells(cells).text() if cells else '(empty)'}\nhand {hand.letters()} min_len {min_len}"
-        f"\nmissing (reference only): {sorted(missing)[:10]}\ninvented (kernel only): {sorted(invented)[:10]}")
+        f"\nmissing (reference only): {sorted(missing)[:10]}\ninvented (kernel only): {sorted(invented)[:10]}"
+    )
     got_placements = placements(got, cells)
     assert len(set(got_placements)) == len(got_placements), "one placement listed under two moves"
     assert set(got_placements) == set(placements(expected, cells))
@@ -377,11 +404,11 @@ def random_position(lexicon, rng):
     return cells
 
 
-
 @pytest.mark.nojit
-@pytest.mark.parametrize("text, hand", [
-    (".M.\nCAT\n.P.", "SEDIRT"), ("CAT", "S"), ("CAT", "AB"), ("QI", "Q"),
-    ("CAT", "QQ"), ("A", "ET"), ("CAB", "SE")])
+@pytest.mark.parametrize(
+    "text, hand",
+    [(".M.\nCAT\n.P.", "SEDIRT"), ("CAT", "S"), ("CAT", "AB"), ("QI", "Q"), ("CAT", "QQ"), ("A", "ET"), ("CAB", "SE")],
+)
 def test_generate_moves_examples(en, text, hand):
     compare_moves(Grid.parse(text).cells(), TileCounts.from_letters(hand), en)
 
@@ -431,14 +458,16 @@ def test_generate_moves_random_sweep(en, make_rng):
     for trial in range(2500):
         cells = None
         if trial % 2:
-            solution = solve(draw(ENGLISH, int(rng.integers(6, 13)), rng), en, time_limit=2.0,
-                             seed=int(rng.integers(1000)))
+            solution = solve(
+                draw(ENGLISH, int(rng.integers(6, 13)), rng), en, time_limit=2.0, seed=int(rng.integers(1000))
+            )
             cells = solution.grid.cells() if solution.solved else None
         cells = cells or random_position(en, rng)
         compare_moves(cells, draw(ENGLISH, int(rng.integers(1, 9)), rng), en, min_len=3 if trial % 3 == 2 else 2)
 
 
 # -- first words -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("letters, min_len", [("RETAINS", 2), ("QIZAX", 2), ("BANANAS", 3), ("QQ", 2), ("EEAT", 2)])
 def test_generate_first_words(en, letters, min_len):
@@ -462,6 +491,7 @@ def test_generate_first_words(en, letters, min_len):
 
 # -- incremental cross masks and undo ---------------------------------------------------------------
 
+
 def test_apply_and_undo_keep_masks_exact(en, make_rng):
     rng = make_rng(17)
     applied = 0
@@ -473,7 +503,7 @@ def test_apply_and_undo_keep_masks_exact(en, make_rng):
         depth = 0
         # Play up to three random moves in a row, checking the masks after each.
         while depth < 3:
-            board.frames[depth, K.F_RMIN:K.F_CMAX + 1] = board.bbox()
+            board.frames[depth, K.F_RMIN : K.F_CMAX + 1] = board.bbox()
             moves = board.generate()
             if not moves:
                 break
@@ -488,11 +518,13 @@ def test_apply_and_undo_keep_masks_exact(en, make_rng):
                 hand_before[ord(letter) - 65] -= 1
             assert np.array_equal(board.hand, hand_before)
             assert board.state[K.ST_HAND] == board.hand.sum()
-            assert np.array_equal(board.frames[depth + 1, K.F_RMIN:K.F_CMAX + 1], board.bbox())
+            assert np.array_equal(board.frames[depth + 1, K.F_RMIN : K.F_CMAX + 1], board.bbox())
             expected = fresh_cross(board.grid, en, board.min_len)
             differ = np.flatnonzero((board.cross != expected) & np.tile(board.grid == 0, 2))
-            assert differ.size == 0, (Grid.from_cells(board.cells).text(), [
-                (divmod(int(slot % (SIDE * SIDE)), SIDE), int(slot // (SIDE * SIDE))) for slot in differ[:5]])
+            assert differ.size == 0, (
+                Grid.from_cells(board.cells).text(),
+                [(divmod(int(slot % (SIDE * SIDE)), SIDE), int(slot // (SIDE * SIDE))) for slot in differ[:5]],
+            )
             depth += 1
             applied += 1
             if board.state[K.ST_HAND] == 0:

@@ -10,10 +10,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver import dawg
-from solver.dawg import build_dawg, dawg_words
-from solver.lexicon import SHIPPED_DIR, LexiconError, get_lexicon, load_lexicon, read_words
-from solver.tiles import TileCounts
+from solver.core.tiles import TileCounts
+from solver.lexicon import dawg
+from solver.lexicon.dawg import build_dawg, dawg_words
+from solver.lexicon.loader import (
+    SHIPPED_DIR,
+    LexiconError,
+    get_lexicon,
+    load_lexicon,
+    read_words,
+)
 
 
 def graph_arrays(graph) -> dict[str, np.ndarray]:
@@ -21,6 +27,7 @@ def graph_arrays(graph) -> dict[str, np.ndarray]:
 
 
 # -- shipped word lists ----------------------------------------------------------------------
+
 
 def test_english_words(en):
     for word in ("qi", "za", "aa", "cat", "cats", "colour", "color", "CAT", "Colour"):
@@ -65,7 +72,9 @@ def test_dawg_small_list_spells_exactly_the_words():
     assert len(arrays["terminal"]) < trie_nodes
 
 
-@pytest.mark.parametrize("words", [["x"], ["aa", "ab"], ["abc"], sorted({"".join(p) for p in itertools.product("ab", repeat=3)})])
+@pytest.mark.parametrize(
+    "words", [["x"], ["aa", "ab"], ["abc"], sorted({"".join(p) for p in itertools.product("ab", repeat=3)})]
+)
 def test_dawg_tiny_lists(words):
     assert dawg_words(build_dawg(words)) == words
 
@@ -87,12 +96,14 @@ def test_dawg_arrays_spell_the_word_list(name):
 
 
 def check_masks(arrays_or_graph):
-    get = (lambda n: arrays_or_graph[n]) if isinstance(arrays_or_graph, dict) else (lambda n: getattr(arrays_or_graph, n))
+    get = (
+        (lambda n: arrays_or_graph[n]) if isinstance(arrays_or_graph, dict) else (lambda n: getattr(arrays_or_graph, n))
+    )
     child = np.asarray(get("child")).reshape(-1, 26)
     terminal = np.asarray(get("terminal")).astype(bool)
     nodes = child.shape[0]
     assert len(terminal) == nodes and terminal[0] == 0  # the empty word is no word
-    bits = (1 << np.arange(26, dtype=np.int64))
+    bits = 1 << np.arange(26, dtype=np.int64)
     present = child >= 0
     expected_next = (present * bits).sum(axis=1)
     ends = present & terminal[np.where(present, child, 0)]
@@ -100,13 +111,16 @@ def check_masks(arrays_or_graph):
     assert np.array_equal(np.asarray(get("next_mask"), dtype=np.int64), expected_next)
     assert np.array_equal(np.asarray(get("end_mask"), dtype=np.int64), expected_end)
     # The CSR edges and the dense table hold the same graph.
-    first_edge, label, target = (np.asarray(get(n)).astype(np.int64) for n in ("first_edge", "edge_label", "edge_target"))
+    first_edge, label, target = (
+        np.asarray(get(n)).astype(np.int64) for n in ("first_edge", "edge_label", "edge_target")
+    )
     assert first_edge[0] == 0 and first_edge[-1] == len(label) == present.sum()
     for node in range(0, nodes, max(1, nodes // 2000)):
         edges = range(first_edge[node], first_edge[node + 1])
-        assert list(label[edges.start:edges.stop]) == sorted(label[edges.start:edges.stop])
+        assert list(label[edges.start : edges.stop]) == sorted(label[edges.start : edges.stop])
         assert {int(label[e]): int(target[e]) for e in edges} == {
-            code + 1: int(child[node, code]) for code in range(26) if child[node, code] >= 0}
+            code + 1: int(child[node, code]) for code in range(26) if child[node, code] >= 0
+        }
 
 
 def test_masks_small():
@@ -132,8 +146,12 @@ def test_reach_table_small():
     def paths(node, depth):
         if depth == 0:
             return [""]
-        return [chr(97 + code) + rest for code in range(26) if child[node, code] >= 0
-                for rest in paths(int(child[node, code]), depth - 1)] + [""]
+        return [
+            chr(97 + code) + rest
+            for code in range(26)
+            if child[node, code] >= 0
+            for rest in paths(int(child[node, code]), depth - 1)
+        ] + [""]
 
     for node in range(child.shape[0]):
         suffixes = set(paths(node, width))
@@ -165,6 +183,7 @@ def test_below_mask_small():
 
 # -- cache and user word lists ---------------------------------------------------------------
 
+
 def test_second_load_is_warm(en):
     again = load_lexicon("en")
     assert "cold_build_s" not in again.timings
@@ -191,9 +210,11 @@ def cache_entries(cache: Path) -> list[Path]:
 
 @pytest.mark.parametrize("gzipped", [False, True], ids=["plain", "gzip"])
 def test_user_word_list(tmp_path, private_cache, gzipped):
-    path = write_list(tmp_path / ("mine.txt.gz" if gzipped else "mine.txt"),
-                      ["# my words", "", "Cat", "CATS", "dog", "  tac  ", "Cœur", "naïve", "don't", "x-ray", "cat"],
-                      gzipped)
+    path = write_list(
+        tmp_path / ("mine.txt.gz" if gzipped else "mine.txt"),
+        ["# my words", "", "Cat", "CATS", "dog", "  tac  ", "Cœur", "naïve", "don't", "x-ray", "cat"],
+        gzipped,
+    )
     expected = ["cat", "cats", "coeur", "dog", "naive", "tac"]  # accents folded, ligatures spelled out
     cold = load_lexicon(str(path))
     assert "cold_build_s" in cold.timings
@@ -257,6 +278,7 @@ def test_lexicon_error_is_a_value_error():
 
 # -- vocabulary levels ---------------------------------------------------------------------------
 
+
 def test_levels(en):
     words = gzip.decompress((SHIPPED_DIR / "en.txt.gz").read_bytes()).decode().split()
     levels = gzip.decompress((SHIPPED_DIR / "en.levels.gz").read_bytes()).split()
@@ -277,10 +299,10 @@ def test_levels(en):
 
 # -- formable words ------------------------------------------------------------------------------
 
+
 def brute_formable(lexicon, tiles: TileCounts, min_length: int) -> list[str]:
     have = Counter(tiles.letters().lower())
-    found = [w for w in lexicon.trie.keys()
-             if min_length <= len(w) <= len(tiles) and not Counter(w) - have]
+    found = [w for w in lexicon.trie.keys() if min_length <= len(w) <= len(tiles) and not Counter(w) - have]
     return sorted(found, key=lambda w: (-len(w), w))
 
 

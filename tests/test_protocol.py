@@ -1,4 +1,4 @@
-"""The engine protocol (`solver.protocol`): the sans-IO `Session`, `run_stdio` and the
+"""The engine protocol (`solver.protocol.session`): the sans-IO `Session`, `run_stdio` and the
 `bananas engine` command.
 
 1. The conversation: hello, check without a game, seat mode (this file plays the
@@ -13,7 +13,7 @@
    every `receive` returns within a time bound.
 4. `run_stdio` over in-memory streams, and the real `bananas engine` over pipes.
 
-The contract under test (module docstring of solver/protocol.py): "a bad message gets
+The contract under test (module docstring of solver/protocol/session.py): "a bad message gets
 an error and changes nothing, so a session survives anything a client sends"; "replies
 echo the request's id". The "contract" section pins the gaps these tests once found.
 """
@@ -32,18 +32,25 @@ import numpy as np
 import pytest
 from conftest import bananas_script
 
-from solver import protocol
-from solver.bots import make_bot
-from solver.game import Rules, TableView
-from solver.grid import Grid, validate
-from solver.protocol import ERROR_CODES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, Session, run_stdio
-from solver.tiles import ENGLISH, TileCounts, draw
+from solver.core.grid import Grid, validate
+from solver.core.tiles import ENGLISH, TileCounts, draw
+from solver.play.bots import make_bot
+from solver.play.game import Rules, TableView
+from solver.protocol import session as protocol
+from solver.protocol.session import (
+    ERROR_CODES,
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    Session,
+)
+from solver.protocol.stdio import run_stdio
 
 CROSS = [".M.", "CAT", ".P."]  # CAT across, MAP down through its A
 CHEAP_BOT = "easy:node_budget=30"
 
 
 # -- helpers ---------------------------------------------------------------------------
+
 
 def send(session: Session, message, now: float = 0.0) -> list[dict]:
     """One message in (a dict is encoded as JSON; str/bytes go as they are)."""
@@ -90,7 +97,7 @@ def assert_still_serving(session: Session) -> None:
 
 @pytest.fixture(scope="module")
 def lexicon():
-    from solver.lexicon import get_lexicon
+    from solver.lexicon.loader import get_lexicon
 
     return get_lexicon("en")
 
@@ -109,6 +116,7 @@ def host_session(clock: str = "instant", **options) -> Session:
 
 
 # -- hello and check ---------------------------------------------------------------------
+
 
 def test_hello_reports_version_lexicons_variants_bots_modes_and_echoes_ids():
     session = Session()
@@ -185,6 +193,7 @@ def test_check_honours_min_length_and_lexicon_fields():
 
 # -- seat mode: this test is the front-end referee --------------------------------------
 
+
 def test_seat_instant_new_hand_replies_ready_then_a_peel_call():
     rng = np.random.default_rng(11)
     hand = draw(ENGLISH, 21, rng)
@@ -222,8 +231,9 @@ class Referee:
         return calls[0]
 
     def play(self, lexicon, max_steps: int = 400) -> dict:
-        replies = send(self.session, {"type": "new_hand", "tiles": self.dealt.letters(),
-                                      "bunch": len(self.bunch), "active": 2})
+        replies = send(
+            self.session, {"type": "new_hand", "tiles": self.dealt.letters(), "bunch": len(self.bunch), "active": 2}
+        )
         assert replies[0]["type"] == "ready"
         for step in range(max_steps):
             call = self.the_call(replies)
@@ -237,8 +247,12 @@ class Referee:
                 assert len(self.bunch) >= 2, "PEEL with fewer bunch tiles than players"
                 mine = self.deal(1)
                 if step % 3 == 1 and len(self.bunch) >= 3:  # the opponent peeled at the same moment
-                    assert only(send(self.session, {"type": "notice", "event": "peel", "player": 1,
-                                                    "bunch": len(self.bunch) - 2}), "ok")
+                    assert only(
+                        send(
+                            self.session, {"type": "notice", "event": "peel", "player": 1, "bunch": len(self.bunch) - 2}
+                        ),
+                        "ok",
+                    )
                     mine = mine + self.deal(1)
                     self.opponent = self.opponent + self.deal(1)
                 self.opponent = self.opponent + self.deal(1)
@@ -295,7 +309,8 @@ def test_seat_dump_returns_a_tile_from_the_hand_and_play_continues_after_drawing
     follow_up = [reply for reply in replies if reply["type"] in ("call", "stuck")]
     assert len(follow_up) == 1  # it keeps playing: another call (or stuck)
     assert session.bot.holding() == held + tiles("EIO") - (
-        tiles(follow_up[0]["tile"]) if follow_up[0].get("call") == "dump" else TileCounts())
+        tiles(follow_up[0]["tile"]) if follow_up[0].get("call") == "dump" else TileCounts()
+    )
 
 
 def test_seat_stuck_when_it_cannot_finish_and_cannot_dump():
@@ -336,6 +351,7 @@ def test_seat_realtime_a_draw_before_the_call_lands_replaces_the_planned_call():
 
 
 # -- host mode: the engine referees --------------------------------------------------------
+
 
 def tracked_hand(replies: list[dict], player: int, start: TileCounts = TileCounts()) -> TileCounts:
     held = start
@@ -396,7 +412,9 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     # two tiles at once, a lower-case letter, an empty tile: refused too
     for tile in (hand.letters()[:2], "", "?"):
         assert error_code(send(session, {"type": "call", "player": 0, "call": "dump", "tile": tile})) in (
-            "not_your_tile", "bad_letters")
+            "not_your_tile",
+            "bad_letters",
+        )
     hand = session.hand.seats[0].held
 
     # a valid dump: one tile back, three drawn, sent as a tiles message
@@ -469,8 +487,14 @@ def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
     """Instant clock, with a bot that is stuck from the start (no search budget, never
     dumps), so the remote player can dump the bunch down and call BANANAS itself."""
     session = host_session()
-    replies = send(session, {"type": "start_game", "seed": 3,
-                             "players": [{"remote": "me"}, {"bot": "easy:dump_policy=never,node_budget=1"}]})
+    replies = send(
+        session,
+        {
+            "type": "start_game",
+            "seed": 3,
+            "players": [{"remote": "me"}, {"bot": "easy:dump_policy=never,node_budget=1"}],
+        },
+    )
     assert [r for r in replies if r["type"] == "event" and r["event"] == "stuck" and r["player"] == 1]
     hand = tracked_hand(replies, 0)
     bunch = only(replies, "event")[0]["bunch"]
@@ -509,8 +533,9 @@ def test_host_remote_stuck_with_stuck_bots_ends_the_game():
 
 def test_host_realtime_events_wait_for_the_wall_clock():
     session = host_session(clock="realtime", time_scale=100)
-    replies = send(session, {"type": "start_game", "players": [{"bot": "greedy"}, {"bot": "greedy"}], "seed": 2},
-                   now=0.0)
+    replies = send(
+        session, {"type": "start_game", "players": [{"bot": "greedy"}, {"bot": "greedy"}], "seed": 2}, now=0.0
+    )
     assert [r["event"] for r in only(replies, "event")] == ["split"]
     wakeup = session.next_wakeup()
     assert wakeup is not None and wakeup > 0
@@ -525,6 +550,7 @@ def test_host_realtime_events_wait_for_the_wall_clock():
 
 # -- contract gaps these tests found (now fixed; kept as regression tests) ------------------
 
+
 def test_host_realtime_tick_at_next_wakeup_makes_progress():
     session = host_session(clock="realtime", time_scale=1000)
     send(session, {"type": "start_game", "players": [{"bot": "easy"}], "seed": 3}, now=0.0)
@@ -535,8 +561,9 @@ def test_host_realtime_tick_at_next_wakeup_makes_progress():
         events_before = len(session.hand.events)
         queue_before = list(session.hand.queue)
         session.tick(wakeup)
-        assert len(session.hand.events) > events_before or session.hand.queue != queue_before, \
+        assert len(session.hand.events) > events_before or session.hand.queue != queue_before, (
             f"tick({wakeup!r}) at next_wakeup() did nothing"
+        )
     assert session.hand.result is not None
 
 
@@ -551,8 +578,14 @@ def test_call_after_game_over_is_out_of_order():
     send(session, {"type": "start_game", "players": [{"remote": "a"}, {"remote": "b"}], "seed": 1}, now=0.0)
     send(session, {"type": "call", "player": 0, "call": "stuck"})
     assert only(send(session, {"type": "call", "player": 1, "call": "stuck"}), "game_over")
-    assert error_code(send(session, {"type": "call", "player": 0, "call": "dump", "tile":
-                                     session.hand.seats[0].held.letters()[0]})) == "out_of_order"
+    assert (
+        error_code(
+            send(
+                session, {"type": "call", "player": 0, "call": "dump", "tile": session.hand.seats[0].held.letters()[0]}
+            )
+        )
+        == "out_of_order"
+    )
 
 
 def complete_grid_for(letters: TileCounts) -> Grid | None:
@@ -651,7 +684,7 @@ def test_distribution_file_contents_are_not_echoed(tmp_path):
 def test_greedy_bot_on_a_huge_hand_answers_quickly():
     script = (
         "import json, random\n"
-        "from solver.protocol import Session\n"
+        "from solver.protocol.session import Session\n"
         "s = Session()\n"
         "s.receive(json.dumps({'type': 'options', 'clock': 'instant', 'bot': 'greedy'}), 0.0)\n"
         "r = random.Random(0)\n"
@@ -659,8 +692,9 @@ def test_greedy_bot_on_a_huge_hand_answers_quickly():
         "print(s.receive(json.dumps({'type': 'new_hand', 'tiles': letters, 'bunch': 50}), 0.0)[0]['type'])\n"
     )
     try:
-        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=6,
-                              env=dict(os.environ))
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=6, env=dict(os.environ)
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("receive() did not return within 6 s (including start-up)")
     assert done.returncode == 0, done.stderr
@@ -716,7 +750,7 @@ BAD_LINES = [
     ("empty hand", {"type": "new_hand", "tiles": ""}, "bad_value"),
     ("negative bunch", {"type": "new_hand", "tiles": "CAT", "bunch": -1}, "bad_value"),
     ("zero active", {"type": "new_hand", "tiles": "CAT", "active": 0}, "bad_value"),
-    ("huge bunch", {"type": "new_hand", "tiles": "CAT", "bunch": 10 ** 30}, "bad_value"),
+    ("huge bunch", {"type": "new_hand", "tiles": "CAT", "bunch": 10**30}, "bad_value"),
     ("bunch is a float", {"type": "new_hand", "tiles": "CAT", "bunch": 3.0}, "bad_value"),
     ("bunch is a bool", {"type": "new_hand", "tiles": "CAT", "bunch": True}, "bad_value"),
     ("bunch is a string", {"type": "new_hand", "tiles": "CAT", "bunch": "3"}, "bad_value"),
@@ -768,8 +802,11 @@ def test_bad_input_gets_the_right_error_and_the_session_keeps_working(label, mes
 
 def test_error_replies_echo_the_id_even_for_malformed_fields():
     session = Session()
-    for message in ({"type": "check", "grid": 5, "id": "a"}, {"type": "frob", "id": "a"},
-                    {"type": "draw", "tiles": "A", "id": "a"}):
+    for message in (
+        {"type": "check", "grid": 5, "id": "a"},
+        {"type": "frob", "id": "a"},
+        {"type": "draw", "tiles": "A", "id": "a"},
+    ):
         assert send(session, message)[0]["id"] == "a"
     # a non-scalar id is not echoed
     assert "id" not in send(session, {"type": "hello", "id": {"x": 1}})[0]
@@ -857,8 +894,16 @@ FUZZ_TIME_BOUND = 2.0  # seconds per receive
 
 TEMPLATES = [
     {"type": "hello", "id": 1},
-    {"type": "options", "clock": "instant", "bot": CHEAP_BOT, "seed": 3, "min_length": 2, "lexicon": "en",
-     "variant": "classic", "time_scale": 50},
+    {
+        "type": "options",
+        "clock": "instant",
+        "bot": CHEAP_BOT,
+        "seed": 3,
+        "min_length": 2,
+        "lexicon": "en",
+        "variant": "classic",
+        "time_scale": 50,
+    },
     {"type": "options", "bot": "greedy", "clock": "realtime"},
     {"type": "check", "grid": CROSS, "tiles": "CATMP", "min_length": 2, "id": "c"},
     {"type": "check", "grid": "CAT\n.A.\n.B.", "lexicon": "en"},
@@ -882,10 +927,16 @@ TYPES = sorted(protocol.HANDLERS) + ["", "HELLO", "error", "ok", "event", "game_
 
 
 def random_text(rng: random.Random, size: int = 12) -> str:
-    alphabet = rng.choice([
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz.", "ÉéßſıÆ漢字\u200b\n\t\"\\",
-        "AEIOU.", "0123456789-+eE.", "{}[]:,\" ",
-    ])
+    alphabet = rng.choice(
+        [
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            "abcdefghijklmnopqrstuvwxyz.",
+            'ÉéßſıÆ漢字\u200b\n\t"\\',
+            "AEIOU.",
+            "0123456789-+eE.",
+            '{}[]:," ',
+        ]
+    )
     return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, size)))
 
 
@@ -896,7 +947,7 @@ def random_value(rng: random.Random, depth: int = 0):
     if kind == 1:
         return rng.choice([True, False])
     if kind == 2:
-        return rng.choice([0, 1, 2, 3, -1, -2 ** 31, 2 ** 31, 2 ** 63, 10 ** 30, -(10 ** 30), 10_000, 10_001])
+        return rng.choice([0, 1, 2, 3, -1, -(2**31), 2**31, 2**63, 10**30, -(10**30), 10_000, 10_001])
     if kind == 3:
         return rng.randint(-5, 150)
     if kind == 4:
@@ -910,7 +961,7 @@ def random_value(rng: random.Random, depth: int = 0):
 
 def swap_kind(rng: random.Random, value):
     """A value of another JSON kind than `value`."""
-    options = [None, True, 0, -1, 1.5, "", "X", [], [value], {}, {"v": value}, 10 ** 20]
+    options = [None, True, 0, -1, 1.5, "", "X", [], [value], {}, {"v": value}, 10**20]
     return rng.choice([option for option in options if type(option) is not type(value)])
 
 
@@ -927,13 +978,31 @@ def mutate(rng: random.Random, message: dict) -> dict:
         elif action == 2 and keys:
             message[rng.choice(keys)] = random_value(rng)
         elif action == 3:
-            message[rng.choice(["id", "tiles", "grid", "player", "bunch", "active", "seed", "call", "tile",
-                                "event", "players", random_text(rng, 5)])] = random_value(rng)
+            message[
+                rng.choice(
+                    [
+                        "id",
+                        "tiles",
+                        "grid",
+                        "player",
+                        "bunch",
+                        "active",
+                        "seed",
+                        "call",
+                        "tile",
+                        "event",
+                        "players",
+                        random_text(rng, 5),
+                    ]
+                )
+            ] = random_value(rng)
         elif action == 4:
             message["type"] = rng.choice(TYPES)
         elif action == 5 and isinstance(message.get("players"), list):
-            message["players"] = [rng.choice([{"bot": "greedy"}, {"remote": random_text(rng)}, {"bot": CHEAP_BOT},
-                                              random_value(rng)]) for _ in range(rng.randint(0, 9))]
+            message["players"] = [
+                rng.choice([{"bot": "greedy"}, {"remote": random_text(rng)}, {"bot": CHEAP_BOT}, random_value(rng)])
+                for _ in range(rng.randint(0, 9))
+            ]
         elif action == 6 and "tiles" in message:
             message["tiles"] = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.randint(0, 40)))
     return message
@@ -950,7 +1019,7 @@ def fuzz_line(rng: random.Random):
         return bytes(rng.randrange(256) for _ in range(rng.randint(0, 64)))
     if kind == 7:
         line = json.dumps(template)
-        return line[:rng.randrange(len(line))]
+        return line[: rng.randrange(len(line))]
     if kind == 8:
         return json.dumps(template)
     # a valid message with bytes flipped
@@ -964,51 +1033,89 @@ def fuzz_sessions(rng: random.Random) -> list[Session]:
     """Fresh, mid-seat-hand and mid-hosted-game sessions (both clocks)."""
     fresh = Session()
     seat = seat_session(CHEAP_BOT, seed=rng.randrange(1000))
-    send(seat, {"type": "new_hand", "tiles": draw(ENGLISH, 21, np.random.default_rng(rng.randrange(1000))).letters(),
-                "bunch": 60, "active": 3})
+    send(
+        seat,
+        {
+            "type": "new_hand",
+            "tiles": draw(ENGLISH, 21, np.random.default_rng(rng.randrange(1000))).letters(),
+            "bunch": 60,
+            "active": 3,
+        },
+    )
     seat_realtime = seat_session("greedy", clock="realtime", time_scale=20)
     send(seat_realtime, {"type": "new_hand", "tiles": "AEIRSTLNOCATE", "bunch": 30, "active": 2})
     host_remote = host_session()
-    send(host_remote, {"type": "start_game", "players": [{"remote": "a"}, {"bot": CHEAP_BOT}, {"remote": "b"}],
-                       "seed": rng.randrange(1000)})
+    send(
+        host_remote,
+        {
+            "type": "start_game",
+            "players": [{"remote": "a"}, {"bot": CHEAP_BOT}, {"remote": "b"}],
+            "seed": rng.randrange(1000),
+        },
+    )
     host_realtime = host_session(clock="realtime", time_scale=50)
-    send(host_realtime, {"type": "start_game", "players": [{"bot": CHEAP_BOT}, {"remote": "r"}],
-                         "seed": rng.randrange(1000)})
+    send(
+        host_realtime,
+        {"type": "start_game", "players": [{"bot": CHEAP_BOT}, {"remote": "r"}], "seed": rng.randrange(1000)},
+    )
     return [fresh, seat, seat_realtime, host_remote, host_realtime]
 
 
 def fuzz_flow(rng: random.Random) -> list:
     """A plausible conversation (seat or host), each message mutated with some chance:
     reaches the states single random messages rarely do."""
-    seed = rng.choice([0, 1, 7, 99, -1, 2 ** 40])
+    seed = rng.choice([0, 1, 7, 99, -1, 2**40])
     letters = "".join(rng.choice("AEIOURSTLNCDMPBGHQZXJ") for _ in range(rng.randint(1, 25)))
     if rng.random() < 0.5:
-        flow = [{"type": "options", "clock": rng.choice(["instant", "realtime"]), "time_scale": 100,
-                 "bot": rng.choice([CHEAP_BOT, "greedy"]), "seed": seed},
-                {"type": "new_hand", "tiles": letters, "bunch": rng.randint(0, 80), "active": rng.randint(1, 4)},
-                {"type": "draw", "tiles": rng.choice(["E", "QZ", "AEI"]), "bunch": rng.randint(0, 80)},
-                {"type": "table", "bunch": rng.randint(0, 80), "active": rng.randint(1, 4)},
-                {"type": "notice", "event": rng.choice(["peel", "dump", "bananas", "rotten", "valid", "win", "end"]),
-                 "player": rng.choice([1, "you"])},
-                {"type": "grid"},
-                {"type": "draw", "tiles": "S", "bunch": 0},
-                {"type": "options", "seed": seed}]
+        flow = [
+            {
+                "type": "options",
+                "clock": rng.choice(["instant", "realtime"]),
+                "time_scale": 100,
+                "bot": rng.choice([CHEAP_BOT, "greedy"]),
+                "seed": seed,
+            },
+            {"type": "new_hand", "tiles": letters, "bunch": rng.randint(0, 80), "active": rng.randint(1, 4)},
+            {"type": "draw", "tiles": rng.choice(["E", "QZ", "AEI"]), "bunch": rng.randint(0, 80)},
+            {"type": "table", "bunch": rng.randint(0, 80), "active": rng.randint(1, 4)},
+            {
+                "type": "notice",
+                "event": rng.choice(["peel", "dump", "bananas", "rotten", "valid", "win", "end"]),
+                "player": rng.choice([1, "you"]),
+            },
+            {"type": "grid"},
+            {"type": "draw", "tiles": "S", "bunch": 0},
+            {"type": "options", "seed": seed},
+        ]
     else:
-        players = [rng.choice([{"bot": "greedy"}, {"bot": CHEAP_BOT}, {"bot": CHEAP_BOT}, {"remote": "r"}])
-                   for _ in range(rng.randint(1, 3))]
+        players = [
+            rng.choice([{"bot": "greedy"}, {"bot": CHEAP_BOT}, {"bot": CHEAP_BOT}, {"remote": "r"}])
+            for _ in range(rng.randint(1, 3))
+        ]
         if rng.random() < 0.8:  # a whole bots-only game per flow would dominate the run time
             players.insert(rng.randrange(len(players) + 1), {"remote": "me"})
-        flow = [{"type": "options", "clock": rng.choice(["instant", "realtime"]), "time_scale": 1000, "seed": seed},
-                {"type": "start_game", "players": players, "seed": rng.choice([seed, 3])}]
+        flow = [
+            {"type": "options", "clock": rng.choice(["instant", "realtime"]), "time_scale": 1000, "seed": seed},
+            {"type": "start_game", "players": players, "seed": rng.choice([seed, 3])},
+        ]
         for _ in range(rng.randint(1, 6)):
             player = rng.randrange(len(players) + 1)
-            flow.append(rng.choice([
-                {"type": "call", "player": player, "call": "dump", "tile": rng.choice(letters + "E")},
-                {"type": "call", "player": player, "call": "stuck"},
-                {"type": "call", "player": player, "call": "peel"},
-                {"type": "call", "player": player, "call": "bananas", "grid": rng.choice([CROSS, ["ZZ"], "CAT"])},
-                {"type": "grid", "player": player},
-            ]))
+            flow.append(
+                rng.choice(
+                    [
+                        {"type": "call", "player": player, "call": "dump", "tile": rng.choice(letters + "E")},
+                        {"type": "call", "player": player, "call": "stuck"},
+                        {"type": "call", "player": player, "call": "peel"},
+                        {
+                            "type": "call",
+                            "player": player,
+                            "call": "bananas",
+                            "grid": rng.choice([CROSS, ["ZZ"], "CAT"]),
+                        },
+                        {"type": "grid", "player": player},
+                    ]
+                )
+            )
     return [json.dumps(mutate(rng, message)) if rng.random() < 0.25 else json.dumps(message) for message in flow]
 
 
@@ -1045,8 +1152,15 @@ def run_fuzz(seed: int, messages: int) -> dict:
             if rng.random() < 0.2:
                 replies = replies + session.tick(now + rng.random())
         except Exception as error:  # noqa: BLE001 - the contract is "never raises"
-            failures.append((seed, index, which, line if isinstance(line, bytes) else line[:300],
-                             f"{type(error).__name__}: {error}"))
+            failures.append(
+                (
+                    seed,
+                    index,
+                    which,
+                    line if isinstance(line, bytes) else line[:300],
+                    f"{type(error).__name__}: {error}",
+                )
+            )
             sessions[which] = Session()
             queue = []
             continue
@@ -1080,13 +1194,16 @@ def fuzz_results():
 def test_fuzz_sessions_never_raise_and_answer_fast(fuzz_results, capsys):
     worst, failures = fuzz_results["worst"], fuzz_results["failures"]
     with capsys.disabled():
-        print(f"\nfuzz: {FUZZ_MESSAGES} messages in {fuzz_results['seconds']:.1f} s, slowest receive "
-              f"{worst[0] * 1000:.1f} ms ({worst[1]!r:.100}); {len(failures)} failures")
+        print(
+            f"\nfuzz: {FUZZ_MESSAGES} messages in {fuzz_results['seconds']:.1f} s, slowest receive "
+            f"{worst[0] * 1000:.1f} ms ({worst[1]!r:.100}); {len(failures)} failures"
+        )
     assert not failures, "\n".join(map(repr, failures[:20]))
     assert worst[0] < FUZZ_TIME_BOUND, worst
 
 
 # -- run_stdio and `bananas engine` ---------------------------------------------------------
+
 
 def test_run_stdio_answers_each_line_and_stops_at_quit():
     lines = [
@@ -1118,9 +1235,13 @@ def test_run_stdio_stops_at_end_of_input_without_quit():
     assert [json.loads(line)["type"] for line in stdout.getvalue().splitlines()] == ["hello"]
 
 
-DIRECT_ENGINE = [sys.executable, "-c", "from solver.cli_engine import engine; engine()"]
-SCRIPT = (json.dumps({"type": "hello", "id": 1}) + "\n"
-          + json.dumps({"type": "check", "grid": CROSS, "tiles": "CATMP", "id": 2}) + "\n")
+DIRECT_ENGINE = [sys.executable, "-c", "from solver.cli.engine import engine; engine()"]
+SCRIPT = (
+    json.dumps({"type": "hello", "id": 1})
+    + "\n"
+    + json.dumps({"type": "check", "grid": CROSS, "tiles": "CATMP", "id": 2})
+    + "\n"
+)
 
 
 def run_engine(command: list[str], stdin: str) -> subprocess.CompletedProcess:
@@ -1152,8 +1273,14 @@ class EngineProcess:
     blocking readline would hang the test run if the engine never answers)."""
 
     def __init__(self, command: list[str]):
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, bufsize=0, env=dict(os.environ))
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            env=dict(os.environ),
+        )
         self.pending = b""
 
     def write(self, *messages: dict) -> None:

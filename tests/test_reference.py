@@ -4,7 +4,7 @@
 * exhaustive_grid_exists: its pruning against an unpruned enumeration validated cell for
   cell; known solvable and unsolvable hands; agreement with solve() on random hands.
 * generate_moves_reference: against an enumeration of one- and two-tile placements judged
-  by solver.grid.validate alone, and by applying every move it lists.
+  by solver.core.grid.validate alone, and by applying every move it lists.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from solver.grid import Grid, validate
-from solver.reference import (
+from solver.core.grid import Grid, validate
+from solver.core.tiles import ENGLISH, TileCounts, draw
+from solver.search.reference import (
     apply_move,
     connected_shapes,
     exhaustive_grid_exists,
     generate_moves_reference,
     placements,
 )
-from solver.search import solve
-from solver.tiles import ENGLISH, TileCounts, draw
+from solver.search.solving import solve
 
 
 def hand(letters: str) -> TileCounts:
@@ -32,6 +32,7 @@ def hand(letters: str) -> TileCounts:
 
 
 # -- shapes ------------------------------------------------------------------------------------
+
 
 def test_connected_shapes_counts():
     assert [len(connected_shapes(n)) for n in range(1, 8)] == [1, 2, 6, 19, 63, 216, 760]
@@ -42,6 +43,7 @@ def test_connected_shapes_counts():
 
 
 # -- exhaustive_grid_exists ----------------------------------------------------------------------
+
 
 def unpruned_grid_exists(tiles: TileCounts, lexicon, min_length=2) -> bool:
     """Every shape, every distinct letter order, each grid judged by validate alone."""
@@ -55,8 +57,9 @@ def unpruned_grid_exists(tiles: TileCounts, lexicon, min_length=2) -> bool:
     return False
 
 
-@pytest.mark.parametrize("letters", ["CAT", "QI", "AAB", "QUIZ", "AEIOU", "OXEN", "ZZZ", "XU", "JAB", "IT",
-                                     "QIQ", "JOJ", "AAAAA"])
+@pytest.mark.parametrize(
+    "letters", ["CAT", "QI", "AAB", "QUIZ", "AEIOU", "OXEN", "ZZZ", "XU", "JAB", "IT", "QIQ", "JOJ", "AAAAA"]
+)
 def test_exhaustive_finds_grids(en, letters):
     grid = exhaustive_grid_exists(hand(letters), en)
     assert grid is not None
@@ -167,14 +170,19 @@ def test_solve_agrees_with_exhaustive_six_tiles(en, make_rng):
 
 # -- generate_moves_reference -----------------------------------------------------------------
 
+
 def placements_by_validation(cells, tiles: TileCounts, lexicon, max_new: int, min_length=2):
     """Every placement of 1..max_new hand tiles, in one line, forming a single run with the
     existing tiles, after which the grid validates (all runs words, connected). Independent
     of the move definition; only for grids that are valid to begin with."""
     rows = [r for r, _ in cells]
     cols = [c for _, c in cells]
-    empties = [(r, c) for r in range(min(rows) - max_new, max(rows) + max_new + 1)
-               for c in range(min(cols) - max_new, max(cols) + max_new + 1) if (r, c) not in cells]
+    empties = [
+        (r, c)
+        for r in range(min(rows) - max_new, max(rows) + max_new + 1)
+        for c in range(min(cols) - max_new, max(cols) + max_new + 1)
+        if (r, c) not in cells
+    ]
     letters = sorted(set(tiles.letters()))
     found = set()
     for count in range(1, max_new + 1):
@@ -205,10 +213,18 @@ def one_run(cells, spots) -> bool:
     return True
 
 
-@pytest.mark.parametrize("text, letters, min_length", [
-    ("CAT", "SE", 2), (".M.\nCAT\n.P.", "AS", 2), ("QI", "TS", 2), ("A", "TE", 2), ("AB\nBA", "SO", 2),
-    ("CAT", "SE", 3), ("OX\n.I", "ES", 2),
-])
+@pytest.mark.parametrize(
+    "text, letters, min_length",
+    [
+        ("CAT", "SE", 2),
+        (".M.\nCAT\n.P.", "AS", 2),
+        ("QI", "TS", 2),
+        ("A", "TE", 2),
+        ("AB\nBA", "SO", 2),
+        ("CAT", "SE", 3),
+        ("OX\n.I", "ES", 2),
+    ],
+)
 def test_reference_moves_match_validation(en, text, letters, min_length):
     cells = Grid.parse(text).cells()
     assert validate(Grid.parse(text), en, min_length=min_length).ok or min_length == 3

@@ -1,4 +1,4 @@
-"""`bananas serve` (`solver.server`): the engine protocol over real WebSocket sockets.
+"""`bananas serve` (`solver.protocol.server`): the engine protocol over real WebSocket sockets.
 
 Every test starts its own server on 127.0.0.1 port 0 inside `asyncio.run`, bounds every
 wait with a timeout, and stops the server (cancels it) when done. Covered: whole games
@@ -20,13 +20,13 @@ import time
 
 import numpy as np
 import pytest
-from conftest import bananas_script
 import websockets
+from conftest import bananas_script
 from websockets.asyncio.client import connect
 
-from solver.grid import Grid, validate
-from solver.server import Limits, serve
-from solver.tiles import ENGLISH, TileCounts, draw
+from solver.core.grid import Grid, validate
+from solver.core.tiles import ENGLISH, TileCounts, draw
+from solver.protocol.server import Limits, serve
 
 CROSS = [".M.", "CAT", ".P."]
 TEST_TIMEOUT = 60.0  # seconds: every test's whole conversation
@@ -35,7 +35,7 @@ HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"
 
 @pytest.fixture(scope="module")
 def lexicon():
-    from solver.lexicon import get_lexicon
+    from solver.lexicon.loader import get_lexicon
 
     return get_lexicon("en")
 
@@ -79,6 +79,7 @@ async def closed_code(ws, timeout: float = 10.0) -> int:
 
 # -- whole games through a socket ----------------------------------------------------------
 
+
 def test_hosted_game_with_two_bots_and_a_remote_player_ends_with_game_over(lexicon):
     """The test client plays seat 2 naively: on every tiles message it dumps its hardest
     letter while the bunch allows, otherwise says stuck. The realtime clock (x50) keeps
@@ -88,8 +89,15 @@ def test_hosted_game_with_two_bots_and_a_remote_player_ends_with_game_over(lexic
         async with connect(url) as ws:
             replies = await request(ws, {"type": "options", "clock": "realtime", "time_scale": 50})
             assert replies[0]["type"] == "options"
-            await ws.send(json.dumps({"type": "start_game", "seed": 12,
-                                      "players": [{"bot": "easy"}, {"bot": "greedy"}, {"remote": "client"}]}))
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "start_game",
+                        "seed": 12,
+                        "players": [{"bot": "easy"}, {"bot": "greedy"}, {"remote": "client"}],
+                    }
+                )
+            )
             hand = TileCounts()
             bunch = 144
             dumps = stucks = 0
@@ -97,7 +105,7 @@ def test_hosted_game_with_two_bots_and_a_remote_player_ends_with_game_over(lexic
             while True:
                 try:
                     message = json.loads(await asyncio.wait_for(ws.recv(), 2))
-                except asyncio.TimeoutError:  # the game waits for us (e.g. a refused dump): pass
+                except TimeoutError:  # the game waits for us (e.g. a refused dump): pass
                     stucks += 1
                     await ws.send(json.dumps({"type": "call", "player": 2, "call": "stuck"}))
                     continue
@@ -143,8 +151,9 @@ def test_seat_mode_game_over_a_socket_with_the_client_as_referee(lexicon):
         bunch = bunch - opponent
         async with connect(url) as ws:
             await request(ws, {"type": "options", "clock": "instant", "bot": "easy", "seed": 5})
-            replies = await request(ws, {"type": "new_hand", "tiles": dealt.letters(), "bunch": len(bunch),
-                                         "active": 2}, until="call")
+            replies = await request(
+                ws, {"type": "new_hand", "tiles": dealt.letters(), "bunch": len(bunch), "active": 2}, until="call"
+            )
             assert replies[0]["type"] == "ready"
             for _ in range(300):
                 call = replies[-1]
@@ -154,16 +163,18 @@ def test_seat_mode_game_over_a_socket_with_the_client_as_referee(lexicon):
                     theirs = draw(bunch, 1, rng)  # the opponent draws on the peel too
                     bunch, opponent = bunch - theirs, opponent + theirs
                     dealt = dealt + mine
-                    replies = await request(ws, {"type": "draw", "tiles": mine.letters(), "bunch": len(bunch)},
-                                            until="call")
+                    replies = await request(
+                        ws, {"type": "draw", "tiles": mine.letters(), "bunch": len(bunch)}, until="call"
+                    )
                 elif call["call"] == "dump":
                     back = TileCounts.from_letters(call["tile"])
                     assert dealt.contains(back)
                     dealt, bunch = dealt - back, bunch + back
                     drawn = draw(bunch, 3, rng)
                     bunch, dealt = bunch - drawn, dealt + drawn
-                    replies = await request(ws, {"type": "draw", "tiles": drawn.letters(), "bunch": len(bunch)},
-                                            until="call")
+                    replies = await request(
+                        ws, {"type": "draw", "tiles": drawn.letters(), "bunch": len(bunch)}, until="call"
+                    )
                 else:
                     assert call["call"] == "bananas" and len(bunch) < 2
                     await request(ws, {"type": "notice", "event": "win", "player": "you"})
@@ -178,11 +189,12 @@ def test_seat_mode_game_over_a_socket_with_the_client_as_referee(lexicon):
 
 # -- isolation ------------------------------------------------------------------------------
 
+
 def test_sessions_in_parallel_threads_do_not_corrupt_each_other():
     """The server's threading without the sockets: hosted games in four threads at once."""
     import threading
 
-    from solver.protocol import Session
+    from solver.protocol.session import Session
 
     failures, results = [], {}
 
@@ -191,8 +203,16 @@ def test_sessions_in_parallel_threads_do_not_corrupt_each_other():
             session = Session()
             session.receive(json.dumps({"type": "options", "clock": "instant"}), 0.0)
             for seed in range(3):
-                out = session.receive(json.dumps({"type": "start_game", "seed": 10 * number + seed, "players": [
-                    {"bot": "easy:node_budget=30"}, {"bot": "easy:node_budget=30"}]}), 0.0)
+                out = session.receive(
+                    json.dumps(
+                        {
+                            "type": "start_game",
+                            "seed": 10 * number + seed,
+                            "players": [{"bot": "easy:node_budget=30"}, {"bot": "easy:node_budget=30"}],
+                        }
+                    ),
+                    0.0,
+                )
                 assert [m for m in out if m["type"] == "game_over"], out[-1]
             results[number] = True
         except Exception as error:  # noqa: BLE001 - collected for the assertion below
@@ -222,8 +242,11 @@ def concurrent_clients(bots: list[str], clients: int = 8):
             check = await request(ws, {"type": "check", "grid": grid, "id": number})
             assert check[0]["id"] == number and check[0]["valid"] is (number % 2 == 0)
             await request(ws, {"type": "options", "clock": "instant", "seed": number})
-            game = await request(ws, {"type": "start_game", "seed": 100 + number,
-                                      "players": [{"bot": bot} for bot in bots]}, until="game_over")
+            game = await request(
+                ws,
+                {"type": "start_game", "seed": 100 + number, "players": [{"bot": bot} for bot in bots]},
+                until="game_over",
+            )
             assert game[0]["type"] == "game" and game[0]["seed"] == 100 + number
             assert all(m["type"] in ("game", "event", "game_over") for m in game), game
             # its own options, untouched by the others
@@ -253,6 +276,7 @@ def test_concurrent_sessions_with_solver_bots_are_isolated():
 
 
 # -- limits ---------------------------------------------------------------------------------
+
 
 def test_max_sessions_closes_the_extra_connection_with_1013_and_frees_slots():
     async def scenario(url):
@@ -323,8 +347,9 @@ def test_a_client_that_vanishes_mid_game_does_not_break_the_server():
     async def scenario(url):
         ws = await connect(url)
         await request(ws, {"type": "options", "clock": "realtime", "time_scale": 5})
-        replies = await request(ws, {"type": "start_game", "players": [{"bot": "easy"}, {"remote": "gone"}],
-                                     "seed": 2}, until="tiles")
+        replies = await request(
+            ws, {"type": "start_game", "players": [{"bot": "easy"}, {"remote": "gone"}], "seed": 2}, until="tiles"
+        )
         assert replies[-1]["type"] == "tiles"
         ws.transport.abort()  # no close handshake: the TCP connection just drops
         await asyncio.sleep(0.3)
@@ -355,13 +380,19 @@ def test_bad_frames_get_errors_and_binary_frames_work():
 
 # -- the serve command ------------------------------------------------------------------------
 
+
 def test_serve_command_exits_2_with_an_error_line_when_the_port_is_taken():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as blocker:
         blocker.bind(("127.0.0.1", 0))
         blocker.listen()
         port = blocker.getsockname()[1]
-        done = subprocess.run([bananas_script(), "serve", "--port", str(port)], capture_output=True, text=True,
-                              timeout=60, env=dict(os.environ))
+        done = subprocess.run(
+            [bananas_script(), "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=dict(os.environ),
+        )
     assert done.returncode == 2, (done.returncode, done.stderr)
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and f"127.0.0.1:{port}" in errors[0], done.stderr
@@ -374,9 +405,15 @@ def test_serve_command_serves_and_stops_on_sigint():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([bananas_script(), "serve", "--port", str(port), "--idle-timeout", "5"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    process = subprocess.Popen(
+        [bananas_script(), "serve", "--port", str(port), "--idle-timeout", "5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
     try:
+
         async def talk():
             deadline = time.monotonic() + 30
             while True:

@@ -1,10 +1,10 @@
 """`solver.search.solve` end to end, every answer checked by the independent oracles.
 
-* every grid the solver returns is re-checked by `solver.grid.validate` with the exact
+* every grid the solver returns is re-checked by `solver.core.grid.validate` with the exact
   tile multiset and minimum word length (`assert_valid`);
 * every `no-grid` claim is re-checked too (`assert_no_grid_claim`): a stranded-letter
   proof against `Lexicon.formable_words`, an exhaustive-search proof against
-  `solver.reference.exhaustive_grid_exists`;
+  `solver.search.reference.exhaustive_grid_exists`;
 * every call is timed from outside and must return within its time limit + 0.5 s.
 
 Sections: property sweeps over seeded random hands (sizes 11, 15, 21, 40), adversarial
@@ -26,10 +26,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from solver.grid import find_words, validate
-from solver.reference import exhaustive_grid_exists
-from solver.search import MAX_TILES, PROOF_COMPLETE_UP_TO, solve
-from solver.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
+from solver.core.grid import find_words, validate
+from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
+from solver.search.reference import exhaustive_grid_exists
+from solver.search.solving import MAX_TILES, PROOF_COMPLETE_UP_TO, solve
 
 STATUSES = ("solved", "no-grid", "exhausted", "timeout")
 GRACE = 0.5  # seconds a call may overrun its time limit
@@ -39,6 +39,7 @@ REFERENCE_UP_TO = 6  # the brute-force reference is meant for hands of <= 6 tile
 
 
 # -- helpers ------------------------------------------------------------------------------------
+
 
 def as_tiles(hand) -> TileCounts:
     return TileCounts.from_letters(hand) if isinstance(hand, str) else hand
@@ -73,7 +74,8 @@ def assert_no_grid_claim(result, hand, lexicon, min_length: int = 2) -> None:
         spelled = set("".join(lexicon.formable_words(hand, min_length)).upper())
         assert not letters & spelled, (
             f"{hand.letters()}: proof says no word contains {sorted(letters)}, but formable words use "
-            f"{sorted(letters & spelled)}")
+            f"{sorted(letters & spelled)}"
+        )
     elif result.proof == "exhaustive search":
         assert len(hand) <= PROOF_COMPLETE_UP_TO, f"{hand.letters()}: exhaustive proof beyond the complete size"
     else:
@@ -90,7 +92,8 @@ def timed_solve(hand, lexicon, time_limit: float = 1.0, **options):
     elapsed = time.perf_counter() - started
     if not JIT_DISABLED:
         assert elapsed <= time_limit + GRACE, (
-            f"{as_tiles(hand).letters()}: returned after {elapsed:.3f} s, limit {time_limit} s")
+            f"{as_tiles(hand).letters()}: returned after {elapsed:.3f} s, limit {time_limit} s"
+        )
     return result, elapsed
 
 
@@ -150,8 +153,10 @@ def test_sweep_random_hands(en, size, count):
     possible = count - statuses["no-grid"]
     rate = statuses["solved"] / possible
     raw = statuses["solved"] / count
-    print(f"\nsweep {size}x{count}: {dict(statuses)}; solved {raw:.1%} of all, {rate:.1%} of the not-impossible; "
-          f"slowest call {slowest:.3f} s; unsolved: {' '.join(unsolved[:12])}{' ...' if len(unsolved) > 12 else ''}")
+    print(
+        f"\nsweep {size}x{count}: {dict(statuses)}; solved {raw:.1%} of all, {rate:.1%} of the not-impossible; "
+        f"slowest call {slowest:.3f} s; unsolved: {' '.join(unsolved[:12])}{' ...' if len(unsolved) > 12 else ''}"
+    )
     assert rate >= MIN_SOLVED, f"size {size}: solved {rate:.1%} of {possible} not-impossible hands ({dict(statuses)})"
     assert raw >= MIN_SOLVED_RAW, f"size {size}: solved {raw:.1%} of all hands ({dict(statuses)})"
 
@@ -224,6 +229,7 @@ def test_one_letter_repeated_staircase(en):
 
 # -- 3. no-grid claims vs the brute-force reference ---------------------------------------------
 
+
 def tiny_hands(source: str, count: int, sizes, seed: int):
     rng = np.random.default_rng([seed, len(source)])
     for _ in range(count):
@@ -247,7 +253,9 @@ def test_tiny_hands_agree_with_exhaustive_reference(en, source, min_length):
         reference = exhaustive_grid_exists(hand, en, min_length)
         outcomes[(result.status, reference is not None)] += 1
         if reference is not None:
-            assert result.solved, f"{hand.letters()}: reference grid exists\n{reference}\nbut solve says {result.status}"
+            assert result.solved, (
+                f"{hand.letters()}: reference grid exists\n{reference}\nbut solve says {result.status}"
+            )
         else:
             assert result.status == "no-grid", f"{hand.letters()}: no grid exists but solve says {result.status}"
     print(f"\ntiny {source} min_length {min_length}: {dict(outcomes)}")
@@ -269,10 +277,22 @@ def test_six_tile_hands_never_falsely_no_grid(en, source):
     print(f"\nsix-tile {source}: {dict(outcomes)}")
 
 
-@pytest.mark.parametrize(("hand", "solvable"), [
-    ("A", False), ("Q", False), ("QQ", False), ("QXZJ", False), ("EEEEE", False), ("IIII", False),
-    ("QI", True), ("XU", True), ("AA", True), ("ZZZZZ", True), ("CATMAP", True),
-])
+@pytest.mark.parametrize(
+    ("hand", "solvable"),
+    [
+        ("A", False),
+        ("Q", False),
+        ("QQ", False),
+        ("QXZJ", False),
+        ("EEEEE", False),
+        ("IIII", False),
+        ("QI", True),
+        ("XU", True),
+        ("AA", True),
+        ("ZZZZZ", True),
+        ("CATMAP", True),
+    ],
+)
 def test_known_tiny_hands(en, hand, solvable):
     tiles = TileCounts.from_letters(hand)
     assert (exhaustive_grid_exists(tiles, en) is not None) == solvable
@@ -322,6 +342,7 @@ def test_max_nodes_stops_the_search(en):
 
 # -- 5. determinism -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", [None, 0, 1, 12345])
 def test_same_hand_same_seed_same_grid(en, seed):
     rng = np.random.default_rng(55)
@@ -341,6 +362,7 @@ def test_same_hand_same_seed_same_grid(en, seed):
 
 
 # -- 6. objectives ------------------------------------------------------------------------------
+
 
 def objective_hands(en, count: int = 20):
     """`count` random 11-15 tile hands that objective 'any' solves, with that solution."""
@@ -398,11 +420,13 @@ def test_completed_fewest_words_search_beats_every_other_grid(en, any_solutions)
             if other.solved:
                 assert len(best.words) <= len(other.words), (
                     f"{hand.letters()}: fewest-words finished with {len(best.words)} words but another search "
-                    f"found {len(other.words)}:\n{other.grid}")
+                    f"found {len(other.words)}:\n{other.grid}"
+                )
     assert checked, "no fewest-words search finished early"
 
 
 # -- 7. min_length=3 ----------------------------------------------------------------------------
+
 
 def test_min_length_three_has_no_two_letter_words(en):
     rng = np.random.default_rng(333)
@@ -420,23 +444,27 @@ def test_min_length_three_has_no_two_letter_words(en):
 
 # -- 8. bad input -------------------------------------------------------------------------------
 
+
 @pytest.mark.nojit
-@pytest.mark.parametrize(("hand", "options", "error"), [
-    pytest.param("", {}, TileError, id="empty"),
-    pytest.param("   ", {}, TileError, id="blank"),
-    pytest.param("CAT1", {}, TileError, id="digit"),
-    pytest.param("CAT-MAP", {}, TileError, id="punctuation"),
-    pytest.param("A" * (MAX_TILES + 1), {}, TileError, id="1001-tiles"),
-    pytest.param("CATMAP", {"objective": "shortest"}, ValueError, id="unknown-objective"),
-    pytest.param("CATMAP", {"objective": ""}, ValueError, id="empty-objective"),
-    pytest.param("CATMAP", {"time_limit": -1.0}, ValueError, id="time-limit-negative"),
-    pytest.param("CATMAP", {"time_limit": -1e-9}, ValueError, id="time-limit-tiny-negative"),
-    pytest.param("CATMAP", {"time_limit": float("nan")}, ValueError, id="time-limit-nan"),
-    pytest.param("CATMAP", {"time_limit": -math.inf}, ValueError, id="time-limit-minus-inf"),
-    pytest.param("CATMAP", {"min_length": 4}, ValueError, id="min-length-4"),
-    pytest.param("CATMAP", {"min_length": 1}, ValueError, id="min-length-1"),
-    pytest.param("CATMAP", {"min_length": 0}, ValueError, id="min-length-0"),
-])
+@pytest.mark.parametrize(
+    ("hand", "options", "error"),
+    [
+        pytest.param("", {}, TileError, id="empty"),
+        pytest.param("   ", {}, TileError, id="blank"),
+        pytest.param("CAT1", {}, TileError, id="digit"),
+        pytest.param("CAT-MAP", {}, TileError, id="punctuation"),
+        pytest.param("A" * (MAX_TILES + 1), {}, TileError, id="1001-tiles"),
+        pytest.param("CATMAP", {"objective": "shortest"}, ValueError, id="unknown-objective"),
+        pytest.param("CATMAP", {"objective": ""}, ValueError, id="empty-objective"),
+        pytest.param("CATMAP", {"time_limit": -1.0}, ValueError, id="time-limit-negative"),
+        pytest.param("CATMAP", {"time_limit": -1e-9}, ValueError, id="time-limit-tiny-negative"),
+        pytest.param("CATMAP", {"time_limit": float("nan")}, ValueError, id="time-limit-nan"),
+        pytest.param("CATMAP", {"time_limit": -math.inf}, ValueError, id="time-limit-minus-inf"),
+        pytest.param("CATMAP", {"min_length": 4}, ValueError, id="min-length-4"),
+        pytest.param("CATMAP", {"min_length": 1}, ValueError, id="min-length-1"),
+        pytest.param("CATMAP", {"min_length": 0}, ValueError, id="min-length-0"),
+    ],
+)
 def test_bad_input_raises(en, hand, options, error):
     with pytest.raises(error):
         solve(hand, en, **options)
@@ -450,6 +478,7 @@ def test_lower_case_hand_is_accepted(en):
 
 
 # -- 9. the no-JIT subset -----------------------------------------------------------------------
+
 
 @pytest.mark.nojit
 def test_nojit_small_hand_solved(en):

@@ -3,10 +3,17 @@
 import numpy as np
 import pytest
 
-from solver.lexicon import get_lexicon
-from solver.spellevate import (Play, SpellevateBot, SpellevateError, deal, first_leader, play_round,
-                               play_spellevate)
-from solver.tiles import ENGLISH, TileCounts
+from solver.core.tiles import ENGLISH, TileCounts
+from solver.lexicon.loader import get_lexicon
+from solver.play.spellevate import (
+    Play,
+    SpellevateBot,
+    SpellevateError,
+    deal,
+    first_leader,
+    play_round,
+    play_spellevate,
+)
 
 
 @pytest.fixture(scope="module")

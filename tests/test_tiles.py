@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solver.tiles import (
+from solver.core.tiles import (
     ALPHABET,
     DISTRIBUTIONS,
     ENGLISH,
@@ -20,10 +20,62 @@ from solver.tiles import (
 
 pytestmark = pytest.mark.nojit
 
-ENGLISH_COUNTS = dict(A=13, B=3, C=3, D=6, E=18, F=3, G=4, H=3, I=12, J=2, K=2, L=5, M=3, N=8, O=11, P=3,
-                      Q=2, R=9, S=6, T=9, U=6, V=3, W=3, X=2, Y=3, Z=2)
-FRENCH_COUNTS = dict(A=13, B=3, C=3, D=4, E=21, F=3, G=3, H=3, I=11, J=2, K=2, L=7, M=4, N=9, O=8, P=3,
-                     Q=2, R=8, S=8, T=8, U=8, V=3, W=2, X=2, Y=2, Z=2)
+ENGLISH_COUNTS = dict(
+    A=13,
+    B=3,
+    C=3,
+    D=6,
+    E=18,
+    F=3,
+    G=4,
+    H=3,
+    I=12,
+    J=2,
+    K=2,
+    L=5,
+    M=3,
+    N=8,
+    O=11,
+    P=3,
+    Q=2,
+    R=9,
+    S=6,
+    T=9,
+    U=6,
+    V=3,
+    W=3,
+    X=2,
+    Y=3,
+    Z=2,
+)
+FRENCH_COUNTS = dict(
+    A=13,
+    B=3,
+    C=3,
+    D=4,
+    E=21,
+    F=3,
+    G=3,
+    H=3,
+    I=11,
+    J=2,
+    K=2,
+    L=7,
+    M=4,
+    N=9,
+    O=8,
+    P=3,
+    Q=2,
+    R=8,
+    S=8,
+    T=8,
+    U=8,
+    V=3,
+    W=2,
+    X=2,
+    Y=2,
+    Z=2,
+)
 
 
 @pytest.mark.parametrize("tiles, expected", [(ENGLISH, ENGLISH_COUNTS), (FRENCH, FRENCH_COUNTS)], ids=["en", "fr"])
@@ -81,22 +133,25 @@ def test_parse_accepts_separators_and_case():
         assert parse_distribution(text) == expected, text
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "empty"),
-    ("   ", "empty"),
-    ("A3,#2", "bad distribution entry"),
-    ("A3,B", "bad distribution entry"),
-    ("13", "bad distribution entry"),
-    ("AB3", "bad distribution entry"),
-    ("A3,A2", "given twice"),
-    ("A3,a2", "given twice"),
-    ("A0", "must be positive"),
-    ("A3,B0", "must be positive"),
-    ("A-2", "bad distribution entry"),
-    ("É2", "bad distribution entry"),
-    ("A2.5", "bad distribution entry"),
-    ("\x00\xff garbage", "bad distribution entry"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("A3,#2", "bad distribution entry"),
+        ("A3,B", "bad distribution entry"),
+        ("13", "bad distribution entry"),
+        ("AB3", "bad distribution entry"),
+        ("A3,A2", "given twice"),
+        ("A3,a2", "given twice"),
+        ("A0", "must be positive"),
+        ("A3,B0", "must be positive"),
+        ("A-2", "bad distribution entry"),
+        ("É2", "bad distribution entry"),
+        ("A2.5", "bad distribution entry"),
+        ("\x00\xff garbage", "bad distribution entry"),
+    ],
+)
 def test_distribution_errors(text, message):
     with pytest.raises(TileError, match=message):
         parse_distribution(text)

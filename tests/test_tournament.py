@@ -13,9 +13,9 @@ from dataclasses import asdict
 import pytest
 from click.testing import CliRunner
 
-from solver.cli_game import draw_grids, play, tournament
-from solver.game import Rules
-from solver.tournament import CSV_FIELDS, entry_names, run_tournament, schedule
+from solver.cli.games import draw_grids, play, tournament
+from solver.play.game import Rules
+from solver.play.tournament import CSV_FIELDS, entry_names, run_tournament, schedule
 
 
 def per_game(result) -> list[dict]:
@@ -228,7 +228,7 @@ def test_tournament_bad_settings_give_one_error_line(args):
 
 @pytest.mark.parametrize("wins, games", [(0, 11), (6, 6), (21, 21), (3, 7)])
 def test_interval_contains_the_rate_at_the_edges(wins, games):
-    from solver.tournament import BotStats
+    from solver.play.tournament import BotStats
 
     s = BotStats("b", "b", games=games, wins=wins)
     low, high = s.ci

@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from .game import Rules, confidence_interval, play_hand
+from solver.play.game import Rules, confidence_interval, play_hand
 
 CSV_FIELDS = ("bot", "spec", "games", "wins", "shared", "unawarded", "win_rate", "ci_low", "ci_high",
               "mean_game_seconds", "dumps", "rotten")
@@ -217,7 +217,9 @@ def schedule(entries: int, players: int, games: int, seed: int) -> list[tuple[in
 
 def play_game(task: tuple, bot_specs: list[str], rules: Rules) -> GameRecord:
     """Run one scheduled game (in a worker process or in-process)."""
-    from .bots import make_bot  # numba-backed: imported where games are played
+    from solver.play.bots import (
+        make_bot,  # numba-backed: imported where games are played
+    )
 
     index, group, rotation, seed, seated = task
     bots = [make_bot(bot_specs[entry]) for entry in seated]
@@ -266,7 +268,7 @@ def default_start_method() -> str:
 
 def _warm_up() -> None:
     """Worker initializer: import the numba modules (compiled code comes from the cache)."""
-    from . import bots  # noqa: F401
+    from solver.play import bots  # noqa: F401
 
 
 def run_tournament(bot_specs: list[str], games: int, players: int = 2, seed: int = 0, workers: int = 1,
@@ -280,7 +282,7 @@ def run_tournament(bot_specs: list[str], games: int, players: int = 2, seed: int
     'spawn'; default: `default_start_method()`). The game runner is spawn-safe (top-level
     functions, picklable arguments), but under 'spawn' a script that calls this must
     guard its entry point with `if __name__ == "__main__":`."""
-    from .bots import make_bot
+    from solver.play.bots import make_bot
 
     rules = rules or Rules()
     if not bot_specs:

@@ -1,6 +1,6 @@
 """`solve`: build one connected grid from a tile multiset, under a deadline.
 
-The numba kernel (`solver.kernels.search`) does the depth-first search; this module owns
+The numba kernel (`solver.search.kernels.search`) does the depth-first search; this module owns
 its buffers, runs it in short resumable slices so the wall-clock deadline is honoured,
 proves `no-grid` where it can, and keeps improving the grid for an objective until the
 deadline when one is asked for.
@@ -22,16 +22,32 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import kernels as K
-from .grid import Grid, find_words
-from .lexicon import Lexicon, get_lexicon
-from .objectives import OBJECTIVES, objective_key
-from .tiles import ALPHABET, TileCounts, TileError
-
+from solver.core.grid import Grid, find_words
+from solver.core.tiles import ALPHABET, TileCounts, TileError
+from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.search import kernels as K
+from solver.search.objectives import OBJECTIVES, objective_key
 
 # Tile weights for move ordering (index 0 = A): hard letters are spent early.
-_HARD = {"Q": 12, "J": 10, "X": 9, "Z": 10, "K": 6, "V": 7, "W": 5, "Y": 4, "F": 4, "H": 4, "B": 4, "C": 4,
-         "M": 4, "P": 4, "G": 4, "U": 3, "S": 1}
+_HARD = {
+    "Q": 12,
+    "J": 10,
+    "X": 9,
+    "Z": 10,
+    "K": 6,
+    "V": 7,
+    "W": 5,
+    "Y": 4,
+    "F": 4,
+    "H": 4,
+    "B": 4,
+    "C": 4,
+    "M": 4,
+    "P": 4,
+    "G": 4,
+    "U": 3,
+    "S": 1,
+}
 _DEFAULT_WEIGHT = 2.0
 PER_TILE_BONUS = 1.0  # weights[26]: longer moves first
 ONE_SIDED_LEAVE = 1.5  # weights[27]: per tile left in a vowel-only or consonant-only hand
@@ -127,8 +143,17 @@ def _workspace(tile_count: int) -> Workspace:
 class _Run:
     """One search over a workspace: state vector set up, sliced calls, grid read-out."""
 
-    def __init__(self, space: Workspace, tiles: TileCounts, lexicon: Lexicon, min_length: int,
-                 max_branch: int, gen_budget: int, seed: int | None, base: Grid | None = None):
+    def __init__(
+        self,
+        space: Workspace,
+        tiles: TileCounts,
+        lexicon: Lexicon,
+        min_length: int,
+        max_branch: int,
+        gen_budget: int,
+        seed: int | None,
+        base: Grid | None = None,
+    ):
         space.reset()
         self.space = space
         self.lexicon = lexicon
@@ -142,11 +167,24 @@ class _Run:
         state[K.ST_STAMP] = space.stamp
         state[K.ST_GEN_BUDGET] = gen_budget
         centre = space.side // 2
-        space.frames[0, K.F_RMIN:K.F_CMAX + 1] = (centre, centre, centre, centre)
+        space.frames[0, K.F_RMIN : K.F_CMAX + 1] = (centre, centre, centre, centre)
         if base is not None:
             f, r = lexicon.forward, lexicon.reverse
-            K.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space.grid, space.cross,
-                       state, space.frames, f.child, f.terminal, f.next_mask, f.end_mask, r.child, r.end_mask)
+            K.lay_grid(
+                base.to_array(),
+                centre - base.height // 2,
+                centre - base.width // 2,
+                space.grid,
+                space.cross,
+                state,
+                space.frames,
+                f.child,
+                f.terminal,
+                f.next_mask,
+                f.end_mask,
+                r.child,
+                r.end_mask,
+            )
         self.rng_state = np.array([(seed or 0) & K.HASH_MASK], dtype=np.int64)  # any int seed fits
         self.noise = 0.0 if seed is None else 0.9
         self.weights = _WEIGHTS
@@ -154,9 +192,31 @@ class _Run:
     def step(self, node_limit: int) -> int:
         space, f, r = self.space, self.lexicon.forward, self.lexicon.reverse
         self.state[K.ST_NODE_LIMIT] = node_limit
-        K.search(space.grid, space.cross, self.hand, self.state, space.frames, space.moves, space.scores,
-                 space.order, space.letters, space.undo, space.tt_keys, space.tt_stamps, self.weights,
-                 self.rng_state, self.noise, f.child, f.terminal, f.next_mask, f.end_mask, f.reach, f.below_mask, r.child, r.end_mask)
+        K.search(
+            space.grid,
+            space.cross,
+            self.hand,
+            self.state,
+            space.frames,
+            space.moves,
+            space.scores,
+            space.order,
+            space.letters,
+            space.undo,
+            space.tt_keys,
+            space.tt_stamps,
+            self.weights,
+            self.rng_state,
+            self.noise,
+            f.child,
+            f.terminal,
+            f.next_mask,
+            f.end_mask,
+            f.reach,
+            f.below_mask,
+            r.child,
+            r.end_mask,
+        )
         return int(self.state[K.ST_STATUS])
 
     def grid(self) -> Grid:
@@ -233,9 +293,15 @@ def _check_arguments(tiles: TileCounts, objective: str, min_length: int, time_li
         raise ValueError(f"time limit must be a number of seconds >= 0, got {time_limit}")
 
 
-def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: float = 10.0,
-          objective: str = "any", seed: int | None = None, min_length: int = 2,
-          max_nodes: int | None = None) -> Solution:
+def solve(
+    tiles: TileCounts | str,
+    lexicon: Lexicon | str = "en",
+    time_limit: float = 10.0,
+    objective: str = "any",
+    seed: int | None = None,
+    min_length: int = 2,
+    max_nodes: int | None = None,
+) -> Solution:
     """Build a grid using every tile of `tiles`.
 
     Returns as soon as a grid is found for objective 'any'; for the other objectives it
@@ -250,13 +316,21 @@ def solve(tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: fl
         raise TileError("no tiles to solve")
     proof = _prove_no_grid(tiles, lexicon, min_length)
     if proof:
-        return Solution(tiles, "no-grid", elapsed_ms=(time.perf_counter() - started) * 1000,
-                        objective=objective, proof=proof)
+        return Solution(
+            tiles, "no-grid", elapsed_ms=(time.perf_counter() - started) * 1000, objective=objective, proof=proof
+        )
     return _search(tiles, lexicon, None, started, time_limit, objective, seed, min_length, max_nodes)
 
 
-def extend(base: Grid, tiles: TileCounts | str, lexicon: Lexicon | str = "en", time_limit: float = 1.0,
-           seed: int | None = None, min_length: int = 2, max_nodes: int | None = None) -> Solution:
+def extend(
+    base: Grid,
+    tiles: TileCounts | str,
+    lexicon: Lexicon | str = "en",
+    time_limit: float = 1.0,
+    seed: int | None = None,
+    min_length: int = 2,
+    max_nodes: int | None = None,
+) -> Solution:
     """Place every tile of `tiles` onto the valid grid `base` without moving any of its
     tiles (hooks, extensions and new crossing words). The result's `tiles` are the base's
     plus the new ones; 'exhausted' means no such placement exists in the move model."""
@@ -265,13 +339,23 @@ def extend(base: Grid, tiles: TileCounts | str, lexicon: Lexicon | str = "en", t
     lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     _check_arguments(tiles + base.tiles(), "any", min_length, time_limit)
     if len(tiles) == 0:
-        return Solution(base.tiles(), "solved", base, [w.text for w in find_words(base)],
-                        (time.perf_counter() - started) * 1000)
+        return Solution(
+            base.tiles(), "solved", base, [w.text for w in find_words(base)], (time.perf_counter() - started) * 1000
+        )
     return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes)
 
 
-def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, started: float, time_limit: float,
-            objective: str, seed: int | None, min_length: int, max_nodes: int | None) -> Solution:
+def _search(
+    tiles: TileCounts,
+    lexicon: Lexicon,
+    base: Grid | None,
+    started: float,
+    time_limit: float,
+    objective: str,
+    seed: int | None,
+    min_length: int,
+    max_nodes: int | None,
+) -> Solution:
     """Run the phases until a grid (objective 'any'), the deadline, or exhaustion."""
     deadline = started + time_limit
     all_tiles = tiles if base is None else tiles + base.tiles()

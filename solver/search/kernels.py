@@ -3,8 +3,8 @@
 Every kernel takes flat numpy arrays (no typed List/Dict, no globals, no recursion) and
 is compiled with `cache=True` and `nogil=True` (they touch no Python objects, so server
 sessions in worker threads can search on both cores at once). Each has a pure-Python reference it is tested against:
-`scan_runs` against `solver.grid.validate`, `generate_moves` against
-`solver.reference.generate_moves`, and the search through the validator on its output.
+`scan_runs` against `solver.core.grid.validate`, `generate_moves` against
+`solver.search.reference.generate_moves`, and the search through the validator on its output.
 
 Board layout
 ------------
@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 FULL = (1 << 26) - 1
-REACH = 16  # columns of the DAWG's reach table (solver.dawg)
+REACH = 16  # columns of the DAWG's reach table (solver.lexicon.dawg)
 HASH_MASK = (1 << 62) - 1
 
 # Search status codes (state[ST_STATUS]).
@@ -51,7 +51,9 @@ STATE_SIZE = 15
 #   try; UNDO_MARK undo-log height before the move that made it; RMIN..CMAX its tiles'
 #   bounding box; HASH its position key; GENERATED 0 not yet, 1 complete list, 2 cut
 #   short (then its exhaustion proves nothing); LETTER_TOP end of its moves' letters.
-F_MV_START, F_MV_END, F_MV_NEXT, F_UNDO_MARK, F_RMIN, F_RMAX, F_CMIN, F_CMAX, F_HASH, F_GENERATED, F_LETTER_TOP = range(11)
+F_MV_START, F_MV_END, F_MV_NEXT, F_UNDO_MARK, F_RMIN, F_RMAX, F_CMIN, F_CMAX, F_HASH, F_GENERATED, F_LETTER_TOP = range(
+    11
+)
 FRAME_WIDTH = 11
 
 # Columns of the move table `moves`: first cell, direction (0 across, 1 down), length,
@@ -64,6 +66,7 @@ VOWELS_MASK = (1 << 0) | (1 << 4) | (1 << 8) | (1 << 14) | (1 << 20)  # A E I O 
 
 
 # -- small helpers ----------------------------------------------------------------------
+
 
 @njit(cache=True, nogil=True)
 def mix_hash(cell, code):
@@ -78,6 +81,7 @@ def mix_hash(cell, code):
 
 
 # -- run scanning (the validator's fast twin) ------------------------------------------
+
 
 @njit(cache=True, nogil=True)
 def scan_runs(grid, child, terminal, min_len, out):
@@ -122,6 +126,7 @@ def scan_runs(grid, child, terminal, min_len, out):
 
 # -- cross-check masks ------------------------------------------------------------------
 
+
 @njit(cache=True, nogil=True)
 def cross_mask(grid, cell, perp, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask):
     """Letters that may fill empty `cell` given the run through it along `perp`."""
@@ -165,8 +170,9 @@ def cross_mask(grid, cell, perp, min_len, child, terminal, next_mask, end_mask, 
 
 
 @njit(cache=True, nogil=True)
-def refresh_cross(grid, cross, cell, direction, state, undo, min_len,
-                  child, terminal, next_mask, end_mask, rchild, rend_mask):
+def refresh_cross(
+    grid, cross, cell, direction, state, undo, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask
+):
     """Recompute cross[direction] at empty `cell`, logging the old value for undo."""
     side = state[ST_SIDE]
     cells = side * side
@@ -192,9 +198,26 @@ def run_end(grid, cell, step, sign):
 
 # -- move generation --------------------------------------------------------------------
 
+
 @njit(cache=True, nogil=True)
-def _record_move(moves, scores, letters, move_count, letter_top, start_cell, direction, length,
-                 word, new_count, weight, vowels_left, consonants_left, weights, rng_state, noise):
+def _record_move(
+    moves,
+    scores,
+    letters,
+    move_count,
+    letter_top,
+    start_cell,
+    direction,
+    length,
+    word,
+    new_count,
+    weight,
+    vowels_left,
+    consonants_left,
+    weights,
+    rng_state,
+    noise,
+):
     """Append one move with its ordering score; returns False when the buffers are full.
 
     Score = the new tiles' weights (hard letters first) + a per-tile bonus (long moves
@@ -272,8 +295,25 @@ def _list_anchors(grid, state, bbox, anchors):
 
 
 @njit(cache=True, nogil=True)
-def generate_moves(grid, cross, hand, state, bbox, moves, scores, letters, move_base, letter_base, weights,
-                   rng_state, noise, child, terminal, next_mask, reach):
+def generate_moves(
+    grid,
+    cross,
+    hand,
+    state,
+    bbox,
+    moves,
+    scores,
+    letters,
+    move_base,
+    letter_base,
+    weights,
+    rng_state,
+    noise,
+    child,
+    terminal,
+    next_mask,
+    reach,
+):
     """All moves from the current position into moves[move_base:], letters[letter_base:].
 
     A move is a word along one line that places at least one hand tile, touches the grid
@@ -320,19 +360,68 @@ def generate_moves(grid, cross, hand, state, bbox, moves, scores, letters, move_
                 anchor_need, anchor_empty = 1 << (int(grid[anchor_cell]) - 1), False  # int(): uint8 without JIT
             else:
                 anchor_need, anchor_empty = cross[direction * side * side + anchor_cell], True
-            spent += _extend_from(grid, cross, hand, state, start_cell, direction, side - 2 - start,
-                                  moves, scores, letters, cursor, weights, rng_state, noise, limit,
-                                  buffers, weight_at, child, terminal, next_mask, reach,
-                                  dist, anchor_need, anchor_empty, True, 0)
+            spent += _extend_from(
+                grid,
+                cross,
+                hand,
+                state,
+                start_cell,
+                direction,
+                side - 2 - start,
+                moves,
+                scores,
+                letters,
+                cursor,
+                weights,
+                rng_state,
+                noise,
+                limit,
+                buffers,
+                weight_at,
+                child,
+                terminal,
+                next_mask,
+                reach,
+                dist,
+                anchor_need,
+                anchor_empty,
+                True,
+                0,
+            )
         if not any_start or cursor[2] == 1 and spent >= budget:
             break
     return cursor[0], cursor[1], cursor[2]
 
 
 @njit(cache=True, nogil=True)
-def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, scores, letters, cursor,
-                 weights, rng_state, noise, budget, buffers, weight_at, child, terminal, next_mask, reach,
-                 gap, anchor_need, anchor_empty, need_touch, touch_letters):
+def _extend_from(
+    grid,
+    cross,
+    hand,
+    state,
+    start_cell,
+    direction,
+    room,
+    moves,
+    scores,
+    letters,
+    cursor,
+    weights,
+    rng_state,
+    noise,
+    budget,
+    buffers,
+    weight_at,
+    child,
+    terminal,
+    next_mask,
+    reach,
+    gap,
+    anchor_need,
+    anchor_empty,
+    need_touch,
+    touch_letters,
+):
     """Every word starting at `start_cell` along `direction` (an iterative DFS where level
     k decides the letter of cell start+k), at most `room` cells long. Appends moves
     through `cursor`; returns the DAWG steps taken. A word must touch the grid (pass over a
@@ -349,7 +438,14 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
     cells = side * side
     step = 1 if direction == 0 else side
     perp = side if direction == 0 else 1
-    node_at, tried, fixed, new_at, touch_at, word = buffers[0], buffers[1], buffers[2], buffers[3], buffers[4], buffers[5]
+    node_at, tried, fixed, new_at, touch_at, word = (
+        buffers[0],
+        buffers[1],
+        buffers[2],
+        buffers[3],
+        buffers[4],
+        buffers[5],
+    )
     hand_mask, vowels, consonants = _hand_summary(hand)
     steps = 0
     k = 0
@@ -411,18 +507,47 @@ def _extend_from(grid, cross, hand, state, start_cell, direction, room, moves, s
         steps += 1
         length = k + 1
         after = cell + step
-        if (grid[after] == 0 and terminal[nxt] == 1 and new_count > 0 and touched == 1 and length >= min_len
-                and not (direction == 1 and new_count == 1
-                         and _single_is_across(grid, word, length, start_cell, step, perp))):
+        if (
+            grid[after] == 0
+            and terminal[nxt] == 1
+            and new_count > 0
+            and touched == 1
+            and length >= min_len
+            and not (
+                direction == 1 and new_count == 1 and _single_is_across(grid, word, length, start_cell, step, perp)
+            )
+        ):
             move = cursor[0]
-            if _record_move(moves, scores, letters, move, cursor[1], start_cell, direction, length, word,
-                            new_count, weight, vowels, consonants, weights, rng_state, noise):
+            if _record_move(
+                moves,
+                scores,
+                letters,
+                move,
+                cursor[1],
+                start_cell,
+                direction,
+                length,
+                word,
+                new_count,
+                weight,
+                vowels,
+                consonants,
+                weights,
+                rng_state,
+                noise,
+            ):
                 cursor[1] += length
                 cursor[0] = move + 1
             else:
                 cursor[2] = 1
-        if (next_mask[nxt] != 0 and length < room and length < MAX_WORD
-                and (grid[after] != 0 or new_count < hand_count) and steps < budget and cursor[2] == 0):
+        if (
+            next_mask[nxt] != 0
+            and length < room
+            and length < MAX_WORD
+            and (grid[after] != 0 or new_count < hand_count)
+            and steps < budget
+            and cursor[2] == 0
+        ):
             new_at[k + 1] = new_count
             touch_at[k + 1] = touched
             weight_at[k + 1] = weight
@@ -458,8 +583,9 @@ def _single_is_across(grid, word, length, start_cell, step, perp):
 
 
 @njit(cache=True, nogil=True)
-def generate_first_words(grid, cross, hand, state, moves, scores, letters, weights, rng_state, noise,
-                         child, terminal, next_mask, below_mask):
+def generate_first_words(
+    grid, cross, hand, state, moves, scores, letters, weights, rng_state, noise, child, terminal, next_mask, below_mask
+):
     """Moves for an empty grid: the words the hand spells that hold its hardest letter
     (highest weight), laid across from the centre.
 
@@ -476,15 +602,56 @@ def generate_first_words(grid, cross, hand, state, moves, scores, letters, weigh
     buffers = np.zeros((7, MAX_WORD + 1), dtype=np.int64)
     weight_at = np.zeros(MAX_WORD + 1, dtype=np.float64)
     cursor = np.zeros(3, dtype=np.int64)
-    _extend_from(grid, cross, hand, state, centre * side + centre, 0, side - 2 - centre, moves, scores, letters,
-                 cursor, weights, rng_state, noise, state[ST_GEN_BUDGET], buffers, weight_at,
-                 child, terminal, next_mask, below_mask, -1, 0, False, True, 1 << (hardest - 1))
+    _extend_from(
+        grid,
+        cross,
+        hand,
+        state,
+        centre * side + centre,
+        0,
+        side - 2 - centre,
+        moves,
+        scores,
+        letters,
+        cursor,
+        weights,
+        rng_state,
+        noise,
+        state[ST_GEN_BUDGET],
+        buffers,
+        weight_at,
+        child,
+        terminal,
+        next_mask,
+        below_mask,
+        -1,
+        0,
+        False,
+        True,
+        1 << (hardest - 1),
+    )
     return cursor[0], cursor[1], cursor[2]
 
 
 @njit(cache=True, nogil=True)
-def _apply_move(grid, cross, hand, state, frames, moves, letters, undo, move, depth,
-                child, terminal, next_mask, end_mask, rchild, rend_mask):
+def _apply_move(
+    grid,
+    cross,
+    hand,
+    state,
+    frames,
+    moves,
+    letters,
+    undo,
+    move,
+    depth,
+    child,
+    terminal,
+    next_mask,
+    end_mask,
+    rchild,
+    rend_mask,
+):
     """Lay move `move` on the grid and fill frame depth+1 (bbox, hash, undo mark)."""
     side = state[ST_SIDE]
     min_len = state[ST_MIN_LEN]
@@ -523,18 +690,70 @@ def _apply_move(grid, cross, hand, state, frames, moves, letters, undo, move, de
     frames[nxt, F_GENERATED] = 0
     # Cross masks change only at the ends of the runs the move made or lengthened.
     other = 1 - direction
-    refresh_cross(grid, cross, run_end(grid, start, step, -1), other, state, undo, min_len,
-                  child, terminal, next_mask, end_mask, rchild, rend_mask)
-    refresh_cross(grid, cross, run_end(grid, start, step, 1), other, state, undo, min_len,
-                  child, terminal, next_mask, end_mask, rchild, rend_mask)
+    refresh_cross(
+        grid,
+        cross,
+        run_end(grid, start, step, -1),
+        other,
+        state,
+        undo,
+        min_len,
+        child,
+        terminal,
+        next_mask,
+        end_mask,
+        rchild,
+        rend_mask,
+    )
+    refresh_cross(
+        grid,
+        cross,
+        run_end(grid, start, step, 1),
+        other,
+        state,
+        undo,
+        min_len,
+        child,
+        terminal,
+        next_mask,
+        end_mask,
+        rchild,
+        rend_mask,
+    )
     for i in range(frames[nxt, F_UNDO_MARK], state[ST_UNDO_TOP]):
         if undo[i, 0] != 0:
             continue
         cell = undo[i, 1]
-        refresh_cross(grid, cross, run_end(grid, cell, perp, -1), direction, state, undo, min_len,
-                      child, terminal, next_mask, end_mask, rchild, rend_mask)
-        refresh_cross(grid, cross, run_end(grid, cell, perp, 1), direction, state, undo, min_len,
-                      child, terminal, next_mask, end_mask, rchild, rend_mask)
+        refresh_cross(
+            grid,
+            cross,
+            run_end(grid, cell, perp, -1),
+            direction,
+            state,
+            undo,
+            min_len,
+            child,
+            terminal,
+            next_mask,
+            end_mask,
+            rchild,
+            rend_mask,
+        )
+        refresh_cross(
+            grid,
+            cross,
+            run_end(grid, cell, perp, 1),
+            direction,
+            state,
+            undo,
+            min_len,
+            child,
+            terminal,
+            next_mask,
+            end_mask,
+            rchild,
+            rend_mask,
+        )
 
 
 @njit(cache=True, nogil=True)
@@ -554,8 +773,31 @@ def _undo_to(grid, cross, hand, state, undo, mark):
 
 
 @njit(cache=True, nogil=True)
-def search(grid, cross, hand, state, frames, moves, scores, order, letters, undo, tt_keys, tt_stamps,
-           weights, rng_state, noise, child, terminal, next_mask, end_mask, reach, below_mask, rchild, rend_mask):
+def search(
+    grid,
+    cross,
+    hand,
+    state,
+    frames,
+    moves,
+    scores,
+    order,
+    letters,
+    undo,
+    tt_keys,
+    tt_stamps,
+    weights,
+    rng_state,
+    noise,
+    child,
+    terminal,
+    next_mask,
+    end_mask,
+    reach,
+    below_mask,
+    rchild,
+    rend_mask,
+):
     """Depth-first grid building, resumable: all state lives in the arrays.
 
     Runs until the hand is empty (SOLVED), the tree is exhausted (EXHAUSTED) or
@@ -577,15 +819,51 @@ def search(grid, cross, hand, state, frames, moves, scores, order, letters, undo
                     state[ST_STATUS] = PAUSED
                     return
                 state[ST_NODES] += 1
-                _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_keys, tt_stamps,
-                        weights, rng_state, noise, depth, child, terminal, next_mask, reach, below_mask)
+                _expand(
+                    grid,
+                    cross,
+                    hand,
+                    state,
+                    frames,
+                    moves,
+                    scores,
+                    order,
+                    letters,
+                    tt_keys,
+                    tt_stamps,
+                    weights,
+                    rng_state,
+                    noise,
+                    depth,
+                    child,
+                    terminal,
+                    next_mask,
+                    reach,
+                    below_mask,
+                )
             start = frames[depth, F_MV_NEXT]
             if start < frames[depth, F_MV_END]:
                 frames[depth, F_MV_NEXT] = start + 1
                 frames[depth + 1, F_MV_START] = frames[depth, F_MV_END]
                 frames[depth + 1, F_LETTER_TOP] = frames[depth, F_LETTER_TOP]
-                _apply_move(grid, cross, hand, state, frames, moves, letters, undo, order[start], depth,
-                            child, terminal, next_mask, end_mask, rchild, rend_mask)
+                _apply_move(
+                    grid,
+                    cross,
+                    hand,
+                    state,
+                    frames,
+                    moves,
+                    letters,
+                    undo,
+                    order[start],
+                    depth,
+                    child,
+                    terminal,
+                    next_mask,
+                    end_mask,
+                    rchild,
+                    rend_mask,
+                )
                 state[ST_DEPTH] = depth + 1
                 if state[ST_HAND] == 0:
                     state[ST_STATUS] = SOLVED
@@ -607,8 +885,28 @@ def search(grid, cross, hand, state, frames, moves, scores, order, letters, undo
 
 
 @njit(cache=True, nogil=True)
-def _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_keys, tt_stamps,
-            weights, rng_state, noise, depth, child, terminal, next_mask, reach, below_mask):
+def _expand(
+    grid,
+    cross,
+    hand,
+    state,
+    frames,
+    moves,
+    scores,
+    order,
+    letters,
+    tt_keys,
+    tt_stamps,
+    weights,
+    rng_state,
+    noise,
+    depth,
+    child,
+    terminal,
+    next_mask,
+    reach,
+    below_mask,
+):
     """Generate, order and cap the moves of frame `depth`."""
     move_base = frames[depth, F_MV_START]
     letter_base = frames[depth, F_LETTER_TOP]
@@ -619,21 +917,53 @@ def _expand(grid, cross, hand, state, frames, moves, scores, order, letters, tt_
     if depth > 0 and tt_stamps[slot] == state[ST_STAMP] and tt_keys[slot] == key:
         state[ST_TT_HITS] += 1
         move_end, letter_end = move_base, letter_base
-    elif depth > 0 and ((state[ST_BOUND_AREA] > 0 and area >= state[ST_BOUND_AREA])
-                        or (state[ST_BOUND_DEPTH] > 0 and depth >= state[ST_BOUND_DEPTH])):
+    elif depth > 0 and (
+        (state[ST_BOUND_AREA] > 0 and area >= state[ST_BOUND_AREA])
+        or (state[ST_BOUND_DEPTH] > 0 and depth >= state[ST_BOUND_DEPTH])
+    ):
         move_end, letter_end = move_base, letter_base
         complete = 0
     elif depth == 0 and state[ST_BASE_TILES] == 0:
-        move_end, letter_end, cut = generate_first_words(grid, cross, hand, state, moves, scores, letters, weights,
-                                                         rng_state, noise, child, terminal, next_mask, below_mask)
+        move_end, letter_end, cut = generate_first_words(
+            grid,
+            cross,
+            hand,
+            state,
+            moves,
+            scores,
+            letters,
+            weights,
+            rng_state,
+            noise,
+            child,
+            terminal,
+            next_mask,
+            below_mask,
+        )
         complete = 1 - cut
     else:
         bbox = np.empty(4, dtype=np.int64)
         bbox[0], bbox[1] = frames[depth, F_RMIN], frames[depth, F_RMAX]
         bbox[2], bbox[3] = frames[depth, F_CMIN], frames[depth, F_CMAX]
-        move_end, letter_end, cut = generate_moves(grid, cross, hand, state, bbox, moves, scores, letters,
-                                                   move_base, letter_base, weights, rng_state, noise,
-                                                   child, terminal, next_mask, reach)
+        move_end, letter_end, cut = generate_moves(
+            grid,
+            cross,
+            hand,
+            state,
+            bbox,
+            moves,
+            scores,
+            letters,
+            move_base,
+            letter_base,
+            weights,
+            rng_state,
+            noise,
+            child,
+            terminal,
+            next_mask,
+            reach,
+        )
         complete = 1 - cut
     if move_end > move_base:
         ranked = np.argsort(-scores[move_base:move_end])
@@ -716,8 +1046,8 @@ def hostable_letters(hand, min_len, budget, child, terminal, next_mask):
 def _keep_best(moves, scores, order, letters, move_base, letter_base, cap):
     """Compact the `cap` best moves (already ranked in `order`) to the front of the frame's
     region, so deeper frames get the buffer space back. Returns the new ends."""
-    kept = moves[order[move_base:move_base + cap]].copy()
-    kept_scores = scores[order[move_base:move_base + cap]].copy()
+    kept = moves[order[move_base : move_base + cap]].copy()
+    kept_scores = scores[order[move_base : move_base + cap]].copy()
     total = 0
     for i in range(cap):
         total += kept[i, M_LEN]
@@ -725,12 +1055,12 @@ def _keep_best(moves, scores, order, letters, move_base, letter_base, cap):
     top = 0
     for i in range(cap):
         offset, length = kept[i, M_LETTERS], kept[i, M_LEN]
-        kept_letters[top:top + length] = letters[offset:offset + length]
+        kept_letters[top : top + length] = letters[offset : offset + length]
         kept[i, M_LETTERS] = letter_base + top
         top += length
-    moves[move_base:move_base + cap] = kept
-    scores[move_base:move_base + cap] = kept_scores
-    letters[letter_base:letter_base + total] = kept_letters
+    moves[move_base : move_base + cap] = kept
+    scores[move_base : move_base + cap] = kept_scores
+    letters[letter_base : letter_base + total] = kept_letters
     for i in range(cap):
         order[move_base + i] = move_base + i
     return move_base + cap, letter_base + total
@@ -763,10 +1093,12 @@ def lay_grid(codes, top, left, grid, cross, state, frames, child, terminal, next
         for col in range(cmin - 1, cmax + 2):
             cell = row * side + col
             if grid[cell] == 0:
-                cross[cell] = cross_mask(grid, cell, side, min_len, child, terminal, next_mask, end_mask,
-                                         rchild, rend_mask)
-                cross[cells + cell] = cross_mask(grid, cell, 1, min_len, child, terminal, next_mask, end_mask,
-                                                 rchild, rend_mask)
+                cross[cell] = cross_mask(
+                    grid, cell, side, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask
+                )
+                cross[cells + cell] = cross_mask(
+                    grid, cell, 1, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask
+                )
     frames[0, F_RMIN], frames[0, F_RMAX], frames[0, F_CMIN], frames[0, F_CMAX] = rmin, rmax, cmin, cmax
     frames[0, F_HASH] = key
     state[ST_BASE_TILES] = placed

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .grid import Cell, Grid, find_words, validate
-from .lexicon import Lexicon, get_lexicon
-from .search import extend, solve, warm_up
-from .tiles import HARD_FIRST, TileCounts, TileError, draw
+from solver.core.grid import Cell, Grid, find_words, validate
+from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
+from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.search.solving import extend, solve, warm_up
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
 

@@ -1,14 +1,14 @@
 """What `solve` optimises once it has a grid (kept numba-free so the CLI imports it cheaply).
 
-    any           the first valid grid
-    fewest-words  fewest words (the rules' solo objective), then smallest box
-    compact       smallest bounding box, then fewest words
-    longest-word  longest word (the Banana Smoothie tiebreak), then fewest words
+any           the first valid grid
+fewest-words  fewest words (the rules' solo objective), then smallest box
+compact       smallest bounding box, then fewest words
+longest-word  longest word (the Banana Smoothie tiebreak), then fewest words
 """
 
 from __future__ import annotations
 
-from .grid import Grid, find_words
+from solver.core.grid import Grid, find_words
 
 OBJECTIVES = ("any", "fewest-words", "compact", "longest-word")
 

@@ -31,7 +31,17 @@ from collections.abc import Iterable
 
 import numpy as np
 
-ARRAY_NAMES = ("first_edge", "edge_label", "edge_target", "child", "terminal", "next_mask", "end_mask", "reach", "below_mask")
+ARRAY_NAMES = (
+    "first_edge",
+    "edge_label",
+    "edge_target",
+    "child",
+    "terminal",
+    "next_mask",
+    "end_mask",
+    "reach",
+    "below_mask",
+)
 REACH = 16
 
 

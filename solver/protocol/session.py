@@ -7,8 +7,8 @@ changes nothing, so a session survives anything a client sends.
 
 A `Session` is sans-IO: `receive(line, now)` returns the messages to send, `tick(now)`
 returns those that fell due (a bot's call lands when its work is done on the wall
-clock), and `next_wakeup()` says when to tick next. `run_stdio` drives one session over
-stdin/stdout; `solver.server` drives many over WebSocket.
+clock), and `next_wakeup()` says when to tick next. `solver.protocol.stdio` drives one session
+over stdin/stdout; `solver.protocol.server` drives many over WebSocket.
 
 Two ways to play:
   seat  the front-end is the referee: it owns the bunch, deals our bot its tiles
@@ -23,20 +23,24 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import queue
 import re
-import threading
-import sys
-import time
 from dataclasses import dataclass
 
-from . import __version__
-from .game import (MATCH_FORMATS, VARIANTS, Decision, Hand, Rules, RuleError, TableView, grid_tiles,
-                   work_seconds)
-from .grid import Grid, GridError, validate
-from .lexicon import SHIPPED, LexiconError, get_lexicon
-from .tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
+from solver import __version__
+from solver.core.grid import Grid, GridError, validate
+from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
+from solver.lexicon.loader import SHIPPED, LexiconError, get_lexicon
+from solver.play.game import (
+    MATCH_FORMATS,
+    VARIANTS,
+    Decision,
+    Hand,
+    RuleError,
+    Rules,
+    TableView,
+    grid_tiles,
+    work_seconds,
+)
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -241,8 +245,9 @@ class Session:
             times.append(self.pending.due)
         if self.hand is not None and self.hand.result is None and self.hand.queue:
             clock = self.hand.queue[0][0]
-            times.append(self.hand_started + clock / self.options.time_scale
-                         if self.options.clock == "realtime" else 0.0)
+            times.append(
+                self.hand_started + clock / self.options.time_scale if self.options.clock == "realtime" else 0.0
+            )
         return min(times) if times else None
 
     @staticmethod
@@ -258,28 +263,49 @@ class Session:
 
     # -- messages usable any time ---------------------------------------------------------
     def on_hello(self, message: dict, now: float) -> list[dict]:
-        from .bots import PRESETS
+        from solver.play.bots import PRESETS
 
-        return [{
-            "type": "hello", "protocol": PROTOCOL_VERSION, "engine": "bananas", "version": __version__,
-            "lexicons": list(SHIPPED), "variants": list(VARIANTS), "min_lengths": [2, 3],
-            "bots": list(PRESETS) + ["greedy"], "modes": ["seat", "host"], "clocks": list(CLOCKS),
-            "match_formats": list(MATCH_FORMATS), "max_message_bytes": self.max_message_bytes,
-        }]
+        return [
+            {
+                "type": "hello",
+                "protocol": PROTOCOL_VERSION,
+                "engine": "bananas",
+                "version": __version__,
+                "lexicons": list(SHIPPED),
+                "variants": list(VARIANTS),
+                "min_lengths": [2, 3],
+                "bots": list(PRESETS) + ["greedy"],
+                "modes": ["seat", "host"],
+                "clocks": list(CLOCKS),
+                "match_formats": list(MATCH_FORMATS),
+                "max_message_bytes": self.max_message_bytes,
+            }
+        ]
 
     def on_options(self, message: dict, now: float) -> list[dict]:
         if self.bot is not None and self.awaiting != "end" or self.hand is not None and self.hand.result is None:
             raise ProtocolError("out_of_order", "options cannot change during a hand")
         updated = Options(**self.options.to_json())
-        for name, kind in (("lexicon", str), ("distribution", str), ("bot", str), ("variant", str),
-                           ("clock", str), ("min_length", int), ("seed", int), ("time_scale", (int, float))):
+        for name, kind in (
+            ("lexicon", str),
+            ("distribution", str),
+            ("bot", str),
+            ("variant", str),
+            ("clock", str),
+            ("min_length", int),
+            ("seed", int),
+            ("time_scale", (int, float)),
+        ):
             if name in message:
                 setattr(updated, name, _need(message, name, kind))
         if not self.allow_paths:
             if updated.lexicon not in SHIPPED:
                 raise ProtocolError("bad_value", f"lexicon must be one of {', '.join(SHIPPED)}")
-            if updated.distribution and updated.distribution not in DISTRIBUTIONS \
-                    and not INLINE_DISTRIBUTION.fullmatch(updated.distribution):
+            if (
+                updated.distribution
+                and updated.distribution not in DISTRIBUTIONS
+                and not INLINE_DISTRIBUTION.fullmatch(updated.distribution)
+            ):
                 raise ProtocolError("bad_value", "distribution must be en, fr or inline ('A13,B3,...')")
         if updated.seed < 0:
             raise ProtocolError("bad_value", "seed must be a non-negative integer")
@@ -287,8 +313,11 @@ class Session:
             raise ProtocolError("bad_value", f"a distribution holds at most {MAX_TILES} tiles")
         if updated.clock not in CLOCKS:
             raise ProtocolError("bad_value", f"clock must be one of {', '.join(CLOCKS)}")
-        if not (isinstance(updated.time_scale, (int, float)) and 0 < updated.time_scale <= 1e6
-                and math.isfinite(updated.time_scale)):
+        if not (
+            isinstance(updated.time_scale, (int, float))
+            and 0 < updated.time_scale <= 1e6
+            and math.isfinite(updated.time_scale)
+        ):
             raise ProtocolError("bad_value", "time_scale must be a positive number")
         updated.rules()  # validates variant, min length and distribution
         get_lexicon(updated.lexicon)  # a missing word list is an error now, not mid-game
@@ -430,7 +459,7 @@ class Session:
             elif isinstance(spec, dict) and isinstance(spec.get("remote"), str):
                 seats.append(RemotePlayer(spec["remote"], index, self.outbox))
             else:
-                raise ProtocolError("bad_value", "each player is {\"bot\": PRESET} or {\"remote\": NAME}")
+                raise ProtocolError("bad_value", 'each player is {"bot": PRESET} or {"remote": NAME}')
         seed = message.get("seed", self.options.seed)
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise ProtocolError("bad_value", "seed must be an integer")
@@ -492,8 +521,11 @@ class Session:
 
     def _hand_clock(self, now: float) -> float:
         if self.options.clock == "instant":
-            return math.inf if not any(isinstance(s.bot, RemotePlayer) for s in self.hand.seats) else \
-                (self.hand.queue[0][0] if self.hand.queue else self.hand.clock)
+            return (
+                math.inf
+                if not any(isinstance(s.bot, RemotePlayer) for s in self.hand.seats)
+                else (self.hand.queue[0][0] if self.hand.queue else self.hand.clock)
+            )
         return (now - self.hand_started) * self.options.time_scale
 
     def _public_event(self, event: dict) -> None:
@@ -501,14 +533,24 @@ class Session:
 
     def _after_hand_step(self) -> None:
         hand = self.hand
-        if hand.result is None and not hand.queue and not any(
-                isinstance(s.bot, RemotePlayer) and s.active and not s.waiting for s in hand.seats):
+        if (
+            hand.result is None
+            and not hand.queue
+            and not any(isinstance(s.bot, RemotePlayer) and s.active and not s.waiting for s in hand.seats)
+        ):
             hand.result = hand.stalemate()
         if hand.result is not None and not self.announced:
             self.announced = True
             result = hand.result
-            self.outbox.append({"type": "game_over", "outcome": result.outcome, "winners": result.winners,
-                                "reason": result.reason, "grids": result.grids})
+            self.outbox.append(
+                {
+                    "type": "game_over",
+                    "outcome": result.outcome,
+                    "winners": result.winners,
+                    "reason": result.reason,
+                    "grids": result.grids,
+                }
+            )
 
 
 def public_view(event: dict) -> dict:
@@ -532,7 +574,7 @@ def _hand_of(bot) -> TileCounts:
 
 
 def _make_bot(spec: str):
-    from .bots import make_bot
+    from solver.play.bots import make_bot
 
     try:
         return make_bot(spec)
@@ -553,61 +595,3 @@ HANDLERS = {
     "start_game": Session.on_start_game,
     "call": Session.on_call,
 }
-
-
-def _lines_of(stream):
-    """Lines from `stream`: from its file descriptor when it has one, as bytes read with
-    os.read (no buffered-reader lock is held by a thread still blocked in it at exit, and
-    a bad byte becomes the session's bad_json rather than the reader's crash)."""
-    try:
-        descriptor = stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        yield from stream  # an in-memory stream (tests)
-        return
-    pending = b""
-    while True:
-        chunk = os.read(descriptor, 65536)
-        if not chunk:
-            break
-        pending += chunk
-        *complete, pending = pending.split(b"\n")
-        for line in complete:
-            yield line + b"\n"
-    if pending:
-        yield pending
-
-
-def run_stdio(stdin=None, stdout=None, allow_paths: bool = True) -> None:
-    """Serve one session on stdin/stdout until `quit` or end of input.
-
-    A reader thread feeds whole lines to a queue, so lines that arrive together are all
-    handled at once and the main loop can wait for either input or the next tick."""
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
-    session = Session(allow_paths)
-    lines: queue.Queue = queue.Queue()
-
-    def read() -> None:
-        try:
-            for line in _lines_of(stdin):
-                lines.put(line)
-        finally:
-            lines.put(None)  # end of input (or a broken pipe): the client went away
-
-    def send(messages: list[dict]) -> None:
-        for message in messages:
-            stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
-        stdout.flush()
-
-    threading.Thread(target=read, daemon=True).start()
-    while not session.closed:
-        wakeup = session.next_wakeup()
-        try:
-            line = lines.get(timeout=None if wakeup is None else max(0.0, wakeup - time.monotonic()))
-        except queue.Empty:
-            send(session.tick(time.monotonic()))
-            continue
-        if line is None:
-            break
-        if line.strip():
-            send(session.receive(line, time.monotonic()))

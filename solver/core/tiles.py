@@ -137,14 +137,10 @@ def parse_distribution(text: str) -> TileCounts:
 
 
 # The official English 144-tile set.
-ENGLISH = parse_distribution(
-    "A13,B3,C3,D6,E18,F3,G4,H3,I12,J2,K2,L5,M3,N8,O11,P3,Q2,R9,S6,T9,U6,V3,W3,X2,Y3,Z2"
-)
+ENGLISH = parse_distribution("A13,B3,C3,D6,E18,F3,G4,H3,I12,J2,K2,L5,M3,N8,O11,P3,Q2,R9,S6,T9,U6,V3,W3,X2,Y3,Z2")
 # Unofficial, derived: no per-letter counts of the French edition are published. French
 # Scrabble counts x 1.44, rare letters floored at 2, adjusted to total 144.
-FRENCH = parse_distribution(
-    "A13,B3,C3,D4,E21,F3,G3,H3,I11,J2,K2,L7,M4,N9,O8,P3,Q2,R8,S8,T8,U8,V3,W2,X2,Y2,Z2"
-)
+FRENCH = parse_distribution("A13,B3,C3,D4,E21,F3,G3,H3,I11,J2,K2,L7,M4,N9,O8,P3,Q2,R8,S8,T8,U8,V3,W2,X2,Y2,Z2")
 DISTRIBUTIONS = {"en": ENGLISH, "fr": FRENCH}
 DISTRIBUTION_NOTES = {"en": "official English 144-tile set", "fr": "unofficial, derived (French Scrabble x 1.44)"}
 

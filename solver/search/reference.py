@@ -1,6 +1,6 @@
 """Slow, plain-Python reference implementations: the oracles the kernels are tested against.
 
-Nothing here imports `solver.kernels` or walks the DAWG arrays directly; the code favours
+Nothing here imports `solver.search.kernels` or walks the DAWG arrays directly; the code favours
 being obviously right over being fast, and is meant for small positions only.
 
 `generate_moves_reference`
@@ -20,8 +20,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from .grid import Cell, Grid, validate
-from .tiles import TileCounts
+from solver.core.grid import Cell, Grid, validate
+from solver.core.tiles import TileCounts
 
 ACROSS, DOWN = "across", "down"
 _STEPS = {ACROSS: (0, 1), DOWN: (1, 0)}
@@ -31,6 +31,7 @@ Placement = frozenset  # of ((row, col), LETTER): the tiles a move adds to the g
 
 
 # -- move generation ----------------------------------------------------------------------
+
 
 def _perpendicular_run(cells: dict[Cell, str], cell: Cell, letter: str, direction: str) -> str:
     """The run through `cell` (holding `letter`) perpendicular to `direction`."""
@@ -54,8 +55,7 @@ def _has_neighbour(cells: dict[Cell, str], cell: Cell) -> bool:
     return any(n in cells for n in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)))
 
 
-def generate_moves_reference(grid_cells: dict[Cell, str], hand: TileCounts, lexicon,
-                             min_length: int = 2) -> set[Move]:
+def generate_moves_reference(grid_cells: dict[Cell, str], hand: TileCounts, lexicon, min_length: int = 2) -> set[Move]:
     """Every legal move from the position `grid_cells` ({(row, col): letter}) with `hand`.
 
     A move writes a word of `lexicon` along one row (across) or column (down), starting at
@@ -98,8 +98,9 @@ def generate_moves_reference(grid_cells: dict[Cell, str], hand: TileCounts, lexi
             return (line, pos) if direction == ACROSS else (pos, line)
 
         for line in line_range:
-            line_tiles = TileCounts.from_letters("".join(
-                letters[at(line, p)] for p in range(pos_lo, pos_hi + 1) if at(line, p) in letters))
+            line_tiles = TileCounts.from_letters(
+                "".join(letters[at(line, p)] for p in range(pos_lo, pos_hi + 1) if at(line, p) in letters)
+            )
             # Every candidate word is spelled from the hand plus tiles of this line.
             by_length: dict[int, list[str]] = {}
             for word in lexicon.formable_words(hand + line_tiles, min_length=min_length):
@@ -169,6 +170,7 @@ def apply_move(grid_cells: dict[Cell, str], move: Move) -> dict[Cell, str]:
 
 
 # -- exhaustive existence search ------------------------------------------------------------
+
 
 def connected_shapes(size: int) -> list[frozenset[Cell]]:
     """Every 4-connected set of `size` cells (fixed polyominoes), normalised so the smallest
@@ -249,7 +251,7 @@ def exhaustive_grid_exists(hand: TileCounts, lexicon, min_length: int = 2) -> Gr
     the run's length, or a finished run is not a word of >= `min_length` letters, no
     completion is valid. A shape and its transpose are equivalent (transposing swaps
     across and down but every run reads the same), so only one of each pair is searched.
-    Every grid returned has passed `solver.grid.validate` with exactly these tiles.
+    Every grid returned has passed `solver.core.grid.validate` with exactly these tiles.
 
     Like `solver.search.solve`, a grid must hold at least one word: a hand of fewer than
     two tiles (or fewer than `min_length`) has none. Cost grows fast: meant for <= 6 tiles.
@@ -293,7 +295,7 @@ def _assign(order: list[Cell], runs_at, remaining: Counter, assigned: dict[Cell,
         ok = True
         for run, index in runs_at[cell]:
             # Row-major order fills each run from its first cell: run[:index + 1] is assigned.
-            prefix = "".join(assigned[c] for c in run[:index + 1])
+            prefix = "".join(assigned[c] for c in run[: index + 1])
             if index == len(run) - 1:
                 ok = prefix in words.words
             else:

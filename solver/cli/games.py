@@ -3,9 +3,9 @@
     bananas play [--players 4] [--bots hard,medium] [--seed 0] [--variant classic] [--json]
     bananas tournament --bots hard,medium --games 100 [--players 2] [--workers 2] [--csv out.csv]
 
-Same conventions as `solver.cli`: bad usage or input prints one `error: ...` line on
-stderr and exits 2, never a traceback. The numba-backed modules (`solver.bots`,
-`solver.tournament`'s game runner) are imported inside the command bodies.
+Same conventions as `solver.cli.grids`: bad usage or input prints one `error: ...` line on
+stderr and exits 2, never a traceback. The numba-backed modules (`solver.play.bots`,
+`solver.play.tournament`'s game runner) are imported inside the command bodies.
 
 `play --json` writes JSON lines: a header with every setting needed to replay the game,
 then one object per engine event (with the hand number), a `grids` line after each hand
@@ -16,31 +16,17 @@ command again writes the same bytes.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
-from collections.abc import Callable
 
 import click
 
-from .game import MATCH_FORMATS, Rules
+from solver.cli.common import reports_input_errors
+from solver.play.game import MATCH_FORMATS, Rules
 
 VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
 LANGUAGES = ("en", "fr")
 SIDE_BY_SIDE_WIDTH = 100  # grids are drawn side by side when they fit this many columns
 GAP = "   "
-
-
-def reports_input_errors(command: Callable) -> Callable:
-    """`solver.cli.reports_input_errors`, looked up when the command runs (so that
-    `solver.cli` may import this module at any point without an import cycle)."""
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        from .cli import reports_input_errors as wrap
-
-        return wrap(command)(*args, **kwargs)
-
-    return wrapper
 
 
 def make_rules(variant: str, lang: str) -> Rules:
@@ -67,7 +53,7 @@ def split_specs(bots: str) -> list[str]:
 
 
 def check_specs(specs: list[str]) -> None:
-    from .bots import make_bot
+    from solver.play.bots import make_bot
 
     for spec in specs:
         try:
@@ -76,31 +62,56 @@ def check_specs(specs: list[str]) -> None:
             raise ValueError(f"--bots: {spec!r}: {error}") from None
 
 
-variant_option = click.option("--variant", type=click.Choice(VARIANT_CHOICES), default="classic",
-                              show_default=True, help="Rule variant (three-letter: classic with 3+ letter words).")
-lang_option = click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
-                           help="Lexicon and tile distribution.")
-seed_option = click.option("--seed", type=int, default=0, show_default=True,
-                           help="The deal and every draw (same seed, same game).")
+variant_option = click.option(
+    "--variant",
+    type=click.Choice(VARIANT_CHOICES),
+    default="classic",
+    show_default=True,
+    help="Rule variant (three-letter: classic with 3+ letter words).",
+)
+lang_option = click.option(
+    "--lang", type=click.Choice(LANGUAGES), default="en", show_default=True, help="Lexicon and tile distribution."
+)
+seed_option = click.option(
+    "--seed", type=int, default=0, show_default=True, help="The deal and every draw (same seed, same game)."
+)
 
 
 # -- play -----------------------------------------------------------------------------
 
+
 @click.command()
 @click.option("--players", type=int, metavar="N", help="Number of players [default: 4; 1 for solo].")
-@click.option("--bots", metavar="SPEC,...",
-              help="Bot presets by seat (easy, medium, hard, long, compact, reckless, greedy, or "
-                   "'hard:speed=3,risk=0.1'); a shorter list cycles. [default: hard, then medium]")
+@click.option(
+    "--bots",
+    metavar="SPEC,...",
+    help="Bot presets by seat (easy, medium, hard, long, compact, reckless, greedy, or "
+    "'hard:speed=3,risk=0.1'); a shorter list cycles. [default: hard, then medium]",
+)
 @seed_option
 @variant_option
 @lang_option
-@click.option("--match", "match_format", type=click.Choice(MATCH_FORMATS), default="single", show_default=True,
-              help="One hand, or a match of several.")
+@click.option(
+    "--match",
+    "match_format",
+    type=click.Choice(MATCH_FORMATS),
+    default="single",
+    show_default=True,
+    help="One hand, or a match of several.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Write the event log as JSON lines (header first).")
 @click.option("--realtime", is_flag=True, help="Pace the events on the wall clock.")
 @reports_input_errors
-def play(players: int | None, bots: str | None, seed: int, variant: str, lang: str, match_format: str,
-         as_json: bool, realtime: bool) -> None:
+def play(
+    players: int | None,
+    bots: str | None,
+    seed: int,
+    variant: str,
+    lang: str,
+    match_format: str,
+    as_json: bool,
+    realtime: bool,
+) -> None:
     """Watch bots play a hand (or a match) of Bananagrams.
 
     Events are printed as they happen on the simulated clock; then the grids and who
@@ -125,17 +136,17 @@ def play(players: int | None, bots: str | None, seed: int, variant: str, lang: s
         specs = [given[i % len(given)] for i in range(players)]
     check_specs(specs)
 
-    from .bots import make_bot
-    from .game import play_match
+    from solver.play.bots import make_bot
+    from solver.play.game import play_match
 
     if as_json:
         emit = JsonLog(players, specs, seed, variant, lang, match_format)
     else:
-        emit = TextLog(specs, match_format != "single",
-                       f"{variant} ({lang}), seed {seed}, {match_format}")
+        emit = TextLog(specs, match_format != "single", f"{variant} ({lang}), seed {seed}, {match_format}")
     emit.header()
-    match = play_match(rules, [make_bot(spec) for spec in specs], seed, match_format, realtime=realtime,
-                       observer=emit.event)
+    match = play_match(
+        rules, [make_bot(spec) for spec in specs], seed, match_format, realtime=realtime, observer=emit.event
+    )
     emit.finish(match)
 
 
@@ -147,8 +158,14 @@ class JsonLog:
     """The replayable event log: JSON lines on stdout."""
 
     def __init__(self, players: int, specs: list[str], seed: int, variant: str, lang: str, match_format: str):
-        self.settings = {"seed": seed, "players": players, "bots": specs, "variant": variant, "lang": lang,
-                         "match": match_format}
+        self.settings = {
+            "seed": seed,
+            "players": players,
+            "bots": specs,
+            "variant": variant,
+            "lang": lang,
+            "match": match_format,
+        }
         self.hand = 0
 
     @staticmethod
@@ -157,8 +174,10 @@ class JsonLog:
 
     def header(self) -> None:
         s = self.settings
-        replay = (f"bananas play --players {s['players']} --bots {','.join(s['bots'])} --seed {s['seed']} "
-                  f"--variant {s['variant']} --lang {s['lang']} --match {s['match']} --json")
+        replay = (
+            f"bananas play --players {s['players']} --bots {','.join(s['bots'])} --seed {s['seed']} "
+            f"--variant {s['variant']} --lang {s['lang']} --match {s['match']} --json"
+        )
         self.write({"event": "header", "format": "bananas-play-log/1", **s, "replay": replay})
 
     def event(self, entry: dict) -> None:
@@ -169,8 +188,15 @@ class JsonLog:
     def finish(self, match) -> None:
         for number, hand in enumerate(match.hands, start=1):
             self.write({"hand": number, "event": "grids", "grids": hand.grids})
-        self.write({"event": "match", "format": match.format, "hands": len(match.hands), "wins": match.wins,
-                    "winner": match.winner})
+        self.write(
+            {
+                "event": "match",
+                "format": match.format,
+                "hands": len(match.hands),
+                "wins": match.wins,
+                "winner": match.winner,
+            }
+        )
 
 
 class TextLog:
@@ -215,8 +241,11 @@ class TextLog:
         elif kind == "rotten":
             problems = e["problems"]
             more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
-            self.line(t, f"{self.who(e['player'])}  ROTTEN BANANA: {problems[0] if problems else '?'}{more}  "
-                         f"(bunch {e['bunch']})")
+            self.line(
+                t,
+                f"{self.who(e['player'])}  ROTTEN BANANA: {problems[0] if problems else '?'}{more}  "
+                f"(bunch {e['bunch']})",
+            )
         elif kind == "end":
             self.line(t, f"END  {self.outcome(e['outcome'], e['winners'], e['reason'])}")
         else:  # an event this front-end does not know yet
@@ -253,11 +282,14 @@ class TextLog:
             return
         tally = ", ".join(f"{label(self.specs, i)} {w}" for i, w in enumerate(match.wins))
         if match.winner is not None:
-            click.echo(f"Winner: {label(self.specs, match.winner)} takes the {match.format} match "
-                       f"after {len(match.hands)} hands (hand wins: {tally})")
+            click.echo(
+                f"Winner: {label(self.specs, match.winner)} takes the {match.format} match "
+                f"after {len(match.hands)} hands (hand wins: {tally})"
+            )
         else:
-            click.echo(f"No winner: the {match.format} match is drawn after {len(match.hands)} hands "
-                       f"(hand wins: {tally})")
+            click.echo(
+                f"No winner: the {match.format} match is drawn after {len(match.hands)} hands (hand wins: {tally})"
+            )
 
 
 def draw_grids(names: list[str], grids: list[list[str] | None]) -> str:
@@ -280,23 +312,42 @@ def draw_grids(names: list[str], grids: list[list[str] | None]) -> str:
 
 # -- tournament -----------------------------------------------------------------------
 
+
 @click.command()
-@click.option("--bots", required=True, metavar="SPEC,...",
-              help="The bots entered (presets or 'preset:key=value,...'); repeats are separate entries.")
-@click.option("--games", type=int, required=True, metavar="N",
-              help="Games to play (rounded up to whole rotation groups of --players games).")
+@click.option(
+    "--bots",
+    required=True,
+    metavar="SPEC,...",
+    help="The bots entered (presets or 'preset:key=value,...'); repeats are separate entries.",
+)
+@click.option(
+    "--games",
+    type=int,
+    required=True,
+    metavar="N",
+    help="Games to play (rounded up to whole rotation groups of --players games).",
+)
 @click.option("--players", type=int, metavar="K", help="Players per game [default: 2; 1 for solo].")
 @seed_option
 @click.option("--workers", type=int, default=1, show_default=True, metavar="W", help="Worker processes.")
 @variant_option
 @lang_option
-@click.option("--json", "json_file", metavar="FILE",
-              help="Write the full results (settings, per-bot totals, every game) as JSON.")
-@click.option("--csv", "csv_file", metavar="FILE",
-              help="Write one row per bot as CSV.")
+@click.option(
+    "--json", "json_file", metavar="FILE", help="Write the full results (settings, per-bot totals, every game) as JSON."
+)
+@click.option("--csv", "csv_file", metavar="FILE", help="Write one row per bot as CSV.")
 @reports_input_errors
-def tournament(bots: str, games: int, players: int | None, seed: int, workers: int, variant: str, lang: str,
-               json_file: str | None, csv_file: str | None) -> None:
+def tournament(
+    bots: str,
+    games: int,
+    players: int | None,
+    seed: int,
+    workers: int,
+    variant: str,
+    lang: str,
+    json_file: str | None,
+    csv_file: str | None,
+) -> None:
     """Play many seeded games between bots and compare their win rates.
 
     Each deal is played K times (K players) with the seats rotated, so seat and deal
@@ -308,7 +359,7 @@ def tournament(bots: str, games: int, players: int | None, seed: int, workers: i
       bananas tournament --bots hard,medium --games 100 --workers 2
       bananas tournament --bots hard,medium,easy,greedy --players 4 --games 40 --csv out.csv
     """
-    from .tournament import run_tournament, schedule
+    from solver.play.tournament import run_tournament, schedule
 
     check_seed(seed)
     players = default_players(players, variant, 2)
@@ -326,8 +377,10 @@ def tournament(bots: str, games: int, players: int | None, seed: int, workers: i
     with contextlib.ExitStack() as stack:
         outputs = open_outputs(stack, json_file, csv_file)  # before the run: a bad path fails at once
         stderr = click.get_text_stream("stderr")  # off a terminal, click prints the label once: no bar
-        with click.progressbar(length=total, label=f"playing {total} games", file=stderr, show_pos=True,
-                               show_eta=True) as bar:
+        with click.progressbar(
+            length=total, label=f"playing {total} games", file=stderr, show_pos=True, show_eta=True
+        ) as bar:
+
             def progress(done: int, _total: int) -> None:
                 bar.update(done - bar.pos)
 
@@ -363,8 +416,8 @@ def open_outputs(stack: contextlib.ExitStack, json_file: str | None, csv_file: s
 @reports_input_errors
 def spellevate(players: int, rounds: int, seed: int, double_set: bool, as_json: bool) -> None:
     """Watch simple bots play Spellevate, the turn-based climbing game (RULES.md)."""
-    from .spellevate import play_spellevate
-    from .tiles import ENGLISH
+    from solver.core.tiles import ENGLISH
+    from solver.play.spellevate import play_spellevate
 
     check_seed(seed)
     tiles = ENGLISH + ENGLISH if double_set else ENGLISH
@@ -375,5 +428,7 @@ def spellevate(players: int, rounds: int, seed: int, double_set: bool, as_json: 
                 click.echo(json.dumps({"round": number, **event}))
             continue
         plays = sum(1 for event in result.events if event["event"] == "play")
-        click.echo(f"round {number}: P{result.leader + 1} leads; {plays} plays; P{result.winner + 1} wins; "
-                   f"scores {' '.join(f'P{i + 1} {s:+d}' for i, s in enumerate(result.scores))}")
+        click.echo(
+            f"round {number}: P{result.leader + 1} leads; {plays} plays; P{result.winner + 1} wins; "
+            f"scores {' '.join(f'P{i + 1} {s:+d}' for i, s in enumerate(result.scores))}"
+        )

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .tiles import ALPHABET, TileCounts
+from solver.core.tiles import ALPHABET, TileCounts
 
 EMPTY = "."
 Cell = tuple[int, int]  # (row, col)
@@ -140,6 +140,7 @@ class Grid:
 
 # -- the validator ------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Word:
     """A maximal run of 2+ letters: its text, direction ('across'/'down') and cells."""
@@ -162,7 +163,9 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        return not (self.invalid_words or len(self.components) > 1 or len(self.missing) or len(self.extra) or self.empty)
+        return not (
+            self.invalid_words or len(self.components) > 1 or len(self.missing) or len(self.extra) or self.empty
+        )
 
     def problems(self) -> list[str]:
         """One human-readable line per problem."""
@@ -186,10 +189,13 @@ class Report:
             "valid": self.ok,
             "words": [w.text for w in self.words],
             "invalid_words": [
-                {"word": w.text, "direction": w.direction, "cells": [list(c) for c in w.cells]} for w in self.invalid_words
+                {"word": w.text, "direction": w.direction, "cells": [list(c) for c in w.cells]}
+                for w in self.invalid_words
             ],
             "components": len(self.components),
-            "component_cells": [[list(c) for c in part] for part in self.components] if len(self.components) > 1 else [],
+            "component_cells": [[list(c) for c in part] for part in self.components]
+            if len(self.components) > 1
+            else [],
             "missing": self.missing.letters(),
             "extra": self.extra.letters(),
             "problems": self.problems(),
@@ -201,7 +207,7 @@ def find_words(grid: Grid) -> list[Word]:
     cells = grid.cells()
     words = []
     for direction, (dr, dc) in (("across", (0, 1)), ("down", (1, 0))):
-        for (row, col) in sorted(cells):
+        for row, col in sorted(cells):
             if (row - dr, col - dc) in cells:
                 continue  # not the start of a run
             run = [(row, col)]

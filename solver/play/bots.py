@@ -1,6 +1,6 @@
 """Bot players: the solver-backed bot, its presets, and a greedy baseline.
 
-Every bot has the small interface of `solver.game.Bot`: it is dealt tiles (`start`),
+Every bot has the small interface of `solver.play.game.Bot`: it is dealt tiles (`start`),
 receives tiles (PEEL draws, DUMP results), gives one back (a DUMP), and `decide`s: build
 its grid and call PEEL, DUMP or BANANAS, or wait. A tournament, the engine protocol or a
 front-end drives every bot the same way.
@@ -25,12 +25,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .board import Board, dump_advice
-from .game import Decision, Rules, TableView
-from .grid import Grid, validate
-from .lexicon import LEVELS, get_lexicon
-from .tiles import HARD_FIRST, TileCounts
-
+from solver.core.grid import Grid, validate
+from solver.core.tiles import HARD_FIRST, TileCounts
+from solver.lexicon.loader import LEVELS, get_lexicon
+from solver.play.game import Decision, Rules, TableView
+from solver.search.board import Board, dump_advice
 
 
 @dataclass(frozen=True)
@@ -67,7 +66,7 @@ PRESETS = {
 
 
 class SolverBot:
-    """A bot built on the numba solver and the live-play rebuilds (`solver.board`)."""
+    """A bot built on the numba solver and the live-play rebuilds (`solver.search.board`)."""
 
     def __init__(self, settings: BotSettings = PRESETS["medium"]):
         self.settings = settings

@@ -1,6 +1,6 @@
 """`bananas serve`: the engine protocol over WebSocket, many isolated sessions.
 
-Each connection gets its own `solver.protocol.Session`; a text frame is one protocol
+Each connection gets its own `solver.protocol.session.Session`; a text frame is one protocol
 message, and every reply is one text frame. Limits: message size (larger frames are
 refused by the WebSocket layer and the connection closed with 1009), concurrent
 sessions (a connection beyond the limit is closed with 1013 "try again later") and idle
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import websockets
 
-from .protocol import MAX_MESSAGE_BYTES, Session
+from solver.protocol.session import MAX_MESSAGE_BYTES, Session
 
 
 @dataclass
@@ -62,7 +62,7 @@ class Server:
             timeout = idle_left if wakeup is None else max(0.0, min(idle_left, wakeup - now))
             try:
                 frame = await asyncio.wait_for(connection.recv(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 await self.send(connection, await asyncio.to_thread(session.tick, time.monotonic()))
                 continue
             last_heard = time.monotonic()

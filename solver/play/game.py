@@ -35,9 +35,9 @@ from typing import Protocol
 
 import numpy as np
 
-from .grid import Grid, find_words, validate
-from .lexicon import get_lexicon
-from .tiles import DISTRIBUTIONS, TileCounts, draw
+from solver.core.grid import Grid, find_words, validate
+from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
+from solver.lexicon.loader import get_lexicon
 
 THINK_SECONDS = 1.0
 SECONDS_PER_NODE = 0.002

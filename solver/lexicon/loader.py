@@ -2,7 +2,7 @@
 
 1. a marisa-trie (storage, membership, stable word ids), and
 2. flat numpy arrays for the numba kernels: a minimal DAWG of the words and one of the
-   reversed words (see `solver.dawg` for the layout, bit by bit).
+   reversed words (see `solver.lexicon.dawg` for the layout, bit by bit).
 
 Shipped lists live in the repository's `lexicons/` folder (`en`, `fr`); any other
 argument is a path to a user word list (one word per line, optionally gzipped; `#`
@@ -29,11 +29,11 @@ from pathlib import Path
 import marisa_trie
 import numpy as np
 
-from .dawg import ARRAY_NAMES, build_dawg
-from .tiles import TileCounts
+from solver.core.tiles import TileCounts
+from solver.lexicon.dawg import ARRAY_NAMES, build_dawg
 
 CACHE_FORMAT = 4
-SHIPPED_DIR = Path(os.environ.get("BANANAS_LEXICONS", Path(__file__).resolve().parent.parent / "lexicons"))
+SHIPPED_DIR = Path(os.environ.get("BANANAS_LEXICONS", Path(__file__).resolve().parents[2] / "lexicons"))
 SHIPPED = ("en", "fr")
 LEVELS = (35, 50, 60, 70, 80)
 
@@ -44,7 +44,7 @@ class LexiconError(ValueError):
 
 @dataclass(frozen=True)
 class WordGraph:
-    """The flat arrays of one DAWG (forward or reversed); see `solver.dawg`."""
+    """The flat arrays of one DAWG (forward or reversed); see `solver.lexicon.dawg`."""
 
     first_edge: np.ndarray
     edge_label: np.ndarray
@@ -85,8 +85,9 @@ class Lexicon:
         except KeyError:
             return None
 
-    def formable_words(self, tiles: TileCounts, min_length: int = 2, limit: int | None = None,
-                       max_length: int | None = None) -> list[str]:
+    def formable_words(
+        self, tiles: TileCounts, min_length: int = 2, limit: int | None = None, max_length: int | None = None
+    ) -> list[str]:
         """Words spelled from a sub-multiset of `tiles` (at most `max_length` letters),
         longest first, then alphabetical."""
         words: list[str] = []
@@ -111,6 +112,7 @@ class Lexicon:
 
 
 # -- reading word lists ---------------------------------------------------------------
+
 
 def _source_path(spec: str) -> tuple[str, Path]:
     if spec in SHIPPED:
@@ -183,6 +185,7 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
 
 
 # -- the cache --------------------------------------------------------------------------
+
 
 def cache_root() -> Path:
     return Path(os.environ.get("BANANAS_CACHE", Path.home() / ".cache" / "bananas"))

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .lexicon import Lexicon, get_lexicon
-from .tiles import ALPHABET, ENGLISH, TileCounts
+from solver.core.tiles import ALPHABET, ENGLISH, TileCounts
+from solver.lexicon.loader import Lexicon, get_lexicon
 
 LEAD_MAX_LENGTH = 7  # longest word a bot looks for when leading (keeps the search small)
 MAX_TURNS = 100_000  # a guard, not a rule
@@ -103,13 +103,17 @@ class SpellevateBot:
             higher = [letter for letter in hand.letters() if letter > table.letters]
             return Play(min(higher)) if higher else None
         length = len(table.letters)
-        words = [w.upper() for w in self.lexicon.formable_words(hand, length, max_length=length)
-                 if len(w) == length and w.upper() > table.letters]
+        words = [
+            w.upper()
+            for w in self.lexicon.formable_words(hand, length, max_length=length)
+            if len(w) == length and w.upper() > table.letters
+        ]
         return Play(min(words)) if words else None
 
 
-def play_round(hands: list[TileCounts], leader: int, lexicon: Lexicon, bots: list[SpellevateBot],
-               min_length: int = 2) -> RoundResult:
+def play_round(
+    hands: list[TileCounts], leader: int, lexicon: Lexicon, bots: list[SpellevateBot], min_length: int = 2
+) -> RoundResult:
     """Play one round from the given hands; the first to empty their hand wins."""
     hands = list(hands)
     players = len(hands)
@@ -162,8 +166,14 @@ def _finish(winner: int, leader: int, hands: list[TileCounts], events: list[dict
     return RoundResult(winner, leader, scores, [hand.letters() for hand in hands], events)
 
 
-def play_spellevate(players: int, rounds: int = 1, seed: int = 0, lexicon: Lexicon | str = "en",
-                    tiles: TileCounts = ENGLISH, min_length: int = 2) -> list[RoundResult]:
+def play_spellevate(
+    players: int,
+    rounds: int = 1,
+    seed: int = 0,
+    lexicon: Lexicon | str = "en",
+    tiles: TileCounts = ENGLISH,
+    min_length: int = 2,
+) -> list[RoundResult]:
     """Rounds of Spellevate between simple bots; later rounds are led by the previous
     round's winner. Each round deals the whole set anew."""
     if players < 3:

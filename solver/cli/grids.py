@@ -1,0 +1,358 @@
+"""The `bananas` command line: `check`, `words`, `solve`, and `peel` and `dump` for live play.
+
+Exit codes, for every command: 0 success (valid grid / solved), 1 a well-formed "no"
+(invalid grid / not solved), 2 bad usage or input. Input errors print one line starting
+with `error: ` on stderr, never a traceback.
+
+`solver.search.solving` (numba) is imported inside `solve`, `peel` and `dump` only, so `check`
+and `words` start in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import click
+
+from solver.cli.common import (
+    INPUT_ERRORS,
+    check_min_length,
+    colour_wanted,
+    describe,
+    draw_grid,
+    emit_json,
+    exit_with,
+    hand_lines,
+    json_option,
+    lexicon_option,
+    min_length_option,
+    parse_grid,
+    parse_hand,
+    parse_tiles_option,
+    plural,
+    read_source,
+    reports_input_errors,
+    require,
+    source_name,
+)
+from solver.core.grid import Grid, Report, validate
+from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
+from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.search.objectives import OBJECTIVES
+
+
+@click.command()
+@click.argument("grid_file", metavar="GRID_FILE|-")
+@lexicon_option
+@click.option(
+    "--tiles",
+    metavar="LETTERS|DISTRIBUTION",
+    help="Require the grid to use exactly these tiles: letters (CATMAP), en, fr, "
+    "'A13,B3,...' or a file. Defaults to the hand recorded in a solve --json result.",
+)
+@min_length_option
+@json_option
+@reports_input_errors
+def check(grid_file: str, lexicon: str, tiles: str | None, min_length: int, as_json: bool) -> None:
+    """Validate a grid: words, connectivity and (optionally) the tiles used.
+
+    GRID_FILE holds the grid in text notation, as a JSON list of rows, or as a JSON
+    object with a "grid" key (the output of `bananas solve --json`); '-' reads stdin.
+    """
+    check_min_length(min_length)
+    grid, recorded_tiles = parse_grid(read_source(grid_file), source_name(grid_file))
+    tiles_spec = tiles if tiles is not None else recorded_tiles
+    hand = parse_tiles_option(tiles_spec) if tiles_spec is not None else None
+    report = validate(grid, get_lexicon(lexicon), hand, min_length)
+    if as_json:
+        emit_json({**report.to_json(), "grid": grid.to_json()})
+    else:
+        print_report(grid, report)
+    exit_with(0 if report.ok else 1)
+
+
+def print_report(grid: Grid, report: Report) -> None:
+    highlight = {cell for word in report.invalid_words for cell in word.cells}
+    click.echo(draw_grid(grid, highlight, colour_wanted()))
+    for problem in report.problems():
+        click.echo(problem)
+    if report.ok:
+        click.echo(f"valid: {plural(len(report.words), 'word')}, {plural(len(grid.cells()), 'tile')}")
+
+
+@click.command()
+@click.argument("letters")
+@lexicon_option
+@min_length_option
+@click.option("--limit", type=int, metavar="N", help="Print at most N words.")
+@json_option
+@reports_input_errors
+def words(letters: str, lexicon: str, min_length: int, limit: int | None, as_json: bool) -> None:
+    """List the words formable from LETTERS, longest first."""
+    check_min_length(min_length)
+    require(limit is None or limit >= 1, f"--limit must be at least 1, got {limit}")
+    hand = parse_hand(letters)
+    found = [word.upper() for word in get_lexicon(lexicon).formable_words(hand, min_length, limit)]
+    if as_json:
+        emit_json({"tiles": hand.letters(), "words": found})
+    elif found:
+        click.echo("\n".join(found))
+    else:
+        click.echo(f"no words can be formed from {hand.letters()}", err=True)
+
+
+@click.command()
+@click.argument("letters", metavar="LETTERS|-")
+@lexicon_option
+@min_length_option
+@click.option(
+    "--time-limit", type=float, default=10.0, show_default=True, metavar="SECONDS", help="Wall-clock budget per hand."
+)
+@click.option(
+    "--objective",
+    type=click.Choice(OBJECTIVES),
+    default="any",
+    show_default=True,
+    help="'any' stops at the first grid; the others keep improving it until the time limit.",
+)
+@click.option("--seed", type=int, help="Vary the move order (same seed, same grid).")
+@json_option
+@reports_input_errors
+def solve(
+    letters: str, lexicon: str, min_length: int, time_limit: float, objective: str, seed: int | None, as_json: bool
+) -> None:
+    """Build a grid using every tile of LETTERS.
+
+    With '-', read one hand per line from stdin ('#' and blank lines skipped) and write
+    one result per hand; start-up and compilation are paid once. In batch mode a bad
+    line gets an error result and the batch goes on; the exit code is then 2.
+    """
+    check_min_length(min_length)
+    # `not >=` also rejects NaN, which would make the deadline never arrive.
+    require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
+    hand = None if letters == "-" else parse_hand(letters)  # reject bad letters before loading
+    solve_hand = make_solver(get_lexicon(lexicon), min_length, time_limit, objective, seed)
+    if hand is not None:
+        solution = solve_hand(hand)
+        print_solution(solution, as_json)
+        exit_with(0 if solution.solved else 1)
+    exit_with(solve_batch(solve_hand, as_json))
+
+
+def make_solver(lexicon: Lexicon, min_length: int, time_limit: float, objective: str, seed: int | None):
+    from solver.search.solving import (  # numba: imported only when solving
+        solve as search_solve,
+    )
+    from solver.search.solving import warm_up
+
+    warm_up(lexicon)  # load the kernels before any hand's clock starts
+
+    def solve_hand(hand: TileCounts):
+        return search_solve(hand, lexicon, time_limit=time_limit, objective=objective, seed=seed, min_length=min_length)
+
+    return solve_hand
+
+
+def print_solution(solution, as_json: bool) -> None:
+    if as_json:
+        emit_json(solution.to_json())
+        return
+    if solution.grid is not None:
+        click.echo(draw_grid(solution.grid))
+    # A '#' line, so the text output is itself a grid file `bananas check` reads.
+    summary = (
+        f"# {solution.status}: {plural(len(solution.tiles), 'tile')}, {plural(len(solution.words), 'word')}, "
+        f"{solution.elapsed_ms:.0f} ms, {plural(solution.nodes, 'node')}"
+    )
+    click.echo(summary + (f" ({solution.proof})" if solution.proof else ""))
+
+
+def solve_batch(solve_hand, as_json: bool) -> int:
+    """Solve each hand on stdin; the exit code: 2 if a line was bad, else 0 if all solved, else 1."""
+    any_bad, all_solved, count = False, True, 0
+    for number, line, text in hand_lines(click.get_binary_stream("stdin")):
+        count += 1
+        try:
+            if line is None:
+                raise TileError("line is not UTF-8 text")
+            solution = solve_hand(parse_hand(line))
+        except INPUT_ERRORS as error:
+            any_bad = True
+            print_line_error(number, text, describe(error), as_json)
+            continue
+        all_solved = all_solved and solution.solved
+        if not as_json and count > 1:
+            click.echo()
+        print_solution(solution, as_json)
+    require(count > 0, "no hands on standard input")
+    return 2 if any_bad else 0 if all_solved else 1
+
+
+def print_line_error(number: int, text: str, message: str, as_json: bool) -> None:
+    if as_json:
+        # On stdout, so the output keeps one JSON object per input hand.
+        emit_json({"line": number, "input": text, "error": message})
+    else:
+        click.echo(f"error: line {number}: {message}", err=True)
+
+
+# -- live play: peel and dump ---------------------------------------------------------
+
+grid_option = click.option(
+    "--grid",
+    "grid_file",
+    required=True,
+    metavar="FILE|-",
+    help="The current grid: text notation, a JSON list of rows or a solve --json result; '-' reads stdin.",
+)
+
+
+def load_board(grid_file: str, lexicon: Lexicon, min_length: int, hand: TileCounts | str = "", **options):
+    """A `Board` on the grid read from `grid_file`; an invalid grid is bad input (exit 2)."""
+    from solver.search.board import (
+        Board,  # numba (through solver.search.solving): imported only for live play
+    )
+
+    name = source_name(grid_file)
+    grid, _ = parse_grid(read_source(grid_file), name)
+    try:
+        return Board(lexicon, grid=grid, hand=hand, min_length=min_length, **options)
+    except TileError:
+        raise
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+
+
+def warm_kernels(board, extra: TileCounts) -> None:
+    """Load the search kernels before a timed rebuild: loading them (about half a second
+    from numba's cache) inside the rebuild's deadline would starve the cheap tiers."""
+    from solver.search.solving import extend
+
+    extend(board.grid, extra, board.lexicon, time_limit=60.0, min_length=board.min_length, max_nodes=1)
+
+
+@click.command()
+@click.argument("letters")
+@grid_option
+@lexicon_option
+@min_length_option
+@click.option(
+    "--time-limit",
+    type=float,
+    default=2.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Wall-clock budget for the rebuild.",
+)
+@json_option
+@reports_input_errors
+def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit: float, as_json: bool) -> None:
+    """Add LETTERS (a PEEL's tile, a DUMP's three) to a valid grid, moving few tiles.
+
+    Tiers, cheapest first: hook (nothing moves), lift (one leaf word is taken up and
+    re-placed), rebuild (every leaf word), resolve (a full solve aligned on the old grid).
+    Prints the new grid and a '# peel:' line with the tiles moved, the tier and the time.
+    Exit 0 when every tile is placed, 1 when none could be in time (the grid is kept).
+    """
+    check_min_length(min_length)
+    require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
+    hand = parse_hand(letters)
+    board = load_board(grid_file, get_lexicon(lexicon), min_length, time_limit=time_limit)
+    warm_kernels(board, hand)
+    result = board.add(hand)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(draw_grid(board.grid))
+        summary = f"# peel: {plural(result.moved, 'tile')} moved ({result.tier}), {result.elapsed_ms:.0f} ms"
+        click.echo(summary + (f"; not placed: {board.hand.letters()}" if not result.ok else ""))
+    exit_with(0 if result.ok else 1)
+
+
+def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts:
+    """--bunch: plain letters are the bunch itself; a distribution (en, fr, 'A13,...' or a
+    file) is the whole tile set, from which the grid and hand are taken out. Default: the
+    distribution of the lexicon's language (fr for --lexicon fr, else en)."""
+    if spec is None:
+        spec = "fr" if lexicon == "fr" else "en"
+    elif spec not in DISTRIBUTIONS and spec.strip().isascii() and spec.strip().isalpha():
+        return parse_hand(spec)
+    try:
+        full = load_distribution(spec)
+    except TileError as error:
+        raise TileError(f"--bunch: {error}") from None
+    if not full.contains(taken):
+        extra = "".join(sorted((Counter(taken.letters()) - Counter(full.letters())).elements()))
+        raise TileError(
+            f"the grid and hand hold more tiles than the {spec} set has: {extra} (give the bunch with --bunch)"
+        )
+    return full - taken
+
+
+@click.command()
+@grid_option
+@click.option(
+    "--hand", "hand_letters", required=True, metavar="LETTERS", help="The tiles in hand, not yet on the grid."
+)
+@click.option(
+    "--bunch",
+    metavar="LETTERS|DISTRIBUTION",
+    help="The tiles left to draw: letters, or a full tile set (en, fr, 'A13,B3,...' or a file) from "
+    "which the grid and hand are taken out. Default: the set of the lexicon's language.",
+)
+@lexicon_option
+@min_length_option
+@click.option("--samples", type=int, default=16, show_default=True, metavar="N", help="Simulated draws per letter.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulated draws.")
+@click.option(
+    "--time-per-try",
+    type=float,
+    default=1.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Budget of each simulated rebuild; larger is slower but less dependent on machine load.",
+)
+@json_option
+@reports_input_errors
+def dump(
+    grid_file: str,
+    hand_letters: str,
+    bunch: str | None,
+    lexicon: str,
+    min_length: int,
+    samples: int,
+    seed: int,
+    time_per_try: float,
+    as_json: bool,
+) -> None:
+    """Advise which tile of the hand to DUMP.
+
+    For each letter of the hand, estimates the chance that dumping it (it is mixed into
+    the bunch, then three tiles are drawn) leads to a complete grid, by simulated draws
+    with a quick rebuild each. Also says whether the hand completes without a dump.
+    """
+    from solver.search.board import dump_advice
+
+    check_min_length(min_length)
+    require(samples >= 1, f"--samples must be at least 1, got {samples}")
+    require(time_per_try > 0, f"--time-per-try must be a number of seconds > 0, got {time_per_try}")
+    hand = parse_hand(hand_letters)
+    board = load_board(grid_file, get_lexicon(lexicon), min_length, hand=hand)
+    pool = parse_bunch(bunch, lexicon, board.tiles)
+    warm_kernels(board, hand)
+    advice = dump_advice(board, pool, samples=samples, seed=seed, time_per_try=time_per_try)
+    if as_json:
+        emit_json(advice.to_json())
+        return
+    if advice.recommended is not None:
+        click.echo(f"recommended dump: {advice.recommended}")
+    else:
+        click.echo("recommended dump: none (the bunch has fewer than 3 tiles to draw)")
+    click.echo(f"complete without a dump: {'yes' if advice.keep_chance == 1.0 else 'no'}")
+    if advice.options:
+        click.echo("letter  chance  completions")
+        for option in advice.options:
+            click.echo(f"{option.letter:<6}  {option.chance:>6.0%}  {option.completions}/{option.samples}")
+    click.echo(
+        f"# {plural(samples, 'simulated draw')} per letter from a bunch of {plural(len(pool), 'tile')}, seed {seed}"
+    )
