@@ -18,7 +18,8 @@ submitted again, up to `RESUBMITS` times, before the run fails.
 
 The workers must run the same version of this package (same code, same lexicons), or the
 "same seed, same games" promise no longer holds. Connection settings (timeouts, TLS) are
-Dask's own configuration (`DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5`, ~/.config/dask).
+Dask's own configuration (~/.config/dask, or `DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=5s`);
+an unreachable scheduler is given up after CONNECT_TIMEOUT seconds at most.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ ADDRESS = re.compile(r"^(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A
 TASKS_PER_THREAD = 4  # batches per worker thread: enough to balance the load and to stream progress
 MAX_BATCH = 50  # games per batch: bounds what a lost worker costs and how coarse progress gets
 RESUBMITS = 2
+CONNECT_TIMEOUT = 10.0  # seconds; Dask's own default (30 s) feels like a hang on a mistyped address
 
 
 class ClusterError(ValueError):
@@ -67,15 +69,19 @@ def normalise_address(address: str) -> str:
 
 
 def connect(address: str, timeout: float | None = None):
-    """A `distributed.Client` on the scheduler at `address` (timeout: Dask's connect timeout
-    when None). Unreachable, or no workers, is a ClusterError."""
+    """A `distributed.Client` on the scheduler at `address`. `timeout` defaults to
+    CONNECT_TIMEOUT, or Dask's configured connect timeout when that is shorter.
+    Unreachable, or no workers, is a ClusterError."""
     require_distributed()
+    import dask
+    from dask.utils import parse_timedelta
     from distributed import Client
 
     address = normalise_address(address)
-    options = {} if timeout is None else {"timeout": timeout}  # else Dask's configured connect timeout
+    if timeout is None:
+        timeout = min(CONNECT_TIMEOUT, parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s"))
     try:
-        client = Client(address, set_as_default=False, **options)
+        client = Client(address, set_as_default=False, timeout=timeout)
     except (OSError, TimeoutError) as error:
         reason = " ".join(str(error).split()) or type(error).__name__
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason}") from None
