@@ -17,6 +17,7 @@ Needs the `cluster` extra. --record writes benchmarks/results/<date>-cluster.md.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from dataclasses import asdict
 from datetime import date
@@ -49,6 +50,7 @@ def main() -> None:
     args = parser.parse_args()
     from distributed import LocalCluster
 
+    load_before = os.getloadavg()[0]
     timed("warm-up", PLAYERS, args.seed + 1)  # this process: lexicons and kernels loaded before timing
     rows = {}
     rows["local, 1 worker"] = (1, *timed("local x1", args.games, args.seed, workers=1))
@@ -87,7 +89,8 @@ def main() -> None:
         "",
         f"LocalCluster start-up: {cluster_start:.1f} s; its first run ({cold_games} games, workers importing "
         f"numba and loading lexicons and kernels): {cold_rate:.2f} games/sec. The timed cluster run comes after it.",
-        "The machine has 2 cores, so 2 workers is the most that can scale here.",
+        "The machine has 2 cores, so 2 workers is the most that can scale here. Load average (1 min) before "
+        f"the runs: {load_before:.2f}, after: {os.getloadavg()[0]:.2f} (other work on the machine slows every row).",
     ]
     text = "\n".join(lines) + "\n"
     print(text)

@@ -44,3 +44,10 @@ def provenance(*packages: str) -> str:
         except PackageNotFoundError:
             found.append(f"{package} (not installed)")
     return f"Commit {commit}; {', '.join(found)}."
+
+
+def progress(items, label: str, unit: str):
+    """`items` under the command line's progress bar: shown only on a terminal (nothing when piped)."""
+    from solver.cli.outputs import progress_bar
+
+    return progress_bar(len(items), label, unit, items=items)

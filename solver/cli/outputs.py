@@ -24,11 +24,13 @@ import click
 STDOUT = "-"
 
 
-def progress_bar(total: int, label: str, unit: str = "game", enabled: bool = True):
-    """A tqdm bar on stderr (a context manager with `update(n)`); silent off a terminal."""
+def progress_bar(total: int, label: str, unit: str = "game", enabled: bool = True, items=None):
+    """A tqdm bar on stderr (a context manager with `update(n)`, or an iterable over
+    `items`); silent off a terminal."""
     from tqdm import tqdm
 
     return tqdm(
+        items,
         total=total,
         desc=label,
         unit=unit,
