@@ -197,6 +197,7 @@ def test_the_progress_bar_shows_rate_on_a_terminal_and_nothing_elsewhere(monkeyp
         (["ladder", "--bots", "easy,nosuchbot", "--games", "2"], "unknown bot"),
         (["ladder", "--bots", "easy", "--games", "2"], "at least two bots"),
         (["ladder", "--bots", "easy,medium", "--games", "2", "--bootstrap", "-1"], "--bootstrap"),
+        (["ladder", "--bots", "easy,medium", "--games", "2", "--variant", "solo"], "--players must be 2 or more"),
         (["ladder", "--bots", "easy,medium", "--games", "2", "--plot", "OUT.pdf"], "must end in .svg or .png"),
         (["ladder", "--bots", "easy,medium", "--games", "2", "--json", "NOFOLDER/x.json"], "no folder"),
         (["tournament", "--bots", "easy,medium", "--games", "0", "--json", "OUT.json"], "--games must be at least 1"),

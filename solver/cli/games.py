@@ -583,6 +583,8 @@ def ladder(
         raise ValueError(f"--bootstrap must be 0 or more, got {bootstrap}")
     if len(split_specs(bots)) < 2:
         raise ValueError("--bots: a ladder needs at least two bots")
+    if default_players(players, variant, 2) < 2:
+        raise ValueError("a ladder compares bots at one table: --players must be 2 or more")
     series = check_series(bots, games, players, seed, workers, scheduler, variant, lang, {"--json": json_file}, plot)
     result = series.run(
         lambda progress: run_ladder(

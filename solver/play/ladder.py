@@ -226,6 +226,8 @@ def run_ladder(
     """Play the round robin (see `run_tournament` for games, workers and scheduler) and rate it."""
     if len(bot_specs) < 2:
         raise ValueError("a ladder needs at least two bots")
+    if players < 2:
+        raise ValueError("a ladder compares bots at one table: players must be 2 or more")
     if bootstrap < 0:
         raise ValueError(f"bootstrap resamples must be >= 0, got {bootstrap}")
     result = run_tournament(bot_specs, games, players, seed, workers, rules, progress=progress, scheduler=scheduler)
