@@ -1,7 +1,9 @@
-"""The `bananas play` and `bananas tournament` commands (registered into `solver.cli.main`).
+"""The `bananas play`, `tournament`, `ladder` and `spellevate` commands (registered into `solver.cli.main`).
 
-    bananas play [--players 4] [--bots hard,medium] [--seed 0] [--variant classic] [--json]
-    bananas tournament --bots hard,medium --games 100 [--players 2] [--workers 2] [--csv out.csv]
+    bananas play [--players 4] [--bots hard,medium] [--seed 0] [--variant classic] [--json] [--svg-dir DIR]
+    bananas tournament --bots hard,medium --games 100 [--players 2] [--workers 2 | --scheduler tcp://HOST:PORT]
+                       [--json FILE|-] [--csv out.csv] [--plot rates.svg]
+    bananas ladder --bots easy,medium,hard --games 120 [--bootstrap 1000] [--json FILE|-] [--plot ratings.png]
 
 Same conventions as `solver.cli.grids`: bad usage or input prints one `error: ...` line on
 stderr and exits 2, never a traceback. The numba-backed modules (`solver.play.bots`,
