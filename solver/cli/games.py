@@ -18,6 +18,7 @@ command again writes the same bytes.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -452,6 +453,7 @@ def check_series(
             raise ValueError("--workers and --scheduler: choose one (the cluster's workers play the games)")
         require_distributed()
         scheduler = normalise_address(scheduler)
+        quiet_dask_logs()
     if plot is not None:
         from solver.play.plots import plot_format, require_matplotlib
 
@@ -467,6 +469,14 @@ def check_series(
         click.echo(f"note: {games} games rounded up to {total} (whole rotation groups of {players})", err=True)
     quiet = files.get("--json") == STDOUT
     return Series(specs, games, players, seed, workers, scheduler, rules, total, quiet)
+
+
+def quiet_dask_logs() -> None:
+    """Dask logs what it retries, with tracebacks (its config sets a level per logger); the
+    command reports a failure in one `error:` line instead."""
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.split(".")[0] == "distributed":
+            logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def write_results(files: dict[str, tuple[str | None, str]], plot: str | None, figure) -> None:

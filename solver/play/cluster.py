@@ -128,23 +128,30 @@ def play_on_cluster(
         queue = as_completed(list(futures), loop=client.loop, with_results=True, raise_errors=False)
         try:
             for future, result in queue:
-                if future.status == "error":
+                if future.status != "finished":
                     number = numbers[future.key]
-                    error = future.exception()
+                    error = future.exception() if future.status == "error" else None
                     if isinstance(error, KilledWorker) and resubmits[number] < RESUBMITS:
                         resubmits[number] += 1
                         retry = client.submit(play_batch, futures[future], bot_specs, rules, pure=False)
                         futures[retry], numbers[retry.key] = futures[future], number
                         queue.add(retry)
                         continue
+                    if error is None:  # cancelled or lost: the scheduler forgot it
+                        raise ClusterError(f"the Dask scheduler at {address} dropped a batch of games "
+                                           f"({future.status}): was it stopped or restarted?")  # fmt: skip
                     raise ClusterError(f"a batch of games failed on the cluster: {describe(error)}")
                 for record in result:
                     if record.index not in seen:  # a batch that ran twice counts once
                         seen.add(record.index)
                         done(record)
+        except (OSError, TimeoutError) as error:  # the scheduler went away (CommClosedError is an OSError)
+            raise ClusterError(f"lost the Dask scheduler at {address}: {describe(error)}") from None
         except BaseException:
             client.cancel(list(futures))
             raise
+        if len(seen) != len(tasks):  # cannot happen while every batch reports back; never return a short count
+            raise ClusterError(f"the cluster returned {len(seen)} of {len(tasks)} games")
         return len(client.nthreads())
 
 
