@@ -117,6 +117,7 @@ def play_on_cluster(
     from distributed import KilledWorker, as_completed
 
     with connect(address, timeout) as client:
+        workers = len(client.nthreads())
         threads = sum(client.nthreads().values())
         size = batch or batch_size(len(tasks), threads)
         batches = [tasks[start : start + size] for start in range(0, len(tasks), size)]
@@ -152,7 +153,7 @@ def play_on_cluster(
             raise
         if len(seen) != len(tasks):  # cannot happen while every batch reports back; never return a short count
             raise ClusterError(f"the cluster returned {len(seen)} of {len(tasks)} games")
-        return len(client.nthreads())
+        return workers
 
 
 def describe(error: BaseException) -> str:
