@@ -161,7 +161,8 @@ def plots(results: dict, stem: str) -> list[Path]:
             axis.set_xticks(range(len(objectives)), objectives, rotation=20, fontsize="small")
             axis.set_title(f"{size} tiles")
             axis.set_ylabel(unit)
-        axes[0].legend(fontsize="small", title="move ordering")
+        handles, labels = axes[0].get_legend_handles_labels()
+        figure.legend(handles, labels, loc="outside right upper", fontsize="small", title="move ordering")
         figure.suptitle(f"{title} (median; {better} is better)")
         path = RESULTS / f"{stem}-{key.replace('_', '-')}.svg"
         figure.savefig(path, format="svg", metadata={"Date": None})

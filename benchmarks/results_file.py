@@ -35,6 +35,9 @@ def provenance(*packages: str) -> str:
         commit = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True, cwd=RESULTS.parent
         ).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, cwd=RESULTS.parent).stdout.strip()  # fmt: skip
+        commit += " (with uncommitted changes)" if dirty else ""
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
     found = []
