@@ -28,10 +28,8 @@ const board = new Board({
   board: $("board"),
   layer: $("board-layer"),
   rack: $("rack"),
-  onChange: () => {
-    scheduleGrid();
-    updateButtons();
-  },
+  onChange: scheduleGrid,
+  onRender: () => updateButtons(),
   onNotice: (key, values) => toast(t(key, values)),
 });
 

@@ -17,12 +17,13 @@ export function countLetters(letters) {
 }
 
 export class Board {
-  constructor({ board, layer, rack, onChange, onNotice }) {
+  constructor({ board, layer, rack, onChange, onNotice, onRender }) {
     this.boardEl = board;
     this.layer = layer;
     this.rackEl = rack;
     this.onChange = onChange;
     this.onNotice = onNotice;
+    this.onRender = onRender || (() => {});
     this.cells = new Map(); // "row,col" -> letter
     this.rack = []; // [{id, letter, fresh}]
     this.nextId = 1;
@@ -509,5 +510,6 @@ export class Board {
       return button;
     });
     this.rackEl.replaceChildren(...rackTiles);
+    this.onRender();
   }
 }
