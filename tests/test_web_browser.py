@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from solver.core.grid import Grid, validate
-from solver.core.tiles import TileCounts
+from solver.core.tiles import TileCounts, parse_distribution
 from solver.search import solve
 from solver.web import BackgroundServer, WebConfig
 
@@ -144,7 +144,9 @@ def cell_centre(page, row: int, col: int) -> tuple[float, float]:
 def fit(page, grid: Grid, touch: bool = False):
     """Zoom out (with the page's own button) until the grid fits the board, and centre it."""
     for _ in range(8):
-        board = page.eval_on_selector("#board", "b => [b.clientWidth, b.clientHeight, +b.dataset.zoom, +b.dataset.cell]")
+        board = page.eval_on_selector(
+            "#board", "b => [b.clientWidth, b.clientHeight, +b.dataset.zoom, +b.dataset.cell]"
+        )
         width, height, zoom, cell = board
         if (grid.width + 1) * cell * zoom < width and (grid.height + 1) * cell * zoom < height - 50:
             break
@@ -250,9 +252,9 @@ def test_two_people_and_a_bot_play_a_whole_game_with_peel_dump_and_bananas(brows
     # Both build: Ana with tap-tap, Ben by dragging.
     build(ana, rack(ana), "tap")
     assert ana.locator("#board-layer .tile.bad").count() == 0
-    ana.screenshot(path=str(shots / "table.png"))
     build(ben, rack(ben), "drag")
     ana.wait_for_selector('#players li[data-name="Ben"] .count:text-is("0 left")')
+    ana.screenshot(path=str(shots / "table.png"))
 
     # Ana's rack is empty: PEEL. Everyone draws one; the bunch drops to 1 (< 3 players).
     assert ana.is_enabled("#peel") and ana.is_disabled("#bananas")
@@ -286,3 +288,152 @@ def test_two_people_and_a_bot_play_a_whole_game_with_peel_dump_and_bananas(brows
     for page in (ana, ben):
         page.wait_for_selector("#lobby:not([hidden])")
     assert ana.errors == [] and ben.errors == []
+
+
+# -- 2. spellcheck on and off ---------------------------------------------------------------------
+
+
+def word_and_misspelling(letters: str, lexicon) -> tuple[str, str]:
+    """A word the rack spells, and one more rack letter that makes it a non-word."""
+    tiles = TileCounts.from_letters(letters)
+    for word in lexicon.formable_words(tiles, 3, limit=200, max_length=5):
+        word = word.upper()
+        rest = tiles - TileCounts.from_letters(word)
+        for letter in sorted(set(rest.letters())):
+            if (word + letter).lower() not in lexicon:
+                return word, letter
+    raise AssertionError(f"no word to misspell in {letters}")
+
+
+def test_spellcheck_on_turns_a_misspelled_word_red_and_marks_loose_tiles(browser, serve, en):
+    server = serve()
+    page = new_page(browser)
+    create_room(page, server, "Solo")
+    page.click("#start")  # one person alone plays solo
+    wait_for_tiles(page, 21)
+    word, extra = word_and_misspelling(rack(page), en)
+
+    # the keyboard: click an empty cell, type a word, then one letter too many
+    x, y = cell_centre(page, 0, 0)
+    page.mouse.click(x, y)
+    page.keyboard.type(word.lower())
+    page.wait_for_selector(f'#board-layer .tile[data-row="0"][data-col="{len(word) - 1}"]')
+    page.wait_for_timeout(400)  # the server's check of the word has come back
+    assert page.locator("#board-layer .tile.bad").count() == 0
+    page.keyboard.type(extra)
+    page.wait_for_selector("#board-layer .tile.bad")
+    bad = page.eval_on_selector_all("#board-layer .tile.bad", "ts => ts.map(t => +t.dataset.col)")
+    assert sorted(bad) == list(range(len(word) + 1))
+    page.keyboard.press("Backspace")  # takes the last letter back: the word is good again
+    page.wait_for_function("document.querySelectorAll('#board-layer .tile.bad').length === 0")
+    assert "".join(letter for _, letter in sorted(placed(page).items())) == word
+
+    # a tile off on its own is marked as disconnected
+    place(page, rack(page)[0], 3, 0, "tap")
+    page.wait_for_selector('#board-layer .tile.loose[data-row="3"]')
+    assert page.locator("#board-layer .tile.loose").count() == 1
+    assert page.errors == []
+
+
+# Two hands of 21 and one more: BANANAS is allowed from the start (the bunch is below 2).
+PAIR_SET = "A5,B1,C1,D2,E7,G1,H1,I4,L2,M1,N3,O4,P1,R3,S2,T3,U1,Y1"
+
+
+def test_spellcheck_off_bananas_on_a_bad_grid_is_a_rotten_banana_and_the_game_goes_on(browser, serve):
+    server = serve(distribution=PAIR_SET)
+    page = new_page(browser)
+    create_room(page, server, "Risky", spellcheck=False)
+    add_bot(page, "easy")
+    page.click("#start")
+    wait_for_tiles(page, 21)
+    assert page.inner_text("#bunch") == "1"
+    letters = rack(page)
+    x, y = cell_centre(page, 0, -10)
+    page.mouse.click(x, y)
+    page.keyboard.type(letters.lower())  # all 21 tiles in one row: not a word
+    page.wait_for_function("document.querySelectorAll('#rack .tile').length === 0")
+    page.wait_for_timeout(400)
+    assert page.locator("#board-layer .tile.bad, #board-layer .tile.loose").count() == 0  # no help
+    assert page.is_enabled("#bananas")
+    page.click("#bananas")
+    page.wait_for_selector('#log li:has-text("rotten banana")')
+    page.wait_for_selector("#table-note:not([hidden])")
+    assert "out of this hand" in page.inner_text("#table-note")
+    assert page.inner_text("#bunch") == "22"  # the tiles went back into the bunch
+    assert page.inner_text('#players li[data-name="Risky"] .state') == "rotten banana"
+    assert page.inner_text('#players li[data-name="easy bot"] .state') == "building"
+    assert page.is_hidden("#end") and page.is_disabled("#bananas")
+    assert page.errors == []
+
+
+# -- 3. reload keeps the seat; the fifth person is refused ------------------------------------------
+
+
+def test_reload_keeps_the_seat_and_the_grid_and_a_fifth_person_is_refused(browser, serve):
+    server = serve()
+    ana, ben, cy, dee = (new_page(browser) for _ in range(4))
+    link = create_room(ana, server, "Ana")
+    join_room(ben, link, "Ben")
+    join_room(cy, link, "Cy")
+    cy.wait_for_selector("#lobby:not([hidden])")
+    add_bot(ana, "easy")
+    join_room(dee, link, "Dee")
+    dee.wait_for_selector("#join-message:not([hidden])")
+    assert "full" in dee.inner_text("#join-message")
+    assert ana.locator(".seat").count() == 4 and ana.locator('.seat:has-text("Dee")').count() == 0
+
+    ana.click("#start")
+    for page in (ana, ben, cy):
+        wait_for_tiles(page, 21)
+    letters = rack(ben)
+    for col, letter in enumerate(letters[:3]):
+        place(ben, letter, 0, col, "tap")
+    ana.wait_for_selector('#players li[data-name="Ben"] .count:text-is("18 left")')
+    grid_before, rack_before = placed(ben), sorted(rack(ben))
+
+    ben.reload()
+    wait_for_tiles(ben, 18)
+    assert placed(ben) == grid_before
+    assert sorted(rack(ben)) == rack_before
+    assert ben.inner_text("#players li.me .name") == "Ben"
+    assert ana.locator("#players li").count() == 4
+    ana.wait_for_selector('#players li[data-name="Ben"] .state:text-is("building")')
+    # the game goes on from the reloaded page
+    place(ben, rack(ben)[0], 1, 0, "tap")
+    ana.wait_for_selector('#players li[data-name="Ben"] .count:text-is("17 left")')
+    # a fifth person still cannot sit down mid-game
+    dee.reload()
+    dee.fill("#join-name", "Dee")
+    dee.click("#join-button")
+    dee.wait_for_selector("#join-message:not([hidden])")
+    assert "game is under way" in dee.inner_text("#join-message")
+    assert all(page.errors == [] for page in (ana, ben, cy, dee))
+
+
+# -- 4. a phone ------------------------------------------------------------------------------------------
+
+ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: solo with an empty bunch
+
+
+def test_a_phone_plays_a_solo_game_with_taps_only(browser, serve, shots, en):
+    server = serve(distribution=ONE_HAND_SET)
+    phone = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(server.url + "/")
+    phone.tap("#name")
+    phone.keyboard.type("Pia")
+    phone.tap("#create")
+    phone.wait_for_selector("#lobby:not([hidden])")
+    phone.tap("#start")
+    wait_for_tiles(phone, 21)
+    built = build(phone, rack(phone), "touch", touch=True)
+    phone.screenshot(path=str(shots / "phone.png"))
+    assert phone.is_enabled("#bananas")
+    phone.tap("#bananas")
+    phone.wait_for_selector("#end:not([hidden])")
+    assert phone.inner_text("#end-title") == "Pia wins!"
+    assert "words" in phone.inner_text("#end-reason")
+    final = end_boards(phone)["Pia"]
+    assert final == built
+    report = validate(final, en, parse_distribution(ONE_HAND_SET))  # every tile of the set, in valid words
+    assert report.ok, report.problems()
+    assert phone.errors == []

@@ -492,7 +492,7 @@ class Room:
         if self.game is not None:
             game = self.game
             connection.send({"type": "log", "entries": game.log, "reset": True})
-            connection.send(game.table())
+            self.broadcast(game.table())  # everyone sees the seat connected again
             index = game.index_of(seat)
             if index is not None and isinstance(game.players[index], Person):
                 private = game.private(index, restore=True)
