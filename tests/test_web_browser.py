@@ -14,7 +14,6 @@ docs/screenshots/ (the README shows them); otherwise they go to the test's tempo
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest

@@ -38,7 +38,8 @@ log = logging.getLogger("bananas.web")
 
 NOT_FOUND_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>No such room - Bananas</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/static/style.css"></head>
+<title>No such room - Bananas</title><link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/style.css"></head>
 <body><main class="notfound"><h1>No such room</h1>
 <p>This room does not exist, or it has closed (rooms close when nobody plays in them for a while).</p>
 <p>Pas de salle à cette adresse : elle n'existe pas ou a été fermée.</p>
