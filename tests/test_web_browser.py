@@ -43,6 +43,15 @@ SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 SMALL_SET = "A8,B1,C2,D3,E11,G2,H2,I6,L4,M2,N4,O7,P2,R5,S3,T5,U1,Y1"
 
 
+@pytest.fixture(autouse=True, scope="module")
+def word_lists():
+    """Load the word lists once, before any server's first game needs them."""
+    from solver.lexicon.loader import get_lexicon
+
+    get_lexicon("en")
+    get_lexicon("en", 50)  # the easy bot's vocabulary
+
+
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():

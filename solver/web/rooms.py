@@ -166,6 +166,7 @@ class Game:
         self.seed = seed
         self.events: list[dict] = []  # engine events not yet turned into messages
         self.hand = Hand(rules, self.players, seed, observer=self.events.append)
+        self.hand.result = None  # Hand.start sets it too; pages may look before the deal
         self.lexicon = self.hand.lexicon
         self.log: list[dict] = []
         self.tiles_left = [0] * len(self.seats)

@@ -64,7 +64,8 @@ class BackgroundServer:
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
     def start(self, timeout: float = 30.0) -> BackgroundServer:
-        self.thread.start()
+        if not self.thread.is_alive():
+            self.thread.start()
         deadline = time.monotonic() + timeout
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
