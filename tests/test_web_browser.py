@@ -212,6 +212,11 @@ def build(page, letters: str, gesture: str, touch: bool = False) -> Grid:
     return shown
 
 
+def wait_text(page, selector: str, text: str):
+    """Wait until `selector` shows exactly `text` (messages arrive one after another)."""
+    page.wait_for_selector(f'{selector}:text-is("{text}")')
+
+
 def log_text(page) -> str:
     return page.inner_text("#log")
 
@@ -258,7 +263,7 @@ def test_two_people_and_a_bot_play_a_whole_game_with_peel_dump_and_bananas(brows
     ana.click("#dump")
     wait_for_tiles(ana, 23)
     ben.wait_for_selector('#log li:has-text("Ana dumped")')
-    assert ben.inner_text("#bunch") == "4"
+    wait_text(ben, "#bunch", "4")
 
     # Both build: Ana with tap-tap, Ben by dragging.
     build(ana, rack(ana), "tap")
@@ -281,6 +286,7 @@ def test_two_people_and_a_bot_play_a_whole_game_with_peel_dump_and_bananas(brows
     built = build(ana, rack(ana), "tap")
     ben.click("#recall")
     build(ben, rack(ben), "drag")
+    ana.wait_for_selector('#players li[data-name="Ben"] .count:text-is("0 left")')  # the server has Ben's grid
     assert ana.is_enabled("#bananas")
     ana.click("#bananas")
     for page in (ana, ben):
@@ -370,8 +376,8 @@ def test_spellcheck_off_bananas_on_a_bad_grid_is_a_rotten_banana_and_the_game_go
     page.wait_for_selector('#log li:has-text("rotten banana")')
     page.wait_for_selector("#table-note:not([hidden])")
     assert "out of this hand" in page.inner_text("#table-note")
-    assert page.inner_text("#bunch") == "22"  # the tiles went back into the bunch
-    assert page.inner_text('#players li[data-name="Risky"] .state') == "rotten banana"
+    wait_text(page, "#bunch", "22")  # the tiles went back into the bunch
+    wait_text(page, '#players li[data-name="Risky"] .state', "rotten banana")
     assert page.inner_text('#players li[data-name="easy bot"] .state') == "building"
     assert page.is_hidden("#end") and page.is_disabled("#bananas")
     assert page.errors == []
