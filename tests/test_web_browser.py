@@ -193,15 +193,16 @@ def place(page, letter: str, row: int, col: int, gesture: str):
     page.wait_for_selector(f'#board-layer .tile[data-row="{row}"][data-col="{col}"]')
 
 
-def solved(letters: str, seed: int = 0) -> Grid:
-    result = solve(letters, lexicon="en", time_limit=10.0, seed=seed, objective="any")
+def solved(letters: str, objective: str = "any") -> Grid:
+    """A grid for the rack: the first one found, or (compact) the smallest box in a second."""
+    result = solve(letters, lexicon="en", time_limit=1.0 if objective == "compact" else 10.0, objective=objective)
     assert result.status == "solved", (letters, result.status)
     return result.grid
 
 
-def build(page, letters: str, gesture: str, touch: bool = False) -> Grid:
+def build(page, letters: str, gesture: str, touch: bool = False, objective: str = "any") -> Grid:
     """Lay out a solver grid for the rack with real gestures; the board ends with exactly it."""
-    grid = solved(letters)
+    grid = solved(letters, objective)
     fit(page, grid, touch)
     top, left = -(grid.height // 2), -(grid.width // 2)
     for (row, col), letter in sorted(grid.cells().items()):
@@ -442,7 +443,8 @@ def test_a_phone_plays_a_solo_game_with_taps_only(browser, serve, shots, en):
     phone.wait_for_selector("#lobby:not([hidden])")
     phone.tap("#start")
     wait_for_tiles(phone, 21)
-    built = build(phone, rack(phone), "touch", touch=True)
+    built = build(phone, rack(phone), "touch", touch=True, objective="compact")  # a small box suits a phone
+    wait_text(phone, "#players li.me .count", "0 left")
     phone.screenshot(path=str(shots / "phone.png"))
     assert phone.is_enabled("#bananas")
     phone.tap("#bananas")
