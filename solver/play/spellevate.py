@@ -94,6 +94,11 @@ def hand_error(play: Play, hand: TileCounts) -> str | None:
     return f"{play.letters} is not in the hand (missing {', '.join(missing)})"
 
 
+def seat_name(seat: int) -> str:
+    """How people name seats: P1, P2, ... (the protocol counts players from 0 instead)."""
+    return f"P{seat + 1}"
+
+
 @dataclass
 class RoundState:
     """The public state of a round, as every player sees it.
@@ -127,14 +132,20 @@ class RoundState:
         return self.winner is not None
 
     def move_error(
-        self, player: int, play: Play | None, lexicon: Lexicon, min_length: int, hand: TileCounts | None = None
+        self,
+        player: int,
+        play: Play | None,
+        lexicon: Lexicon,
+        min_length: int,
+        hand: TileCounts | None = None,
+        label: Callable[[int], str] = seat_name,
     ) -> str | None:
         """Why `player` may not make this move now (None: it is legal). With `hand`, the
-        player's tiles are checked too; without, only their number."""
+        player's tiles are checked too; without, only their number. `label` names a seat."""
         if self.over:
             return "the round is over"
         if player != self.turn:
-            return f"it is P{self.turn + 1}'s turn, not P{player + 1}'s"
+            return f"it is {label(self.turn)}'s turn, not {label(player)}'s"
         if play is None:
             return "the leader must play: a leader cannot pass" if self.table is None else None
         if hand is not None:
@@ -142,7 +153,7 @@ class RoundState:
             if error is not None:
                 return error
         elif len(play.letters) > self.sizes[player]:
-            return f"{play.letters} has {len(play.letters)} tiles but P{player + 1} holds {self.sizes[player]}"
+            return f"{play.letters} has {len(play.letters)} tiles but {label(player)} holds {self.sizes[player]}"
         return shape_error(play, self.table, lexicon, min_length)
 
     def apply(self, player: int, play: Play | None) -> list[dict]:

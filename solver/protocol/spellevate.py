@@ -99,19 +99,20 @@ def _move(message: dict) -> Play | None:
         raise ProtocolError("bad_letters", str(error)) from None
 
 
+def player_name(player: int) -> str:
+    return f"player {player}"
+
+
 def _refuse(state: RoundState, player: int, play: Play | None, lexicon, min_length, hand=None) -> None:
     """Refuse an illegal move with the referee's reason, coded by what is wrong."""
     if state.over or player != state.turn:
-        raise ProtocolError("out_of_order", state.move_error(player, play, lexicon, min_length))
-    if play is not None:
-        tiles_wrong = hand_error(play, hand) if hand is not None else None
-        if tiles_wrong is None and hand is None and len(play.letters) > state.sizes[player]:
-            tiles_wrong = f"{play.letters} has {len(play.letters)} tiles but P{player + 1} holds {state.sizes[player]}"
-        if tiles_wrong is not None:
-            raise ProtocolError("not_your_tile", tiles_wrong)
-    error = state.move_error(player, play, lexicon, min_length, hand)
-    if error is not None:
-        raise ProtocolError("illegal_play", error)
+        raise ProtocolError("out_of_order", state.move_error(player, play, lexicon, min_length, label=player_name))
+    error = state.move_error(player, play, lexicon, min_length, hand, label=player_name)
+    if error is None:
+        return
+    if play is not None and (hand_error(play, hand) if hand is not None else len(play.letters) > state.sizes[player]):
+        raise ProtocolError("not_your_tile", error)
+    raise ProtocolError("illegal_play", error)
 
 
 def _move_message(player: int, play: Play | None) -> dict:
@@ -159,7 +160,7 @@ class SeatTable:
             if play is not None:
                 self.hand = self.hand - play.tiles()
             self.state.apply(self.seat, play)
-            out.append(_move_message(self.seat, play))
+            out.append({**_move_message(self.seat, play), "left": len(self.hand)})
         return out
 
 
@@ -188,7 +189,7 @@ def on_seat(session: Session, table, message: dict):
     if sizes[seat] != len(hand):
         raise ProtocolError(
             "bad_value",
-            f"P{seat + 1} holds {sizes[seat]} tiles in this deal, not {len(hand)} (send 'hands' for another deal)",
+            f"seat {seat} holds {sizes[seat]} tiles in this deal, not {len(hand)} (send 'hands' for another deal)",
         )
     try:
         check_table(players, tiles)
@@ -213,7 +214,7 @@ def on_seat_move(session: Session, table: SeatTable, message: dict):
     """`spellevate_move` in seat mode: another player's move, as the referee saw it."""
     player = _int(message, "player", 0, table.state.players - 1)
     if player == table.seat:
-        raise ProtocolError("out_of_order", f"P{player + 1} is the engine's seat: its moves come from the engine")
+        raise ProtocolError("out_of_order", f"player {player} is the engine's seat: its moves come from the engine")
     play = _move(message)
     _refuse(table.state, player, play, table.lexicon, table.min_length)
     events = table.state.apply(player, play)
@@ -298,7 +299,7 @@ class HostedTable:
 
     def remote_move(self, player: int, play: Play | None) -> list[dict]:
         if not isinstance(self.seats[player], RemoteSeat):
-            raise ProtocolError("bad_value", f"P{player + 1} is a bot")
+            raise ProtocolError("bad_value", f"player {player} is a bot")
         if self.finished:
             raise ProtocolError("out_of_order", "the game is over")
         game = self.game
@@ -358,7 +359,7 @@ def on_hand(session: Session, table, message: dict):
         raise ProtocolError("out_of_order", "no Spellevate game: send spellevate_seat or spellevate_start first")
     player = _int(message, "player", 0, len(table.seats) - 1)
     if not isinstance(table.seats[player], RemoteSeat):
-        raise ProtocolError("bad_value", f"P{player + 1} is a bot: its hand is private")
+        raise ProtocolError("bad_value", f"player {player} is a bot: its hand is private")
     return [{"type": "spellevate_hand", "player": player, "tiles": table.game.hands[player].letters()}], [], table
 
 
