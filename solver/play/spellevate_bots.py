@@ -365,10 +365,22 @@ class PlannerBot:
             if len(letters) == len(hand):
                 return Play(letters)  # going out wins the round
         lost_lead = self.settings.lost_lead
-        best, best_cost = None, self.plan(hand.counts, self.words, odds).cost + lost_lead
-        for letters in options[: self.settings.follow_candidates]:
-            rest = hand.counts - TileCounts.from_letters(letters).counts
-            cost = self.plan(rest, self.words.restrict(rest), odds).cost + lost_lead * (1 - odds.safety(letters))
+        plan = self.plan(hand.counts, self.words, odds)
+        best, best_cost = None, plan.cost + lost_lead  # passing: the plan stands, the lead is still to win
+        pieces = [piece.letters for piece in plan.pieces]
+        replanned = 0
+        for letters in options:
+            if letters in pieces:  # a piece of the plan: the rest of the plan stands
+                kept = list(plan.pieces)
+                kept.pop(pieces.index(letters))
+                rest_cost = self.cost(kept)
+            elif replanned < self.settings.follow_candidates:  # it breaks the plan: plan the rest anew
+                replanned += 1
+                rest = hand.counts - TileCounts.from_letters(letters).counts
+                rest_cost = self.plan(rest, self.words.restrict(rest), odds).cost
+            else:
+                continue
+            cost = rest_cost + lost_lead * (1 - odds.safety(letters))
             if cost < best_cost:
                 best, best_cost = letters, cost
         return Play(best) if best is not None else None
