@@ -152,7 +152,7 @@ LIGATURES = {"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss"}
 
 def fold(word: str) -> str:
     """Lower case, accents stripped, ligatures spelled out: tiles carry no accents
-    (RULES.md lexicon), so é is E and œ is OE."""
+    (docs/RULES.md lexicon.accents), so é is E and œ is OE."""
     for ligature, spelled in LIGATURES.items():
         word = word.replace(ligature, spelled)
     decomposed = unicodedata.normalize("NFD", word)
