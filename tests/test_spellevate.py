@@ -43,14 +43,14 @@ def test_rule_spellevate_deal_all_tiles_uneven_deal_leaves_last_players_one_fewe
     assert [len(h) for h in hands] == [29, 29, 29, 29, 28]  # 144 = 4 x 29 + 28
 
 
-def test_uneven_deal_starts_with_the_leader_so_the_last_served_get_fewer():
+def test_rule_spellevate_uneven_deal_starts_with_the_leader():
     hands = deal(5, ENGLISH, np.random.default_rng(1), first=2)
     assert sum(hands, TileCounts()) == ENGLISH
     # Served in the order P3, P4, P5, P1, P2: the last one served (P2) gets one fewer.
     assert [len(h) for h in hands] == [29, 28, 29, 29, 29]
 
 
-def test_each_round_is_dealt_from_its_leader(en):
+def test_rule_spellevate_each_round_is_dealt_from_its_leader(en):
     seen = []
     play_rounds([SimpleBot(en) for _ in range(5)], rounds=3, seed=6, lexicon=en, observer=seen.append)
     deals = [event for event in seen if event["event"] == "deal"]
@@ -81,7 +81,7 @@ def test_rule_spellevate_first_leader_is_closest_to_z_ties_redraw():
         assert all(round_.count(max(round_)) > 1 for round_ in draws[:-1])  # earlier draws were ties
 
 
-def test_lead_draw_ties_redraw_among_the_tied_players_only():
+def test_rule_spellevate_lead_draw_ties_redraw_among_the_tied_only():
     # One A and three Z: three players always tie on Z at first, and only the tied redraw.
     tiles = parse_distribution("A1,Z3")
     for seed in range(20):
@@ -126,7 +126,7 @@ def test_rule_spellevate_leader_must_play_and_others_may_pass(en):
     assert game.move_error(1, None) is None  # a follower may pass
 
 
-def test_a_player_who_cannot_beat_must_pass(en):
+def test_rule_spellevate_a_player_who_cannot_beat_must_pass(en):
     # P1 leads Z; P2 holds only letters before Z and no 1-letter word can beat a letter.
     hands = hands_of("ZAB", "CDE", "FGH")
     game = Round(hands, 0, en)
@@ -150,7 +150,7 @@ def test_rule_spellevate_all_others_pass_last_player_clears_and_leads(en):
     assert result.winner == 0
 
 
-def test_clear_goes_to_the_last_player_to_play_not_the_leader(en):
+def test_rule_spellevate_clear_goes_to_the_last_player_to_play(en):
     state = RoundState([5, 5, 5, 5], leader=0)
     state.apply(0, Play("B"))
     state.apply(1, Play("D"))
@@ -181,7 +181,7 @@ def test_rule_spellevate_first_to_empty_hand_wins_and_scores_sum_to_zero(en):
 # -- invalid plays ----------------------------------------------------------------------
 
 
-def test_invalid_plays_are_rejected_with_a_clear_reason(en):
+def test_rule_spellevate_invalid_plays_rejected_with_a_clear_reason(en):
     game = Round(hands_of("CATDOGS", "BEEPXYZ", "QUIZERA"), 0, en)
     assert game.move_error(1, Play("BEE")) == "it is P1's turn, not P2's"
     assert game.move_error(0, Play("CAB")) == "CAB is not in the hand (missing B)"
