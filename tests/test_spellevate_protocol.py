@@ -112,6 +112,7 @@ def test_seat_refuses_bad_moves_and_reports_the_round_over():
     assert move(0, play="CAT", **{"pass": True})[0]["code"] == "bad_value"
     assert move(0, **{"pass": True})[0]["message"] == "the leader must play: a leader cannot pass"
     assert move(2, play="Q")[0]["code"] == "out_of_order"  # the engine's own seat
+    assert move(0, play="QAT")[0]["code"] == "not_your_tile"  # the set holds two Q: the bot has both
     assert move(0, play="B") == [{"type": "ok"}]
     replies = move(1, play="C")
     assert replies[0] == {"type": "ok"} and replies[1]["type"] == "spellevate_move" and replies[1]["player"] == 2

@@ -217,6 +217,8 @@ def on_seat_move(session: Session, table: SeatTable, message: dict):
         raise ProtocolError("out_of_order", f"player {player} is the engine's seat: its moves come from the engine")
     play = _move(message)
     _refuse(table.state, player, play, table.lexicon, table.min_length)
+    if play is not None and not table.view().unseen.contains(play.tiles()):
+        raise ProtocolError("not_your_tile", f"{play.letters}: those tiles are not in the other hands (counted)")
     events = table.state.apply(player, play)
     reply = {"type": "ok"}
     if table.state.over:
