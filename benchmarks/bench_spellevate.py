@@ -7,7 +7,8 @@ times with the bots rotated through the seats, so seat and deal luck cancel. Rep
 lineup: the planner's round wins with a 95% Wilson interval, its mean score per round
 (RULES.md's optional score: the winner gains the tiles left in the other hands, the
 others lose theirs, the scores sum to zero), the simple bots' figures, and wall time per
-round. A lineup of four simple bots checks the symmetry baseline (25% each).
+round. A lineup of four simple bots checks the rotation: identical bots rotated through
+the same deal must win exactly 25% each with a mean score of exactly 0.
 
 Targets (issue 14): with one set, the planner wins >= 50% of rounds (a simple bot wins 25%
 by symmetry) and its mean score is positive.
@@ -120,6 +121,9 @@ def main() -> None:
         ),
         "",
         f"Targets (one set, planner vs three simple): {verdict}",
+        "",
+        "The four-simple row checks the rotation: identical bots rotated through the same deals win exactly 25% "
+        "each, with a mean score of exactly 0.",
     ]
     text = "\n".join(lines) + "\n"
     print(text)

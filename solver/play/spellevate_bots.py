@@ -288,8 +288,8 @@ class PlannerBot:
         self.unseen_words = self.index.formable(view.unseen, self.min_length)
 
     def choose(self, view: SeatView) -> Play | None:
-        if self.words is None or self.unseen_words is None:
-            self.begin(view)
+        if self.words is None or self.unseen_words is None or (view.hand.counts > self.words.hand).any():
+            self.begin(view)  # a new round that nobody announced
         self.words = self.words.restrict(view.hand)
         self.unseen_words = self.unseen_words.restrict(view.unseen)
         odds = Odds(view, self.unseen_words)
