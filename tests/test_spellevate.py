@@ -353,3 +353,12 @@ def test_observer_sees_the_lead_draw_the_deals_and_every_move(en):
     assert [d["round"] for d in deals] == [1, 2] and deals[1]["leader"] == results[0].winner
     moves = [event for event in seen if event["event"] not in ("lead_draw", "deal")]
     assert moves == results[0].events[1:] + results[1].events
+
+
+def test_planner_notices_a_new_hand_without_being_told(en):
+    bot = PlannerBot(en)
+    first = Round(hands_of("CATS", "DOGS", "EMUS"), 0, en)
+    bot.begin(first.view(0))
+    second = Round(hands_of("ZEBRA", "DOGS", "EMUS"), 0, en)  # a new deal: begin() is not called
+    play = bot.choose(second.view(0))
+    assert play == Play("ZEBRA")  # its whole new hand, one word: out at once
