@@ -107,11 +107,9 @@ class SolverBot:
         self.forced = None  # a refused risky BANANAS leaves the real grid in play
         if len(self.board.hand) == 0 and self.board.grid is not None:
             return self.call_when_done(view, Decision("wait"))
-        to_place = len(self.board.hand)
         result = self.board.rebuild()
-        work = Decision("wait", nodes=result.nodes)
+        work = Decision("wait", looks=result.nodes)  # a search node is one look
         if result.ok:
-            work.tiles_handled = to_place + result.moved
             return self.call_when_done(view, work)
         return self.when_stuck(view, work)
 
@@ -184,8 +182,7 @@ class GreedyBot:
         return Grid.from_cells(self.cells) if self.cells else None
 
     def decide(self, view: TableView) -> Decision:
-        tried = self.build()
-        work = Decision("wait", nodes=tried, tiles_handled=0)
+        work = Decision("wait", looks=self.build())
         if len(self.hand) == 0:
             if view.can_bananas:
                 work.action, work.grid = "bananas", self.current_grid()
@@ -196,31 +193,32 @@ class GreedyBot:
         return work
 
     def build(self) -> int:
-        """Attach words until none fits; returns the number of candidate checks."""
-        checks = 0
+        """Attach words until none fits; returns the looks: positions examined (the first
+        word's, then one per scan of the grid for a word to attach, the last one failing
+        when tiles are left), the unit the solver's search nodes are counted in."""
+        looks = 1
         min_length = self.rules.min_length
         if not self.cells:
             words = self.lexicon.formable_words(self.hand, min_length, limit=1)
             if not words:
-                return 1
+                return looks
             self.cells = {(0, col): letter.upper() for col, letter in enumerate(words[0])}
             self.hand = self.hand - TileCounts.from_letters(words[0])
-        while len(self.hand):
-            placed, tried = self.attach_one(min_length)
-            checks += tried
-            if not placed:
-                break
-        return checks
+            if not len(self.hand):
+                return looks
+            looks += 1
+        while self.attach_one(min_length) and len(self.hand):
+            looks += 1
+        return looks
 
-    def attach_one(self, min_length: int) -> tuple[bool, int]:
-        tried = 0
+    def attach_one(self, min_length: int) -> bool:
+        """One look: the first (longest) word that crosses a grid letter and fits."""
         for (row, col), letter in sorted(self.cells.items()):
             pool = self.hand + TileCounts.from_letters(letter)
             for word in self.lexicon.formable_words(pool, min_length, limit=40):
                 word = word.upper()
                 for offset in [i for i, ch in enumerate(word) if ch == letter]:
                     for dr, dc in ((1, 0), (0, 1)):
-                        tried += 1
                         cells = dict(self.cells)
                         new = []
                         for i, ch in enumerate(word):
@@ -236,8 +234,8 @@ class GreedyBot:
                                     validate(Grid.from_cells(cells), self.lexicon, min_length=min_length).ok:
                                 self.cells = cells
                                 self.hand = self.hand - TileCounts.from_letters("".join(new))
-                                return True, tried
-        return False, tried
+                                return True
+        return False
 
 
 def make_bot(spec: str) -> SolverBot | GreedyBot:
