@@ -3,19 +3,31 @@
 Every bot has the small interface of `solver.game.Bot`: it is dealt tiles (`start`),
 receives tiles (PEEL draws, DUMP results), gives one back (a DUMP), and `decide`s: build
 its grid and call PEEL, DUMP or BANANAS, or wait. A tournament, the engine protocol or a
-front-end drives every bot the same way.
+front-end drives every bot the same way. The referee (`solver.game`) measures the tiles a
+decision lays, moves and lifts from the grids the bot shows; a bot reports only its looks
+(positions examined for words: one search node each).
 
-Settings (`BotSettings`):
+Settings (`BotSettings`); the ones marked * are the strategy levers that
+benchmarks/bench_strength.py measures:
     level        English vocabulary: SCOWL size 35/50/60/70/80 (easy bots use common
                  words); None = the whole word list. Ignored for other languages.
     speed        multiplies the simulated clock's rate (2.0 works twice as fast)
-    dump_policy  advice (Monte-Carlo estimate) | hardest (dump the hardest letter) | never
+    dump_policy* advice (Monte-Carlo estimate, its looks charged) | hardest (dump the
+                 hardest letter) | never
     risk         chance, when stuck at the end, of forcing the leftover tiles onto the
                  grid and calling BANANAS anyway (exercises ROTTEN BANANA)
-    strategy     long-words (long words first, the solver's default order) | compact
+    strategy*    long-words (long words first, the solver's default order) | compact
                  (full re-solves look for the smallest bounding box within the budget)
     node_budget  search nodes per search call of a rebuild (a full re-solve gets four
-                 times as many): the work a bot may do before giving up
+                 times as many)
+    hooks*       cheap (one new tile goes where it forms the fewest words: one look) |
+                 first (where the search first finds room)
+    rebuild*     the last tier tried while a DUMP is possible: hook (never move a tile),
+                 lift, rebuild or resolve (see `solver.board`); with no DUMP possible the
+                 bot goes all the way
+    patience*    looks a decision may spend placing tiles before the bot gives up and
+                 dumps (dump timing: small = dump early); None = the node budgets only.
+                 With no DUMP possible there is no such limit.
 """
 
 from __future__ import annotations
@@ -25,12 +37,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .board import Board, dump_advice
+from .board import TIERS, Board, dump_advice
 from .game import Decision, Rules, TableView
 from .grid import Grid, validate
 from .lexicon import LEVELS, get_lexicon
 from .tiles import HARD_FIRST, TileCounts
 
+AWKWARD = "CJQVZ"  # single tiles that fail to hook a third to a half of the time (measured)
+ADVICE_SAMPLES = 4  # Monte-Carlo draws per candidate letter of a bot's dump advice
+ADVICE_TRIAL_BUDGET = 12  # search nodes per tier of each trial: every one is a look on the clock
 
 
 @dataclass(frozen=True)
@@ -42,18 +57,31 @@ class BotSettings:
     risk: float = 0.0
     strategy: str = "long-words"
     node_budget: int = 400
+    hooks: str = "cheap"
+    rebuild: str = "resolve"
+    patience: int | None = 40
+    endgame: int = 0
+    flexible: bool = False
 
     def __post_init__(self) -> None:
         if self.dump_policy not in ("advice", "hardest", "never"):
             raise ValueError(f"unknown dump policy {self.dump_policy!r}")
         if self.strategy not in ("long-words", "compact"):
             raise ValueError(f"unknown strategy {self.strategy!r}")
+        if self.hooks not in ("cheap", "first"):
+            raise ValueError(f"unknown hooks setting {self.hooks!r} (cheap or first)")
+        if self.rebuild not in TIERS[1:5]:
+            raise ValueError(f"unknown rebuild setting {self.rebuild!r} (one of {', '.join(TIERS[1:5])})")
         if not 0.0 <= self.risk <= 1.0 or not (math.isfinite(self.speed) and self.speed > 0):
             raise ValueError("risk must be in [0, 1] and speed a positive number")
         if self.level not in LEVELS + (None,):
             raise ValueError(f"vocabulary level must be one of {', '.join(map(str, LEVELS))} or none")
         if not 1 <= self.node_budget <= 1_000_000:
             raise ValueError("node_budget must be between 1 and 1,000,000")
+        if self.patience is not None and not 1 <= self.patience <= 1_000_000:
+            raise ValueError("patience must be between 1 and 1,000,000 looks, or none")
+        if not 0 <= self.endgame <= 144:
+            raise ValueError("endgame must be between 0 and 144 PEELs")
 
 
 PRESETS = {
@@ -86,6 +114,7 @@ class SolverBot:
         self.forced = None
         self.board = Board(lexicon, hand=tiles, min_length=rules.min_length, seed=None, time_limit=5.0,
                            node_budget=self.settings.node_budget)
+        self.board.cheap_hooks = self.settings.hooks == "cheap"
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
         if rules.variant == "solo" and rules.solo_objective == "fewest-words":
@@ -107,11 +136,24 @@ class SolverBot:
         self.forced = None  # a refused risky BANANAS leaves the real grid in play
         if len(self.board.hand) == 0 and self.board.grid is not None:
             return self.call_when_done(view, Decision("wait"))
-        result = self.board.rebuild()
+        # While a DUMP is possible the bot rebuilds only so far, with so much patience;
+        # without one (the endgame) placing its tiles is the only way on.
+        can_dump = self.dumps(view)
+        self.board.patience = self.settings.patience if can_dump else None
+        if self.settings.flexible:  # keep room for the awkward tiles still to come
+            unseen = self.rules.distribution - self.board.tiles
+            self.board.keep_open = TileCounts.from_letters("".join(ch for ch in unseen.letters() if ch in AWKWARD))
+        result = self.board.rebuild(up_to=self.settings.rebuild if can_dump else "resolve")
         work = Decision("wait", looks=result.nodes)  # a search node is one look
         if result.ok:
             return self.call_when_done(view, work)
         return self.when_stuck(view, work)
+
+    def dumps(self, view: TableView) -> bool:
+        """Whether the bot would DUMP now: not in the endgame (fewer PEELs left than its
+        `endgame` setting), where three more tiles cost more than any rebuild."""
+        peels_left = view.bunch // max(view.active, 1)
+        return view.can_dump and self.settings.dump_policy != "never" and peels_left >= self.settings.endgame
 
     def call_when_done(self, view: TableView, work: Decision) -> Decision:
         if view.can_bananas:
@@ -125,18 +167,21 @@ class SolverBot:
             self.forced = force_tiles(self.board.grid, self.board.hand)
             work.action, work.grid = "bananas", self.forced
             return work
-        if view.can_dump and self.settings.dump_policy != "never":
-            work.action, work.tile = "dump", self.choose_dump(view)
+        if self.dumps(view):
+            work.action, work.tile = "dump", self.choose_dump(work)
         return work
 
-    def choose_dump(self, view: TableView) -> str:
-        if self.settings.dump_policy == "advice" and self.board.grid is not None:
+    def choose_dump(self, work: Decision) -> str:
+        """The tile to dump; the looks an estimate takes are added to `work`."""
+        letters = self.board.hand.letters()
+        if self.settings.dump_policy == "advice" and self.board.grid is not None and len(set(letters)) > 1:
             bunch = self.rules.distribution - self.board.tiles  # unseen tiles, as far as this bot knows
-            advice = dump_advice(self.board, bunch, samples=6, seed=int(self.rng.integers(1 << 31)),
-                                 time_per_try=1.0)
+            advice = dump_advice(self.board, bunch, samples=ADVICE_SAMPLES, seed=int(self.rng.integers(1 << 31)),
+                                 time_per_try=1.0, trial_budget=min(self.settings.node_budget, ADVICE_TRIAL_BUDGET),
+                                 known_stuck=True)
+            work.looks += advice.nodes
             if advice.recommended:
                 return advice.recommended
-        letters = self.board.hand.letters()
         return min(letters, key=HARD_FIRST.index)
 
 
@@ -238,6 +283,11 @@ class GreedyBot:
         return False
 
 
+SETTING_KINDS = {"level": int, "speed": float, "dump_policy": str, "risk": float, "strategy": str,
+                 "node_budget": int, "hooks": str, "rebuild": str, "patience": int, "endgame": int,
+                 "flexible": lambda value: {"yes": True, "no": False}[value]}
+
+
 def make_bot(spec: str) -> SolverBot | GreedyBot:
     """A bot from a preset name ('easy', 'medium', 'hard', 'long', 'compact', 'reckless',
     'greedy'), optionally with settings: 'hard:speed=3,risk=0.1'."""
@@ -251,10 +301,10 @@ def make_bot(spec: str) -> SolverBot | GreedyBot:
     settings = PRESETS[name]
     for option in filter(None, options.split(",")):
         key, _, value = option.partition("=")
-        if key not in ("level", "speed", "dump_policy", "risk", "strategy", "node_budget"):
+        if key not in SETTING_KINDS:
             raise ValueError(f"unknown bot setting {key!r}")
-        kind = {"level": int, "speed": float, "risk": float, "node_budget": int}.get(key, str)
-        if value == "none" and key != "level":
+        kind = SETTING_KINDS[key]
+        if value == "none" and key not in ("level", "patience"):
             raise ValueError(f"bot setting {key!r} needs a value")
         try:
             settings = replace(settings, **{key: None if value == "none" else kind(value)})
