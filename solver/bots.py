@@ -85,12 +85,17 @@ class BotSettings:
 
 
 PRESETS = {
-    "easy": BotSettings("easy", level=50, speed=0.5, dump_policy="hardest", node_budget=100),
-    "medium": BotSettings("medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400),
-    "hard": BotSettings("hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000),
+    # Graded by vocabulary, search effort and strategy (and speed: easy works at half a
+    # practised player's pace, so that a casual player can beat it in real time).
+    "easy": BotSettings("easy", level=50, speed=0.5, dump_policy="hardest", node_budget=100, hooks="first",
+                        patience=40),
+    "medium": BotSettings("medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400, patience=20,
+                          endgame=5),
+    "hard": BotSettings("hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000, patience=5,
+                        endgame=10, flexible=True),
     "long": BotSettings("long", level=None, speed=1.0, strategy="long-words", node_budget=800),
     "compact": BotSettings("compact", level=None, speed=1.0, strategy="compact", node_budget=800),
-    "reckless": BotSettings("reckless", level=60, speed=1.5, risk=1.0, node_budget=200),
+    "reckless": BotSettings("reckless", level=60, speed=1.5, risk=1.0, node_budget=200, patience=3),
 }
 
 
@@ -136,10 +141,12 @@ class SolverBot:
         self.forced = None  # a refused risky BANANAS leaves the real grid in play
         if len(self.board.hand) == 0 and self.board.grid is not None:
             return self.call_when_done(view, Decision("wait"))
-        # While a DUMP is possible the bot rebuilds only so far, with so much patience;
-        # without one (the endgame) placing its tiles is the only way on.
+        # While a DUMP is possible the bot rebuilds only so far, with so much patience (a
+        # risky bot is as impatient before gambling on BANANAS); otherwise placing its
+        # tiles is the only way on.
         can_dump = self.dumps(view)
-        self.board.patience = self.settings.patience if can_dump else None
+        gambles = view.can_bananas and self.settings.risk > 0
+        self.board.patience = self.settings.patience if can_dump or gambles else None
         if self.settings.flexible:  # keep room for the awkward tiles still to come
             unseen = self.rules.distribution - self.board.tiles
             self.board.keep_open = TileCounts.from_letters("".join(ch for ch in unseen.letters() if ch in AWKWARD))
@@ -199,12 +206,21 @@ def force_tiles(grid: Grid | None, hand: TileCounts) -> Grid:
 class GreedyBot:
     """A baseline in the style of public greedy engines: lay the longest word, then attach
     the longest word that crosses one grid letter (checked by the validator), keep going;
-    when nothing attaches, dump the hardest letter. No backtracking, no rebuilds."""
+    when nothing attaches, dump the hardest letter. No backtracking, no rebuilds.
+    `max_word` caps the words it lays (short words instead of the longest)."""
 
-    def __init__(self, name: str = "greedy", speed: float = 1.0, level: int | None = None):
+    def __init__(self, name: str = "greedy", speed: float = 1.0, level: int | None = None,
+                 max_word: int | None = None):
+        if not (math.isfinite(speed) and speed > 0):
+            raise ValueError("speed must be a positive number")
+        if level not in LEVELS + (None,):
+            raise ValueError(f"vocabulary level must be one of {', '.join(map(str, LEVELS))} or none")
+        if max_word is not None and not 2 <= max_word <= 144:
+            raise ValueError("max_word must be between 2 and 144 letters, or none")
         self.name = name
         self.speed = speed
         self.level = level
+        self.max_word = max_word
         self.cells: dict[tuple[int, int], str] = {}
         self.hand = TileCounts()
 
@@ -244,7 +260,7 @@ class GreedyBot:
         looks = 1
         min_length = self.rules.min_length
         if not self.cells:
-            words = self.lexicon.formable_words(self.hand, min_length, limit=1)
+            words = self.lexicon.formable_words(self.hand, min_length, limit=1, max_length=self.max_word)
             if not words:
                 return looks
             self.cells = {(0, col): letter.upper() for col, letter in enumerate(words[0])}
@@ -260,7 +276,7 @@ class GreedyBot:
         """One look: the first (longest) word that crosses a grid letter and fits."""
         for (row, col), letter in sorted(self.cells.items()):
             pool = self.hand + TileCounts.from_letters(letter)
-            for word in self.lexicon.formable_words(pool, min_length, limit=40):
+            for word in self.lexicon.formable_words(pool, min_length, limit=40, max_length=self.max_word):
                 word = word.upper()
                 for offset in [i for i, ch in enumerate(word) if ch == letter]:
                     for dr, dc in ((1, 0), (0, 1)):
@@ -283,6 +299,8 @@ class GreedyBot:
         return False
 
 
+NONE_ALLOWED = ("level", "patience", "max_word")
+GREEDY_SETTING_KINDS = {"speed": float, "level": int, "max_word": int}
 SETTING_KINDS = {"level": int, "speed": float, "dump_policy": str, "risk": float, "strategy": str,
                  "node_budget": int, "hooks": str, "rebuild": str, "patience": int, "endgame": int,
                  "flexible": lambda value: {"yes": True, "no": False}[value]}
@@ -292,22 +310,24 @@ def make_bot(spec: str) -> SolverBot | GreedyBot:
     """A bot from a preset name ('easy', 'medium', 'hard', 'long', 'compact', 'reckless',
     'greedy'), optionally with settings: 'hard:speed=3,risk=0.1'."""
     name, _, options = spec.partition(":")
-    if name == "greedy":
-        if options:
-            raise ValueError("the greedy baseline takes no settings")
-        return GreedyBot()
-    if name not in PRESETS:
+    if name not in PRESETS and name != "greedy":
         raise ValueError(f"unknown bot {name!r} (presets: {', '.join(list(PRESETS) + ['greedy'])})")
-    settings = PRESETS[name]
+    kinds = GREEDY_SETTING_KINDS if name == "greedy" else SETTING_KINDS
+    values = {}
     for option in filter(None, options.split(",")):
         key, _, value = option.partition("=")
-        if key not in SETTING_KINDS:
-            raise ValueError(f"unknown bot setting {key!r}")
-        kind = SETTING_KINDS[key]
-        if value == "none" and key not in ("level", "patience"):
+        if key not in kinds:
+            raise ValueError(f"unknown {'greedy ' if name == 'greedy' else ''}bot setting {key!r} "
+                             f"(settings: {', '.join(kinds)})")
+        if value == "none" and key not in NONE_ALLOWED:
             raise ValueError(f"bot setting {key!r} needs a value")
         try:
-            settings = replace(settings, **{key: None if value == "none" else kind(value)})
-        except TypeError as error:
-            raise ValueError(f"bad bot setting {key}={value}: {error}") from None
-    return SolverBot(settings)
+            values[key] = None if value == "none" else kinds[key](value)
+        except (KeyError, ValueError):
+            raise ValueError(f"bad bot setting {key}={value}") from None
+    if name == "greedy":
+        return GreedyBot(**values)
+    try:
+        return SolverBot(replace(PRESETS[name], **values))
+    except TypeError as error:
+        raise ValueError(f"bad bot setting: {error}") from None
