@@ -105,14 +105,23 @@ def one_tile_hooks(grid: Grid, letter: str, lexicon: Lexicon, min_length: int = 
 
 def blocked_spots(grid: Grid, keep_open: TileCounts, lexicon: Lexicon, min_length: int = 2) -> dict[Cell, float]:
     """How much covering each cell would cost the letters of `keep_open` (tiles still to
-    come that are hard to place): a tile on a letter's hook spot, or next to it, takes
-    that spot away. A spot is worth count / (that letter's spots): the last spot for a Q
-    matters most. Read off the grid as it is (the same look as the hook itself)."""
+    come that are hard to place): a tile on a letter's hook spot, or on a cell that would
+    join the words through that spot (the first empty cell past each end of the runs
+    through it), takes the spot away. A spot is worth count / (that letter's spots): the
+    last spot for a Q matters most. Read off the grid as it is (the same look as the hook
+    itself)."""
+    cells = grid.cells()
     cost: dict[Cell, float] = {}
     for letter in set(keep_open.letters()):
         spots = [spot for *_, spot in one_tile_hooks(grid, letter, lexicon, min_length)]
-        for row, col in spots:
-            for cell in ((row, col), (row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1)):
+        for spot in spots:
+            touched = {spot}
+            for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                row, col = spot[0] + dr, spot[1] + dc
+                while (row, col) in cells:
+                    row, col = row + dr, col + dc
+                touched.add((row, col))
+            for cell in touched:
                 cost[cell] = cost.get(cell, 0.0) + keep_open[letter] / len(spots)
     return cost
 

@@ -23,9 +23,10 @@ The referee measures the work (Hand.charge), so no bot can lay tiles for free:
     tile work   from the grid each player shows, before and after the decision, aligned
                 under the translation that keeps the most tiles in place (`best_translation`,
                 as `solver.board` counts moved tiles): tiles laid from the hand, grid tiles
-                moved to another cell, grid tiles lifted back into the hand, new words on
-                the grid; plus tiles drawn from or returned to the bunch since the last
-                decision (PEEL and DUMP draws, the dumped tile)
+                moved to another cell, grid tiles lifted back into the hand, and the new
+                words (words through a tile laid or moved); plus tiles drawn from or
+                returned to the bunch since the last decision (PEEL and DUMP draws, the
+                dumped tile)
     looks       the one thing only the bot knows: how many positions (a grid and a hand)
                 it examined for words to play; one look = one node of a depth-first
                 search, where the player lists the words that could go down and tries
@@ -197,7 +198,7 @@ class TileWork:
     lifted: int = 0  # grid tiles taken back into the hand
     drawn: int = 0  # tiles taken from the bunch (PEEL and DUMP draws) since the last decision
     returned: int = 0  # tiles put back into the bunch (a DUMP) since the last decision
-    words: int = 0  # words on the new grid that were not on the old one
+    words: int = 0  # words of the new grid through a tile laid or moved
 
     @property
     def tiles(self) -> int:
@@ -240,7 +241,8 @@ def measure_work(before: Grid | None, after: Grid | None, drawn: int = 0, return
 
     Tiles are told apart only by letter, so the referee charges the cheapest explanation:
     an old tile gone from its cell and a new tile of the same letter elsewhere is one tile
-    moved, not one lifted and one laid."""
+    moved, not one lifted and one laid. The new words are the words of `after` through a
+    tile laid or moved (a word the player had to make); a word left standing is not new."""
     (shift_rows, shift_cols), _ = best_translation(before, after)
     new_cells = after.cells() if after is not None else {}
     old_cells = {(row + shift_rows, col + shift_cols): letter
@@ -249,11 +251,7 @@ def measure_work(before: Grid | None, after: Grid | None, drawn: int = 0, return
     gone = Counter(letter for cell, letter in old_cells.items() if cell not in kept)
     placed = Counter(letter for cell, letter in new_cells.items() if cell not in kept)
     moved = sum((gone & placed).values())
-    old_words = set()
-    if before is not None:
-        old_words = {(word.text, tuple((row + shift_rows, col + shift_cols) for row, col in word.cells))
-                     for word in find_words(before)}
-    words = sum((word.text, word.cells) not in old_words for word in find_words(after)) if after is not None else 0
+    words = 0 if after is None else sum(any(cell not in kept for cell in word.cells) for word in find_words(after))
     return TileWork(laid=sum(placed.values()) - moved, moved=moved, lifted=sum(gone.values()) - moved,
                     drawn=drawn, returned=returned, words=words)
 
