@@ -85,9 +85,9 @@ class BotSettings:
 
 
 PRESETS = {
-    # Graded by vocabulary, search effort and strategy (and speed: easy works at half a
+    # Graded by vocabulary, search effort and strategy (and speed: easy works at 0.4 times a
     # practised player's pace, so that a casual player can beat it in real time).
-    "easy": BotSettings("easy", level=50, speed=0.5, dump_policy="hardest", node_budget=100, hooks="first",
+    "easy": BotSettings("easy", level=50, speed=0.4, dump_policy="hardest", node_budget=100, hooks="first",
                         patience=40),
     "medium": BotSettings("medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400, patience=20,
                           endgame=5),
