@@ -43,7 +43,6 @@ LEVERS = [
      f"{FAIR},flexible=no", FAIR),
     ("dense vs open grid", "full re-solves look for the smallest box (compact)", f"{FAIR},strategy=compact", FAIR),
     ("dump timing: patience", "40 looks before dumping, not 5", f"{FAIR},patience=40", FAIR),
-    ("dump timing: patience", "no limit but the node budgets", f"{FAIR},patience=none", FAIR),
     ("dump timing: endgame", "dumps until the bunch is empty, not only while 10+ PEELs are left",
      f"{FAIR},endgame=0", FAIR),
     ("rebuild vs hook", "only hooks while it can dump (never moves a tile)", f"{FAIR},rebuild=hook", FAIR),
@@ -128,13 +127,30 @@ def head_to_head(challenger: str, baseline: str, games: int, seed: int, workers:
     return {"base": base, "other": other, "games": len(result.games), "wall": result.wall_seconds}
 
 
-def verdict(stats) -> str:
-    low, high = stats.ci
+def decided_share(base, other) -> tuple[float, float, float]:
+    """The baseline's share of the games one of the two won alone (unawarded and shared
+    games left out), with its 95% Wilson interval."""
+    from solver.game import confidence_interval
+
+    decided = base.wins + other.wins
+    return (base.wins / decided if decided else 0.5, *confidence_interval(base.wins, decided))
+
+
+def verdict(base, other) -> str:
+    _, low, high = decided_share(base, other)
     if low > 0.5:
         return "the baseline's setting wins"
     if high < 0.5:
         return "the changed setting wins"
     return "no clear effect"
+
+
+def lever_row(lever: str, change: str, h: dict) -> str:
+    base, other = h["base"], h["other"]
+    share, low, high = decided_share(base, other)
+    return (f"| {lever} | {change} | `{other.spec}` | {base.wins} / {other.wins} of {h['games']} | {percent(share)} | "
+            f"{percent(low)}-{percent(high)} | {base.dumps} / {other.dumps} | {base.mean_game_seconds / 60:.1f} min | "
+            f"{verdict(base, other)} |")
 
 
 def main() -> None:
@@ -197,10 +213,12 @@ def main() -> None:
         (f"`{FAIR}` (advice) against `{FAIR},dump_policy=hardest`, head to head, {advice['games']} games "
         f"(seed {args.seed}). The advice's trial searches are looks on the bot's clock."),
         "",
-        "| bot | win rate | 95% CI | dumps |",
-        "|---|---|---|---|",
-        *(f"| `{s.spec}` | {percent(s.win_rate)} | {percent(s.ci[0])}-{percent(s.ci[1])} | {s.dumps} |"
+        "| bot | wins | win rate | 95% CI | dumps |",
+        "|---|---|---|---|---|",
+        *(f"| `{s.spec}` | {s.wins} | {percent(s.win_rate)} | {percent(s.ci[0])}-{percent(s.ci[1])} | {s.dumps} |"
           for s in (advice["base"], advice["other"])),
+        "",
+        f"Verdict: {verdict(advice['base'], advice['other'])}.",
         "",
         "## 5. Strategy levers",
         "",
@@ -208,11 +226,11 @@ def main() -> None:
         f"{args.lever_games} games (seed {args.seed}). The baseline is `{FAIR}` (the hard preset's settings at "
         "speed 1) except for the greedy rows."),
         "",
-        "| lever | changed setting | challenger | baseline win rate | 95% CI | dumps (baseline / challenger) | mean game | verdict |",
-        "|---|---|---|---|---|---|---|---|",
-        *(f"| {lever} | {change} | `{h['other'].spec}` | {percent(h['base'].win_rate)} | "
-          f"{percent(h['base'].ci[0])}-{percent(h['base'].ci[1])} | {h['base'].dumps} / {h['other'].dumps} | "
-          f"{h['base'].mean_game_seconds / 60:.1f} min | {verdict(h['base'])} |" for lever, change, h in levers),
+        "| lever | changed setting | challenger | wins: baseline / challenger | baseline's share of decided games | 95% CI | dumps: baseline / challenger | mean game | verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *(lever_row(lever, change, h) for lever, change, h in levers),
+        "",
+        "A game is decided when one player wins it alone; the rest are unawarded (every player stuck) or shared.",
     ]
     text = "\n".join(lines) + "\n"
     print(text)

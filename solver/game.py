@@ -46,18 +46,18 @@ kitchen table, with the tiles in front of them:
                                    give 10 s for a five-letter anagram and most solutions
                                    come in a few seconds; a Bananagrams word may be any
                                    word the tiles allow, and hooks onto letters in place)
-    + LOOK_SECONDS * looks    1.0  examining one position for what could go down
+    + LOOK_SECONDS * looks    1.0  examining one position for what could go down (a glance
+                                   that may find nothing: shorter than a word's spotting)
     + CALL_SECONDS            0.5  saying PEEL / DUMP / BANANAS (not for a player who waits)
     then / speed, and x (1 + JITTER * u), u uniform in [0, 1) from the hand's seed, so that
     equal bots do not finish to the microsecond (exact ties are shared wins under the rules)
 
 These land where games at a table do (benchmarks/results/*-strength.md measures it): the
 first 21-tile grid of the `medium` preset takes tens of seconds (21 tiles, a handful of
-words and looks), a PEEL answered by a one-tile hook about seven seconds, and a 2-player
+words and looks), a PEEL answered by a one-tile hook about eight seconds, and a 2-player
 classic game several minutes (about fifty PEELs); sellers of the game quote about 15
 minutes a game for casual players, who are slower than this model's practised player.
 """
-
 
 from __future__ import annotations
 
