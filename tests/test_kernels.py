@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from solver.core.grid import Grid, validate
-from solver.core.tiles import ALPHABET, ENGLISH, TileCounts, draw
+from solver.core.tiles import ALPHABET, ENGLISH, HARD_FIRST, HARDNESS_TIERS, TileCounts, draw
 from solver.search import kernels as K
 from solver.search.reference import generate_moves_reference, placements
 from solver.search.solving import default_ordering, solve
@@ -426,10 +426,9 @@ def test_generate_moves_random_sweep(en, make_rng):
 @pytest.mark.parametrize("letters, min_len", [("RETAINS", 2), ("QIZAX", 2), ("BANANAS", 3), ("QQ", 2), ("EEAT", 2)])
 def test_generate_first_words(en, letters, min_len):
     """The empty grid's moves: the words the hand spells that hold its hardest letter (the
-    highest weight; the first in the alphabet among equals), across from the centre."""
+    first in tiles.HARD_FIRST), across from the centre."""
     hand = TileCounts.from_letters(letters)
-    weights = default_ordering().letter
-    hardest = max(set(hand.letters()), key=lambda letter: (weights[ord(letter) - 65], -ord(letter)))
+    hardest = min(hand.letters(), key=HARD_FIRST.index)
     board = Board({}, hand, en, min_len)
     end, _, truncated = K.generate_first_words(board.ws, board.graph, board.ordering)
     assert truncated == 0
@@ -441,6 +440,23 @@ def test_generate_first_words(en, letters, min_len):
     expected = sorted(w for w in en.formable_words(hand, min_length=min_len) if hardest.lower() in w)
     assert words == expected
     assert bool(words) == bool(expected)
+
+
+@pytest.mark.nojit
+def test_one_order_of_hardness(make_rng):
+    """The move-ordering weights never rise along tiles.HARD_FIRST and are equal exactly
+    within a tier, and the kernel's hardest letter of any hand is its first in HARD_FIRST."""
+    weights = default_ordering().letter
+    along = [weights[ord(letter) - 65] for letter in HARD_FIRST]
+    assert sorted(HARD_FIRST) == list(ALPHABET)
+    assert along == sorted(along, reverse=True)
+    for tier in HARDNESS_TIERS:
+        assert list(tier) == sorted(tier) and len({weights[ord(letter) - 65] for letter in tier}) == 1
+    rng = make_rng(8)
+    for _ in range(300):
+        hand = draw(ENGLISH, int(rng.integers(1, 12)), rng)
+        code = K.hardest_letter(hand.counts, weights)
+        assert ALPHABET[code - 1] == min(hand.letters(), key=HARD_FIRST.index), hand.letters()
 
 
 # -- incremental cross masks and undo ---------------------------------------------------------------

@@ -24,32 +24,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.core.grid import Grid, find_words
-from solver.core.tiles import ALPHABET, TileCounts, TileError
+from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search import kernels as K
 from solver.search.objectives import OBJECTIVES, objective_key
 
-# Tile weights for move ordering (index 0 = A): hard letters are spent early.
-_HARD = {
-    "Q": 12,
-    "J": 10,
-    "X": 9,
-    "Z": 10,
-    "K": 6,
-    "V": 7,
-    "W": 5,
-    "Y": 4,
-    "F": 4,
-    "H": 4,
-    "B": 4,
-    "C": 4,
-    "M": 4,
-    "P": 4,
-    "G": 4,
-    "U": 3,
-    "S": 1,
-}
-_DEFAULT_WEIGHT = 2.0
+# Move-ordering weight of the letters of each tier of tiles.HARDNESS_TIERS (hardest first): hard
+# letters are spent early. The kernels take the first word's letter by weight, then alphabet,
+# which is tiles.HARD_FIRST's order: the search and the bots share one order of hardness.
+TIER_WEIGHTS = (12, 10, 9, 7, 6, 5, 4, 3, 2, 1)
 PER_TILE_BONUS = 1.0  # longer moves first
 ONE_SIDED_LEAVE = 1.5  # per tile left in a vowel-only or consonant-only hand
 BALANCE = 0.3  # per unit of |consonants - 2 vowels| left
@@ -58,7 +41,8 @@ SEEDED_NOISE = 0.9  # amplitude of the random term a seed adds to move scores
 
 def default_ordering(noise: float = 0.0) -> K.Ordering:
     """The move-ordering weights every search uses (the kernels only read them)."""
-    letter = np.array([_HARD.get(letter, _DEFAULT_WEIGHT) for letter in ALPHABET], dtype=np.float64)
+    weight = {letter: TIER_WEIGHTS[tier] for tier, letters in enumerate(HARDNESS_TIERS) for letter in letters}
+    letter = np.array([weight[letter] for letter in ALPHABET], dtype=np.float64)
     return K.ordering(letter, PER_TILE_BONUS, ONE_SIDED_LEAVE, BALANCE, noise)
 
 
