@@ -102,6 +102,9 @@ def _workspace(tile_count: int) -> K.Workspace:
     return spaces[size]
 
 
+_CELL_TEXT = np.frombuffer(b"." + ALPHABET.encode("ascii"), dtype=np.uint8)  # letter code -> grid notation
+
+
 class _Run:
     """One search over a workspace: state vector set up, sliced calls, grid read-out."""
 
@@ -149,7 +152,10 @@ class _Run:
         return int(self.state[K.ST_STATUS])
 
     def grid(self) -> Grid:
-        return Grid.from_array(self.space.grid.reshape(self.side, self.side))
+        """The grid on the board, cut to the bounding box the kernel keeps for the frame."""
+        rmin, rmax, cmin, cmax = self.space.frames[self.state[K.ST_DEPTH], K.F_RMIN : K.F_CMAX + 1]
+        box = self.space.grid.reshape(self.side, self.side)[rmin : rmax + 1, cmin : cmax + 1]
+        return Grid.from_rows(row.tobytes().decode("ascii") for row in _CELL_TEXT[box])
 
     @property
     def nodes(self) -> int:
@@ -317,12 +323,13 @@ def _search(
             status = run.step(slice_nodes)
             if status == K.SOLVED:
                 grid = run.grid()
+                if objective == "any":  # the first grid is the answer: no key to compute
+                    best = grid
+                    break
                 key = objective_key(objective, grid)
                 if best is None or key < best_key:
                     best, best_key = grid, key
                     _tighten_bounds(run, objective, grid)
-                if objective == "any":
-                    break
             elif status == K.EXHAUSTED:
                 break
             if phase.node_limit is not None and run.nodes >= phase.node_limit:
