@@ -1063,6 +1063,63 @@ def hostable_letters(hand, min_len, budget, graph):
 
 
 @njit(cache=True, nogil=True)
+def word_letter_counts(hand, min_len, budget, graph, out):
+    """The letter counts of every word the hand spells (at least `min_len` letters long),
+    one row of `out` (int[rows, 26]) per word, in DAWG order. Returns the number of rows,
+    or -1 when `out` is full or after `budget` DAWG steps (then the list is incomplete).
+    The hand is restored before returning."""
+    child, terminal, next_mask = graph.child, graph.terminal, graph.next_mask
+    full = hand.copy()
+    node_at = np.zeros(MAX_WORD + 1, dtype=np.int64)
+    tried = np.zeros(MAX_WORD + 1, dtype=np.int64)
+    word = np.zeros(MAX_WORD + 1, dtype=np.int64)
+    count = 0
+    steps = 0
+    k = 0
+    enter = True
+    while k >= 0:
+        if enter:
+            enter = False
+            hand_mask = 0
+            for code in range(26):
+                if hand[code] > 0:
+                    hand_mask |= 1 << code
+            tried[k] = next_mask[node_at[k]] & hand_mask
+        if tried[k] == 0:
+            k -= 1
+            if k >= 0:
+                hand[word[k] - 1] += 1
+            continue
+        bit = tried[k] & (-tried[k])
+        tried[k] ^= bit
+        code = 1
+        while (1 << (code - 1)) != bit:
+            code += 1
+        hand[code - 1] -= 1
+        word[k] = code
+        nxt = child[node_at[k] * 26 + code - 1]
+        steps += 1
+        if terminal[nxt] == 1 and k + 1 >= min_len:
+            if count >= out.shape[0]:
+                steps = budget  # full: give up below, like an exhausted budget
+            else:
+                for letter in range(26):
+                    out[count, letter] = full[letter] - hand[letter]
+                count += 1
+        if steps >= budget:
+            for i in range(k + 1):
+                hand[word[i] - 1] += 1
+            return -1
+        if next_mask[nxt] != 0 and k + 1 < MAX_WORD:
+            node_at[k + 1] = nxt
+            k += 1
+            enter = True
+        else:
+            hand[code - 1] += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def lay_grid(codes, top, left, ws, graph):
     """Put an existing grid (2-D letter codes) on the empty board at (top, left) as frame 0:
     its tiles, bounding box, position key and the cross masks of the empty cells around."""

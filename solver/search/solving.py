@@ -8,7 +8,8 @@ deadline when one is asked for.
 Statuses:
   solved     a grid using every tile was found
   no-grid    proved impossible: one tile; a tile whose letter is in no word the hand
-             spells; or an exhaustive search that is complete for the hand's size
+             spells; the letter counts (`solver.search.proofs`); or an exhaustive search
+             that is complete for the hand's size
   exhausted  every move sequence was tried without a grid: no proof (dense grids whose
              partial builds are invalid are outside the move model), but no grid found
   timeout    the deadline came first
@@ -28,6 +29,7 @@ from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search import kernels as K
 from solver.search.objectives import OBJECTIVES, objective_key
+from solver.search.proofs import letter_count_proof
 
 # Move-ordering weight of the letters of each tier of tiles.HARDNESS_TIERS (hardest first): hard
 # letters are spent early. The kernels take the first word's letter by weight, then alphabet,
@@ -302,6 +304,14 @@ def _search(
         words = [w.text for w in find_words(grid)] if grid else []
         return Solution(all_tiles, status, grid, words, (time.perf_counter() - started) * 1000, nodes, objective, proof)
 
+    def counting_proof() -> str:
+        """The letter-count argument (`proofs`), for a hand on an empty board small enough
+        to list its words, within the time left."""
+        if base is not None or len(tiles) > EXHAUSTIVE_UP_TO or time.perf_counter() >= deadline:
+            return ""
+        return letter_count_proof(tiles, lexicon, min_length, deadline - time.perf_counter())
+
+    proof_tried = False
     phases = SMALL_HAND_PHASES if len(tiles) <= EXHAUSTIVE_UP_TO else LARGE_HAND_PHASES
     extent = len(tiles) + (max(base.height, base.width) if base is not None else 0)
     best: Grid | None = None
@@ -342,6 +352,11 @@ def _search(
             break
         if status == K.EXHAUSTED and run.root_complete():
             break  # the whole move space is searched: a wider pass finds nothing new
+        if best is None and not proof_tried:
+            # The quick pass found nothing: before the long one, try to prove there is nothing.
+            proof_tried, proof = True, counting_proof()
+            if proof:
+                return finish("no-grid", nodes=nodes, proof=proof)
         if time.perf_counter() >= deadline or (max_nodes is not None and nodes >= max_nodes):
             break
     if best is not None:
@@ -349,7 +364,8 @@ def _search(
     if status == K.EXHAUSTED and run.root_complete():
         if base is None and len(tiles) <= PROOF_COMPLETE_UP_TO:
             return finish("no-grid", nodes=nodes, proof="exhaustive search")
-        return finish("exhausted", nodes=nodes)
+        proof = "" if proof_tried else counting_proof()
+        return finish("no-grid", nodes=nodes, proof=proof) if proof else finish("exhausted", nodes=nodes)
     return finish("timeout", nodes=nodes)
 
 
