@@ -99,6 +99,9 @@ ANCHORS_PER_TILE = 6
 C_MOVES, C_LETTERS, C_TRUNCATED = 0, 1, 2
 
 MAX_WORD = 64
+# NO_LITERALS: numba compiles a kernel called from another kernel once per pattern of constant
+# arguments (a literal 0 and a variable are two specialisations, each compiled in full), so
+# kernel-to-kernel calls pass constants as np.int64(...) or computed values: one specialisation each.
 KEEP_CAPACITY = 256  # largest move-list cap (state[ST_MAX_BRANCH]) the scratch buffers take
 VOWELS_MASK = (1 << 0) | (1 << 4) | (1 << 8) | (1 << 14) | (1 << 20)  # A E I O U
 
@@ -457,7 +460,7 @@ def generate_moves(ws, graph, ordering, move_base, letter_base):
     (state[ST_GEN_BUDGET], split evenly over the anchors) cuts generation short, the
     moves kept are the ones anchored closest. Returns (move_end, letter_end, truncated).
     """
-    return _generate(ws, graph, ordering, move_base, letter_base, 0)
+    return _generate(ws, graph, ordering, move_base, letter_base, np.int64(0))
 
 
 @njit(cache=True, nogil=True)
@@ -482,7 +485,7 @@ def generate_first_words(ws, graph, ordering):
     hardest = hardest_letter(ws.hand, ordering.letter)
     if hardest == 0:
         return 0, 0, 0
-    return _generate(ws, graph, ordering, 0, 0, 1 << (hardest - 1))
+    return _generate(ws, graph, ordering, np.int64(0), np.int64(0), np.int64(1 << (hardest - 1)))
 
 
 @njit(cache=True, nogil=True)
@@ -532,12 +535,12 @@ def _generate(ws, graph, ordering, move_base, letter_base, first_letters):
             letter_weight=letter_weight,
             ordering=ordering,
             start_cell=centre * side + centre,
-            direction=0,
+            direction=np.int64(0),
             room=side - 2 - centre,
             budget=budget,
-            gap=-1,
-            anchor_need=0,
-            anchor_empty=False,
+            gap=np.int64(-1),
+            anchor_need=np.int64(0),
+            anchor_empty=first_letters == 0,  # False, but not a literal (see NO_LITERALS)
             first_letters=first_letters,
         )
         return cursor[C_MOVES], cursor[C_LETTERS], cursor[C_TRUNCATED]
@@ -605,7 +608,7 @@ def _generate(ws, graph, ordering, move_base, letter_base, first_letters):
                 gap=dist,
                 anchor_need=anchor_need,
                 anchor_empty=anchor_empty,
-                first_letters=0,
+                first_letters=first_letters,  # 0 here
             )
         if not any_start or cursor[C_TRUNCATED] == 1 and spent >= budget:
             break
@@ -850,14 +853,14 @@ def _apply_move(ws, graph, move, depth):
     frames[nxt, F_GENERATED] = 0
     # Cross masks change only at the ends of the runs the move made or lengthened.
     other = 1 - direction
-    refresh_cross(ws, graph, run_end(grid, start, step, -1), other)
-    refresh_cross(ws, graph, run_end(grid, start, step, 1), other)
+    refresh_cross(ws, graph, run_end(grid, start, step, np.int64(-1)), other)
+    refresh_cross(ws, graph, run_end(grid, start, step, np.int64(1)), other)
     for i in range(frames[nxt, F_UNDO_MARK], state[ST_UNDO_TOP]):
         if undo[i, U_KIND] != UNDO_TILE:
             continue
         cell = undo[i, U_WHERE]
-        refresh_cross(ws, graph, run_end(grid, cell, perp, -1), direction)
-        refresh_cross(ws, graph, run_end(grid, cell, perp, 1), direction)
+        refresh_cross(ws, graph, run_end(grid, cell, perp, np.int64(-1)), direction)
+        refresh_cross(ws, graph, run_end(grid, cell, perp, np.int64(1)), direction)
 
 
 @njit(cache=True, nogil=True)
@@ -1148,7 +1151,7 @@ def lay_grid(codes, top, left, ws, graph):
             cell = row * side + col
             if grid[cell] == 0:
                 cross[cell] = cross_mask(grid, cell, side, min_len, graph)
-                cross[cells + cell] = cross_mask(grid, cell, 1, min_len, graph)
+                cross[cells + cell] = cross_mask(grid, cell, np.int64(1), min_len, graph)
     frames[0, F_RMIN], frames[0, F_RMAX], frames[0, F_CMIN], frames[0, F_CMAX] = rmin, rmax, cmin, cmax
     frames[0, F_HASH] = key
     state[ST_BASE_TILES] = placed
