@@ -102,7 +102,8 @@ def markdown(rows: list[dict], costs: dict, args) -> str:
         "",
         machine(),
         versions(),
-        f"Lexicon en, seed {args.seed}, time limit {args.time_limit} s per hand.",
+        f"Lexicon en, seed {args.seed}, time limit {args.time_limit} s per hand. "
+        f"Load average when the table was written: {os.getloadavg()[0]:.1f} (other jobs slow a shared machine).",
         "",
         "| tiles | hands | solved | no-grid | exhausted | timeout | median ms | p90 ms | p99 ms | max ms "
         "| median nodes | past limit ms |",
