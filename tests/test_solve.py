@@ -145,14 +145,20 @@ def warm(en):
 # -- 1. property sweeps -------------------------------------------------------------------------
 
 SWEEP_SEED = 2024
-SWEEP_TIME_LIMIT = 1.0
+# Each hand gets a node budget, not a time budget, so the solve rate does not depend on how
+# loaded the machine is (30,000 nodes is about one second of a hard hand here); the time
+# limit is only a backstop. Time figures live in benchmarks/bench_solve.py.
+SWEEP_NODES = 30_000
+SWEEP_TIME_LIMIT = 60.0
 MIN_SOLVED = 0.97  # of the hands not proved impossible
 MIN_SOLVED_RAW = 0.95  # of all hands
 SWEEPS = [
-    pytest.param(11, 1000, id="11x1000"),
-    pytest.param(15, 1000, id="15x1000"),
-    pytest.param(21, 1000, id="21x1000"),
-    pytest.param(40, 1000, id="40x1000"),
+    pytest.param(11, 100, id="11x100"),
+    pytest.param(21, 100, id="21x100"),
+    pytest.param(11, 1000, id="11x1000", marks=pytest.mark.slow),
+    pytest.param(15, 1000, id="15x1000", marks=pytest.mark.slow),
+    pytest.param(21, 1000, id="21x1000", marks=pytest.mark.slow),
+    pytest.param(40, 1000, id="40x1000", marks=pytest.mark.slow),
 ]
 
 
@@ -169,7 +175,7 @@ def test_sweep_random_hands(en, size, count):
     slowest = 0.0
     for _ in range(count):
         hand = draw(ENGLISH, size, rng)
-        result, elapsed = timed_solve(hand, en, SWEEP_TIME_LIMIT)
+        result, elapsed = timed_solve(hand, en, SWEEP_TIME_LIMIT, max_nodes=SWEEP_NODES)
         check(result, hand, en)
         statuses[result.status] += 1
         slowest = max(slowest, elapsed)
@@ -461,7 +467,14 @@ def any_solutions(en):
     return objective_hands(en)
 
 
-@pytest.mark.parametrize("objective", ["fewest-words", "compact", "longest-word"])
+@pytest.mark.parametrize(
+    "objective",
+    [
+        "fewest-words",
+        pytest.param("compact", marks=pytest.mark.slow),
+        pytest.param("longest-word", marks=pytest.mark.slow),
+    ],
+)
 def test_objective_never_worse_than_any(en, any_solutions, objective):
     """The objective search starts from the same first grid and keeps only improvements."""
     improved = 0

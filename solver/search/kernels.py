@@ -6,7 +6,7 @@ no Python objects, so server sessions in worker threads can search on both cores
 Each has a pure-Python reference it is tested against: `scan_runs` against
 `solver.core.grid.validate`, `generate_moves` against
 `solver.search.reference.generate_moves_reference`, and the search through the validator on
-its output.
+its output (and `exhaustive_grid_exists` for its no-grid answers on small hands).
 
 Bundles
 -------
