@@ -57,7 +57,7 @@ def letter_count_proof(tiles: TileCounts, lexicon: Lexicon, min_length: int, tim
     if len(tiles) < 2:
         return ""
     try:
-        from scipy.optimize import linprog
+        from scipy.optimize import linprog  # type: ignore[import-untyped]
     except ImportError:  # the argument is an extra: without SciPy, solve just searches
         return ""
     vectors = word_count_vectors(tiles, lexicon, min_length)
