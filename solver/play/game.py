@@ -70,7 +70,7 @@ from typing import Protocol
 
 import numpy as np
 
-from solver.core.grid import Cell, Grid, find_words, validate
+from solver.core.grid import Grid, best_translation, find_words, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 
@@ -216,24 +216,6 @@ class Charge:
     looks: int  # as the bot reported them (negative reports count as 0)
     work: TileWork
     seconds: float  # the time charged: `work_seconds`, then jitter
-
-
-def best_translation(old: Grid | None, new: Grid | None) -> tuple[Cell, int]:
-    """The shift (rows, cols) that puts the most of `old`'s tiles on the same letter in
-    `new`, and how many it keeps (a grid has no fixed origin on the table). Exact ties go
-    to the smallest shift, so the measure is a pure function of the two grids."""
-    if old is None or new is None:
-        return (0, 0), 0
-    by_letter: dict[str, list[Cell]] = {}
-    for cell, letter in new.cells().items():
-        by_letter.setdefault(letter, []).append(cell)
-    offsets: Counter = Counter()
-    for (row, col), letter in old.cells().items():
-        for new_row, new_col in by_letter.get(letter, ()):
-            offsets[(new_row - row, new_col - col)] += 1
-    if not offsets:
-        return (0, 0), 0
-    return max(sorted(offsets.items()), key=lambda item: item[1])
 
 
 def measure_work(before: Grid | None, after: Grid | None, drawn: int = 0, returned: int = 0) -> TileWork:
@@ -424,7 +406,7 @@ class Hand:
             self.unused = draw(self.bunch, len(self.bunch) - size * players, self.rng)
             self.bunch = self.bunch - self.unused
         hands = []
-        for index, seat in enumerate(self.seats):
+        for seat in self.seats:
             tiles = draw(self.bunch, size, self.rng)
             self.bunch = self.bunch - tiles
             seat.held, seat.shown = tiles, None  # SPLIT: the dealt tiles are turned over at once, free

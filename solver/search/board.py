@@ -26,10 +26,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.core.grid import Cell, Grid, find_words, validate
+from solver.core.grid import Cell, Grid, best_translation, find_words, validate
 from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
 from solver.lexicon.loader import Lexicon, get_lexicon
-from solver.play.game import best_translation
 from solver.search.solving import extend, solve, warm_up
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
@@ -63,7 +62,7 @@ class Rebuild:
 
 def tiles_moved(old: Grid | None, new: Grid | None) -> int:
     """Old tiles not found at the same place in `new`, under the best translation (the
-    referee's measure, `solver.play.game.best_translation`)."""
+    referee's measure, `solver.core.grid.best_translation`)."""
     if old is None:
         return 0
     return len(old.cells()) - best_translation(old, new)[1]
