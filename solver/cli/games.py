@@ -27,6 +27,8 @@ VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
 LANGUAGES = ("en", "fr")
 SIDE_BY_SIDE_WIDTH = 100  # grids are drawn side by side when they fit this many columns
 GAP = "   "
+MAX_GAMES = 1_000_000  # a tournament's games (its schedule is held in memory)
+MAX_WORKERS = 256
 
 
 def make_rules(variant: str, lang: str) -> Rules:
@@ -295,7 +297,7 @@ class TextLog:
 def draw_grids(names: list[str], grids: list[list[str] | None]) -> str:
     """Each player's grid under their name: side by side when they fit, else one after another."""
     blocks = []
-    for name, rows in zip(names, grids):
+    for name, rows in zip(names, grids, strict=True):
         body = rows if rows else ["(no grid)"]
         width = max(len(name), *(len(row) for row in body))
         blocks.append([name.ljust(width), "-" * width] + [row.ljust(width) for row in body])
@@ -367,10 +369,10 @@ def tournament(
     rules.check_players(players)
     specs = split_specs(bots)
     check_specs(specs)
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games must be from 1 to {MAX_GAMES}, got {games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be from 1 to {MAX_WORKERS}, got {workers}")
     total = len(schedule(len(specs), players, games, seed))
     if total != games:
         click.echo(f"note: {games} games rounded up to {total} (whole rotation groups of {players})", err=True)

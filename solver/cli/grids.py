@@ -16,7 +16,10 @@ import click
 
 from solver.cli.common import (
     INPUT_ERRORS,
+    check_count,
     check_min_length,
+    check_seconds,
+    check_seed,
     colour_wanted,
     describe,
     draw_grid,
@@ -36,9 +39,11 @@ from solver.cli.common import (
     source_name,
 )
 from solver.core.grid import Grid, Report, validate
-from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
+from solver.core.tiles import TileCounts, TileError, load_tiles, spec_kind
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.objectives import OBJECTIVES
+
+MAX_SAMPLES = 1000  # dump: simulated draws per letter (each a rebuild of up to --time-per-try)
 
 
 @click.command()
@@ -128,8 +133,8 @@ def solve(
     line gets an error result and the batch goes on; the exit code is then 2.
     """
     check_min_length(min_length)
-    # `not >=` also rejects NaN, which would make the deadline never arrive.
-    require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
+    check_seconds(time_limit, "--time-limit")  # NaN or infinity would make the deadline never arrive
+    check_seed(seed)
     hand = None if letters == "-" else parse_hand(letters)  # reject bad letters before loading
     solve_hand = make_solver(get_lexicon(lexicon), min_length, time_limit, objective, seed)
     if hand is not None:
@@ -174,7 +179,7 @@ def solve_batch(solve_hand, as_json: bool) -> int:
         count += 1
         try:
             if line is None:
-                raise TileError("line is not UTF-8 text")
+                raise TileError(text)
             solution = solve_hand(parse_hand(line))
         except INPUT_ERRORS as error:
             any_bad = True
@@ -255,7 +260,7 @@ def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit
     Exit 0 when every tile is placed, 1 when none could be in time (the grid is kept).
     """
     check_min_length(min_length)
-    require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
+    check_seconds(time_limit, "--time-limit")
     hand = parse_hand(letters)
     board = load_board(grid_file, get_lexicon(lexicon), min_length, time_limit=time_limit)
     warm_kernels(board, hand)
@@ -275,10 +280,10 @@ def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts
     distribution of the lexicon's language (fr for --lexicon fr, else en)."""
     if spec is None:
         spec = "fr" if lexicon == "fr" else "en"
-    elif spec not in DISTRIBUTIONS and spec.strip().isascii() and spec.strip().isalpha():
+    elif spec_kind(spec) == "letters":
         return parse_hand(spec)
     try:
-        full = load_distribution(spec)
+        full = load_tiles(spec)
     except TileError as error:
         raise TileError(f"--bunch: {error}") from None
     if not full.contains(taken):
@@ -334,8 +339,9 @@ def dump(
     from solver.search.board import dump_advice
 
     check_min_length(min_length)
-    require(samples >= 1, f"--samples must be at least 1, got {samples}")
-    require(time_per_try > 0, f"--time-per-try must be a number of seconds > 0, got {time_per_try}")
+    check_count(samples, "--samples", 1, MAX_SAMPLES)
+    check_seconds(time_per_try, "--time-per-try", positive=True)
+    check_seed(seed)
     hand = parse_hand(hand_letters)
     board = load_board(grid_file, get_lexicon(lexicon), min_length, hand=hand)
     pool = parse_bunch(bunch, lexicon, board.tiles)
