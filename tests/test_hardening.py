@@ -422,12 +422,15 @@ CLI_CASES = {
     "solve --seed huge": ["solve", "CAT", "--seed", "9" * 40],
     "dump --seed -1": ["dump", "--grid", "{grid}", "--hand", "Q", "--seed", "-1"],
     "words 20000 letters": ["words", "E" * 20_000],
+    "check 20000-tile grid": ["check", "{dense}"],
 }
 
 
 @pytest.mark.parametrize("name", list(CLI_CASES))
-def test_9_every_hostile_cli_input_gets_one_error_line_and_exit_2(name, huge_file, small_grid):
-    args = [arg.format(huge=huge_file, grid=small_grid) for arg in CLI_CASES[name]]
+def test_9_every_hostile_cli_input_gets_one_error_line_and_exit_2(name, huge_file, small_grid, tmp_path):
+    dense = tmp_path / "dense.txt"
+    dense.write_text("\n".join(["CAT" * 66 + "CA"] * 100))  # 20,000 letters in 200 KB
+    args = [arg.format(huge=huge_file, grid=small_grid, dense=dense) for arg in CLI_CASES[name]]
     started = time.perf_counter()
     result = CliRunner().invoke(cli, args, input=b"")
     assert time.perf_counter() - started < 10.0

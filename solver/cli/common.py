@@ -19,7 +19,9 @@ from solver.core.tiles import TileCounts, TileError, load_tiles
 from solver.lexicon.loader import LexiconError
 
 # Input bounds: every input is read up to its bound, never further (a 100 MB file, /dev/zero).
-MAX_GRID_BYTES = 1 << 20  # a grid file or standard input holding a grid
+MAX_GRID_BYTES = 256 * 1024  # a grid file or standard input holding a grid
+MAX_GRID_TILES = 10_000  # letters on a grid (a double set is 288; the solver takes 1000)
+MAX_ERROR_CHARS = 400  # an error line quotes at most this much of the input
 MAX_LINE_BYTES = 64 * 1024  # one line of `solve -`
 MAX_HAND_LETTERS = 10_000  # letters on the command line (the solver itself takes at most 1000)
 MAX_SECONDS = 86_400.0  # a time limit or budget: a day
@@ -40,7 +42,8 @@ def describe(error: Exception) -> str:
         message = "input is not UTF-8 text"
     else:
         message = str(error) or type(error).__name__
-    return " ".join(message.splitlines())
+    message = " ".join(message.splitlines())
+    return message if len(message) <= MAX_ERROR_CHARS else message[: MAX_ERROR_CHARS - 3] + "..."
 
 
 def fail(message: str) -> NoReturn:
@@ -151,13 +154,20 @@ def parse_grid(text: str, name: str) -> tuple[Grid, str | None]:
     stripped = text.lstrip()
     try:
         if not stripped.startswith(("[", "{")):
-            return Grid.parse(text), None
-        grid = Grid.from_json(stripped)  # checks the JSON and its shape first
+            return check_grid_size(Grid.parse(text)), None
+        grid = check_grid_size(Grid.from_json(stripped))  # checks the JSON and its shape first
     except GridError as error:
         raise GridError(f"{name}: {error}") from None
     data = json.loads(stripped)
     recorded = data.get("tiles") if isinstance(data, dict) else None
     return grid, recorded if isinstance(recorded, str) else None
+
+
+def check_grid_size(grid: Grid) -> Grid:
+    tiles = sum(len(row) - row.count(".") for row in grid.rows)
+    if tiles > MAX_GRID_TILES:
+        raise GridError(f"the grid holds {tiles} tiles: at most {MAX_GRID_TILES}")
+    return grid
 
 
 def hand_lines(stream) -> Iterator[tuple[int, str | None, str]]:
