@@ -427,7 +427,7 @@ CLI_CASES = {
 
 
 @pytest.mark.parametrize("name", list(CLI_CASES))
-def test_9_every_hostile_cli_input_gets_one_error_line_and_exit_2(name, huge_file, small_grid, tmp_path):
+def test_9_every_hostile_cli_input_gets_one_error_line_and_exit_2(name, huge_file, small_grid, tmp_path, en):
     dense = tmp_path / "dense.txt"
     dense.write_text("\n".join(["CAT" * 66 + "CA"] * 100))  # 20,000 letters in 200 KB
     args = [arg.format(huge=huge_file, grid=small_grid, dense=dense) for arg in CLI_CASES[name]]

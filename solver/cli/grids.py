@@ -212,14 +212,16 @@ grid_option = click.option(
 )
 
 
-def load_board(grid_file: str, lexicon: Lexicon, min_length: int, hand: TileCounts | str = "", **options):
-    """A `Board` on the grid read from `grid_file`; an invalid grid is bad input (exit 2)."""
+def load_board(grid_file: str, lexicon_spec: str, min_length: int, hand: TileCounts | str = "", **options):
+    """A `Board` on the grid read from `grid_file` (read and checked before the word list is
+    loaded); an invalid grid is bad input (exit 2)."""
     from solver.search.board import (
         Board,  # numba (through solver.search.solving): imported only for live play
     )
 
     name = source_name(grid_file)
     grid, _ = parse_grid(read_source(grid_file), name)
+    lexicon = get_lexicon(lexicon_spec)
     try:
         return Board(lexicon, grid=grid, hand=hand, min_length=min_length, **options)
     except TileError:
@@ -262,7 +264,7 @@ def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit
     check_min_length(min_length)
     check_seconds(time_limit, "--time-limit")
     hand = parse_hand(letters)
-    board = load_board(grid_file, get_lexicon(lexicon), min_length, time_limit=time_limit)
+    board = load_board(grid_file, lexicon, min_length, time_limit=time_limit)
     warm_kernels(board, hand)
     result = board.add(hand)
     if as_json:
@@ -343,7 +345,7 @@ def dump(
     check_seconds(time_per_try, "--time-per-try", positive=True)
     check_seed(seed)
     hand = parse_hand(hand_letters)
-    board = load_board(grid_file, get_lexicon(lexicon), min_length, hand=hand)
+    board = load_board(grid_file, lexicon, min_length, hand=hand)
     pool = parse_bunch(bunch, lexicon, board.tiles)
     warm_kernels(board, hand)
     advice = dump_advice(board, pool, samples=samples, seed=seed, time_per_try=time_per_try)
