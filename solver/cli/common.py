@@ -158,6 +158,8 @@ def parse_grid(text: str, name: str) -> tuple[Grid, str | None]:
         grid = check_grid_size(Grid.from_json(stripped))  # checks the JSON and its shape first
     except GridError as error:
         raise GridError(f"{name}: {error}") from None
+    except RecursionError:
+        raise GridError(f"{name}: JSON nested too deeply") from None
     data = json.loads(stripped)
     recorded = data.get("tiles") if isinstance(data, dict) else None
     return grid, recorded if isinstance(recorded, str) else None
