@@ -306,27 +306,34 @@ def test_6_a_slow_reader_is_dropped_and_its_slot_freed(en):
 
 
 def test_7_a_hello_is_answered_while_heavy_work_fills_the_workers():
+    """Two connections play 8-bot instant games on the only worker thread; a third
+    connection's hello and check are answered at once, while those games go on."""
     limits = Limits(workers=1)
     players = [{"bot": "easy:node_budget=2000"}] * 8
 
-    async def heavy(url, seed):
+    async def heavy(url, seed, started: asyncio.Event):
         async with connect(url) as ws:
             await ask(ws, {"type": "options", "clock": "instant"})
             await ws.send(json.dumps({"type": "start_game", "players": players, "seed": seed}))
-            while json.loads(await asyncio.wait_for(ws.recv(), 120))["type"] != "game_over":
-                pass
+            events = 0
+            while (message := json.loads(await asyncio.wait_for(ws.recv(), 120)))["type"] != "game_over":
+                events += message["type"] == "event"
+                if events == 3:  # the game is under way
+                    started.set()
             return time.monotonic()
 
-    async def cheap(url):
-        await asyncio.sleep(1.5)  # the heavy games are running
+    async def cheap(url, first: asyncio.Event, second: asyncio.Event):
+        await first.wait()
+        await second.wait()
         async with connect(url) as ws:
-            started = time.monotonic()
+            began = time.monotonic()
             reply = await ask(ws, {"type": "hello", "id": "quick"})
             checked = await ask(ws, {"type": "check", "grid": CROSS})
-            return reply, checked, time.monotonic() - started, time.monotonic()
+            return reply, checked, time.monotonic() - began, time.monotonic()
 
     async def scenario(url):
-        return await asyncio.gather(heavy(url, 1), heavy(url, 2), cheap(url))
+        first, second = asyncio.Event(), asyncio.Event()
+        return await asyncio.gather(heavy(url, 1, first), heavy(url, 2, second), cheap(url, first, second))
 
     first_done, second_done, (reply, checked, waited, answered_at) = run_server(scenario, limits, timeout=240)
     assert reply["id"] == "quick" and checked["valid"] is True

@@ -522,10 +522,11 @@ def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
 def test_host_remote_stuck_with_stuck_bots_ends_the_game():
     session = host_session(clock="realtime", time_scale=1000)
     send(session, {"type": "start_game", "players": [{"remote": "a"}, {"remote": "b"}], "seed": 1}, now=0.0)
+    _, now = drain(session)  # the deal's first moment: the clock starts once the deal is out
     assert session.next_wakeup() is None  # only the remote players can move
-    replies = send(session, {"type": "call", "player": 0, "call": "stuck"}, now=0.1)
+    replies = send(session, {"type": "call", "player": 0, "call": "stuck"}, now=now + 0.1)
     assert not only(replies, "game_over")
-    replies = send(session, {"type": "call", "player": 1, "call": "stuck"}, now=0.2)
+    replies = send(session, {"type": "call", "player": 1, "call": "stuck"}, now=now + 0.2)
     over = only(replies, "game_over")
     assert over and over[0]["outcome"] == "unawarded"
     session.host.hand.check_invariant()

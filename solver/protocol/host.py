@@ -136,7 +136,16 @@ class HostMode:
         tile = fields.tiles(fields.need(message, "tile"), "tile") if call == "dump" else None
         shows_grid = "grid" in message or call == "bananas"
         grid = fields.grid(fields.need(message, "grid", (list, str))) if shows_grid else None
-        seen = fields.integer(message, "seen", 0, remote.sent)
+        seen = fields.optional(message, "seen", int)
+        # What happened before the call arrived happens first; then the call is judged on what
+        # the player could have known: tiles sent meanwhile make it stale.
+        clock = self.hand.clock if self.session.options.clock == "instant" else self.hand_clock(now)
+        self.hand.advance(clock)
+        self.after_hand_step()
+        if self.hand.result is not None:
+            raise ProtocolError("out_of_order", "the game is over")
+        if seen is not None and not 0 <= seen <= remote.sent:
+            raise ProtocolError("bad_value", f"'seen' must be between 0 and {remote.sent}")
         if seen is not None and seen < remote.sent:
             raise ProtocolError("stale", f"made after {seen} of the player's {remote.sent} tiles messages: call again")
         decision = Decision("wait" if call == "stuck" else call)
@@ -153,7 +162,7 @@ class HostMode:
             # The grid the player has built so far: PEEL and DUMP need to know what is in hand.
             remote.grid = decision.grid = grid
         refused_before, events_before = seat.refused, len(self.hand.events)
-        self.hand.external_call(message["player"], decision, self.hand_clock(now))
+        self.hand.external_call(message["player"], decision, clock)
         self.after_hand_step()
         if call != "stuck" and seat.refused > refused_before and len(self.hand.events) == events_before:
             remote.grid = shown_before  # a refused call changes nothing

@@ -134,10 +134,22 @@ class Server:
             self.sessions -= 1
 
 
+def warm_up() -> None:
+    """Load what cheap requests need before the first client comes: a cheap request is
+    answered on the event loop, where a first import of the bots (which takes the import
+    lock) or a first load of a shipped word list would stall every connection."""
+    import solver.play.bots  # noqa: F401 - the import itself is the point
+    from solver.lexicon.loader import SHIPPED, get_lexicon
+
+    for name in SHIPPED:
+        get_lexicon(name)
+
+
 async def serve(host: str = "127.0.0.1", port: int = 8765, limits: Limits = NETWORK, ready=None) -> None:
     """Run until cancelled. `ready`, if given, is an asyncio.Event set once listening
     (its `port` attribute is set to the bound port, useful with port 0)."""
     server = Server(limits)
+    await asyncio.to_thread(warm_up)
     try:
         async with websockets.serve(server.handle, host, port, max_size=limits.max_message_bytes) as listener:
             if ready is not None:
