@@ -142,7 +142,7 @@ def test_3_a_hosted_game_at_the_extreme_settings_sends_only_finite_times():
     answer(session, {"type": "options", "clock": "realtime", "time_scale": TIME_SCALES[1]})
     replies = answer(
         session,
-        {"type": "start_game", "players": [{"bot": "greedy"}, {"bot": f"easy:speed={BOT_SPEEDS[0]}"}], "seed": 1},
+        {"type": "start_game", "players": [{"bot": "greedy"}, {"bot": f"easy:speed={BOT_SPEEDS[0]},node_budget=30"}], "seed": 1},
     )
     now = 0.0
     for _ in range(200):

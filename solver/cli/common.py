@@ -9,6 +9,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import NoReturn
 
@@ -212,7 +213,7 @@ def colour_wanted() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def draw_grid(grid: Grid, highlight: set[Cell] = frozenset(), colour: bool = False) -> str:
+def draw_grid(grid: Grid, highlight: AbstractSet[Cell] = frozenset(), colour: bool = False) -> str:
     def cell(row: int, col: int, letter: str) -> str:
         if colour and (row, col) in highlight:
             return click.style(letter, fg="red", bold=True)

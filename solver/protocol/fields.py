@@ -53,8 +53,9 @@ def integer(message: dict, name: str, low: int, high: int, default: int | None =
     return value
 
 
-def seed(message: dict, name: str = "seed", default: int | None = None) -> int | None:
-    return integer(message, name, 0, MAX_SEED, default)
+def seed(message: dict, default: int) -> int:
+    value = integer(message, "seed", 0, MAX_SEED, default)
+    return default if value is None else value
 
 
 def number(message: dict, name: str, low: float, high: float, default: float) -> float:

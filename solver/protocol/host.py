@@ -78,6 +78,12 @@ class HostMode:
     def in_game(self) -> bool:
         return self.hand is not None and self.hand.result is None
 
+    @property
+    def game(self) -> Hand:
+        if self.hand is None:
+            raise ProtocolError("out_of_order", "no hosted game: send start_game first")
+        return self.hand
+
     # -- messages ----------------------------------------------------------------------------
     def on_start_game(self, message: dict, now: float) -> list[dict]:
         session, began = self.session, time.perf_counter()
@@ -122,10 +128,11 @@ class HostMode:
 
     def on_call(self, message: dict, now: float) -> list[dict]:
         seat = self.hosted_seat(message)
+        hand = self.game
         remote = seat.bot
         if not isinstance(remote, RemotePlayer):
             raise ProtocolError("bad_value", "that seat is a bot")
-        if self.hand.result is not None:
+        if hand.result is not None:
             raise ProtocolError("out_of_order", "the game is over")
         if not seat.active:
             raise ProtocolError("out_of_order", "that player is out of this hand")
@@ -139,10 +146,10 @@ class HostMode:
         seen = fields.optional(message, "seen", int)
         # What happened before the call arrived happens first; then the call is judged on what
         # the player could have known: tiles sent meanwhile make it stale.
-        clock = self.hand.clock if self.session.options.clock == "instant" else self.hand_clock(now)
-        self.hand.advance(clock)
+        clock = hand.clock if self.session.options.clock == "instant" else self.hand_clock(now)
+        hand.advance(clock)
         self.after_hand_step()
-        if self.hand.result is not None:
+        if hand.result is not None:
             raise ProtocolError("out_of_order", "the game is over")
         if seen is not None and not 0 <= seen <= remote.sent:
             raise ProtocolError("bad_value", f"'seen' must be between 0 and {remote.sent}")
@@ -161,10 +168,10 @@ class HostMode:
         if grid is not None:
             # The grid the player has built so far: PEEL and DUMP need to know what is in hand.
             remote.grid = decision.grid = grid
-        refused_before, events_before = seat.refused, len(self.hand.events)
-        self.hand.external_call(message["player"], decision, clock)
+        refused_before, events_before = seat.refused, len(hand.events)
+        hand.external_call(message["player"], decision, clock)
         self.after_hand_step()
-        if call != "stuck" and seat.refused > refused_before and len(self.hand.events) == events_before:
+        if call != "stuck" and seat.refused > refused_before and len(hand.events) == events_before:
             remote.grid = shown_before  # a refused call changes nothing
             raise ProtocolError("out_of_order", f"the rules do not allow {call.upper()} now")
         return [{"type": "ok"}]
@@ -175,26 +182,25 @@ class HostMode:
         return [{"type": "grid", "player": message["player"], "grid": grid.to_json() if grid else None}]
 
     def hosted_seat(self, message: dict):
-        if self.hand is None:
-            raise ProtocolError("out_of_order", "no hosted game: send start_game first")
+        hand = self.game
         player = fields.need(message, "player", int)
-        if not 0 <= player < len(self.hand.seats):
+        if not 0 <= player < len(hand.seats):
             raise ProtocolError("bad_value", "no such player")
-        return self.hand.seats[player]
+        return hand.seats[player]
 
     # -- the clock ---------------------------------------------------------------------------
     def hand_clock(self, now: float) -> float:
         """The game's clock at wall time `now`. Instant: as far as the queue goes, or, with
         remote players, one event at a time (they get to answer between the bots' calls)."""
-        options = self.session.options
+        options, hand = self.session.options, self.game
         if options.clock == "instant":
-            if not any(isinstance(s.bot, RemotePlayer) for s in self.hand.seats):
+            if not any(isinstance(s.bot, RemotePlayer) for s in hand.seats):
                 return math.inf
-            return self.hand.queue[0][0] if self.hand.queue else self.hand.clock
+            return hand.queue[0][0] if hand.queue else hand.clock
         return (now - self.started) * options.time_scale
 
     def next_wakeup(self) -> float | None:
-        if not self.in_game or not self.hand.queue:
+        if self.hand is None or self.hand.result is not None or not self.hand.queue:
             return None
         if self.session.options.clock == "instant":
             return 0.0
@@ -203,12 +209,12 @@ class HostMode:
     def tick(self, now: float) -> None:
         """Run the events due at `now`, for TICK_WORK_SECONDS at most (then next_wakeup is
         due at once, and other sessions' work gets its turn in between)."""
-        if not self.in_game:
+        if self.hand is None or self.hand.result is not None:
             return
-        until = self.hand_clock(now) + CLOCK_TOLERANCE
+        hand, until = self.hand, self.hand_clock(now) + CLOCK_TOLERANCE
         started = time.perf_counter()
-        while self.hand.result is None and self.hand.queue and self.hand.queue[0][0] <= until:
-            self.hand.advance(self.hand.queue[0][0])
+        while hand.result is None and hand.queue and hand.queue[0][0] <= until:
+            hand.advance(hand.queue[0][0])
             if time.perf_counter() - started > TICK_WORK_SECONDS:
                 break
         self.after_hand_step()
@@ -217,7 +223,7 @@ class HostMode:
         self.session.outbox.append({"type": "event", **public_view(event)})
 
     def after_hand_step(self) -> None:
-        hand = self.hand
+        hand = self.game
         remote_to_play = any(isinstance(s.bot, RemotePlayer) and s.active and not s.waiting for s in hand.seats)
         if hand.result is None and not hand.queue and not remote_to_play:
             hand.result = hand.stalemate()

@@ -215,7 +215,7 @@ class SeatMode:
             return
         decision = pending.decision
         call = {"type": "call", "call": decision.action, "seen": self.seen}
-        if decision.action == "dump":
+        if decision.action == "dump" and decision.tile:
             self.bot.give_back(decision.tile)
             self.dumps_in_flight.append(decision.tile)
             call["tile"] = decision.tile

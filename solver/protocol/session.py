@@ -142,9 +142,10 @@ class Session:
 
     def handler(self, kind: str):
         """The method for a message type: the dispatcher's own, or seat or host mode's."""
-        owner, name = HANDLERS.get(kind, (None, None))
-        if owner is None:
+        entry = HANDLERS.get(kind)
+        if entry is None:
             return None
+        owner, name = entry
         return getattr(self if owner == "session" else getattr(self, owner), name)
 
     def tick(self, now: float) -> list[dict]:
