@@ -6,7 +6,7 @@ devices, huge and binary files). Every run must end within a time bound with exi
 0, 1 or 2, never a traceback; an exit 2 carries one `error: ...` line (or click's own
 usage error). In-process through click's runner, so hundreds of runs cost seconds.
 (`bananas engine` is covered by tests/test_fuzz_protocol.py; `bananas serve` binds a port
-and is covered by tests/test_server.py.)
+and serves until stopped: it is not fuzzed here.)
 """
 
 from __future__ import annotations
@@ -118,7 +118,11 @@ COMMANDS = {
         ],
         [2, 4, 6, 10, 12],  # not --json: an output path, any name that can be written is valid
     ),
-    "spellevate": (["spellevate", "--players", "3", "--rounds", "1", "--seed", "0"], [2, 4, 6]),
+    "spellevate": (["spellevate", "--players", "3", "--rounds", "1", "--seed", "0", "--bots", "simple"], [2, 4, 6, 8]),
+    "ladder": (
+        ["ladder", "--bots", "greedy,greedy", "--games", "2", "--players", "2", "--seed", "0", "--workers", "1"],
+        [2, 4, 6, 8, 10],
+    ),
 }
 
 

@@ -88,6 +88,11 @@ FIELDS = {
     "grid": ["player"],
     "start_game": ["players", "seed"],
     "call": ["player", "call", "tile", "grid", "seen"],
+    "spellevate_info": ["id"],
+    "spellevate_seat": ["tiles", "players", "seat", "leader", "bot", "sets", "hands"],
+    "spellevate_start": ["players", "seed", "rounds", "sets"],
+    "spellevate_move": ["player", "play", "pass"],
+    "spellevate_hand": ["player"],
 }
 # A valid message of each type, which the hostile value of one field is put into.
 BASE = {
@@ -102,6 +107,11 @@ BASE = {
     "grid": {},
     "start_game": {"players": [{"bot": CHEAP_BOT}, {"remote": "me"}], "seed": 1},
     "call": {"player": 1, "call": "stuck"},
+    "spellevate_info": {},
+    "spellevate_seat": {"tiles": "AEHRTZ", "players": 3, "seat": 1, "leader": 0, "hands": [6, 6, 6], "bot": "simple"},
+    "spellevate_start": {"players": [{"bot": "simple"}, {"remote": "me"}, {"bot": "simple"}], "seed": 1},
+    "spellevate_move": {"player": 0, "play": "BE"},
+    "spellevate_hand": {},
 }
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import click
 
 from solver.cli.engine import engine, serve
-from solver.cli.games import play, spellevate, tournament
+from solver.cli.games import ladder, play, spellevate, tournament
 from solver.cli.grids import check, dump, peel, solve, words
 
 
@@ -42,7 +42,7 @@ def main() -> None:
     """
 
 
-for _command in (check, words, solve, peel, dump, play, tournament, spellevate, engine, serve):
+for _command in (check, words, solve, peel, dump, play, tournament, ladder, spellevate, engine, serve):
     main.add_command(_command)
 
 

@@ -19,6 +19,7 @@ ERROR_CODES = {
     "bad_grid": "the grid is malformed",
     "out_of_order": "the message does not fit the session's state",
     "not_your_tile": "the tile is not in that player's hand",
+    "illegal_play": "Spellevate: the play breaks the rules (not a word, not later, ...)",
     "stale": "the call was made before the player saw its latest tiles: dropped, call again",
     "internal": "the engine failed on this message (a bug: please report it); the session goes on",
 }

@@ -144,13 +144,15 @@ class HostMode:
         shows_grid = "grid" in message or call == "bananas"
         grid = fields.grid(fields.need(message, "grid", (list, str))) if shows_grid else None
         seen = fields.optional(message, "seen", int)
-        # What happened before the call arrived happens first; then the call is judged on what
-        # the player could have known: tiles sent meanwhile make it stale.
-        clock = hand.clock if self.session.options.clock == "instant" else self.hand_clock(now)
-        hand.advance(clock)
-        self.after_hand_step()
-        if hand.result is not None:
-            raise ProtocolError("out_of_order", "the game is over")
+        clock = self.hand_clock(now)
+        if self.session.options.clock == "realtime":
+            # What happened before the call arrived happens first (tiles sent meanwhile make it
+            # stale). With the instant clock a message is the remote player's turn: it is judged
+            # on what was sent before it, and lands at the next event's time.
+            hand.advance(clock)
+            self.after_hand_step()
+            if hand.result is not None:
+                raise ProtocolError("out_of_order", "the game is over")
         if seen is not None and not 0 <= seen <= remote.sent:
             raise ProtocolError("bad_value", f"'seen' must be between 0 and {remote.sent}")
         if seen is not None and seen < remote.sent:

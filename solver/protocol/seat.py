@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from solver.core.tiles import TileCounts
-from solver.play.game import Decision, TableView, grid_tiles, work_seconds
+from solver.play.game import Decision, TableView, grid_tiles, measure_work, work_seconds
 from solver.protocol import fields
 from solver.protocol.fields import ProtocolError
 from solver.protocol.limits import MAX_GAME_TILES, MAX_TABLE_COUNT, MAX_WAIT_SECONDS
@@ -188,6 +188,7 @@ class SeatMode:
             return
         self.pending, self.holding = None, False
         view = TableView(self.table["bunch"], self.table["active"], self.rules)
+        before = self.bot.current_grid()
         decision = self.bot.decide(view)
         if decision.action in ("peel", "bananas") and self.dumps_in_flight:
             self.holding = True  # its hand is not known to be empty until the DUMP is answered
@@ -199,7 +200,10 @@ class SeatMode:
             return
         delay = 0.0
         if self.session.options.clock == "realtime":
-            delay = min(work_seconds(decision, self.bot.speed) / self.session.options.time_scale, MAX_WAIT_SECONDS)
+            # The engine's referee measure of the tile work, as in a hosted game.
+            shown = decision.grid if decision.grid is not None else self.bot.current_grid()
+            work = work_seconds(decision, self.bot.speed, measure_work(before, shown))
+            delay = min(work / self.session.options.time_scale, MAX_WAIT_SECONDS)
         self.pending = PendingCall(now + delay, decision, self.seen)
 
     def next_wakeup(self) -> float | None:

@@ -49,8 +49,22 @@ __all__ = ["ERROR_CODES", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "ProtocolErro
 
 PROTOCOL_VERSION = 1
 CLOCKS = ("realtime", "instant")
+SPELLEVATE_TYPES = ("spellevate_info", "spellevate_seat", "spellevate_start", "spellevate_move", "spellevate_hand")
 # Messages that may make a bot think (a search): a server runs them on its worker threads.
-HEAVY_TYPES = frozenset({"options", "new_hand", "draw", "table", "notice", "start_game", "call"})
+HEAVY_TYPES = frozenset(
+    {
+        "options",
+        "new_hand",
+        "draw",
+        "table",
+        "notice",
+        "start_game",
+        "call",
+        "spellevate_seat",
+        "spellevate_start",
+        "spellevate_move",
+    }
+)
 
 
 @dataclass
@@ -93,6 +107,7 @@ class Session:
         self.closed = False
         self.seat = SeatMode(self)
         self.host = HostMode(self)
+        self.spellevate = None  # a Spellevate seat or hosted game (solver.protocol.spellevate)
 
     @property
     def allow_paths(self) -> bool:
@@ -255,6 +270,12 @@ class Session:
         self.closed = True
         return [{"type": "bye"}]
 
+    def on_spellevate(self, message: dict, now: float) -> list[dict]:
+        """Spellevate, a game of its own, in its own module (imported on first use)."""
+        from solver.protocol.spellevate import handle
+
+        return handle(self, message, now)
+
 
 # type -> (who handles it: the session, its seat or its host mode; the method)
 HANDLERS = {
@@ -269,6 +290,7 @@ HANDLERS = {
     "notice": ("seat", "on_notice"),
     "start_game": ("host", "on_start_game"),
     "call": ("host", "on_call"),
+    **dict.fromkeys(SPELLEVATE_TYPES, ("session", "on_spellevate")),
 }
 
 
