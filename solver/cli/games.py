@@ -32,6 +32,9 @@ VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
 LANGUAGES = ("en", "fr")
 SIDE_BY_SIDE_WIDTH = 100  # grids are drawn side by side when they fit this many columns
 GAP = "   "
+MAX_GAMES = 1_000_000  # a tournament's games (its schedule is held in memory)
+MAX_WORKERS = 256
+MAX_SPELLEVATE_PLAYERS = 288  # a tile each from a double set
 
 
 def make_rules(variant: str, lang: str) -> Rules:
@@ -341,7 +344,7 @@ class TextLog:
 def draw_grids(names: list[str], grids: list[list[str] | None]) -> str:
     """Each player's grid under their name: side by side when they fit, else one after another."""
     blocks = []
-    for name, rows in zip(names, grids):
+    for name, rows in zip(names, grids, strict=True):
         body = rows if rows else ["(no grid)"]
         width = max(len(name), *(len(row) for row in body))
         blocks.append([name.ljust(width), "-" * width] + [row.ljust(width) for row in body])
@@ -442,10 +445,10 @@ def check_series(
     rules.check_players(players)
     specs = split_specs(bots)
     check_specs(specs)
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games must be at least 1 and at most {MAX_GAMES}, got {games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be at least 1 and at most {MAX_WORKERS}, got {workers}")
     if scheduler is not None:
         from solver.play.cluster import normalise_address, require_distributed
 
@@ -676,6 +679,8 @@ def spellevate(
     from solver.play.spellevate import set_of
 
     check_seed(seed)
+    if players is not None and not 1 <= players <= MAX_SPELLEVATE_PLAYERS:
+        raise ValueError(f"--players must be from 3 to {MAX_SPELLEVATE_PLAYERS} (a tile each), got {players}")
     given = split_specs(bots) if bots is not None else None
     sets = 2 if double_set else 1
     if games is not None:
@@ -759,10 +764,10 @@ def spellevate_series(
 
     for spec in specs:
         check_spellevate_spec(spec)
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games must be at least 1 and at most {MAX_GAMES}, got {games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be at least 1 and at most {MAX_WORKERS}, got {workers}")
     if json_file is not None:
         check_writable(json_file, "--json")  # before the run: a bad path fails at once
     total = -(-games // players) * players

@@ -40,7 +40,10 @@ from solver.play.spellevate import (
     set_of,
 )
 from solver.play.spellevate_bots import make_spellevate_bot, parse_spec
-from solver.protocol.session import ProtocolError, Session, _need, _tiles
+from solver.protocol.fields import ProtocolError
+from solver.protocol.fields import need as _need
+from solver.protocol.fields import tiles as _tiles
+from solver.protocol.session import Session
 
 MAX_PLAYERS = 32
 MAX_ROUNDS = 100
