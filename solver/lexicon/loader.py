@@ -4,8 +4,8 @@
 2. flat numpy arrays for the numba kernels: a minimal DAWG of the words and one of the
    reversed words (see `solver.lexicon.dawg` for the layout, bit by bit).
 
-Shipped lists live in the repository's `lexicons/` folder (`en`, `fr`); any other
-argument is a path to a user word list (one word per line, optionally gzipped; `#`
+Shipped lists (`en`, `fr`) live in the repository's `lexicons/` folder, which installs as the
+package data `solver/lexicon/data/` (see pyproject.toml); any other argument is a path to a user word list (one word per line, optionally gzipped; `#`
 comment lines and blank lines are skipped; case is folded; entries with characters
 outside a-z are skipped and counted).
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.resources
 import os
 import shutil
 import tempfile
@@ -33,7 +34,22 @@ from solver.core.tiles import TileCounts
 from solver.lexicon.dawg import ARRAY_NAMES, build_dawg
 
 CACHE_FORMAT = 4
-SHIPPED_DIR = Path(os.environ.get("BANANAS_LEXICONS", Path(__file__).resolve().parents[2] / "lexicons"))
+
+
+def shipped_dir() -> Path:
+    """Where the shipped word lists are: $BANANAS_LEXICONS if set; else the package data of an
+    installed wheel or sdist; else (a source checkout on sys.path) the repository's lexicons/."""
+    override = os.environ.get("BANANAS_LEXICONS")
+    if override:
+        return Path(override)
+    # Installed packages sit on the file system (wheels are unpacked), so the resource is a Path.
+    packaged = Path(str(importlib.resources.files("solver.lexicon") / "data"))
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "lexicons"
+
+
+SHIPPED_DIR = shipped_dir()
 SHIPPED = ("en", "fr")
 LEVELS = (35, 50, 60, 70, 80)
 
