@@ -5,9 +5,9 @@
    reversed words (see `solver.lexicon.dawg` for the layout, bit by bit).
 
 Shipped lists (`en`, `fr`) live in the repository's `lexicons/` folder, which installs as the
-package data `solver/lexicon/data/` (see pyproject.toml); any other argument is a path to a user word list (one word per line, optionally gzipped; `#`
-comment lines and blank lines are skipped; case is folded; entries with characters
-outside a-z are skipped and counted).
+package data `solver/lexicon/data/` (see pyproject.toml); any other argument is a path to a
+user word list (one word per line, optionally gzipped; `#` comment lines and blank lines are
+skipped; case is folded; entries with characters outside a-z are skipped and counted).
 
 Cache: `$BANANAS_CACHE` (default ~/.cache/bananas)/<key>/, where the key hashes the word
 list's bytes, the vocabulary level and the cache format. A warm load memory-maps the
@@ -184,7 +184,7 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
             raise LexiconError(f"word list {path} has no vocabulary levels")
         if len(levels) != len(lines):
             raise LexiconError(f"levels file of {path} does not match its words")
-        lines = [line for line, level in zip(lines, levels) if level <= max_level]
+        lines = [line for line, level in zip(lines, levels, strict=True) if level <= max_level]
     words: set[str] = set()
     skipped = 0
     for line in lines:
