@@ -188,7 +188,8 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
     words: set[str] = set()
     skipped = 0
     for line in lines:
-        word = fold(line.strip())
+        word = line.strip()
+        word = word.lower() if word.isascii() else fold(word)  # folding ASCII is lowering: skip the work
         if not word or word.startswith("#"):
             continue
         if word.isascii() and word.isalpha():
