@@ -140,12 +140,10 @@ def solve(
 
 
 def make_solver(lexicon: Lexicon, min_length: int, time_limit: float, objective: str, seed: int | None):
-    from solver.search.solving import (  # numba: imported only when solving
-        solve as search_solve,
-    )
-    from solver.search.solving import warm_up
+    from solver.cli.warmup import kernels_ready
+    from solver.search.solving import solve as search_solve  # numba: imported only when solving
 
-    warm_up(lexicon)  # load the kernels before any hand's clock starts
+    kernels_ready(lexicon, include_extend=False)  # load the kernels before any hand's clock starts
 
     def solve_hand(hand: TileCounts):
         return search_solve(hand, lexicon, time_limit=time_limit, objective=objective, seed=seed, min_length=min_length)
@@ -223,12 +221,12 @@ def load_board(grid_file: str, lexicon: Lexicon, min_length: int, hand: TileCoun
         raise ValueError(f"{name}: {error}") from None
 
 
-def warm_kernels(board, extra: TileCounts) -> None:
+def warm_kernels(board) -> None:
     """Load the search kernels before a timed rebuild: loading them (about half a second
     from numba's cache) inside the rebuild's deadline would starve the cheap tiers."""
-    from solver.search.solving import extend
+    from solver.cli.warmup import kernels_ready
 
-    extend(board.grid, extra, board.lexicon, time_limit=60.0, min_length=board.min_length, max_nodes=1)
+    kernels_ready(board.lexicon, include_extend=True)
 
 
 @click.command()
@@ -258,7 +256,7 @@ def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit
     require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
     hand = parse_hand(letters)
     board = load_board(grid_file, get_lexicon(lexicon), min_length, time_limit=time_limit)
-    warm_kernels(board, hand)
+    warm_kernels(board)
     result = board.add(hand)
     if as_json:
         emit_json(result.to_json())
@@ -339,7 +337,7 @@ def dump(
     hand = parse_hand(hand_letters)
     board = load_board(grid_file, get_lexicon(lexicon), min_length, hand=hand)
     pool = parse_bunch(bunch, lexicon, board.tiles)
-    warm_kernels(board, hand)
+    warm_kernels(board)
     advice = dump_advice(board, pool, samples=samples, seed=seed, time_per_try=time_per_try)
     if as_json:
         emit_json(advice.to_json())

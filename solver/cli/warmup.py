@@ -1,0 +1,168 @@
+"""First-run work, said out loud, and `bananas warm-up`, which does it ahead of time.
+
+Two things are built once and cached: a word list's arrays (the marisa-trie and the DAWGs,
+in $BANANAS_CACHE) and the solver's compiled kernels (numba's cache). Each takes seconds the
+first time. On a terminal, `Notice` says on stderr what is being built and roughly for how
+long, with a spinner, and then how long it took; off a terminal (pipes, files, CI logs) the
+commands stay silent.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from typing import TextIO
+
+import click
+
+from solver.cli.common import reports_input_errors
+from solver.lexicon.loader import SHIPPED, Lexicon, cache_root, load_lexicon, set_build_notice
+
+# Cold compile of the kernels (empty numba cache), from benchmarks/results/*-startup.md.
+COMPILE_SECONDS = {"solve": 12.0, "extend": 1.5}
+
+
+class Notice:
+    """On `stream`: '<spinner> building WHAT (once; about N s) 3.1 s', redrawn ten times a
+    second, then 'built WHAT in 3.4 s'. Use it only when the stream is a terminal."""
+
+    FRAMES = "|/-\\"
+
+    def __init__(self, stream: TextIO, what: str, seconds: float, verb: tuple[str, str] = ("building", "built")):
+        self.stream = stream
+        self.what = what
+        self.seconds = seconds
+        self.doing, self.done = verb
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._width = 0
+        self._started = 0.0
+
+    def __enter__(self) -> Notice:
+        self._started = time.perf_counter()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._stop.set()
+        self._thread.join()
+        elapsed = time.perf_counter() - self._started
+        outcome = f"{self.done} {self.what} in {elapsed:.1f} s" if exc_info[0] is None else f"{self.doing} failed"
+        self._draw(outcome, end="\n")
+
+    def _spin(self) -> None:
+        frame = 0
+        estimate = f"about {self.seconds:.0f} s" if self.seconds >= 1 else "about a second"
+        while True:
+            elapsed = time.perf_counter() - self._started
+            self._draw(f"{self.FRAMES[frame % 4]} {self.doing} {self.what} (once; {estimate}) {elapsed:.1f} s")
+            frame += 1
+            if self._stop.wait(0.1):
+                return
+
+    def _draw(self, text: str, end: str = "") -> None:
+        # Pad over the previous text: a carriage return alone would leave its tail behind.
+        self.stream.write("\r" + text.ljust(self._width) + end)
+        self.stream.flush()
+        self._width = len(text)
+
+
+def notices_wanted(stream: TextIO | None = None) -> bool:
+    stream = stream or sys.stderr
+    return stream.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def show_build_notices() -> None:
+    """Announce every cold word-list build of this process on stderr (when it is a terminal)."""
+    if notices_wanted():
+        set_build_notice(lambda what, seconds: Notice(sys.stderr, what, seconds))
+
+
+class CompileWatch:
+    """Around work that may compile numba kernels: notes whether anything was compiled and,
+    when `stream` is given, shows a `Notice` from the first real compilation (numba's
+    "numba:compile" event; a load from its cache raises none, so a warm start shows nothing)."""
+
+    def __init__(self, what: str, seconds: float, stream: TextIO | None = None):
+        self.what, self.seconds, self.stream = what, seconds, stream
+        self.compiled = False
+        self._notice: Notice | None = None
+        self._listener = None
+
+    def __enter__(self) -> CompileWatch:
+        from numba.core import event  # the caller is about to use numba anyway
+
+        watch = self
+
+        class FirstCompile(event.Listener):
+            def on_start(self, ev: event.Event) -> None:
+                if not watch.compiled:
+                    watch.compiled = True
+                    if watch.stream is not None:
+                        watch._notice = Notice(watch.stream, watch.what, watch.seconds, ("compiling", "compiled"))
+                        watch._notice.__enter__()
+
+            def on_end(self, ev: event.Event) -> None:
+                pass
+
+        self._listener = FirstCompile()
+        event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        from numba.core import event
+
+        event.unregister("numba:compile", self._listener)
+        if self._notice is not None:
+            self._notice.__exit__(*exc_info)
+
+
+def kernels_ready(lexicon: Lexicon, include_extend: bool) -> bool:
+    """Load the solver's kernels, compiling them on the first run (announced on a terminal),
+    so that no timed search pays for it. True when something was compiled."""
+    from solver.search.solving import warm_up
+
+    seconds = COMPILE_SECONDS["solve"] + (COMPILE_SECONDS["extend"] if include_extend else 0.0)
+    with CompileWatch("the solver", seconds, sys.stderr if notices_wanted() else None) as watch:
+        warm_up(lexicon, include_extend=include_extend)
+    return watch.compiled
+
+
+@click.command("warm-up")
+@click.option(
+    "--lexicon",
+    "lexicons",
+    multiple=True,
+    metavar="en|fr|PATH",
+    help="Word lists to build (repeatable). Default: en (with the vocabulary levels the bots use) and fr.",
+)
+@reports_input_errors
+def warm_up(lexicons: tuple[str, ...]) -> None:
+    """Build the word-list arrays and compile the solver now, so that no later command waits
+    for them.
+
+    For installers and container images: run it once after installing, as the user and with
+    the BANANAS_CACHE and NUMBA_CACHE_DIR the commands will run with. Prints one line per
+    step: built (or compiled) now, or already cached.
+    """
+    from solver.play.bots import PRESETS
+
+    show_build_notices()
+    specs = lexicons or SHIPPED
+    wanted: list[tuple[str, int | None]] = [(spec, None) for spec in specs]
+    if "en" in specs:
+        wanted += [("en", level) for level in sorted({p.level for p in PRESETS.values() if p.level is not None})]
+    loaded = []
+    for spec, level in wanted:
+        started = time.perf_counter()
+        lexicon = load_lexicon(spec, level)  # not the memoised copy: its timings say what this run did
+        loaded.append(lexicon)
+        state = "built" if "cold_build_s" in lexicon.timings else "cached"
+        click.echo(f"{lexicon.name}: {state} ({time.perf_counter() - started:.1f} s)")
+    started = time.perf_counter()
+    state = "compiled" if kernels_ready(loaded[0], include_extend=True) else "cached"
+    click.echo(f"solver kernels: {state} ({time.perf_counter() - started:.1f} s)")
+    kernels = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ beside the solver's sources"
+    click.echo(f"# caches: word lists in {cache_root()}, kernels in {kernels}")
