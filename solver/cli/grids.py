@@ -35,6 +35,7 @@ from solver.cli.common import (
     require,
     source_name,
 )
+from solver.cli.warmup import KernelPrep
 from solver.core.grid import Grid, Report, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 from solver.lexicon.loader import Lexicon, get_lexicon
@@ -131,7 +132,8 @@ def solve(
     # `not >=` also rejects NaN, which would make the deadline never arrive.
     require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
     hand = None if letters == "-" else parse_hand(letters)  # reject bad letters before loading
-    solve_hand = make_solver(get_lexicon(lexicon), min_length, time_limit, objective, seed)
+    kernels = KernelPrep()  # first run: the kernels build while the word list loads
+    solve_hand = make_solver(get_lexicon(lexicon), min_length, time_limit, objective, seed, kernels)
     if hand is not None:
         solution = solve_hand(hand)
         print_solution(solution, as_json)
@@ -139,11 +141,12 @@ def solve(
     exit_with(solve_batch(solve_hand, as_json))
 
 
-def make_solver(lexicon: Lexicon, min_length: int, time_limit: float, objective: str, seed: int | None):
-    from solver.cli.warmup import kernels_ready
+def make_solver(
+    lexicon: Lexicon, min_length: int, time_limit: float, objective: str, seed: int | None, kernels: KernelPrep
+):
     from solver.search.solving import solve as search_solve  # numba: imported only when solving
 
-    kernels_ready(lexicon, include_extend=False)  # load the kernels before any hand's clock starts
+    kernels.ready(lexicon, include_extend=False)  # load the kernels before any hand's clock starts
 
     def solve_hand(hand: TileCounts):
         return search_solve(hand, lexicon, time_limit=time_limit, objective=objective, seed=seed, min_length=min_length)
@@ -221,12 +224,10 @@ def load_board(grid_file: str, lexicon: Lexicon, min_length: int, hand: TileCoun
         raise ValueError(f"{name}: {error}") from None
 
 
-def warm_kernels(board) -> None:
-    """Load the search kernels before a timed rebuild: loading them (about half a second
-    from numba's cache) inside the rebuild's deadline would starve the cheap tiers."""
-    from solver.cli.warmup import kernels_ready
-
-    kernels_ready(board.lexicon, include_extend=True)
+def warm_kernels(board, kernels: KernelPrep) -> None:
+    """Load the search kernels before a timed rebuild: loading them inside the rebuild's
+    deadline would starve the cheap tiers."""
+    kernels.ready(board.lexicon, include_extend=True)
 
 
 @click.command()
@@ -255,8 +256,9 @@ def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit
     check_min_length(min_length)
     require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
     hand = parse_hand(letters)
+    kernels = KernelPrep()
     board = load_board(grid_file, get_lexicon(lexicon), min_length, time_limit=time_limit)
-    warm_kernels(board)
+    warm_kernels(board, kernels)
     result = board.add(hand)
     if as_json:
         emit_json(result.to_json())
@@ -335,9 +337,10 @@ def dump(
     require(samples >= 1, f"--samples must be at least 1, got {samples}")
     require(time_per_try > 0, f"--time-per-try must be a number of seconds > 0, got {time_per_try}")
     hand = parse_hand(hand_letters)
+    kernels = KernelPrep()
     board = load_board(grid_file, get_lexicon(lexicon), min_length, hand=hand)
     pool = parse_bunch(bunch, lexicon, board.tiles)
-    warm_kernels(board)
+    warm_kernels(board, kernels)
     advice = dump_advice(board, pool, samples=samples, seed=seed, time_per_try=time_per_try)
     if as_json:
         emit_json(advice.to_json())

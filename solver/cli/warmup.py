@@ -1,18 +1,22 @@
 """First-run work, said out loud, and `bananas warm-up`, which does it ahead of time.
 
-Two things are built once and cached: a word list's arrays (the marisa-trie and the DAWGs,
-in $BANANAS_CACHE) and the solver's compiled kernels (numba's cache). Each takes seconds the
-first time. On a terminal, `Notice` says on stderr what is being built and roughly for how
-long, with a spinner, and then how long it took; off a terminal (pipes, files, CI logs) the
+Three things are built once and cached: a word list's arrays (the marisa-trie and the DAWGs,
+in $BANANAS_CACHE), the compiled extension that `bananas solve`, `peel` and `dump` run the
+search with (`solver.search.native`, in $BANANAS_CACHE/kernels), and numba's compiled kernels
+(numba's cache), which the library, games and the server use. Each takes seconds the first
+time. On a terminal, `Notice` says on stderr what is being built and roughly for how long,
+with a spinner, and then how long it took; off a terminal (pipes, files, CI logs) the
 commands stay silent.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import TextIO
 
 import click
@@ -20,8 +24,10 @@ import click
 from solver.cli.common import reports_input_errors
 from solver.lexicon.loader import SHIPPED, Lexicon, cache_root, load_lexicon, set_build_notice
 
-# Cold compile of the kernels (empty numba cache), from benchmarks/results/*-startup.md.
-COMPILE_SECONDS = {"solve": 12.0, "extend": 1.5}
+# Cold builds with empty caches on the benchmark machine (benchmarks/results/*-startup.md):
+# the extension (the kernels compiled and linked), and the numba JIT of the entry kernels
+# once the extension's build has compiled their callees.
+BUILD_SECONDS = {"extension": 18.0, "jit": 15.0}
 
 
 class Notice:
@@ -30,7 +36,14 @@ class Notice:
 
     FRAMES = "|/-\\"
 
-    def __init__(self, stream: TextIO, what: str, seconds: float, verb: tuple[str, str] = ("building", "built")):
+    def __init__(
+        self,
+        stream: TextIO,
+        what: str,
+        seconds: float,
+        verb: tuple[str, str] = ("building", "built"),
+        started: float | None = None,
+    ):
         self.stream = stream
         self.what = what
         self.seconds = seconds
@@ -38,10 +51,10 @@ class Notice:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._spin, daemon=True)
         self._width = 0
-        self._started = 0.0
+        self._started = started  # the work may have begun before the notice (a child process)
 
     def __enter__(self) -> Notice:
-        self._started = time.perf_counter()
+        self._started = self._started or time.perf_counter()
         self._thread.start()
         return self
 
@@ -49,8 +62,10 @@ class Notice:
         self._stop.set()
         self._thread.join()
         elapsed = time.perf_counter() - self._started
-        outcome = f"{self.done} {self.what} in {elapsed:.1f} s" if exc_info[0] is None else f"{self.doing} failed"
-        self._draw(outcome, end="\n")
+        if exc_info[0] is None:
+            self._draw(f"{self.done} {self.what} in {elapsed:.1f} s", end="\n")
+        else:
+            self._draw(f"{self.doing} {self.what} failed", end="\n")
 
     def _spin(self) -> None:
         frame = 0
@@ -119,15 +134,57 @@ class CompileWatch:
             self._notice.__exit__(*exc_info)
 
 
-def kernels_ready(lexicon: Lexicon, include_extend: bool) -> bool:
-    """Load the solver's kernels, compiling them on the first run (announced on a terminal),
-    so that no timed search pays for it. True when something was compiled."""
-    from solver.search.solving import warm_up
+class KernelPrep:
+    """The solver's kernels for a command that solves (`bananas solve`, `peel`, `dump`).
 
-    seconds = COMPILE_SECONDS["solve"] + (COMPILE_SECONDS["extend"] if include_extend else 0.0)
-    with CompileWatch("the solver", seconds, sys.stderr if notices_wanted() else None) as watch:
-        warm_up(lexicon, include_extend=include_extend)
-    return watch.compiled
+    Created before the word list loads: on a first run it starts building the compiled
+    extension in a child process, so the build and a cold word-list build run side by side.
+    `ready()` then waits for it and binds the kernels: the extension's when built (this process
+    then never imports numba), else numba's JIT (compiled now on a first run, announced)."""
+
+    def __init__(self):
+        from solver.search import native
+
+        native.prefer_extension()
+        self.started = time.perf_counter()
+        self.builder: subprocess.Popen | None = None
+        if native.fast_start_enabled() and native.extension_state() == "missing":
+            self.builder = start_extension_build()
+
+    def ready(self, lexicon: Lexicon, include_extend: bool) -> bool:
+        """Bind and load the kernels before any timed search. True when something was compiled."""
+        from solver.search import native
+        from solver.search.solving import warm_up
+
+        stream = sys.stderr if notices_wanted() else None
+        compiled = self.builder is not None
+        if self.builder is not None and self.builder.poll() is None:
+            if stream is not None:
+                seconds = BUILD_SECONDS["extension"]
+                with Notice(stream, "the solver", seconds, ("compiling", "compiled"), started=self.started):
+                    self.builder.wait()
+            self.builder.wait()
+        if native.fast_start_enabled() and native.extension_state() == "built":
+            warm_up(lexicon, include_extend=include_extend)
+            return compiled
+        with CompileWatch("the solver", BUILD_SECONDS["jit"], stream) as watch:
+            warm_up(lexicon, include_extend=include_extend)
+        return compiled or watch.compiled
+
+
+def start_extension_build() -> subprocess.Popen:
+    """`python -m solver.search.native` in a child process (quiet; a failure leaves a note)."""
+    import solver
+
+    package_root = str(Path(solver.__file__).resolve().parents[1])  # this copy of the package
+    path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
+    return subprocess.Popen(
+        [sys.executable, "-m", "solver.search.native"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=dict(os.environ, PYTHONPATH=path),
+    )
 
 
 @click.command("warm-up")
@@ -145,11 +202,15 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
 
     For installers and container images: run it once after installing, as the user and with
     the BANANAS_CACHE and NUMBA_CACHE_DIR the commands will run with. Prints one line per
-    step: built (or compiled) now, or already cached.
+    step: built (or compiled) now, or already cached. A fast-start extension that cannot be
+    built here (no C compiler) is reported, not an error: the solver then runs on numba's JIT.
     """
     from solver.play.bots import PRESETS
+    from solver.search import native
+    from solver.search.solving import warm_up as warm_kernels
 
     show_build_notices()
+    stream = sys.stderr if notices_wanted() else None
     specs = lexicons or SHIPPED
     wanted: list[tuple[str, int | None]] = [(spec, None) for spec in specs]
     if "en" in specs:
@@ -161,8 +222,23 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
         loaded.append(lexicon)
         state = "built" if "cold_build_s" in lexicon.timings else "cached"
         click.echo(f"{lexicon.name}: {state} ({time.perf_counter() - started:.1f} s)")
+
     started = time.perf_counter()
-    state = "compiled" if kernels_ready(loaded[0], include_extend=True) else "cached"
-    click.echo(f"solver kernels: {state} ({time.perf_counter() - started:.1f} s)")
+    if not native.fast_start_enabled():
+        state = "off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT)"
+    elif native.extension_state() == "built":
+        state = "cached"
+    else:
+        native.failure_note().unlink(missing_ok=True)  # warm-up retries a build that failed before
+        with CompileWatch("the fast-start extension", BUILD_SECONDS["extension"], stream):
+            problem = native.build_extension()
+        state = f"not built: {problem}; the solver uses numba's JIT" if problem else "built"
+    click.echo(f"fast-start extension: {state} ({time.perf_counter() - started:.1f} s)")
+
+    started = time.perf_counter()  # the JIT kernels: for the library, games and the server
+    with CompileWatch("the numba kernels", BUILD_SECONDS["jit"], stream) as watch:
+        warm_kernels(loaded[0], include_extend=True)
+    state = "compiled" if watch.compiled else "cached"
+    click.echo(f"numba kernels: {state} ({time.perf_counter() - started:.1f} s)")
     kernels = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ beside the solver's sources"
-    click.echo(f"# caches: word lists in {cache_root()}, kernels in {kernels}")
+    click.echo(f"# caches: word lists and extension in {cache_root()}, numba's kernels in {kernels}")

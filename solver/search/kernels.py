@@ -23,7 +23,8 @@ at the ends of runs a move touched, and every change is logged for undo.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from solver.search.native import njit  # numba.njit, bound on first use (see native)
 
 FULL = (1 << 26) - 1
 REACH = 16  # columns of the DAWG's reach table (solver.lexicon.dawg)

@@ -1,0 +1,387 @@
+"""How the kernels become machine code: numba's JIT, or a compiled extension for a fast start.
+
+`solver.search.kernels` decorates its functions with this module's `njit` instead of numba's.
+It defers numba: importing the kernels imports no numba. On the first call of a kernel, the
+kernels are bound
+
+- to numba dispatchers, `numba.njit(cache=True, nogil=True)`: the default, for the library,
+  the server (the dispatchers release the GIL), games and tests; or
+- when the process asked for it with `prefer_extension()` (the short-lived `bananas solve`,
+  `peel` and `dump`) and the extension is built: the entry kernels (`ENTRIES`, the ones
+  `solver.search.solving` calls) come from a Python extension compiled ahead of time from the
+  same source with numba.pycc. The process then never imports numba nor loads numba's cache,
+  which is most of a warm `bananas solve` (numba's import and first-use set-up: ~0.4 s).
+
+The extension lives in $BANANAS_CACHE/kernels/<key>/, where the key hashes the kernels'
+source, `ENTRIES`, the Python version and the machine; it is built for the generic CPU of
+the architecture (portable, e.g. inside a container image). Building it needs a C compiler,
+Python's headers and setuptools; where any is missing, or the build fails, the kernels stay on
+numba's JIT (a `.failed` note beside the key says why, and stops later runs retrying).
+BANANAS_FAST_START=0 turns the extension off.
+Every call into the extension checks its arguments against `ENTRIES` and falls back to the JIT
+on any difference, so a change in what `solving` passes cannot reach compiled code unchecked.
+
+    python -m solver.search.native      # build the extension now (bananas warm-up does)
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import importlib.machinery
+import importlib.util
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import threading
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from solver.lexicon.loader import cache_root
+
+EXTENSION = "_bananas_kernels"  # the module name compiled into the extension
+FORMAT = 1  # bump to invalidate every built extension
+
+_A, _R = True, False  # array argument: writable by the kernel, or read only
+# The entry kernels and the exact argument types `solver.search.solving` passes: (dtype,
+# dimensions, writable) for a C-contiguous array, "int" (int64) or "float" (float64) for a scalar.
+# tests/test_native.py checks this table against the signatures the JIT compiles.
+ENTRIES: dict[str, tuple[str, tuple]] = {
+    "search": (
+        "void",
+        (
+            ("u1", 1, _A),  # grid
+            ("i4", 1, _A),  # cross
+            ("i8", 1, _A),  # hand
+            ("i8", 1, _A),  # state
+            ("i8", 2, _A),  # frames
+            ("i8", 2, _A),  # moves
+            ("f8", 1, _A),  # scores
+            ("i8", 1, _A),  # order
+            ("u1", 1, _A),  # letters
+            ("i8", 2, _A),  # undo
+            ("i8", 1, _A),  # tt_keys
+            ("i8", 1, _A),  # tt_stamps
+            ("f8", 1, _A),  # weights
+            ("i8", 1, _A),  # rng_state
+            "float",  # noise
+            ("i4", 1, _R),  # forward child
+            ("u1", 1, _R),  # forward terminal
+            ("i4", 1, _R),  # forward next_mask
+            ("i4", 1, _R),  # forward end_mask
+            ("i4", 1, _R),  # forward reach
+            ("i4", 1, _R),  # forward below_mask
+            ("i4", 1, _R),  # reverse child
+            ("i4", 1, _R),  # reverse end_mask
+        ),
+    ),
+    "hostable_letters": (
+        "int",
+        (("i8", 1, _A), "int", "int", ("i4", 1, _R), ("u1", 1, _R), ("i4", 1, _R)),
+    ),
+    "lay_grid": (
+        "void",
+        (
+            ("u1", 2, _A),  # codes
+            "int",  # top
+            "int",  # left
+            ("u1", 1, _A),  # grid
+            ("i4", 1, _A),  # cross
+            ("i8", 1, _A),  # state
+            ("i8", 2, _A),  # frames
+            ("i4", 1, _R),  # forward child
+            ("u1", 1, _R),  # forward terminal
+            ("i4", 1, _R),  # forward next_mask
+            ("i4", 1, _R),  # forward end_mask
+            ("i4", 1, _R),  # reverse child
+            ("i4", 1, _R),  # reverse end_mask
+        ),
+    ),
+}
+KERNELS_MODULE = "solver.search.kernels"
+
+_lock = threading.RLock()
+_declared: dict[str, dict[str, LazyKernel]] = {}  # module -> name -> kernel, as decorated
+_options = {"prefer_extension": False}
+
+
+# -- the lazy decorator ----------------------------------------------------------------------
+
+
+class LazyKernel:
+    """A kernel before binding: the first call binds its module's kernels, then runs."""
+
+    def __init__(self, py_func: Callable, options: dict):
+        functools.update_wrapper(self, py_func)
+        self.py_func = py_func
+        self.options = options
+
+    def __call__(self, *args):
+        return resolve(self.py_func.__module__, self.__name__)(*args)
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.__name__} (not compiled yet)>"
+
+
+def njit(*args, **options):
+    """`@njit(cache=True, nogil=True)` (or bare `@njit`), as numba's, but bound on first use."""
+
+    def decorate(py_func: Callable) -> LazyKernel:
+        kernel = LazyKernel(py_func, options)
+        _declared.setdefault(py_func.__module__, {})[py_func.__name__] = kernel
+        return kernel
+
+    if len(args) == 1 and callable(args[0]) and not options:
+        return decorate(args[0])
+    return decorate
+
+
+def prefer_extension(prefer: bool = True) -> None:
+    """Take the entry kernels from the compiled extension when it is built (this process only;
+    call before the first kernel runs). The extension's functions hold the GIL."""
+    _options["prefer_extension"] = prefer
+
+
+def resolve(module_name: str, name: str) -> Callable:
+    """The callable bound to kernel `name`, binding the module's kernels on first use."""
+    with _lock:
+        module = sys.modules[module_name]
+        if isinstance(getattr(module, name), LazyKernel):
+            extension = _load_extension() if name in ENTRIES and _extension_wanted(module_name) else None
+            if extension is not None:
+                for entry in ENTRIES:
+                    setattr(module, entry, _checked(entry, getattr(extension, entry)))
+            else:
+                bind_jit(module_name)
+        return getattr(module, name)
+
+
+def bind_jit(module_name: str, replace: tuple[str, ...] = ()) -> None:
+    """Bind every kernel of the module not bound yet (and the `replace` ones) to numba."""
+    import numba
+
+    with _lock:
+        module = sys.modules[module_name]
+        for name, kernel in _declared.get(module_name, {}).items():
+            if isinstance(getattr(module, name), LazyKernel) or name in replace:
+                setattr(module, name, numba.njit(**kernel.options)(kernel.py_func))
+
+
+def fast_start_enabled() -> bool:
+    """False when BANANAS_FAST_START=0 (or numba's JIT is disabled): the extension is neither
+    built nor used, the kernels run on numba's JIT."""
+    jit_disabled = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+    return os.environ.get("BANANAS_FAST_START", "1") != "0" and not jit_disabled
+
+
+def _extension_wanted(module_name: str) -> bool:
+    return _options["prefer_extension"] and module_name == KERNELS_MODULE and fast_start_enabled()
+
+
+# -- calling the extension -------------------------------------------------------------------
+
+
+def argument_problem(name: str, args: tuple) -> str:
+    """'' when `args` match what the extension's `name` was compiled for, else the first difference.
+    (About 10 us for `search`'s 23 arguments: small beside a search call.)"""
+    expected = _EXPECTED[name]
+    if len(args) != len(expected):
+        return f"{len(args)} arguments, compiled for {len(expected)}"
+    for index, (value, kind) in enumerate(zip(args, expected, strict=True)):
+        if kind is int:
+            ok = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+        elif kind is float:
+            ok = isinstance(value, float | np.floating)
+        else:
+            dtype, dimensions, writable = kind
+            ok = type(value) is np.ndarray and value.dtype == dtype and value.ndim == dimensions
+            flags = value.flags if ok else None
+            ok = ok and flags.c_contiguous and (flags.writeable or not writable)
+        if not ok:
+            return f"argument {index} is {_describe(value)}, compiled for {ENTRIES[name][1][index]}"
+    return ""
+
+
+# ENTRIES with numpy dtypes and Python types, for the check.
+_EXPECTED = {
+    name: tuple(
+        {"int": int, "float": float}[kind] if isinstance(kind, str) else (np.dtype(kind[0]), kind[1], kind[2])
+        for kind in arguments
+    )
+    for name, (_, arguments) in ENTRIES.items()
+}
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        return f"array({value.dtype.str[1:]}, {value.ndim}, contiguous={value.flags.c_contiguous})"
+    return type(value).__name__
+
+
+def _checked(name: str, compiled: Callable) -> Callable:
+    """`compiled` behind an argument check; on a mismatch the kernel moves to numba's JIT."""
+
+    def call(*args):
+        if argument_problem(name, args):
+            bind_jit(KERNELS_MODULE, replace=(name,))
+            return getattr(sys.modules[KERNELS_MODULE], name)(*args)
+        return compiled(*args)
+
+    call.__name__ = call.__qualname__ = name
+    call.py_func = _declared[KERNELS_MODULE][name].py_func
+    return call
+
+
+# -- where the extension lives -----------------------------------------------------------------
+
+
+def _kernels_source() -> Path:
+    spec = importlib.util.find_spec(KERNELS_MODULE)
+    return Path(spec.origin)
+
+
+def extension_dir() -> Path:
+    """$BANANAS_CACHE/kernels/<key>: the key changes with anything the compiled code depends on."""
+    digest = hashlib.sha256(_kernels_source().read_bytes())
+    digest.update(repr((ENTRIES, FORMAT, sys.version, platform.machine(), np.__version__)).encode())
+    return cache_root() / "kernels" / digest.hexdigest()[:24]
+
+
+def extension_file(directory: Path | None = None) -> Path:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    return (directory or extension_dir()) / f"{EXTENSION}{suffix}"
+
+
+def failure_note(directory: Path | None = None) -> Path:
+    directory = directory or extension_dir()
+    return directory.with_name(directory.name + ".failed")
+
+
+def extension_state() -> str:
+    """'built', 'failed' (a build failed here before: see the note) or 'missing'."""
+    if extension_file().is_file():
+        return "built"
+    return "failed" if failure_note().is_file() else "missing"
+
+
+def _load_extension():
+    path = extension_file()
+    if not path.is_file():
+        return None
+    try:
+        spec = importlib.util.spec_from_file_location(EXTENSION, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError:  # a damaged file: the JIT serves; warm-up rebuilds it
+        return None
+    return module
+
+
+# -- building it -----------------------------------------------------------------------------
+
+
+def build_blocker() -> str:
+    """Why the extension cannot be built here ('' when it can): a C compiler, Python's headers
+    and setuptools (numba.pycc drives the compiler through it) are needed."""
+    import sysconfig
+
+    if not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
+        return "Python's C headers (Python.h) are not installed"
+    if importlib.util.find_spec("setuptools") is None:
+        return "setuptools is not installed"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
+            from numba.pycc.platform import external_compiler_works
+
+        if not external_compiler_works():
+            return "no working C compiler"
+    except Exception as error:  # numba.pycc missing or broken in this numba version
+        return f"numba.pycc is unavailable: {error}"
+    return ""
+
+
+def _numba_signature(result: str, arguments: tuple):
+    from numba import from_dtype, types
+
+    def numba_type(kind):
+        if kind == "int":
+            return types.int64
+        if kind == "float":
+            return types.float64
+        dtype, dimensions, writable = kind
+        return types.Array(from_dtype(np.dtype(dtype)), dimensions, "C", readonly=not writable)
+
+    returns = {"void": types.void, "int": types.int64}[result]
+    return returns(*(numba_type(kind) for kind in arguments))
+
+
+def build_extension() -> str:
+    """Compile the entry kernels into the extension (seconds to tens of seconds: the kernels are
+    compiled, then linked by the C compiler). Returns '' when built, else why not (also written
+    to the failure note). Safe against a concurrent build: the first to finish wins."""
+    directory = extension_dir()
+    if extension_file(directory).is_file():
+        return ""
+    problem = build_blocker()
+    if not problem:
+        try:
+            _compile_into(directory)
+        except Exception as error:  # the JIT still serves: record why and move on
+            problem = f"{type(error).__name__}: {error}".strip()
+    if problem:
+        failure_note(directory).parent.mkdir(parents=True, exist_ok=True)
+        failure_note(directory).write_text(problem + "\n")
+    else:
+        failure_note(directory).unlink(missing_ok=True)
+    return problem
+
+
+def _compile_into(directory: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
+        from numba.pycc import CC
+
+    importlib.import_module(KERNELS_MODULE)
+    bind_jit(KERNELS_MODULE)  # pycc compiles the entries' callees through their dispatchers
+    kernels = sys.modules[KERNELS_MODULE]
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
+    try:
+        compiler = CC(EXTENSION, source_module=KERNELS_MODULE)
+        compiler.output_dir = str(staging)
+        compiler.target_cpu = ""  # generic for the architecture: the file may move to another machine
+        for name, (result, arguments) in ENTRIES.items():
+            compiler.export(name, _numba_signature(result, arguments))(getattr(kernels, name).py_func)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiler.compile()
+        try:
+            staging.rename(directory)
+        except OSError:
+            if not extension_file(directory).is_file():
+                raise
+    finally:  # another process won the race, or the build failed: no half-built folder stays
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def main() -> int:
+    """Build the extension now (retrying a build that failed before); exit 0 when it is built."""
+    failure_note().unlink(missing_ok=True)
+    reason = build_extension()
+    print(f"not built: {reason}" if reason else f"built {extension_file()}", file=sys.stderr)
+    return 1 if reason else 0
+
+
+if __name__ == "__main__":
+    # Run as a script this file is `__main__`, a second copy: the kernels register with the
+    # imported `solver.search.native`, so that copy does the work.
+    from solver.search.native import main as imported_main
+
+    sys.exit(imported_main())
