@@ -10,7 +10,9 @@ import sys
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from solver.cli import main
 from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts
 from solver.search import kernels as K
@@ -184,6 +186,14 @@ def test_a_failed_build_is_noted_once_and_the_jit_serves(tmp_path, monkeypatch):
     assert native.extension_state() == "failed"
     assert native.failure_note().read_text() == "no C compiler (test)\n"
     assert native._load_extension() is None
+    # warm-up retries it, says why it failed, and goes on with numba's kernels
+    monkeypatch.setenv("BANANAS_FAST_START", "1")
+    words = tmp_path / "mini.txt"
+    words.write_text("cat\nact\n")
+    result = CliRunner().invoke(main, ["warm-up", "--lexicon", str(words)])
+    assert result.exit_code == 0, result.output
+    assert "fast-start extension: not built (no C compiler (test)); the solver runs on numba's JIT" in result.stdout
+    assert "numba kernels: " in result.stdout
 
 
 def test_fast_start_can_be_turned_off(monkeypatch):

@@ -220,25 +220,31 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
         started = time.perf_counter()
         lexicon = load_lexicon(spec, level)  # not the memoised copy: its timings say what this run did
         loaded.append(lexicon)
-        state = "built" if "cold_build_s" in lexicon.timings else "cached"
-        click.echo(f"{lexicon.name}: {state} ({time.perf_counter() - started:.1f} s)")
+        click.echo(f"{lexicon.name}: {done_or_cached('cold_build_s' in lexicon.timings, 'built', started)}")
 
     started = time.perf_counter()
     if not native.fast_start_enabled():
-        state = "off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT)"
+        state = "off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
     elif native.extension_state() == "built":
         state = "cached"
     else:
         native.failure_note().unlink(missing_ok=True)  # warm-up retries a build that failed before
         with CompileWatch("the fast-start extension", BUILD_SECONDS["extension"], stream):
             problem = native.build_extension()
-        state = f"not built: {problem}; the solver uses numba's JIT" if problem else "built"
-    click.echo(f"fast-start extension: {state} ({time.perf_counter() - started:.1f} s)")
+        state = f"not built ({problem}); the solver runs on numba's JIT" if problem else done("built", started)
+    click.echo(f"fast-start extension: {state}")
 
     started = time.perf_counter()  # the JIT kernels: for the library, games and the server
     with CompileWatch("the numba kernels", BUILD_SECONDS["jit"], stream) as watch:
         warm_kernels(loaded[0], include_extend=True)
-    state = "compiled" if watch.compiled else "cached"
-    click.echo(f"numba kernels: {state} ({time.perf_counter() - started:.1f} s)")
+    click.echo(f"numba kernels: {done_or_cached(watch.compiled, 'compiled', started)}")
     kernels = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ beside the solver's sources"
     click.echo(f"# caches: word lists and extension in {cache_root()}, numba's kernels in {kernels}")
+
+
+def done(verb: str, started: float) -> str:
+    return f"{verb} ({time.perf_counter() - started:.1f} s)"
+
+
+def done_or_cached(worked: bool, verb: str, started: float) -> str:
+    return done(verb, started) if worked else "cached"
