@@ -26,6 +26,7 @@ on any difference, so a change in what `solving` passes cannot reach compiled co
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import hashlib
 import importlib
@@ -348,13 +349,27 @@ def _compile_into(directory: Path) -> None:
         warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
         from numba.pycc import CC
 
+    class Compiler(CC):
+        """numba's AOT compiler, with its C support code (about 3 s of C compiler) compiled in a
+        thread while the kernels compile, instead of after them."""
+
+        def start_support_code(self, build_dir: str) -> None:
+            pool = concurrent.futures.ThreadPoolExecutor(1)
+            self._support = pool.submit(super()._compile_mixins, build_dir)
+            pool.shutdown(wait=False)  # the task runs on; `_compile_mixins` waits for it
+
+        def _compile_mixins(self, build_dir: str) -> list[str]:
+            return self._support.result()
+
     importlib.import_module(KERNELS_MODULE)
     bind_jit(KERNELS_MODULE)  # pycc compiles the entries' callees through their dispatchers
     kernels = sys.modules[KERNELS_MODULE]
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
     try:
-        compiler = CC(EXTENSION, source_module=KERNELS_MODULE)
+        compiler = Compiler(EXTENSION, source_module=KERNELS_MODULE)
+        support = tempfile.mkdtemp(dir=staging, prefix="support-")
+        compiler.start_support_code(support)
         compiler.output_dir = str(staging)
         compiler.target_cpu = ""  # generic for the architecture: the file may move to another machine
         for name, (result, arguments) in ENTRIES.items():
@@ -362,6 +377,7 @@ def _compile_into(directory: Path) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             compiler.compile()
+        shutil.rmtree(support)  # object files, linked in by now
         try:
             staging.rename(directory)
         except OSError:
