@@ -23,7 +23,7 @@ from dataclasses import asdict
 from datetime import date
 
 import numpy as np
-from results_file import machine, record
+from results_file import machine, progress, record
 
 BOTS = ["hard", "medium", "medium", "easy"]
 EVEN = ["hard", "hard", "hard", "hard"]  # evenly matched: every seat keeps working to the end
@@ -37,7 +37,7 @@ def time_games(specs: list[str], games: int, seed: int) -> dict:
     rules = Rules()
     play_hand(rules, [make_bot(spec) for spec in specs], seed + 1_000_000)  # warm-up: compile/load, lexicons
     walls, clocks, events, outcomes = [], [], [], []
-    for index in range(games):
+    for index in progress(range(games), ", ".join(specs), "game"):
         bots = [make_bot(spec) for spec in specs]
         started = time.perf_counter()
         result = play_hand(rules, bots, seed + index)

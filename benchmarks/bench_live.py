@@ -15,7 +15,7 @@ from collections import Counter
 from datetime import date
 
 import numpy as np
-from results_file import machine, record
+from results_file import machine, progress, record
 
 
 def run_sequence(seed: int, lexicon, target: int = 60) -> list[tuple[str, float, int, str]]:
@@ -82,7 +82,7 @@ def main() -> None:
     lexicon = get_lexicon("en")
     Board(lexicon, hand="CATMAP").add("S")  # compile (or load) before timing
     events = []
-    for index in range(args.sequences):
+    for index in progress(range(args.sequences), "sequences", "sequence"):
         events += run_sequence(args.seed * 1000 + index, lexicon)
     lines = [
         f"# live-play benchmark, {date.today().isoformat()}",

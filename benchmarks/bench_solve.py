@@ -22,7 +22,7 @@ import time
 from datetime import date
 
 import numpy as np
-from results_file import machine, record
+from results_file import machine, progress, record
 
 SIZES = {11: 1000, 15: 1000, 21: 1000, 30: 50, 40: 50, 60: 20, 100: 20, 144: 20}
 FIRST_CALL = (
@@ -55,7 +55,7 @@ def bench_size(size: int, hands: int, seed: int, time_limit: float, lexicon) -> 
 
     rng = np.random.default_rng([seed, size])
     times, nodes, statuses = [], [], {}
-    for _ in range(hands):
+    for _ in progress(range(hands), f"{size} tiles", "hand"):
         hand = draw(ENGLISH, size, rng)
         result = solve(hand, lexicon, time_limit=time_limit)
         times.append(result.elapsed_ms)

@@ -1191,6 +1191,7 @@ def fuzz_results():
     }
 
 
+@pytest.mark.slow
 def test_fuzz_sessions_never_raise_and_answer_fast(fuzz_results, capsys):
     worst, failures = fuzz_results["worst"], fuzz_results["failures"]
     with capsys.disabled():

@@ -93,7 +93,7 @@ def random_hands(rng, count, sizes, uniform_share=0.4):
     """Hands from the English bag, plus a share with uniformly random letters (more of
     them have no grid)."""
     hands = []
-    for i in range(count):
+    for _ in range(count):
         size = int(rng.choice(sizes))
         if rng.random() < uniform_share:
             hands.append(TileCounts(np.bincount(rng.integers(0, 26, size), minlength=26)))

@@ -155,9 +155,12 @@ COVERAGE: dict[str, list[str]] = {
     "spellevate.deal": [
         "test_spellevate.py::test_rule_spellevate_deal_all_tiles_uneven_deal_leaves_last_players_one_fewer",
         "test_spellevate.py::test_rule_spellevate_double_set_for_large_groups",
+        "test_spellevate.py::test_rule_spellevate_uneven_deal_starts_with_the_leader",
+        "test_spellevate.py::test_rule_spellevate_each_round_is_dealt_from_its_leader",
     ],
     "spellevate.first-lead": [
         "test_spellevate.py::test_rule_spellevate_first_leader_is_closest_to_z_ties_redraw",
+        "test_spellevate.py::test_rule_spellevate_lead_draw_ties_redraw_among_the_tied_only",
     ],
     "spellevate.later-lead": [
         "test_spellevate.py::test_rule_spellevate_later_rounds_led_by_previous_winner",
@@ -168,12 +171,15 @@ COVERAGE: dict[str, list[str]] = {
     "spellevate.beat": [
         "test_spellevate.py::test_rule_spellevate_beating_single_letter_later_in_alphabet",
         "test_spellevate.py::test_rule_spellevate_beating_word_same_length_alphabetically_later",
+        "test_spellevate.py::test_rule_spellevate_invalid_plays_rejected_with_a_clear_reason",
     ],
     "spellevate.pass": [
         "test_spellevate.py::test_rule_spellevate_leader_must_play_and_others_may_pass",
+        "test_spellevate.py::test_rule_spellevate_a_player_who_cannot_beat_must_pass",
     ],
     "spellevate.clear": [
         "test_spellevate.py::test_rule_spellevate_all_others_pass_last_player_clears_and_leads",
+        "test_spellevate.py::test_rule_spellevate_clear_goes_to_the_last_player_to_play",
     ],
     "spellevate.win": [
         "test_spellevate.py::test_rule_spellevate_first_to_empty_hand_wins_and_scores_sum_to_zero",

@@ -101,7 +101,7 @@ def serial_run():
     return run_tournament(["hard", "medium:node_budget=100"], 4, players=2, seed=3, workers=1, rules=Rules())
 
 
-@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+@pytest.mark.parametrize("start_method", ["fork", pytest.param("spawn", marks=pytest.mark.slow)])
 def test_same_seed_same_games_whatever_the_worker_count(serial_run, start_method):
     if start_method not in multiprocessing.get_all_start_methods():
         pytest.skip(f"no {start_method} here")

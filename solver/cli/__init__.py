@@ -27,6 +27,7 @@ COMMANDS = {
         "Speak the engine protocol (JSON lines) on stdin/stdout: seat our bots in another game, or let the "
         "engine referee one. See docs/PROTOCOL.md.",
     ),
+    "ladder": ("solver.cli.games", "Rate bots: a seat-rotated round robin, then Bradley-Terry ratings."),
     "peel": ("solver.cli.grids", "Add LETTERS (a PEEL's tile, a DUMP's three) to a valid grid, moving few tiles."),
     "play": ("solver.cli.games", "Watch bots play a hand (or a match) of Bananagrams."),
     "serve": (

@@ -1,11 +1,10 @@
-"""`bananas engine` (the protocol on stdin/stdout) and `bananas serve` (over WebSocket).
+"""`bananas engine` (the protocol on stdin/stdout) and `bananas serve` (the browser game, and
+the protocol over WebSocket).
 
 Registered into the `bananas` group by solver/cli.py; see docs/PROTOCOL.md.
 """
 
 from __future__ import annotations
-
-import asyncio
 
 import click
 
@@ -19,35 +18,112 @@ def engine() -> None:
     run_stdio()
 
 
+def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None:
+    """--bot NAME=SPEC (repeatable): the bot presets the page offers (default: every preset)."""
+    if not values:
+        return None
+    presets = {}
+    for value in values:
+        name, sep, spec = value.partition("=")
+        if not sep or not name.strip() or not spec.strip():
+            raise click.BadParameter(f"{value!r}: use NAME=SPEC, e.g. easy=easy:speed=0.5")
+        presets[name.strip()] = spec.strip()
+    return presets
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on (loopback by default).")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--public-url", help="Base of room links and QR codes (e.g. http://192.168.1.20:8765).")
+@click.option("--max-rooms", default=100, show_default=True, type=click.IntRange(1, 100_000))
+@click.option("--seats", default=4, show_default=True, type=click.IntRange(1, 8), help="Seats per room.")
+@click.option(
+    "--rate",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(min=0.1),
+    help="Messages a page may send per second.",
+)
+@click.option(
+    "--room-idle",
+    default=1800.0,
+    show_default=True,
+    type=click.FloatRange(min=1.0),
+    help="Seconds without a person's action after which a room closes.",
+)
+@click.option(
+    "--absent",
+    default=60.0,
+    show_default=True,
+    type=click.FloatRange(min=1.0),
+    help="Seconds a disconnected person keeps their seat.",
+)
+@click.option("--distribution", help="Tile set of every room, e.g. A13,B3,... (default: the room's language).")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed the rooms' deals (reproducible games).")
+@click.option("--bot", "bots", multiple=True, callback=_bot_presets, help="NAME=SPEC: a bot preset the page offers.")
 @click.option("--max-sessions", default=64, show_default=True, type=click.IntRange(1, 10_000))
 @click.option(
     "--idle-timeout",
     default=300.0,
     show_default=True,
     type=click.FloatRange(min=1.0),
-    help="Seconds a silent session is kept.",
+    help="Seconds a silent engine session is kept.",
 )
 @click.option(
     "--max-message",
     default=64 * 1024,
     show_default=True,
     type=click.IntRange(256, 16 * 1024 * 1024),
-    help="Largest message in bytes.",
+    help="Largest engine protocol message in bytes.",
 )
-def serve(host: str, port: int, max_sessions: int, idle_timeout: float, max_message: int) -> None:
-    """Serve the engine protocol over WebSocket: one isolated session per connection."""
-    from solver.protocol.server import Limits
-    from solver.protocol.server import serve as run_server
+def serve(
+    host: str,
+    port: int,
+    public_url: str | None,
+    max_rooms: int,
+    seats: int,
+    rate: float,
+    room_idle: float,
+    absent: float,
+    distribution: str | None,
+    seed: int | None,
+    bots: dict[str, str] | None,
+    max_sessions: int,
+    idle_timeout: float,
+    max_message: int,
+) -> None:
+    """Serve the browser game at http://HOST:PORT/ (rooms of people and bots), and the engine
+    protocol over WebSocket at ws://HOST:PORT/engine for other programs (docs/PROTOCOL.md)."""
+    from solver.cli.common import fail
+    from solver.web.config import EngineLimits, WebConfig, default_bots
+    from solver.web.server import bind, serve_forever, url_of
 
-    limits = Limits(max_sessions=max_sessions, idle_timeout=idle_timeout, max_message_bytes=max_message)
-    click.echo(f"bananas engine on ws://{host}:{port} (Ctrl-C to stop)", err=True)
     try:
-        asyncio.run(run_server(host, port, limits))
+        config = WebConfig(
+            max_rooms=max_rooms,
+            max_seats=seats,
+            messages_per_second=rate,
+            message_burst=max(10, int(rate * 3)),
+            room_idle_seconds=room_idle,
+            absent_seconds=absent,
+            public_url=public_url,
+            distribution=distribution,
+            seed=seed,
+            bots=bots or default_bots(),
+            engine=EngineLimits(max_sessions=max_sessions, idle_timeout=idle_timeout, max_message_bytes=max_message),
+        )
+        from solver.web.rooms import Rooms
+
+        Rooms(config)  # checks the distribution and the bot presets now, not at the first game
+    except ValueError as error:
+        fail(str(error))
+    try:
+        sock = bind(host, port)
+    except OSError as error:
+        fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    url = url_of(sock)
+    click.echo(f"bananas: play at {url}  (engine protocol: ws{url[4:]}engine; Ctrl-C to stop)")
+    try:
+        serve_forever(sock, config)
     except KeyboardInterrupt:
         pass
-    except OSError as error:
-        click.echo(f"error: cannot listen on {host}:{port}: {error.strerror or error}", err=True)
-        raise SystemExit(2) from None

@@ -1,7 +1,9 @@
-"""The `bananas play` and `bananas tournament` commands (registered into `solver.cli.main`).
+"""The `bananas play`, `tournament`, `ladder` and `spellevate` commands (registered into `solver.cli.main`).
 
-    bananas play [--players 4] [--bots hard,medium] [--seed 0] [--variant classic] [--json]
-    bananas tournament --bots hard,medium --games 100 [--players 2] [--workers 2] [--csv out.csv]
+    bananas play [--players 4] [--bots hard,medium] [--seed 0] [--variant classic] [--json] [--svg-dir DIR]
+    bananas tournament --bots hard,medium --games 100 [--players 2] [--workers 2 | --scheduler tcp://HOST:PORT]
+                       [--json FILE|-] [--csv out.csv] [--plot rates.svg]
+    bananas ladder --bots easy,medium,hard --games 120 [--bootstrap 1000] [--json FILE|-] [--plot ratings.png]
 
 Same conventions as `solver.cli.grids`: bad usage or input prints one `error: ...` line on
 stderr and exits 2, never a traceback. The numba-backed modules (`solver.play.bots`,
@@ -15,12 +17,15 @@ command again writes the same bytes.
 
 from __future__ import annotations
 
-import contextlib
 import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
 
 import click
 
 from solver.cli.common import reports_input_errors
+from solver.cli.outputs import STDOUT, check_writable, progress_bar, write_file, write_text
 from solver.play.game import MATCH_FORMATS, Rules
 
 VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
@@ -101,6 +106,11 @@ seed_option = click.option(
 )
 @click.option("--json", "as_json", is_flag=True, help="Write the event log as JSON lines (header first).")
 @click.option("--realtime", is_flag=True, help="Pace the events on the wall clock.")
+@click.option(
+    "--svg-dir",
+    metavar="DIR",
+    help="Write each hand's final grids as SVG pictures into DIR (invalid words outlined in red).",
+)
 @reports_input_errors
 def play(
     players: int | None,
@@ -111,6 +121,7 @@ def play(
     match_format: str,
     as_json: bool,
     realtime: bool,
+    svg_dir: str | None,
 ) -> None:
     """Watch bots play a hand (or a match) of Bananagrams.
 
@@ -122,8 +133,11 @@ def play(
       bananas play
       bananas play --players 2 --bots hard,easy --seed 7 --match best-of-3
       bananas play --variant solo --bots hard --json > game.jsonl
+      bananas play --players 2 --svg-dir grids/
     """
     check_seed(seed)
+    if svg_dir is not None:
+        check_picture_folder(svg_dir)
     players = default_players(players, variant, 4)
     rules = make_rules(variant, lang)
     rules.check_players(players)  # RuleError (a ValueError): error line, exit 2
@@ -148,6 +162,38 @@ def play(
         rules, [make_bot(spec) for spec in specs], seed, match_format, realtime=realtime, observer=emit.event
     )
     emit.finish(match)
+    if svg_dir is not None:
+        written = write_grid_pictures(svg_dir, match, specs, rules)
+        click.echo(f"wrote {written} grid picture{'s' if written != 1 else ''} to {svg_dir}", err=True)
+
+
+def check_picture_folder(folder: str) -> None:
+    """--svg-dir: an existing folder, or one that can be made (it is made after the game)."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--svg-dir: {folder} is not a folder")
+    check_writable(str(path / "hand1-P1.svg") if path.is_dir() else folder, "--svg-dir")
+
+
+def write_grid_pictures(folder: str, match, specs: list[str], rules: Rules) -> int:
+    """hand<N>-P<seat>.svg for every grid on the table at the end of each hand."""
+    from solver.core.grid import Grid, validate
+    from solver.core.svg import grid_svg
+    from solver.lexicon.loader import get_lexicon
+
+    Path(folder).mkdir(exist_ok=True)
+    lexicon = get_lexicon(rules.lexicon)
+    written = 0
+    for number, hand in enumerate(match.hands, start=1):
+        for seat, rows in enumerate(hand.grids):
+            if not rows:
+                continue
+            grid = Grid.from_rows(rows)
+            report = validate(grid, lexicon, min_length=rules.min_length)
+            title = f"hand {number}, {label(specs, seat)}: {len(grid.cells())} tiles"
+            write_text(str(Path(folder) / f"hand{number}-P{seat + 1}.svg"), grid_svg(grid, report, title=title))
+            written += 1
+    return written
 
 
 def label(specs: list[str], player: int) -> str:
@@ -310,56 +356,85 @@ def draw_grids(names: list[str], grids: list[list[str] | None]) -> str:
     return "\n".join(lines)
 
 
-# -- tournament -----------------------------------------------------------------------
+# -- tournament and ladder ------------------------------------------------------------
 
 
-@click.command()
-@click.option(
-    "--bots",
-    required=True,
-    metavar="SPEC,...",
-    help="The bots entered (presets or 'preset:key=value,...'); repeats are separate entries.",
-)
-@click.option(
-    "--games",
-    type=int,
-    required=True,
-    metavar="N",
-    help="Games to play (rounded up to whole rotation groups of --players games).",
-)
-@click.option("--players", type=int, metavar="K", help="Players per game [default: 2; 1 for solo].")
-@seed_option
-@click.option("--workers", type=int, default=1, show_default=True, metavar="W", help="Worker processes.")
-@variant_option
-@lang_option
-@click.option(
-    "--json", "json_file", metavar="FILE", help="Write the full results (settings, per-bot totals, every game) as JSON."
-)
-@click.option("--csv", "csv_file", metavar="FILE", help="Write one row per bot as CSV.")
-@reports_input_errors
-def tournament(
+def series_options(command):
+    """The options `tournament` and `ladder` share (bots, games, seats, backend, outputs)."""
+    options = [
+        click.option(
+            "--bots",
+            required=True,
+            metavar="SPEC,...",
+            help="The bots entered (presets or 'preset:key=value,...'); repeats are separate entries.",
+        ),
+        click.option(
+            "--games",
+            type=int,
+            required=True,
+            metavar="N",
+            help="Games to play (rounded up to whole rotation groups of --players games).",
+        ),
+        click.option("--players", type=int, metavar="K", help="Players per game [default: 2; 1 for solo]."),
+        seed_option,
+        click.option("--workers", type=int, default=1, show_default=True, metavar="W", help="Local worker processes."),
+        click.option(
+            "--scheduler",
+            metavar="tcp://HOST:PORT",
+            help="Play on this Dask cluster instead of local processes (needs the 'cluster' extra).",
+        ),
+        variant_option,
+        lang_option,
+        click.option("--json", "json_file", metavar="FILE|-", help="Write the results as JSON ('-': stdout)."),
+        click.option(
+            "--plot",
+            metavar="FILE.svg|FILE.png",
+            help="Plot the results with their intervals (needs the 'plots' extra).",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@dataclass
+class Series:
+    """A checked tournament or ladder request, ready to run."""
+
+    specs: list[str]
+    games: int
+    players: int
+    seed: int
+    workers: int
+    scheduler: str | None
+    rules: Rules
+    total: int  # games after rounding up to whole rotation groups
+    quiet: bool  # JSON on stdout: no bar, no table
+
+    def run(self, play):
+        """`play(progress)` under a progress bar (a terminal only)."""
+        with progress_bar(self.total, f"playing {self.total} games", enabled=not self.quiet) as bar:
+
+            def progress(done: int, _total: int) -> None:
+                bar.update(done - bar.n)
+
+            return play(progress)
+
+
+def check_series(
     bots: str,
     games: int,
     players: int | None,
     seed: int,
     workers: int,
+    scheduler: str | None,
     variant: str,
     lang: str,
-    json_file: str | None,
-    csv_file: str | None,
-) -> None:
-    """Play many seeded games between bots and compare their win rates.
-
-    Each deal is played K times (K players) with the seats rotated, so seat and deal
-    luck cancel. The table gives win rates with 95% Wilson intervals, the mean simulated
-    game time, dumps, rotten bananas and unawarded hands.
-
-    \b
-    Examples:
-      bananas tournament --bots hard,medium --games 100 --workers 2
-      bananas tournament --bots hard,medium,easy,greedy --players 4 --games 40 --csv out.csv
-    """
-    from solver.play.tournament import run_tournament, schedule
+    files: dict[str, str | None],
+    plot: str | None,
+) -> Series:
+    """Every check a run needs, before its first game: bad input fails at once and writes nothing."""
+    from solver.play.tournament import schedule
 
     check_seed(seed)
     players = default_players(players, variant, 2)
@@ -371,64 +446,341 @@ def tournament(
         raise ValueError(f"--games must be at least 1, got {games}")
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
+    if scheduler is not None:
+        from solver.play.cluster import normalise_address, require_distributed
+
+        if workers != 1:
+            raise ValueError("--workers and --scheduler: choose one (the cluster's workers play the games)")
+        require_distributed()
+        scheduler = normalise_address(scheduler)
+        quiet_dask_logs()
+    if plot is not None:
+        from solver.play.plots import plot_format, require_matplotlib
+
+        plot_format(plot)
+        require_matplotlib()
+    for option, path in {**files, "--plot": plot}.items():
+        if path is not None:
+            if path == STDOUT and option != "--json":
+                raise ValueError(f"{option}: give a file name ('-' is for --json only)")
+            check_writable(path, option)
     total = len(schedule(len(specs), players, games, seed))
     if total != games:
         click.echo(f"note: {games} games rounded up to {total} (whole rotation groups of {players})", err=True)
-    with contextlib.ExitStack() as stack:
-        outputs = open_outputs(stack, json_file, csv_file)  # before the run: a bad path fails at once
-        stderr = click.get_text_stream("stderr")  # off a terminal, click prints the label once: no bar
-        with click.progressbar(
-            length=total, label=f"playing {total} games", file=stderr, show_pos=True, show_eta=True
-        ) as bar:
+    quiet = files.get("--json") == STDOUT
+    return Series(specs, games, players, seed, workers, scheduler, rules, total, quiet)
 
-            def progress(done: int, _total: int) -> None:
-                bar.update(done - bar.pos)
 
-            result = run_tournament(specs, games, players, seed, workers, rules, progress=progress)
-        click.echo(result.table())
-        if "json" in outputs:
-            json.dump(result.to_json(), outputs["json"], indent=1)
-            outputs["json"].write("\n")
-        if "csv" in outputs:
-            outputs["csv"].write(result.to_csv())
-    for path in (json_file, csv_file):
+def quiet_dask_logs() -> None:
+    """Dask logs what it retries, with tracebacks (its config sets a level per logger); the
+    command reports a failure in one `error:` line instead."""
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.split(".")[0] == "distributed":
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def write_results(files: dict[str, tuple[str | None, str]], plot: str | None, figure) -> None:
+    """The output files, each written whole; then one 'wrote' line per file on stderr."""
+    for path, text in files.values():
         if path is not None:
+            write_text(path, text)
+    if plot is not None:
+        from solver.play.plots import plot_format, save_figure
+
+        write_file(plot, lambda temp: save_figure(figure(), temp, plot_format(plot)))
+    for path in [path for path, _ in files.values()] + [plot]:
+        if path is not None and path != STDOUT:
             click.echo(f"wrote {path}", err=True)
 
 
-def open_outputs(stack: contextlib.ExitStack, json_file: str | None, csv_file: str | None) -> dict:
-    outputs = {}
-    for key, path in (("json", json_file), ("csv", csv_file)):
-        if path is not None:
-            try:
-                outputs[key] = stack.enter_context(open(path, "w", encoding="utf-8", newline=""))
-            except OSError as error:
-                raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
-    return outputs
+@click.command()
+@series_options
+@click.option("--csv", "csv_file", metavar="FILE", help="Write one row per bot as CSV.")
+@reports_input_errors
+def tournament(
+    bots: str,
+    games: int,
+    players: int | None,
+    seed: int,
+    workers: int,
+    scheduler: str | None,
+    variant: str,
+    lang: str,
+    json_file: str | None,
+    plot: str | None,
+    csv_file: str | None,
+) -> None:
+    """Play many seeded games between bots and compare their win rates.
+
+    Each deal is played K times (K players) with the seats rotated, so seat and deal
+    luck cancel. The table gives win rates with 95% Wilson intervals, the mean simulated
+    game time, dumps, rotten bananas and unawarded hands. With --scheduler the games run
+    on a Dask cluster, with the same results as a local run.
+
+    \b
+    Examples:
+      bananas tournament --bots hard,medium --games 100 --workers 2
+      bananas tournament --bots hard,medium,easy,greedy --players 4 --games 40 --csv out.csv
+      bananas tournament --bots hard,medium --games 10000 --scheduler tcp://10.0.0.5:8786 --plot rates.svg
+    """
+    from solver.play.tournament import run_tournament
+
+    series = check_series(
+        bots, games, players, seed, workers, scheduler, variant, lang, {"--json": json_file, "--csv": csv_file}, plot
+    )
+    result = series.run(
+        lambda progress: run_tournament(
+            series.specs,
+            series.games,
+            series.players,
+            series.seed,
+            series.workers,
+            series.rules,
+            progress=progress,
+            scheduler=series.scheduler,
+        )
+    )
+    if not series.quiet:
+        click.echo(result.table())
+    files = {"json": (json_file, json.dumps(result.to_json(), indent=1) + "\n"), "csv": (csv_file, result.to_csv())}
+    write_results(files, plot, lambda: tournament_figure(result))
+
+
+def tournament_figure(result):
+    from solver.play.plots import tournament_figure as figure
+
+    return figure(result)
 
 
 @click.command()
-@click.option("--players", type=int, default=4, show_default=True, metavar="N", help="Players (3 or more).")
-@click.option("--rounds", type=click.IntRange(1, 100), default=1, show_default=True)
+@series_options
+@click.option(
+    "--bootstrap",
+    type=int,
+    default=1000,
+    show_default=True,
+    metavar="B",
+    help="Bootstrap resamples of the deals for the 95% intervals (0: none).",
+)
+@reports_input_errors
+def ladder(
+    bots: str,
+    games: int,
+    players: int | None,
+    seed: int,
+    workers: int,
+    scheduler: str | None,
+    variant: str,
+    lang: str,
+    json_file: str | None,
+    plot: str | None,
+    bootstrap: int,
+) -> None:
+    """Rate bots: a seat-rotated round robin, then Bradley-Terry ratings.
+
+    With more bots than seats, the K-bot tables cycle through every combination (mixed
+    tables for K > 2). Ratings are on the Elo scale (field mean 1500; 400 points = 10:1
+    odds in a two-player game), with 95% bootstrap intervals over deals, best first.
+    Any bot spec is an entry.
+
+    \b
+    Examples:
+      bananas ladder --bots easy,medium,hard,greedy --games 120
+      bananas ladder --bots hard:dump_policy=advice,hard:dump_policy=hardest --games 400 --json ladder.json
+      bananas ladder --bots easy,medium,hard,long,compact --players 4 --games 200 --plot ladder.png
+    """
+    from solver.play.ladder import run_ladder
+
+    if bootstrap < 0:
+        raise ValueError(f"--bootstrap must be 0 or more, got {bootstrap}")
+    if len(split_specs(bots)) < 2:
+        raise ValueError("--bots: a ladder needs at least two bots")
+    if default_players(players, variant, 2) < 2:
+        raise ValueError("a ladder compares bots at one table: --players must be 2 or more")
+    series = check_series(bots, games, players, seed, workers, scheduler, variant, lang, {"--json": json_file}, plot)
+    result = series.run(
+        lambda progress: run_ladder(
+            series.specs,
+            series.games,
+            series.players,
+            series.seed,
+            series.workers,
+            series.rules,
+            scheduler=series.scheduler,
+            progress=progress,
+            bootstrap=bootstrap,
+        )
+    )
+    if not series.quiet:
+        click.echo(result.table())
+    write_results(
+        {"json": (json_file, json.dumps(result.to_json(), indent=1) + "\n")}, plot, lambda: ladder_figure(result)
+    )
+
+
+def ladder_figure(result):
+    from solver.play.plots import ladder_figure as figure
+
+    return figure(result)
+
+
+# -- spellevate ---------------------------------------------------------------------
+
+
+@click.command()
+@click.option("--players", type=int, metavar="N", help="Players, 3 or more [default: one per bot (and you), else 4].")
+@click.option(
+    "--bots",
+    metavar="SPEC,...",
+    help="Bot presets by seat: simple, planner (or 'planner:beam=8,...'); a shorter list cycles. [default: simple]",
+)
+@click.option("--rounds", type=click.IntRange(1, 100), default=1, show_default=True, help="Rounds of one game.")
+@click.option("--games", type=int, metavar="N", help="Play a seat-rotated series of N rounds and compare the bots.")
+@click.option("--workers", type=int, default=1, show_default=True, metavar="W", help="Worker processes (--games).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--double-set", is_flag=True, help="Deal two sets (288 tiles), for large groups.")
-@click.option("--json", "as_json", is_flag=True, help="Write every round's events as JSON lines.")
+@click.option("--human", is_flag=True, help="Take seat P1 yourself and play the bots in the terminal.")
+@click.option(
+    "--json",
+    "json_file",
+    is_flag=False,
+    flag_value="-",
+    metavar="[FILE]",
+    help="One game: every event as JSON lines; --games: the results as JSON. To FILE, or stdout.",
+)
 @reports_input_errors
-def spellevate(players: int, rounds: int, seed: int, double_set: bool, as_json: bool) -> None:
-    """Watch simple bots play Spellevate, the turn-based climbing game (RULES.md)."""
-    from solver.core.tiles import ENGLISH
-    from solver.play.spellevate import play_spellevate
+def spellevate(
+    players: int | None,
+    bots: str | None,
+    rounds: int,
+    games: int | None,
+    workers: int,
+    seed: int,
+    double_set: bool,
+    human: bool,
+    json_file: str | None,
+) -> None:
+    """Spellevate, the turn-based climbing game (RULES.md): watch bots, compare them, or play.
+
+    Without --games, one game of --rounds rounds is shown round by round. With --games,
+    a series: every deal is played once per seat with the bots rotated, and the table
+    gives each bot's win rate (95% Wilson interval) and mean score. With --human you hold
+    seat P1: type a word or a letter from your hand, or pass.
+
+    \b
+    Examples:
+      bananas spellevate --players 5 --rounds 3
+      bananas spellevate --bots planner,simple,simple,simple --games 200 --workers 2
+      bananas spellevate --human --bots planner
+    """
+    from solver.play.spellevate import set_of
 
     check_seed(seed)
-    tiles = ENGLISH + ENGLISH if double_set else ENGLISH
-    results = play_spellevate(players, rounds, seed, "en", tiles)
-    for number, result in enumerate(results, start=1):
-        if as_json:
-            for event in result.events:
-                click.echo(json.dumps({"round": number, **event}))
-            continue
-        plays = sum(1 for event in result.events if event["event"] == "play")
-        click.echo(
-            f"round {number}: P{result.leader + 1} leads; {plays} plays; P{result.winner + 1} wins; "
-            f"scores {' '.join(f'P{i + 1} {s:+d}' for i, s in enumerate(result.scores))}"
-        )
+    given = split_specs(bots) if bots is not None else None
+    sets = 2 if double_set else 1
+    if games is not None:
+        if human:
+            raise ValueError("--human plays one game: leave out --games")
+        if rounds != 1:
+            raise ValueError("--rounds is for one game; a series plays --games rounds")
+        if given is None:
+            raise ValueError("--games compares bots: name them with --bots (e.g. planner,simple,simple,simple)")
+        spellevate_series(given, games, players or len(given), seed, workers, sets, json_file)
+        return
+    if workers != 1:
+        raise ValueError("--workers is for a series: add --games")
+    seated = 1 if human else 0
+    if players is None:
+        players = len(given) + seated if given else 4
+    if given is not None and len(given) > players - seated:
+        raise ValueError(f"--bots names {len(given)} bots for {players - seated} bot seats")
+    choices = given or ["simple"]
+    specs = [choices[i % len(choices)] for i in range(max(0, players - seated))]
+    spellevate_game(specs, human, rounds, seed, set_of(sets), json_file)
+
+
+def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles, json_file: str | None) -> None:
+    """One game: the rounds shown one line each (or every event as JSON lines); with a
+    person at P1, every event as it happens."""
+    from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
+    from solver.lexicon.loader import get_lexicon
+    from solver.play.spellevate import check_table, play_rounds
+    from solver.play.spellevate_bots import check_spellevate_spec, make_spellevate_bot
+
+    for spec in specs:
+        check_spellevate_spec(spec)
+    check_table(len(specs) + human, tiles)
+    if human and json_file is not None:
+        raise ValueError("--human shows the game as it goes: leave out --json")
+    lexicon = get_lexicon("en")
+    seats = [HumanSeat(lexicon)] if human else []
+    seats += [make_spellevate_bot(spec, lexicon) for spec in specs]
+    with contextlib.ExitStack() as stack:
+        out = None
+        if json_file is not None:
+            out = click.get_text_stream("stdout") if json_file == "-" else open_outputs(stack, json_file, None)["json"]
+        if human:
+            names = ["you"] + specs
+            click.echo(f"Spellevate, seed {seed}: {', '.join(f'P{i + 1} {name}' for i, name in enumerate(names))}")
+            try:
+                results = play_rounds(seats, rounds, seed, lexicon, tiles, observer=TableLog(names).event)
+            except LeftTable as left:
+                if not left.by_choice:
+                    raise ValueError(str(left)) from None
+                click.echo(str(left))
+                return
+        else:
+            results = play_rounds(seats, rounds, seed, lexicon, tiles)
+        for number, result in enumerate(results, start=1):
+            if out is not None:
+                for event in result.events:
+                    out.write(json.dumps({"round": number, **event}) + "\n")
+                continue
+            if human:
+                continue
+            plays = sum(1 for event in result.events if event["event"] == "play")
+            click.echo(
+                f"round {number}: P{result.leader + 1} leads; {plays} plays; P{result.winner + 1} wins; "
+                f"scores {' '.join(f'P{i + 1} {s:+d}' for i, s in enumerate(result.scores))}"
+            )
+        if human and len(results) > 1:
+            totals = [sum(result.scores[seat] for result in results) for seat in range(len(seats))]
+            click.echo(f"totals: {' '.join(f'P{i + 1} {t:+d}' for i, t in enumerate(totals))}")
+    if json_file not in (None, "-"):
+        click.echo(f"wrote {json_file}", err=True)
+
+
+def spellevate_series(
+    specs: list[str], games: int, players: int, seed: int, workers: int, sets: int, json_file: str | None
+) -> None:
+    """A seat-rotated series (`solver.play.spellevate_tournament`), shown as a table."""
+    from solver.play.spellevate_bots import check_spellevate_spec
+    from solver.play.spellevate_tournament import run_series
+
+    for spec in specs:
+        check_spellevate_spec(spec)
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
+    with contextlib.ExitStack() as stack:
+        out = None
+        if json_file == "-":
+            out = click.get_text_stream("stdout")
+        elif json_file is not None:
+            out = open_outputs(stack, json_file, None)["json"]  # before the run: a bad path fails at once
+        total = -(-games // players) * players
+        if total != games:
+            click.echo(f"note: {games} rounds rounded up to {total} (whole rotation groups of {players})", err=True)
+        stderr = click.get_text_stream("stderr")
+        with click.progressbar(length=total, label=f"playing {total} rounds", file=stderr, show_pos=True) as bar:
+            result = run_series(
+                specs, games, players, seed, workers, sets, progress=lambda done, _total: bar.update(done - bar.pos)
+            )
+        if json_file != "-":
+            click.echo(result.table())
+        if out is not None:
+            json.dump(result.to_json(), out, indent=1)
+            out.write("\n")
+    if json_file not in (None, "-"):
+        click.echo(f"wrote {json_file}", err=True)

@@ -35,11 +35,14 @@ from solver.cli.common import (
     require,
     source_name,
 )
+from solver.cli.outputs import check_writable, write_file, write_text
 from solver.cli.warmup import KernelPrep
 from solver.core.grid import Grid, Report, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.objectives import OBJECTIVES
+
+PICTURE_HELP = "Also draw the grid into FILE: SVG, or PNG for FILE.png (needs the 'plots' extra)."
 
 
 @click.command()
@@ -53,14 +56,16 @@ from solver.search.objectives import OBJECTIVES
 )
 @min_length_option
 @json_option
+@click.option("--svg", "picture", metavar="FILE", help=PICTURE_HELP + " Invalid words are outlined in red.")
 @reports_input_errors
-def check(grid_file: str, lexicon: str, tiles: str | None, min_length: int, as_json: bool) -> None:
+def check(grid_file: str, lexicon: str, tiles: str | None, min_length: int, as_json: bool, picture: str | None) -> None:
     """Validate a grid: words, connectivity and (optionally) the tiles used.
 
     GRID_FILE holds the grid in text notation, as a JSON list of rows, or as a JSON
     object with a "grid" key (the output of `bananas solve --json`); '-' reads stdin.
     """
     check_min_length(min_length)
+    check_picture(picture)
     grid, recorded_tiles = parse_grid(read_source(grid_file), source_name(grid_file))
     tiles_spec = tiles if tiles is not None else recorded_tiles
     hand = parse_tiles_option(tiles_spec) if tiles_spec is not None else None
@@ -69,7 +74,33 @@ def check(grid_file: str, lexicon: str, tiles: str | None, min_length: int, as_j
         emit_json({**report.to_json(), "grid": grid.to_json()})
     else:
         print_report(grid, report)
+    if picture is not None:
+        save_picture(picture, grid, report)
     exit_with(0 if report.ok else 1)
+
+
+def check_picture(path: str | None) -> None:
+    """--svg: the format and the folder, checked before any work."""
+    if path is None:
+        return
+    if path.lower().endswith(".png"):
+        from solver.play.plots import require_matplotlib
+
+        require_matplotlib("--svg FILE.png")
+    check_writable(path, "--svg")
+
+
+def save_picture(path: str, grid: Grid, report: Report | None = None) -> None:
+    """The grid's picture (`solver.core.svg`), written whole; a note on stderr."""
+    if path.lower().endswith(".png"):
+        from solver.play.plots import save_grid_png
+
+        write_file(path, lambda temp: save_grid_png(grid, temp, report))
+    else:
+        from solver.core.svg import grid_svg
+
+        write_text(path, grid_svg(grid, report))
+    click.echo(f"wrote {path}", err=True)
 
 
 def print_report(grid: Grid, report: Report) -> None:
@@ -118,9 +149,19 @@ def words(letters: str, lexicon: str, min_length: int, limit: int | None, as_jso
 )
 @click.option("--seed", type=int, help="Vary the move order (same seed, same grid).")
 @json_option
+@click.option(
+    "--svg", "picture", metavar="FILE", help=PICTURE_HELP + " One hand only; nothing is written without a grid."
+)
 @reports_input_errors
 def solve(
-    letters: str, lexicon: str, min_length: int, time_limit: float, objective: str, seed: int | None, as_json: bool
+    letters: str,
+    lexicon: str,
+    min_length: int,
+    time_limit: float,
+    objective: str,
+    seed: int | None,
+    as_json: bool,
+    picture: str | None,
 ) -> None:
     """Build a grid using every tile of LETTERS.
 
@@ -131,12 +172,19 @@ def solve(
     check_min_length(min_length)
     # `not >=` also rejects NaN, which would make the deadline never arrive.
     require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
+    require(picture is None or letters != "-", "--svg draws one hand's grid: not with '-' (a batch)")
+    check_picture(picture)
     hand = None if letters == "-" else parse_hand(letters)  # reject bad letters before loading
     kernels = KernelPrep()  # first run: the kernels build while the word list loads
     solve_hand = make_solver(get_lexicon(lexicon), min_length, time_limit, objective, seed, kernels)
     if hand is not None:
         solution = solve_hand(hand)
         print_solution(solution, as_json)
+        if picture is not None:
+            if solution.grid is not None:
+                save_picture(picture, solution.grid)
+            else:
+                click.echo(f"note: no grid, {picture} not written", err=True)
         exit_with(0 if solution.solved else 1)
     exit_with(solve_batch(solve_hand, as_json))
 

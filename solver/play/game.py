@@ -453,6 +453,27 @@ class Hand:
         seat.bot.start(TileCounts(), self.rules, 0)  # the bot's tiles are gone too
         self.log("rotten", player=seat_index, problems=problems, bunch=len(self.bunch))
 
+    def leave(self, seat_index: int, now: float) -> HandResult | None:
+        """A player who leaves the table (a front-end's decision: gone too long, or quit).
+        Not a rule of the game: treated like a ROTTEN BANANA without the inspection: out of
+        the hand, their tiles back into the bunch, and the others play on."""
+        self.advance(now)
+        seat = self.seats[seat_index]
+        if self.result is not None or not seat.active:
+            return self.result
+        self.clock = max(self.clock, now)
+        self.bunch = self.bunch + seat.held
+        seat.held = TileCounts()
+        seat.active = False
+        seat.bot.start(TileCounts(), self.rules, 0)
+        self.log("left", player=seat_index, bunch=len(self.bunch))
+        if not self.active:
+            self.result = self.end("unawarded", [], "every player left")
+        else:
+            for index in self.active:
+                self.wake(index)  # the bunch grew: a PEEL or a DUMP may be possible again
+        return self.result
+
     def finish_race(self, winners: list[int]) -> HandResult:
         if len(winners) == 1:
             return self.end("win", winners, "BANANAS with a valid grid")

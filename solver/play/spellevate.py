@@ -1,7 +1,7 @@
 """Spellevate: a turn-based climbing game played with Bananagrams tiles (RULES.md).
 
 3+ players. All tiles are dealt (one set, or a double set for large groups), starting
-with the first player; an uneven deal leaves the last players one tile fewer. In the
+with the player who leads; an uneven deal leaves the last players one tile fewer. In the
 first round each player draws a tile and the letter closest to Z leads (ties redraw);
 later rounds, the previous round's winner leads. The leader plays a single letter or a
 word from their hand; each later play must beat the current one: a single letter later
@@ -11,31 +11,33 @@ to play clears the table and leads again. The first player to empty their hand w
 round. Optional score: the winner gains one point per tile left in all opponents' hands;
 each other player loses one point per tile they still hold (the scores sum to zero).
 
-The bots here are simple and deterministic: lead with the longest word they can spell
-(the alphabetically latest of that length, so it is hard to beat), follow with the
-cheapest play that beats the table, otherwise pass.
+This module is the referee: `RoundState` is the public state of a round (whose turn,
+what is on the table, hand sizes, what has been played) and says why a move is illegal;
+`Round` adds the hands. The same state machine runs bot games, the protocol's seats and
+hosted games, and a person at the terminal. The bots are in `solver.play.spellevate_bots`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
 from solver.core.tiles import ALPHABET, ENGLISH, TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
 
-LEAD_MAX_LENGTH = 7  # longest word a bot looks for when leading (keeps the search small)
 MAX_TURNS = 100_000  # a guard, not a rule
 
 
 class SpellevateError(ValueError):
-    """A play or setting the rules do not allow."""
+    """A play or setting the rules do not allow (the message says why)."""
 
 
 @dataclass(frozen=True)
 class Play:
-    """Letters laid on the table: one letter, or a word."""
+    """Letters laid on the table: one letter, or a word (upper case)."""
 
     letters: str
 
@@ -50,6 +52,168 @@ class Play:
             return False
         return self.letters > other.letters
 
+    def tiles(self) -> TileCounts:
+        return TileCounts.from_letters(self.letters)
+
+
+def parse_play(text: str) -> Play:
+    """A play typed by a person or sent by a client: letters A-Z, any case."""
+    letters = text.strip().upper()
+    if not letters or not letters.isascii() or not letters.isalpha():
+        raise SpellevateError(f"{text.strip()!r} is not a play: type letters A-Z (a word or one letter)")
+    return Play(letters)
+
+
+def shape_error(play: Play, table: Play | None, lexicon: Lexicon, min_length: int) -> str | None:
+    """Why `play` cannot go on `table` whoever holds the tiles (None: it can)."""
+    if not play.is_letter:
+        if len(play.letters) < min_length:
+            return f"{play.letters} is too short: words have at least {min_length} letters"
+        if play.letters not in lexicon:
+            return f"{play.letters} is not a word"
+    if table is None or play.beats(table):
+        return None
+    if table.is_letter:
+        if play.is_letter:
+            return f"{play.letters} does not beat {table.letters}: play a letter later in the alphabet"
+        return f"the table holds the single letter {table.letters}: play a later single letter"
+    if len(play.letters) != len(table.letters):
+        return (
+            f"{play.letters} has {len(play.letters)} letter{'s' if len(play.letters) > 1 else ''}: "
+            f"the table holds the {len(table.letters)}-letter word {table.letters}"
+        )
+    return f"{play.letters} does not beat {table.letters}: play a {len(table.letters)}-letter word alphabetically later"
+
+
+def hand_error(play: Play, hand: TileCounts) -> str | None:
+    """Why the hand cannot make `play` (None: it can)."""
+    need = play.tiles()
+    if hand.contains(need):
+        return None
+    missing = TileCounts(np.maximum(need.counts - hand.counts, 0)).letters()
+    return f"{play.letters} is not in the hand (missing {', '.join(missing)})"
+
+
+def seat_name(seat: int) -> str:
+    """How people name seats: P1, P2, ... (the protocol counts players from 0 instead)."""
+    return f"P{seat + 1}"
+
+
+@dataclass
+class RoundState:
+    """The public state of a round, as every player sees it.
+
+    `sizes` are the hand sizes, `played` every tile laid so far, `events` the round's log
+    (play, pass, clear, win). `turn` is whose move it is; `table` is None when the mover
+    leads."""
+
+    sizes: list[int]
+    leader: int
+    turn: int = -1
+    table: Play | None = None
+    last_player: int = -1
+    passes: int = 0
+    played: TileCounts = field(default_factory=TileCounts)
+    events: list[dict] = field(default_factory=list)
+    winner: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.turn < 0:
+            self.turn = self.leader
+        if self.last_player < 0:
+            self.last_player = self.leader
+
+    @property
+    def players(self) -> int:
+        return len(self.sizes)
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    def move_error(
+        self,
+        player: int,
+        play: Play | None,
+        lexicon: Lexicon,
+        min_length: int,
+        hand: TileCounts | None = None,
+        label: Callable[[int], str] = seat_name,
+    ) -> str | None:
+        """Why `player` may not make this move now (None: it is legal). With `hand`, the
+        player's tiles are checked too; without, only their number. `label` names a seat."""
+        if self.over:
+            return "the round is over"
+        if player != self.turn:
+            return f"it is {label(self.turn)}'s turn, not {label(player)}'s"
+        if play is None:
+            return "the leader must play: a leader cannot pass" if self.table is None else None
+        if hand is not None:
+            error = hand_error(play, hand)
+            if error is not None:
+                return error
+        elif len(play.letters) > self.sizes[player]:
+            return f"{play.letters} has {len(play.letters)} tiles but {label(player)} holds {self.sizes[player]}"
+        return shape_error(play, self.table, lexicon, min_length)
+
+    def apply(self, player: int, play: Play | None) -> list[dict]:
+        """Make a legal move (see `move_error`); return the events it caused."""
+        start = len(self.events)
+        if play is None:
+            self.passes += 1
+            self.events.append({"event": "pass", "player": player})
+            if self.passes == self.players - 1:  # everyone else passed in turn: the last player clears and leads
+                self.events.append({"event": "clear", "player": self.last_player})
+                self.table, self.turn, self.passes = None, self.last_player, 0
+                return self.events[start:]
+        else:
+            self.sizes[player] -= len(play.letters)
+            self.played = self.played + play.tiles()
+            self.events.append({"event": "play", "player": player, "letters": play.letters, "left": self.sizes[player]})
+            self.table, self.last_player, self.passes = play, player, 0
+            if self.sizes[player] == 0:
+                self.winner = player
+                self.events.append({"event": "win", "player": player, "scores": scores(self.sizes, player)})
+                return self.events[start:]
+        self.turn = (self.turn + 1) % self.players
+        return self.events[start:]
+
+
+def scores(sizes: Sequence[int], winner: int) -> list[int]:
+    """RULES.md score: the winner gains a point per tile left in all opponents' hands,
+    each other player loses one per tile held; the scores sum to zero."""
+    result = [-count for count in sizes]
+    result[winner] = sum(sizes) - sizes[winner]
+    return result
+
+
+@dataclass
+class SeatView:
+    """What one seat knows: its own hand, the public state, the set dealt and the rules."""
+
+    seat: int
+    hand: TileCounts
+    state: RoundState
+    tiles: TileCounts  # every tile of the set(s) dealt
+    lexicon: Lexicon
+    min_length: int
+
+    @property
+    def unseen(self) -> TileCounts:
+        """Tiles in the other players' hands (all tiles are dealt)."""
+        return self.tiles - self.hand - self.state.played
+
+
+class SpellevateBot(Protocol):
+    """A seat played by a program: `choose` returns a play, or None to pass (never
+    when leading). `begin` is called once per round before its first move."""
+
+    name: str
+
+    def begin(self, view: SeatView) -> None: ...
+
+    def choose(self, view: SeatView) -> Play | None: ...
+
 
 @dataclass
 class RoundResult:
@@ -60,110 +224,145 @@ class RoundResult:
     events: list[dict] = field(default_factory=list)
 
 
-def deal(players: int, tiles: TileCounts, rng: np.random.Generator) -> list[TileCounts]:
-    """Deal every tile one at a time starting with the first player (uneven: the last
-    players get one fewer)."""
+class Round:
+    """A round refereed with every hand known: the public state plus the hands."""
+
+    def __init__(self, hands: Sequence[TileCounts], leader: int, lexicon: Lexicon, min_length: int = 2):
+        self.hands = list(hands)
+        self.lexicon = lexicon
+        self.min_length = min_length
+        self.tiles = sum(self.hands, TileCounts())
+        self.state = RoundState([len(hand) for hand in self.hands], leader)
+
+    def view(self, seat: int) -> SeatView:
+        return SeatView(seat, self.hands[seat], self.state, self.tiles, self.lexicon, self.min_length)
+
+    def move_error(self, player: int, play: Play | None) -> str | None:
+        """Why `player` may not make this move now, tiles included (None: legal)."""
+        return self.state.move_error(player, play, self.lexicon, self.min_length, self.hands[player])
+
+    def move(self, player: int, play: Play | None) -> list[dict]:
+        """Make a move; SpellevateError (with the reason) if it is illegal."""
+        error = self.move_error(player, play)
+        if error is not None:
+            raise SpellevateError(error)
+        if play is not None:
+            self.hands[player] = self.hands[player] - play.tiles()
+        return self.state.apply(player, play)
+
+    def result(self) -> RoundResult:
+        state = self.state
+        if state.winner is None:
+            raise SpellevateError("the round is not over")
+        return RoundResult(
+            state.winner,
+            state.leader,
+            scores(state.sizes, state.winner),
+            [hand.letters() for hand in self.hands],
+            state.events,
+        )
+
+
+def deal(players: int, tiles: TileCounts, rng: np.random.Generator, first: int = 0) -> list[TileCounts]:
+    """Shuffle and deal every tile one at a time starting with player `first` (the
+    leader): in an uneven deal the last players served get one fewer."""
     pool = rng.permutation(np.repeat(np.arange(26), tiles.counts))
     hands = [np.zeros(26, dtype=np.int64) for _ in range(players)]
     for index, code in enumerate(pool):
-        hands[index % players][code] += 1
+        hands[(first + index) % players][code] += 1
     return [TileCounts(hand) for hand in hands]
 
 
 def first_leader(players: int, tiles: TileCounts, rng: np.random.Generator) -> tuple[int, list[list[str]]]:
-    """Each player draws a tile; the letter closest to Z leads; tied players redraw."""
+    """Each player draws a tile; the letter closest to Z leads; tied players redraw
+    (the drawn tiles go back each time). Returns the leader and every draw, in order."""
+    if np.count_nonzero(tiles.counts) < 2:
+        raise SpellevateError("cannot draw for the lead: every tile is the same letter")
     contenders = list(range(players))
     draws: list[list[str]] = []
+    pool = np.repeat(np.arange(26), tiles.counts)
     while True:
-        pool = np.repeat(np.arange(26), tiles.counts)
         picks = rng.choice(pool, size=len(contenders), replace=False)
         draws.append([ALPHABET[code] for code in picks])
         best = picks.max()
-        contenders = [player for player, code in zip(contenders, picks) if code == best]
+        contenders = [player for player, code in zip(contenders, picks, strict=True) if code == best]
         if len(contenders) == 1:
             return contenders[0], draws
 
 
-class SpellevateBot:
-    """The simple climbing strategy of the module docstring."""
-
-    def __init__(self, lexicon: Lexicon, min_length: int = 2):
-        self.lexicon = lexicon
-        self.min_length = min_length
-
-    def lead(self, hand: TileCounts) -> Play:
-        words = self.lexicon.formable_words(hand, self.min_length, max_length=LEAD_MAX_LENGTH)
-        if words:
-            longest = len(words[0])
-            return Play(max(w for w in words if len(w) == longest).upper())
-        return Play(max(hand.letters()))
-
-    def follow(self, hand: TileCounts, table: Play) -> Play | None:
-        if table.is_letter:
-            higher = [letter for letter in hand.letters() if letter > table.letters]
-            return Play(min(higher)) if higher else None
-        length = len(table.letters)
-        words = [
-            w.upper()
-            for w in self.lexicon.formable_words(hand, length, max_length=length)
-            if len(w) == length and w.upper() > table.letters
-        ]
-        return Play(min(words)) if words else None
+def check_table(players: int, tiles: TileCounts) -> None:
+    if players < 3:
+        raise SpellevateError("Spellevate takes 3 or more players")
+    if players > len(tiles):
+        raise SpellevateError(f"{players} players but only {len(tiles)} tiles")
 
 
 def play_round(
-    hands: list[TileCounts], leader: int, lexicon: Lexicon, bots: list[SpellevateBot], min_length: int = 2
+    hands: Sequence[TileCounts],
+    leader: int,
+    lexicon: Lexicon,
+    bots: Sequence[SpellevateBot],
+    min_length: int = 2,
+    observer: Callable[[dict], None] | None = None,
 ) -> RoundResult:
-    """Play one round from the given hands; the first to empty their hand wins."""
-    hands = list(hands)
-    players = len(hands)
-    events: list[dict] = []
-    turn = leader
-    table: Play | None = None
-    last_player = leader
-    passes = 0
+    """Play one round from the given hands; the first to empty their hand wins. A bot's
+    illegal move is a bug: SpellevateError."""
+    game = Round(hands, leader, lexicon, min_length)
+    for seat, bot in enumerate(bots):
+        bot.begin(game.view(seat))
     for _ in range(MAX_TURNS):
-        if table is None:
-            play = bots[turn].lead(hands[turn])
-            _check_play(play, hands[turn], lexicon, min_length)
-        else:
-            play = bots[turn].follow(hands[turn], table)
-            if play is not None:
-                _check_play(play, hands[turn], lexicon, min_length)
-                if not play.beats(table):
-                    raise SpellevateError(f"{play.letters} does not beat {table.letters}")
-        if play is None:
-            passes += 1
-            events.append({"event": "pass", "player": turn})
-            if passes == players - 1:  # everyone else passed in turn: the last player clears and leads
-                events.append({"event": "clear", "player": last_player})
-                table, turn, passes = None, last_player, 0
-                continue
-        else:
-            hands[turn] = hands[turn] - TileCounts.from_letters(play.letters)
-            events.append({"event": "play", "player": turn, "letters": play.letters, "left": len(hands[turn])})
-            table, last_player, passes = play, turn, 0
-            if len(hands[turn]) == 0:
-                return _finish(turn, leader, hands, events)
-        turn = (turn + 1) % players
+        seat = game.state.turn
+        play = bots[seat].choose(game.view(seat))
+        try:
+            events = game.move(seat, play)
+        except SpellevateError as error:
+            raise SpellevateError(f"bot {bots[seat].name} at P{seat + 1}: {error}") from None
+        if observer is not None:
+            for event in events:
+                observer(event)
+        if game.state.over:
+            return game.result()
     raise SpellevateError("round did not end")
 
 
-def _check_play(play: Play, hand: TileCounts, lexicon: Lexicon, min_length: int) -> None:
-    if not hand.contains(TileCounts.from_letters(play.letters)):
-        raise SpellevateError(f"{play.letters} is not in the hand")
-    if not play.is_letter and (len(play.letters) < min_length or play.letters not in lexicon):
-        raise SpellevateError(f"{play.letters} is not a word")
+def set_of(sets: int, distribution: TileCounts = ENGLISH) -> TileCounts:
+    """One or two sets of tiles (a double set for large groups)."""
+    if sets not in (1, 2):
+        raise SpellevateError(f"one or two sets, not {sets}")
+    return TileCounts(distribution.counts * sets)
 
 
-def _finish(winner: int, leader: int, hands: list[TileCounts], events: list[dict]) -> RoundResult:
-    """RULES.md score: the winner gains a point per tile left in all opponents' hands,
-    each other player loses one per tile held; the scores sum to zero."""
-    left = [len(hand) for hand in hands]
-    scores = [-count for count in left]
-    scores[winner] = sum(left)
-    events.append({"event": "win", "player": winner, "scores": scores})
-    return RoundResult(winner, leader, scores, [hand.letters() for hand in hands], events)
+def play_rounds(
+    seats: Sequence[SpellevateBot],
+    rounds: int = 1,
+    seed: int = 0,
+    lexicon: Lexicon | str = "en",
+    tiles: TileCounts = ENGLISH,
+    min_length: int = 2,
+    observer: Callable[[dict], None] | None = None,
+) -> list[RoundResult]:
+    """Rounds between the given seats: the first leader is drawn, later rounds are led by
+    the previous round's winner, and each round deals the whole set anew starting with
+    its leader. `observer` sees every event as it happens: the lead draw, each round's
+    `deal` (hand sizes), then its plays, passes, clears and win."""
+    players = len(seats)
+    check_table(players, tiles)
+    lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
+    rng = np.random.default_rng(seed)
+    results = []
+    leader, draws = first_leader(players, tiles, rng)
+    notify = observer or (lambda event: None)
+    lead_draw = {"event": "lead_draw", "draws": draws, "leader": leader}
+    notify(lead_draw)
+    for number in range(1, rounds + 1):
+        hands = deal(players, tiles, rng, first=leader)
+        notify({"event": "deal", "round": number, "leader": leader, "hands": [len(hand) for hand in hands]})
+        result = play_round(hands, leader, lexicon, seats, min_length, observer)
+        if number == 1:
+            result.events.insert(0, lead_draw)
+        results.append(result)
+        leader = result.winner
+    return results
 
 
 def play_spellevate(
@@ -173,23 +372,15 @@ def play_spellevate(
     lexicon: Lexicon | str = "en",
     tiles: TileCounts = ENGLISH,
     min_length: int = 2,
+    bots: Sequence[str] | None = None,
 ) -> list[RoundResult]:
-    """Rounds of Spellevate between simple bots; later rounds are led by the previous
-    round's winner. Each round deals the whole set anew."""
-    if players < 3:
-        raise SpellevateError("Spellevate takes 3 or more players")
-    if players > len(tiles):
-        raise SpellevateError(f"{players} players but only {len(tiles)} tiles")
+    """Rounds of Spellevate between bots (presets by seat, default all `simple`)."""
+    from solver.play.spellevate_bots import make_spellevate_bot
+
+    check_table(players, tiles)
+    specs = list(bots) if bots is not None else ["simple"] * players
+    if len(specs) != players:
+        raise SpellevateError(f"{len(specs)} bots for {players} players")
     lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
-    rng = np.random.default_rng(seed)
-    bots = [SpellevateBot(lexicon, min_length) for _ in range(players)]
-    results = []
-    leader, draws = first_leader(players, tiles, rng)
-    for number in range(rounds):
-        hands = deal(players, tiles, rng)
-        result = play_round(hands, leader, lexicon, bots, min_length)
-        if number == 0:
-            result.events.insert(0, {"event": "lead_draw", "draws": draws, "leader": leader})
-        results.append(result)
-        leader = result.winner
-    return results
+    seats = [make_spellevate_bot(spec, lexicon, min_length) for spec in specs]
+    return play_rounds(seats, rounds, seed, lexicon, tiles, min_length)

@@ -18,7 +18,9 @@ holds two seats of a game counts that game twice; a win is one of its seats winn
 Every game is a pure function of (tournament seed, game index, specs, rules): worker
 processes only run games, the schedule is made up front in the calling process, and the
 results are sorted by game index, so any number of workers gives the same per-game
-results. Only the wall-clock figures (games/sec) vary.
+results. Only the wall-clock figures (games/sec) vary. With `scheduler` (a Dask address) the
+same schedule is played on a Dask cluster instead (`solver.play.cluster`), with the same
+results.
 
 Workers are forked where that is safe (Linux, a single-threaded caller): the calling
 process plays the first game itself, warming up lexicons and compiled kernels that the
@@ -114,6 +116,7 @@ class TournamentResult:
     games: list[GameRecord]
     wall_seconds: float
     stats: list[BotStats] = field(default_factory=list)
+    scheduler: str | None = None  # the Dask scheduler that played the games (None: local)
 
     def __post_init__(self) -> None:
         if not self.stats:
@@ -134,7 +137,8 @@ class TournamentResult:
     def to_json(self) -> dict:
         return {
             "settings": {"bots": self.bot_specs, "players": self.players, "seed": self.seed,
-                         "workers": self.workers, "requested_games": self.requested_games, "rules": self.rules},
+                         "workers": self.workers, "scheduler": self.scheduler, "requested_games": self.requested_games,
+                         "rules": self.rules},
             "totals": {"games": len(self.games), "unawarded": self.unawarded, "shared": self.shared,
                        "wall_seconds": round(self.wall_seconds, 3),
                        "games_per_second": round(self.games_per_second, 3)},
@@ -167,7 +171,8 @@ class TournamentResult:
         lines.append(f"{len(self.games)} games ({self.players} players, seed {self.seed}): "
                      f"{self.unawarded} unawarded, {self.shared} shared; "
                      f"{self.wall_seconds:.1f} s wall, {self.games_per_second:.2f} games/sec "
-                     f"({self.workers} worker{'s' if self.workers != 1 else ''})")
+                     f"({self.workers} worker{'s' if self.workers != 1 else ''}"
+                     f"{f' on {self.scheduler}' if self.scheduler else ''})")
         return "\n".join(lines)
 
 
@@ -274,14 +279,17 @@ def _warm_up() -> None:
 def run_tournament(bot_specs: list[str], games: int, players: int = 2, seed: int = 0, workers: int = 1,
                    rules: Rules | None = None,
                    progress: Callable[[int, int], None] | None = None,
-                   start_method: str | None = None) -> TournamentResult:
+                   start_method: str | None = None, scheduler: str | None = None) -> TournamentResult:
     """Play `games` games (rounded up to whole rotation groups) of `players` bots drawn
     from `bot_specs`; `progress(done, total)` is called after each game, in this process.
 
     workers > 1 runs games in worker processes, started by `start_method` ('fork' or
     'spawn'; default: `default_start_method()`). The game runner is spawn-safe (top-level
     functions, picklable arguments), but under 'spawn' a script that calls this must
-    guard its entry point with `if __name__ == "__main__":`."""
+    guard its entry point with `if __name__ == "__main__":`.
+
+    `scheduler` ('tcp://HOST:PORT') plays the games on that Dask cluster instead of local
+    processes (`workers` is then ignored); see `solver.play.cluster`."""
     from solver.play.bots import make_bot
 
     rules = rules or Rules()
@@ -304,7 +312,11 @@ def run_tournament(bot_specs: list[str], games: int, players: int = 2, seed: int
             progress(len(records), len(tasks))
 
     method = start_method or default_start_method()
-    if workers == 1 or len(tasks) == 1:
+    if scheduler is not None:
+        from solver.play.cluster import play_on_cluster
+
+        workers = play_on_cluster(scheduler, tasks, bot_specs, rules, done)
+    elif workers == 1 or len(tasks) == 1:
         for task in tasks:
             done(play_game(task, bot_specs, rules))
     else:
@@ -327,4 +339,4 @@ def run_tournament(bot_specs: list[str], games: int, players: int = 2, seed: int
     records.sort(key=lambda record: record.index)
     wall = time.perf_counter() - started
     return TournamentResult(list(bot_specs), entry_names(bot_specs), players, seed, workers, rules_json(rules),
-                            games, records, wall)
+                            games, records, wall, scheduler=scheduler)

@@ -194,6 +194,7 @@ class Session:
         self.hand: Hand | None = None
         self.hand_started = 0.0
         self.announced = False
+        self.spellevate = None  # a Spellevate seat or hosted game (solver.protocol.spellevate)
 
     # -- the sans-IO surface ------------------------------------------------------------
     def receive(self, line: str | bytes, now: float) -> list[dict]:
@@ -595,3 +596,16 @@ HANDLERS = {
     "start_game": Session.on_start_game,
     "call": Session.on_call,
 }
+
+
+# -- Spellevate: a game of its own, in its own module --------------------------------------
+SPELLEVATE_TYPES = ("spellevate_info", "spellevate_seat", "spellevate_start", "spellevate_move", "spellevate_hand")
+
+
+def _spellevate(session: Session, message: dict, now: float) -> list[dict]:
+    from solver.protocol.spellevate import handle  # imported on first use: it imports this module
+
+    return handle(session, message, now)
+
+
+HANDLERS.update(dict.fromkeys(SPELLEVATE_TYPES, _spellevate))

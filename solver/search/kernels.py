@@ -4,7 +4,8 @@ Every kernel takes flat numpy arrays (no typed List/Dict, no globals, no recursi
 is compiled with `cache=True` and `nogil=True` (they touch no Python objects, so server
 sessions in worker threads can search on both cores at once). Each has a pure-Python reference it is tested against:
 `scan_runs` against `solver.core.grid.validate`, `generate_moves` against
-`solver.search.reference.generate_moves`, and the search through the validator on its output.
+`solver.search.reference.generate_moves_reference`, and the search through the validator on its
+output (and `exhaustive_grid_exists` for its no-grid answers on small hands).
 
 Board layout
 ------------

@@ -94,7 +94,7 @@ def generate_moves_reference(grid_cells: dict[Cell, str], hand: TileCounts, lexi
             line_range = range(min(cols) - 1, max(cols) + 2)
             pos_lo, pos_hi = min(rows), max(rows)
 
-        def at(line: int, pos: int) -> Cell:
+        def at(line: int, pos: int, direction: str = direction) -> Cell:
             return (line, pos) if direction == ACROSS else (pos, line)
 
         for line in line_range:

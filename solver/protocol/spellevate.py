@@ -1,0 +1,389 @@
+"""Spellevate over the engine protocol: a seat for our bot, or a game the engine hosts.
+
+Every Spellevate message has a type starting `spellevate_` (docs/PROTOCOL.md, section
+"Spellevate"); `solver.protocol.session` hands them to `handle`. The game is turn-based,
+so nothing here runs on a clock: a bot moves as soon as it is its turn, and its move
+goes out right after the reply to the message that made it its turn.
+
+  seat  the front-end referees: it deals our bot its tiles (`spellevate_seat`) and tells
+        it every other player's move (`spellevate_move`); the engine answers each time
+        it is the bot's turn with the bot's own `spellevate_move` (a play or a pass).
+  host  the engine referees (`spellevate_start`): it draws the leader, deals, seats
+        bots and remote players, sends each remote player its tiles and everyone the
+        public events, asks a remote player to move (`spellevate_turn`) and takes its
+        `spellevate_move`.
+
+Both modes run the rules of `solver.play.spellevate` (`RoundState`), so an illegal move
+is refused with the referee's reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.core.tiles import TileCounts
+from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.play.spellevate import (
+    Play,
+    Round,
+    RoundState,
+    SeatView,
+    SpellevateBot,
+    SpellevateError,
+    check_table,
+    deal,
+    first_leader,
+    hand_error,
+    parse_play,
+    set_of,
+)
+from solver.play.spellevate_bots import make_spellevate_bot, parse_spec
+from solver.protocol.session import ProtocolError, Session, _need, _tiles
+
+MAX_PLAYERS = 32
+MAX_ROUNDS = 100
+DEFAULT_BOT = "planner"
+
+
+def handle(session: Session, message: dict, now: float) -> list[dict]:
+    """Dispatch one `spellevate_*` message (the session catches ProtocolError)."""
+    handler = HANDLERS.get(message["type"])
+    if handler is None:
+        raise ProtocolError("unknown_type", f"unknown message type {message['type']!r}")
+    table = getattr(session, "spellevate", None)
+    replies, followups, table = handler(session, table, message)
+    session.spellevate = table
+    session.later.extend(followups)  # after the reply: a bot's move, the public events
+    return replies
+
+
+# -- shared helpers ---------------------------------------------------------------------
+
+
+def _int(message: dict, name: str, low: int, high: int, default: int | None = None) -> int:
+    if default is not None and name not in message:
+        return default
+    value = _need(message, name, int)
+    if not low <= value <= high:
+        raise ProtocolError("bad_value", f"'{name}' must be {low} to {high}")
+    return value
+
+
+def _bot(spec) -> str:
+    if not isinstance(spec, str):
+        raise ProtocolError("bad_value", "a bot is a preset name ('simple', 'planner', 'planner:beam=8')")
+    try:
+        parse_spec(spec)
+    except ValueError as error:
+        raise ProtocolError("bad_value", str(error)) from None
+    return spec
+
+
+def _rules(session: Session) -> tuple[Lexicon, int, TileCounts]:
+    options = session.options
+    return get_lexicon(options.lexicon), options.min_length, options.rules().distribution
+
+
+def _move(message: dict) -> Play | None:
+    """The move a `spellevate_move` carries: {"play": "CAT"} or {"pass": true}."""
+    if message.get("pass") is True:
+        if "play" in message:
+            raise ProtocolError("bad_value", "a move is a play or a pass, not both")
+        return None
+    letters = _need(message, "play")
+    try:
+        return parse_play(letters)
+    except SpellevateError as error:
+        raise ProtocolError("bad_letters", str(error)) from None
+
+
+def player_name(player: int) -> str:
+    return f"player {player}"
+
+
+def _refuse(state: RoundState, player: int, play: Play | None, lexicon, min_length, hand=None) -> None:
+    """Refuse an illegal move with the referee's reason, coded by what is wrong."""
+    if state.over or player != state.turn:
+        raise ProtocolError("out_of_order", state.move_error(player, play, lexicon, min_length, label=player_name))
+    error = state.move_error(player, play, lexicon, min_length, hand, label=player_name)
+    if error is None:
+        return
+    if play is not None and (hand_error(play, hand) if hand is not None else len(play.letters) > state.sizes[player]):
+        raise ProtocolError("not_your_tile", error)
+    raise ProtocolError("illegal_play", error)
+
+
+def _move_message(player: int, play: Play | None) -> dict:
+    if play is None:
+        return {"type": "spellevate_move", "player": player, "pass": True}
+    return {"type": "spellevate_move", "player": player, "play": play.letters}
+
+
+def _event(event: dict, round_number: int) -> dict:
+    return {"type": "spellevate_event", "round": round_number, **event}
+
+
+def full_deal_sizes(players: int, tiles: int, leader: int) -> list[int]:
+    """Hand sizes when every tile is dealt one at a time starting with the leader."""
+    base, extra = divmod(tiles, players)
+    return [base + (1 if (seat - leader) % players < extra else 0) for seat in range(players)]
+
+
+# -- seat mode: the front-end referees --------------------------------------------------
+
+
+@dataclass
+class SeatTable:
+    """Our bot at a table refereed by the front-end."""
+
+    bot: SpellevateBot
+    seat: int
+    hand: TileCounts
+    state: RoundState
+    tiles: TileCounts
+    lexicon: Lexicon
+    min_length: int
+
+    def view(self) -> SeatView:
+        return SeatView(self.seat, self.hand, self.state, self.tiles, self.lexicon, self.min_length)
+
+    def bot_moves(self) -> list[dict]:
+        """The bot's moves while it is its turn (after a clear it may lead again)."""
+        out = []
+        while not self.state.over and self.state.turn == self.seat:
+            play = self.bot.choose(self.view())
+            error = self.state.move_error(self.seat, play, self.lexicon, self.min_length, self.hand)
+            if error is not None:  # a bug of ours: say so rather than send an illegal move
+                raise ProtocolError("internal", f"the bot chose an illegal move: {error}")
+            if play is not None:
+                self.hand = self.hand - play.tiles()
+            self.state.apply(self.seat, play)
+            out.append({**_move_message(self.seat, play), "left": len(self.hand)})
+        return out
+
+
+def on_seat(session: Session, table, message: dict):
+    """`spellevate_seat`: a new round with our bot at `seat`, dealt `tiles`."""
+    if isinstance(table, HostedTable) and not table.finished:
+        raise ProtocolError("out_of_order", "a hosted Spellevate game is running")
+    hand = _tiles(_need(message, "tiles"))
+    players = _int(message, "players", 3, MAX_PLAYERS)
+    seat = _int(message, "seat", 0, players - 1)
+    leader = _int(message, "leader", 0, players - 1)
+    sets = _int(message, "sets", 1, 2, default=1)
+    spec = _bot(message.get("bot", DEFAULT_BOT))
+    lexicon, min_length, distribution = _rules(session)
+    tiles = set_of(sets, distribution)
+    if not tiles.contains(hand):
+        raise ProtocolError("bad_value", f"the tiles hold more of some letter than {sets} set(s): {hand.letters()}")
+    if "hands" in message:
+        sizes = _need(message, "hands", list)
+        if len(sizes) != players or not all(isinstance(size, int) and 0 < size <= len(tiles) for size in sizes):
+            raise ProtocolError("bad_value", "'hands' lists every player's hand size (positive integers)")
+        if sum(sizes) > len(tiles):
+            raise ProtocolError("bad_value", f"the hands hold {sum(sizes)} tiles, the set {len(tiles)}")
+    else:
+        sizes = full_deal_sizes(players, len(tiles), leader)
+    if sizes[seat] != len(hand):
+        raise ProtocolError(
+            "bad_value",
+            f"seat {seat} holds {sizes[seat]} tiles in this deal, not {len(hand)} (send 'hands' for another deal)",
+        )
+    try:
+        check_table(players, tiles)
+    except SpellevateError as error:
+        raise ProtocolError("bad_value", str(error)) from None
+    # The set is what the bot counts against: tiles left out of the deal stay unseen.
+    seated = SeatTable(
+        make_spellevate_bot(spec, lexicon, min_length),
+        seat,
+        hand,
+        RoundState(list(sizes), leader),
+        tiles,
+        lexicon,
+        min_length,
+    )
+    seated.bot.begin(seated.view())
+    ready = {"type": "spellevate_ready", "seat": seat, "tiles": hand.letters(), "bot": spec, "hands": list(sizes)}
+    return [ready], seated.bot_moves(), seated
+
+
+def on_seat_move(session: Session, table: SeatTable, message: dict):
+    """`spellevate_move` in seat mode: another player's move, as the referee saw it."""
+    player = _int(message, "player", 0, table.state.players - 1)
+    if player == table.seat:
+        raise ProtocolError("out_of_order", f"player {player} is the engine's seat: its moves come from the engine")
+    play = _move(message)
+    _refuse(table.state, player, play, table.lexicon, table.min_length)
+    if play is not None and not table.view().unseen.contains(play.tiles()):
+        raise ProtocolError("not_your_tile", f"{play.letters}: those tiles are not in the other hands (counted)")
+    events = table.state.apply(player, play)
+    reply = {"type": "ok"}
+    if table.state.over:
+        reply["round_over"] = events[-1]
+    return [reply], table.bot_moves(), table
+
+
+# -- host mode: the engine referees -----------------------------------------------------
+
+
+@dataclass
+class RemoteSeat:
+    """A hosted seat whose moves come over the protocol."""
+
+    name: str
+
+    def begin(self, view: SeatView) -> None:
+        pass
+
+
+@dataclass
+class HostedTable:
+    """A whole Spellevate game refereed by the engine."""
+
+    seats: list
+    names: list[str]
+    rounds: int
+    seed: int
+    tiles: TileCounts
+    lexicon: Lexicon
+    min_length: int
+    rng: np.random.Generator = field(init=False)
+    number: int = 0
+    game: Round | None = None
+    winners: list[int] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    finished: bool = False
+
+    def __post_init__(self) -> None:
+        self.rng = np.random.default_rng(self.seed)
+        self.totals = [0] * len(self.seats)
+
+    def start(self) -> list[dict]:
+        leader, draws = first_leader(len(self.seats), self.tiles, self.rng)
+        out = [_event({"event": "lead_draw", "draws": draws, "leader": leader}, 1)]
+        return out + self.deal(leader)
+
+    def deal(self, leader: int) -> list[dict]:
+        self.number += 1
+        hands = deal(len(self.seats), self.tiles, self.rng, first=leader)
+        self.game = Round(hands, leader, self.lexicon, self.min_length)
+        out = []
+        for seat, tiles in enumerate(hands):
+            self.seats[seat].begin(self.game.view(seat))
+            if isinstance(self.seats[seat], RemoteSeat):
+                out.append({"type": "spellevate_tiles", "player": seat, "tiles": tiles.letters()})
+        out.append(_event({"event": "deal", "leader": leader, "hands": [len(hand) for hand in hands]}, self.number))
+        return out + self.run()
+
+    def run(self) -> list[dict]:
+        """Play the bots' moves until a remote player must move or the game ends."""
+        out = []
+        while True:
+            state = self.game.state
+            if state.over:
+                result = self.game.result()
+                self.winners.append(result.winner)
+                self.totals = [total + score for total, score in zip(self.totals, result.scores, strict=True)]
+                if self.number < self.rounds:
+                    return out + self.deal(result.winner)
+                self.finished = True
+                over = {"type": "spellevate_over", "winners": self.winners, "scores": self.totals}
+                return [*out, over]
+            seat = self.seats[state.turn]
+            if isinstance(seat, RemoteSeat):
+                table = state.table.letters if state.table is not None else None
+                return [*out, {"type": "spellevate_turn", "player": state.turn, "table": table, "hands": state.sizes}]
+            play = seat.choose(self.game.view(state.turn))
+            out.extend(_event(event, self.number) for event in self.game.move(state.turn, play))
+
+    def remote_move(self, player: int, play: Play | None) -> list[dict]:
+        if not isinstance(self.seats[player], RemoteSeat):
+            raise ProtocolError("bad_value", f"player {player} is a bot")
+        if self.finished:
+            raise ProtocolError("out_of_order", "the game is over")
+        game = self.game
+        _refuse(game.state, player, play, self.lexicon, self.min_length, game.hands[player])
+        events = [_event(event, self.number) for event in game.move(player, play)]
+        return events + self.run()
+
+
+def on_start(session: Session, table, message: dict):
+    """`spellevate_start`: host a game of bots and remote players."""
+    if isinstance(table, HostedTable) and not table.finished:
+        raise ProtocolError("out_of_order", "a hosted Spellevate game is already running")
+    players = _need(message, "players", list)
+    if not 3 <= len(players) <= MAX_PLAYERS:
+        raise ProtocolError("bad_value", f"Spellevate takes 3 to {MAX_PLAYERS} players")
+    rounds = _int(message, "rounds", 1, MAX_ROUNDS, default=1)
+    sets = _int(message, "sets", 1, 2, default=1)
+    seed = _int(message, "seed", 0, 2**63 - 1, default=session.options.seed)
+    lexicon, min_length, distribution = _rules(session)
+    seats, names = [], []
+    for spec in players:
+        if isinstance(spec, dict) and "bot" in spec:
+            name = _bot(spec["bot"])
+            seats.append(make_spellevate_bot(name, lexicon, min_length))
+        elif isinstance(spec, dict) and isinstance(spec.get("remote"), str):
+            name = spec["remote"]
+            seats.append(RemoteSeat(name))
+        else:
+            raise ProtocolError("bad_value", 'each player is {"bot": PRESET} or {"remote": NAME}')
+        names.append(name)
+    tiles = set_of(sets, distribution)
+    try:
+        check_table(len(seats), tiles)
+    except SpellevateError as error:
+        raise ProtocolError("bad_value", str(error)) from None
+    hosted = HostedTable(seats, names, rounds, seed, tiles, lexicon, min_length)
+    game = {"type": "spellevate_game", "players": names, "seed": seed, "rounds": rounds, "sets": sets}
+    return [game], hosted.start(), hosted
+
+
+def on_move(session: Session, table, message: dict):
+    """`spellevate_move`: a move by another player (seat mode) or a remote player (host mode)."""
+    if isinstance(table, SeatTable):
+        return on_seat_move(session, table, message)
+    if table is None:
+        raise ProtocolError("out_of_order", "no Spellevate game: send spellevate_seat or spellevate_start first")
+    player = _int(message, "player", 0, len(table.seats) - 1)
+    play = _move(message)
+    return [{"type": "ok"}], table.remote_move(player, play), table
+
+
+def on_hand(session: Session, table, message: dict):
+    """`spellevate_hand`: the engine seat's hand (seat mode) or a remote player's (host mode)."""
+    if isinstance(table, SeatTable):
+        return [{"type": "spellevate_hand", "player": table.seat, "tiles": table.hand.letters()}], [], table
+    if table is None or table.game is None:
+        raise ProtocolError("out_of_order", "no Spellevate game: send spellevate_seat or spellevate_start first")
+    player = _int(message, "player", 0, len(table.seats) - 1)
+    if not isinstance(table.seats[player], RemoteSeat):
+        raise ProtocolError("bad_value", f"player {player} is a bot: its hand is private")
+    return [{"type": "spellevate_hand", "player": player, "tiles": table.game.hands[player].letters()}], [], table
+
+
+def on_info(session: Session, table, message: dict):
+    """`spellevate_info`: what this engine offers for Spellevate."""
+    from solver.play.spellevate_bots import PRESETS
+
+    info = {
+        "type": "spellevate_info",
+        "bots": list(PRESETS),
+        "players": [3, MAX_PLAYERS],
+        "sets": [1, 2],
+        "modes": ["seat", "host"],
+        "messages": sorted(HANDLERS),
+    }
+    return [info], [], table
+
+
+HANDLERS = {
+    "spellevate_info": on_info,
+    "spellevate_seat": on_seat,
+    "spellevate_start": on_start,
+    "spellevate_move": on_move,
+    "spellevate_hand": on_hand,
+}

@@ -1,0 +1,8 @@
+"""The browser game: rooms of people and bots at one table, refereed by the server, and the
+engine protocol over WebSocket for other programs (`bananas serve`)."""
+
+from solver.web.app import create_app
+from solver.web.config import EngineLimits, WebConfig
+from solver.web.server import BackgroundServer
+
+__all__ = ["BackgroundServer", "EngineLimits", "WebConfig", "create_app"]

@@ -1,0 +1,71 @@
+"""The web server's settings and limits (every one configurable from `bananas serve`)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from solver.protocol.session import MAX_MESSAGE_BYTES
+
+BOT_PRESETS = ("easy", "medium", "hard", "long", "compact", "reckless", "greedy")
+
+
+def default_bots() -> dict[str, str]:
+    return {name: name for name in BOT_PRESETS}
+
+
+@dataclass
+class EngineLimits:
+    """The engine protocol's WebSocket endpoint (/engine): one Session per connection."""
+
+    max_sessions: int = 64
+    idle_timeout: float = 300.0  # seconds a silent session is kept
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+
+
+@dataclass
+class WebConfig:
+    """Rooms, seats and messages of the browser game, and the engine endpoint's limits."""
+
+    max_rooms: int = 100
+    max_seats: int = 4  # the online game's tables seat up to four
+    max_message_bytes: int = 16 * 1024  # one message from a page
+    messages_per_second: float = 20.0  # sustained rate per connection ...
+    message_burst: int = 60  # ... and the burst allowed above it
+    room_idle_seconds: float = 1800.0  # a room where no person has acted for this long is closed
+    absent_seconds: float = 60.0  # a person disconnected for this long has left the table
+    public_url: str | None = None  # base of room links and QR codes (default: the address the page used)
+    distribution: str | None = None  # a tile set for every room ('A13,B3,...'); default: the language's
+    seed: int | None = None  # rooms' deals from this seed (reproducible); default: random
+    bots: dict[str, str] = field(default_factory=default_bots)  # preset shown in the page -> bot spec
+    engine: EngineLimits = field(default_factory=EngineLimits)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.max_seats <= 8:
+            raise ValueError("seats per room must be between 1 and 8")
+        if self.max_rooms < 1 or self.max_message_bytes < 256 or self.message_burst < 1:
+            raise ValueError("rooms, message size (>= 256 bytes) and burst must be positive")
+        if self.messages_per_second <= 0 or self.room_idle_seconds <= 0 or self.absent_seconds <= 0:
+            raise ValueError("rates and timeouts must be positive")
+        if not self.bots:
+            raise ValueError("the page needs at least one bot preset")
+
+
+class TokenBucket:
+    """Message rate limit: `rate` per second on average, bursts of up to `burst`."""
+
+    def __init__(self, rate: float, burst: int, clock=time.monotonic):
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.tokens = float(burst)
+        self.stamp = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False

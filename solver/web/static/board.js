@@ -1,0 +1,515 @@
+// Your rack and your unbounded grid: placing tiles (drag, tap-tap, keyboard), panning and
+// zooming. The board owns the local model (cells and rack); the server is told every change
+// and stays the referee (it checks the grid against the tiles it dealt).
+
+export const CELL = 40; // px per cell at zoom 1
+const DRAG_START = 6; // px a pointer moves before a press becomes a drag
+const MIN_ZOOM = 0.35;
+const MAX_ZOOM = 2.5;
+
+const key = (row, col) => `${row},${col}`;
+const parseKey = (text) => text.split(",").map(Number);
+
+export function countLetters(letters) {
+  const counts = new Map();
+  for (const letter of letters) counts.set(letter, (counts.get(letter) || 0) + 1);
+  return counts;
+}
+
+export class Board {
+  constructor({ board, layer, rack, onChange, onNotice, onRender }) {
+    this.boardEl = board;
+    this.layer = layer;
+    this.rackEl = rack;
+    this.onChange = onChange;
+    this.onNotice = onNotice;
+    this.onRender = onRender || (() => {});
+    this.cells = new Map(); // "row,col" -> letter
+    this.rack = []; // [{id, letter, fresh}]
+    this.nextId = 1;
+    this.selected = null; // id of the selected rack tile
+    this.cursor = null; // {row, col}: where typed letters go
+    this.direction = "across";
+    this.typed = []; // cells placed by typing, for Backspace
+    this.invalid = new Set();
+    this.loose = new Set();
+    this.enabled = false;
+    this.zoom = 1;
+    this.pan = { x: 0, y: 0 };
+    this.pointers = new Map(); // active pointers on the board (pinch zoom)
+    this.press = null; // the current press: what it started on, where, whether it drags
+    this.bind();
+  }
+
+  // -- the model ------------------------------------------------------------------------
+  reset() {
+    this.cells.clear();
+    this.rack = [];
+    this.selected = null;
+    this.cursor = null;
+    this.typed = [];
+    this.invalid.clear();
+    this.loose.clear();
+    this.centre();
+  }
+
+  /** The server says which tiles you hold (grid + rack); `cells` restores the grid. */
+  setHeld(held, cells) {
+    const hadTiles = this.rack.length + this.cells.size > 0;
+    if (cells) this.cells = new Map(cells.map(([row, col, letter]) => [key(row, col), letter]));
+    const pool = countLetters(held);
+    let gridChanged = false;
+    for (const [cell, letter] of [...this.cells]) {
+      if (pool.get(letter) > 0) pool.set(letter, pool.get(letter) - 1);
+      else {
+        this.cells.delete(cell); // a tile the server no longer gives you (a dump's race)
+        gridChanged = true;
+      }
+    }
+    const next = [];
+    for (const tile of this.rack) {
+      if (pool.get(tile.letter) > 0) {
+        pool.set(tile.letter, pool.get(tile.letter) - 1);
+        next.push({ ...tile, fresh: false });
+      }
+    }
+    for (const [letter, count] of pool) {
+      for (let i = 0; i < count; i++) next.push({ id: this.nextId++, letter, fresh: hadTiles });
+    }
+    this.rack = next;
+    if (!this.rack.some((tile) => tile.id === this.selected)) this.selected = null;
+    this.render();
+    if (gridChanged) this.onChange();
+  }
+
+  setMarks(invalid, loose) {
+    this.invalid = new Set(invalid.map(([row, col]) => key(row, col)));
+    this.loose = new Set(loose.map(([row, col]) => key(row, col)));
+    this.render();
+  }
+
+  cellList() {
+    return [...this.cells].map(([cell, letter]) => [...parseKey(cell), letter]);
+  }
+
+  selectedTile() {
+    return this.rack.find((tile) => tile.id === this.selected) || null;
+  }
+
+  changed() {
+    this.invalid.clear(); // stale until the server's next check
+    this.loose.clear();
+    this.render();
+    this.onChange();
+  }
+
+  place(tileId, row, col) {
+    const index = this.rack.findIndex((tile) => tile.id === tileId);
+    if (index < 0) return false;
+    const cell = key(row, col);
+    const [tile] = this.rack.splice(index, 1);
+    const occupant = this.cells.get(cell);
+    if (occupant) this.rack.splice(index, 0, { id: this.nextId++, letter: occupant, fresh: false }); // a swap
+    this.cells.set(cell, tile.letter);
+    if (this.selected === tileId) this.selected = null;
+    return true;
+  }
+
+  pickUp(row, col) {
+    const cell = key(row, col);
+    const letter = this.cells.get(cell);
+    if (!letter) return;
+    this.cells.delete(cell);
+    this.rack.push({ id: this.nextId++, letter, fresh: false });
+  }
+
+  moveCell(from, row, col) {
+    const to = key(row, col);
+    if (from === to) return;
+    const letter = this.cells.get(from);
+    const occupant = this.cells.get(to);
+    this.cells.delete(from);
+    if (occupant) this.cells.set(from, occupant);
+    this.cells.set(to, letter);
+  }
+
+  recallAll() {
+    for (const cell of [...this.cells.keys()]) this.pickUp(...parseKey(cell));
+    this.typed = [];
+    this.changed();
+  }
+
+  shuffle() {
+    for (let i = this.rack.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [this.rack[i], this.rack[j]] = [this.rack[j], this.rack[i]];
+    }
+    this.render();
+  }
+
+  // -- view: pan and zoom -----------------------------------------------------------------
+  centre() {
+    const rect = this.boardEl.getBoundingClientRect();
+    let top = 0, left = 0, bottom = 0, right = 0;
+    if (this.cells.size) {
+      const cells = [...this.cells.keys()].map(parseKey);
+      top = Math.min(...cells.map((c) => c[0]));
+      bottom = Math.max(...cells.map((c) => c[0]));
+      left = Math.min(...cells.map((c) => c[1]));
+      right = Math.max(...cells.map((c) => c[1]));
+    }
+    const size = CELL * this.zoom;
+    this.pan.x = Math.round(rect.width / 2 - ((left + right + 1) / 2) * size);
+    this.pan.y = Math.round(rect.height / 2 - ((top + bottom + 1) / 2) * size);
+    this.render();
+  }
+
+  zoomBy(factor, clientX, clientY) {
+    const rect = this.boardEl.getBoundingClientRect();
+    const x = clientX === undefined ? rect.width / 2 : clientX - rect.left;
+    const y = clientY === undefined ? rect.height / 2 : clientY - rect.top;
+    const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, this.zoom * factor));
+    // keep the point under the finger where it is
+    this.pan.x = x - ((x - this.pan.x) * zoom) / this.zoom;
+    this.pan.y = y - ((y - this.pan.y) * zoom) / this.zoom;
+    this.zoom = zoom;
+    this.render();
+  }
+
+  cellAt(clientX, clientY) {
+    const rect = this.boardEl.getBoundingClientRect();
+    if (clientX < rect.left || clientX > rect.right || clientY < rect.top || clientY > rect.bottom) return null;
+    const size = CELL * this.zoom;
+    return {
+      row: Math.floor((clientY - rect.top - this.pan.y) / size),
+      col: Math.floor((clientX - rect.left - this.pan.x) / size),
+    };
+  }
+
+  // -- input --------------------------------------------------------------------------------
+  bind() {
+    this.boardEl.addEventListener("pointerdown", (event) => this.boardDown(event));
+    this.boardEl.addEventListener("pointermove", (event) => this.boardMove(event));
+    this.boardEl.addEventListener("pointerup", (event) => this.boardUp(event));
+    this.boardEl.addEventListener("pointercancel", (event) => this.cancel(event));
+    this.boardEl.addEventListener(
+      "wheel",
+      (event) => {
+        event.preventDefault();
+        if (event.ctrlKey || event.metaKey) this.zoomBy(Math.exp(-event.deltaY / 300), event.clientX, event.clientY);
+        else {
+          this.pan.x -= event.deltaX;
+          this.pan.y -= event.deltaY;
+          this.render();
+        }
+      },
+      { passive: false },
+    );
+    this.boardEl.addEventListener("keydown", (event) => this.key(event));
+    this.rackEl.addEventListener("pointerdown", (event) => this.rackDown(event));
+    this.rackEl.addEventListener("pointermove", (event) => this.dragMove(event));
+    this.rackEl.addEventListener("pointerup", (event) => this.rackUp(event));
+    this.rackEl.addEventListener("pointercancel", (event) => this.cancel(event));
+    this.rackEl.addEventListener("keydown", (event) => {
+      const tile = event.target.closest(".tile");
+      if (tile && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        this.toggleSelect(Number(tile.dataset.id));
+      } else if (/^[a-zA-Z]$/.test(event.key) || event.key === "Backspace" || event.key.startsWith("Arrow")) {
+        this.boardEl.focus();
+        this.key(event);
+      }
+    });
+  }
+
+  toggleSelect(id) {
+    if (!this.enabled) return;
+    this.selected = this.selected === id ? null : id;
+    this.render();
+  }
+
+  startPress(event, what) {
+    event.currentTarget.setPointerCapture?.(event.pointerId);
+    this.press = { ...what, x: event.clientX, y: event.clientY, id: event.pointerId, dragging: false, ghost: null };
+  }
+
+  rackDown(event) {
+    const tile = event.target.closest(".tile");
+    if (!tile || !this.enabled || event.button > 0) return;
+    event.preventDefault();
+    this.startPress(event, { kind: "rack", tileId: Number(tile.dataset.id), letter: tile.dataset.letter });
+  }
+
+  boardDown(event) {
+    if (event.button > 0 || event.target.closest(".zoom")) return;
+    this.boardEl.focus({ preventScroll: true });
+    this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (this.pointers.size === 2) {
+      this.press = { kind: "pinch", distance: this.pinchDistance(), zoom: this.zoom };
+      return;
+    }
+    const cell = this.cellAt(event.clientX, event.clientY);
+    const tile = event.target.closest(".tile");
+    if (tile && this.enabled) {
+      this.startPress(event, { kind: "cell", cell: key(Number(tile.dataset.row), Number(tile.dataset.col)),
+        letter: tile.dataset.letter });
+    } else {
+      this.startPress(event, { kind: "pan", cell, panX: this.pan.x, panY: this.pan.y });
+    }
+  }
+
+  pinchDistance() {
+    const [a, b] = [...this.pointers.values()];
+    return Math.hypot(a.x - b.x, a.y - b.y) || 1;
+  }
+
+  boardMove(event) {
+    if (this.pointers.has(event.pointerId)) this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const press = this.press;
+    if (!press) return;
+    if (press.kind === "pinch") {
+      if (this.pointers.size === 2) {
+        const [a, b] = [...this.pointers.values()];
+        const factor = (press.zoom * this.pinchDistance()) / press.distance / this.zoom;
+        this.zoomBy(factor, (a.x + b.x) / 2, (a.y + b.y) / 2);
+      }
+      return;
+    }
+    if (press.id !== event.pointerId) return;
+    if (press.kind === "pan") {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) > DRAG_START) press.dragging = true;
+      if (press.dragging) {
+        this.pan.x = press.panX + event.clientX - press.x;
+        this.pan.y = press.panY + event.clientY - press.y;
+        this.render();
+      }
+      return;
+    }
+    this.dragMove(event);
+  }
+
+  dragMove(event) {
+    const press = this.press;
+    if (!press || press.id !== event.pointerId || press.kind === "pan" || press.kind === "pinch") return;
+    if (!press.dragging && Math.hypot(event.clientX - press.x, event.clientY - press.y) > DRAG_START) {
+      press.dragging = true;
+      press.ghost = document.createElement("div");
+      press.ghost.className = "tile ghost";
+      press.ghost.textContent = press.letter;
+      document.body.append(press.ghost);
+    }
+    if (press.ghost) {
+      press.ghost.style.left = `${event.clientX - CELL / 2}px`;
+      press.ghost.style.top = `${event.clientY - CELL / 2}px`;
+    }
+  }
+
+  finishPress(event) {
+    const press = this.press;
+    this.press = null;
+    press?.ghost?.remove();
+    return press;
+  }
+
+  cancel(event) {
+    this.pointers.delete(event.pointerId);
+    this.finishPress(event);
+  }
+
+  overRack(event) {
+    const rect = this.rackEl.getBoundingClientRect();
+    return event.clientX >= rect.left && event.clientX <= rect.right &&
+      event.clientY >= rect.top - 8 && event.clientY <= rect.bottom + 8;
+  }
+
+  rackUp(event) {
+    const press = this.press;
+    if (!press || press.id !== event.pointerId || press.kind !== "rack") return;
+    this.finishPress(event);
+    if (!press.dragging) {
+      this.toggleSelect(press.tileId);
+      return;
+    }
+    const cell = this.cellAt(event.clientX, event.clientY);
+    if (cell && this.place(press.tileId, cell.row, cell.col)) {
+      this.changed();
+    } else if (this.overRack(event)) {
+      this.reorder(press.tileId, event);
+    }
+  }
+
+  reorder(tileId, event) {
+    const over = document.elementFromPoint(event.clientX, event.clientY)?.closest(".rack .tile");
+    const from = this.rack.findIndex((tile) => tile.id === tileId);
+    if (from < 0) return;
+    const [tile] = this.rack.splice(from, 1);
+    const to = over ? this.rack.findIndex((t) => t.id === Number(over.dataset.id)) : -1;
+    this.rack.splice(to < 0 ? this.rack.length : to, 0, tile);
+    this.render();
+  }
+
+  boardUp(event) {
+    this.pointers.delete(event.pointerId);
+    const press = this.press;
+    if (!press || press.kind === "pinch") {
+      if (this.pointers.size === 0) this.press = null;
+      return;
+    }
+    if (press.id !== event.pointerId) return;
+    this.finishPress(event);
+    if (press.kind === "pan") {
+      if (!press.dragging && press.cell) this.tapEmpty(press.cell.row, press.cell.col);
+      return;
+    }
+    // a press that started on a placed tile
+    const [row, col] = parseKey(press.cell);
+    if (!press.dragging) {
+      this.tapPlaced(row, col);
+      return;
+    }
+    const cell = this.cellAt(event.clientX, event.clientY);
+    if (cell) this.moveCell(press.cell, cell.row, cell.col);
+    else if (this.overRack(event)) this.pickUp(row, col);
+    this.changed();
+  }
+
+  tapEmpty(row, col) {
+    if (!this.enabled) return;
+    const selected = this.selectedTile();
+    if (selected) {
+      this.place(selected.id, row, col);
+      this.cursor = null;
+      this.changed();
+    } else {
+      this.cursor = { row, col };
+      this.typed = [];
+      this.render();
+    }
+  }
+
+  tapPlaced(row, col) {
+    const selected = this.selectedTile();
+    if (selected) this.place(selected.id, row, col); // the placed tile goes back to the rack
+    else this.pickUp(row, col);
+    this.changed();
+  }
+
+  step(sign) {
+    const [dr, dc] = this.direction === "across" ? [0, 1] : [1, 0];
+    this.cursor = { row: this.cursor.row + sign * dr, col: this.cursor.col + sign * dc };
+  }
+
+  key(event) {
+    if (!this.enabled) return;
+    const arrows = { ArrowRight: ["across", 1], ArrowLeft: ["across", -1], ArrowDown: ["down", 1],
+      ArrowUp: ["down", -1] };
+    if (event.key in arrows) {
+      event.preventDefault();
+      const [direction, sign] = arrows[event.key];
+      if (!this.cursor) this.cursor = { row: 0, col: 0 };
+      else if (this.direction === direction) this.step(sign);
+      this.direction = direction;
+      this.render();
+    } else if (event.key === "Escape") {
+      this.cursor = null;
+      this.selected = null;
+      this.render();
+    } else if (event.key === "Backspace") {
+      event.preventDefault();
+      this.backspace();
+    } else if (/^[a-zA-Z]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      this.type(event.key.toUpperCase());
+    }
+  }
+
+  type(letter) {
+    if (!this.cursor) {
+      // no cursor: a letter selects that tile in the rack
+      const tile = this.rack.find((t) => t.letter === letter);
+      if (tile) this.toggleSelect(tile.id);
+      else this.onNotice("no_letter", { letter });
+      return;
+    }
+    while (this.cells.has(key(this.cursor.row, this.cursor.col))) this.step(1); // type through tiles
+    const tile = this.selectedTile()?.letter === letter ? this.selectedTile() :
+      this.rack.find((t) => t.letter === letter);
+    if (!tile) {
+      this.onNotice("no_letter", { letter });
+      return;
+    }
+    this.place(tile.id, this.cursor.row, this.cursor.col);
+    this.typed.push(key(this.cursor.row, this.cursor.col));
+    this.step(1);
+    this.changed();
+  }
+
+  backspace() {
+    const last = this.typed.pop();
+    if (last && this.cells.has(last)) {
+      const [row, col] = parseKey(last);
+      this.pickUp(row, col);
+      this.cursor = { row, col };
+      this.changed();
+      return;
+    }
+    if (!this.cursor) return;
+    this.step(-1);
+    if (this.cells.has(key(this.cursor.row, this.cursor.col))) {
+      this.pickUp(this.cursor.row, this.cursor.col);
+      this.changed();
+    } else this.render();
+  }
+
+  // -- drawing ------------------------------------------------------------------------------
+  render() {
+    const size = CELL * this.zoom;
+    const board = this.boardEl;
+    board.dataset.panX = this.pan.x;
+    board.dataset.panY = this.pan.y;
+    board.dataset.zoom = this.zoom;
+    board.dataset.cell = CELL;
+    board.style.backgroundSize = `${size}px ${size}px`;
+    board.style.backgroundPosition = `${this.pan.x}px ${this.pan.y}px`;
+    this.layer.style.transform = `translate(${this.pan.x}px, ${this.pan.y}px) scale(${this.zoom})`;
+    const tiles = [];
+    for (const [cell, letter] of this.cells) {
+      const [row, col] = parseKey(cell);
+      const tile = document.createElement("div");
+      tile.className = "tile placed";
+      if (this.invalid.has(cell)) tile.classList.add("bad");
+      if (this.loose.has(cell)) tile.classList.add("loose");
+      tile.dataset.row = row;
+      tile.dataset.col = col;
+      tile.dataset.letter = letter;
+      tile.textContent = letter;
+      tile.style.left = `${col * CELL}px`;
+      tile.style.top = `${row * CELL}px`;
+      tiles.push(tile);
+    }
+    if (this.cursor) {
+      const cursor = document.createElement("div");
+      cursor.className = `cursor ${this.direction}`;
+      cursor.style.left = `${this.cursor.col * CELL}px`;
+      cursor.style.top = `${this.cursor.row * CELL}px`;
+      tiles.push(cursor);
+    }
+    this.layer.replaceChildren(...tiles);
+    const rackTiles = this.rack.map((tile) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "tile";
+      if (tile.id === this.selected) button.classList.add("selected");
+      if (tile.fresh) button.classList.add("fresh");
+      button.dataset.id = tile.id;
+      button.dataset.letter = tile.letter;
+      button.setAttribute("role", "option");
+      button.setAttribute("aria-selected", String(tile.id === this.selected));
+      button.textContent = tile.letter;
+      button.disabled = !this.enabled;
+      return button;
+    });
+    this.rackEl.replaceChildren(...rackTiles);
+    this.onRender();
+  }
+}
