@@ -5,49 +5,48 @@ Exit codes, for every command: 0 success (valid grid / solved), 1 a well-formed 
 with `error: ` on stderr, never a traceback.
 
 Commands live by concern: `grids` (solve, check, words, peel, dump), `games` (play,
-tournament, spellevate), `engine` (engine, serve), `warmup` (warm-up); `common` holds what
-they share. Start-up is part of the product: the group imports a command's module only when
-that command runs (`--help` lists them from the table below without importing any), and each
-command imports numba-backed modules inside its body only.
+tournament, ladder, spellevate), `engine` (engine, serve), `warmup` (warm-up); `common` holds
+what they share. Start-up is part of the product: the group imports a command's module only
+when that command runs (`--help` reads their help from the sources without importing any),
+and each command imports numba-backed modules inside its body only.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
+from pathlib import Path
 
 import click
 
-# name -> (module, the first paragraph of its help: what `bananas --help` lists). A test
-# checks the summaries against the commands' own help.
+# name -> the module that defines it (the function is the name with '_' for '-').
 COMMANDS = {
-    "check": ("solver.cli.grids", "Validate a grid: words, connectivity and (optionally) the tiles used."),
-    "dump": ("solver.cli.grids", "Advise which tile of the hand to DUMP."),
-    "engine": (
-        "solver.cli.engine",
-        "Speak the engine protocol (JSON lines) on stdin/stdout: seat our bots in another game, or let the "
-        "engine referee one. See docs/PROTOCOL.md.",
-    ),
-    "ladder": ("solver.cli.games", "Rate bots: a seat-rotated round robin, then Bradley-Terry ratings."),
-    "peel": ("solver.cli.grids", "Add LETTERS (a PEEL's tile, a DUMP's three) to a valid grid, moving few tiles."),
-    "play": ("solver.cli.games", "Watch bots play a hand (or a match) of Bananagrams."),
-    "serve": (
-        "solver.cli.engine",
-        "Serve the engine protocol over WebSocket: one isolated session per connection, with limits on message "
-        "size, sessions and idle time. See docs/PROTOCOL.md.",
-    ),
-    "solve": ("solver.cli.grids", "Build a grid using every tile of LETTERS."),
-    "spellevate": ("solver.cli.games", "Watch simple bots play Spellevate, the turn-based climbing game."),
-    "tournament": (
-        "solver.cli.games",
-        "Play many seeded games between bots and compare their win rates, with seats rotated so that seat and "
-        "deal luck cancel.",
-    ),
-    "warm-up": (
-        "solver.cli.warmup",
-        "Build the word-list arrays and compile the solver now, so that no later command waits for them.",
-    ),
-    "words": ("solver.cli.grids", "List the words formable from LETTERS, longest first."),
+    "check": "solver.cli.grids",
+    "dump": "solver.cli.grids",
+    "engine": "solver.cli.engine",
+    "ladder": "solver.cli.games",
+    "peel": "solver.cli.grids",
+    "play": "solver.cli.games",
+    "serve": "solver.cli.engine",
+    "solve": "solver.cli.grids",
+    "spellevate": "solver.cli.games",
+    "tournament": "solver.cli.games",
+    "warm-up": "solver.cli.warmup",
+    "words": "solver.cli.grids",
 }
+
+
+def command_docstrings() -> dict[str, str]:
+    """Each command's help text, read from its module's source: parsing it costs milliseconds,
+    importing it (numpy, the lexicon loader) costs a tenth of a second."""
+    docstrings: dict[str, str] = {}
+    for module in set(COMMANDS.values()):
+        source = Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8")
+        functions = {node.name: node for node in ast.parse(source).body if isinstance(node, ast.FunctionDef)}
+        for name in (name for name, home in COMMANDS.items() if home == module):
+            docstrings[name] = ast.get_docstring(functions[name.replace("-", "_")]) or ""
+    return docstrings
 
 
 class LazyGroup(click.Group):
@@ -59,14 +58,14 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
             return None
-        module = importlib.import_module(COMMANDS[cmd_name][0])
-        return getattr(module, cmd_name.replace("-", "_"))
+        return getattr(importlib.import_module(COMMANDS[cmd_name]), cmd_name.replace("-", "_"))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        # click's own listing, fed from the table (click would import every command for it).
+        # click's own listing (tests/test_startup.py compares them), without importing the commands.
         names = self.list_commands(ctx)
+        docstrings = command_docstrings()
         limit = formatter.width - 6 - max(len(name) for name in names)
-        rows = [(name, click.utils.make_default_short_help(COMMANDS[name][1], limit)) for name in names]
+        rows = [(name, click.utils.make_default_short_help(docstrings[name], limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
