@@ -177,12 +177,12 @@ def breakdown(runs: int) -> dict:
 # -- the report ------------------------------------------------------------------------------------
 
 
-def markdown(results: dict, checkouts: dict[str, Path], details: dict, args) -> tuple[str, list[str]]:
+def markdown(results: dict, checkouts: dict[str, Path], details: dict, args, header: str) -> tuple[str, list[str]]:
     labels = list(checkouts)
     lines = [
         f"# start-up benchmark, {date.today().isoformat()}",
         "",
-        machine(),
+        header,
         "",
         f"Warm figures: median of {args.warm_runs} runs; cold: median of {args.cold_runs}. Each cell: median wall "
         "time (median CPU time, user + system, child processes included).",
@@ -234,12 +234,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.warm_runs, args.cold_runs = 5, 1
+    header = machine()  # the load at the start, the commit measured
     checkouts = {"this": REPOSITORY}
     if args.baseline:
         checkouts["baseline"] = args.baseline.resolve()
     results = measure(checkouts, args.warm_runs, args.cold_runs)
     details = {} if args.quick else breakdown(max(3, args.warm_runs // 2))
-    text, _ = markdown(results, checkouts, details, args)
+    text, _ = markdown(results, checkouts, details, args, header)
     print(text)
     if args.record:
         record(text, "startup")
