@@ -3,6 +3,8 @@ BANANAS_CACHE and NUMBA_CACHE_DIR), and where the time goes.
 
     python benchmarks/bench_startup.py [--quick] [--baseline CHECKOUT] [--record]
 
+--record writes benchmarks/results/<date>-startup.md and puts its summary into the README.
+
 Every figure is a fresh process, `python -c "from solver.cli import main; main()" ARGS` with
 PYTHONPATH at the checkout measured (the console script does the same; a pyenv shim in front
 of it would add its own ~0.15 s). With --baseline (e.g. a checkout of main before a change),
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -240,10 +243,22 @@ def main() -> None:
         checkouts["baseline"] = args.baseline.resolve()
     results = measure(checkouts, args.warm_runs, args.cold_runs)
     details = {} if args.quick else breakdown(max(3, args.warm_runs // 2))
-    text, _ = markdown(results, checkouts, details, args, header)
+    text, summary = markdown(results, checkouts, details, args, header)
     print(text)
     if args.record:
-        record(text, "startup")
+        update_readme(record(text, "startup"), summary)
+
+
+README_BLOCK = re.compile(r"(<!-- startup:begin[^\n]*-->\n)(.*?)(<!-- startup:end -->)", re.S)
+RESULT_LINK = re.compile(r"benchmarks/results/\d{4}-\d{2}-\d{2}-startup\.md")
+
+
+def update_readme(result: Path, summary: list[str]) -> None:
+    """Put this run's summary into the README's start-up block, and name its result file."""
+    readme = REPOSITORY / "README.md"
+    text = README_BLOCK.sub(lambda m: m.group(1) + "\n".join(summary) + "\n" + m.group(3), readme.read_text())
+    readme.write_text(RESULT_LINK.sub(f"benchmarks/results/{result.name}", text))
+    print(f"updated {readme}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -170,3 +170,16 @@ def test_warm_up_reports_a_missing_word_list(tmp_path):
     result = CliRunner().invoke(main, ["warm-up", "--lexicon", str(tmp_path / "missing.txt")])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: no lexicon named") and "Traceback" not in result.output
+
+
+# -- the README quotes the latest recorded start-up run --------------------------------------
+
+
+def test_readme_start_up_figures_come_from_the_latest_recorded_run():
+    root = Path(__file__).resolve().parents[1]
+    latest = sorted((root / "benchmarks" / "results").glob("????-??-??-startup.md"))[-1]
+    summary = latest.read_text().split("## Summary (README)\n", 1)[1].strip().splitlines()
+    readme = (root / "README.md").read_text()
+    block = readme.split("<!-- startup:begin", 1)[1].split("-->", 1)[1].split("<!-- startup:end -->")[0]
+    assert block.strip().splitlines() == summary
+    assert f"benchmarks/results/{latest.name}" in readme
