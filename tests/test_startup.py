@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from solver.cli import COMMANDS, LazyGroup, main
@@ -111,6 +112,21 @@ def test_no_notice_off_a_terminal(tmp_path):
     command = python_cli("words", "ACTS", "--lexicon", str(word_list(tmp_path)))
     result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0 and result.stderr == ""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"), reason="compiles with numba")
+def test_first_compile_of_the_solver_is_announced_on_a_terminal(tmp_path):
+    """Empty numba cache, numba's JIT (BANANAS_FAST_START=0): each entry kernel's compile is
+    announced (tens of seconds); the second run loads them from the cache and says nothing."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), BANANAS_FAST_START="0", TERM="xterm")
+    code, stdout, stderr = run_on_terminal(python_cli("solve", "CATMAP"), env)
+    assert code == 0 and stdout.splitlines()[-1].startswith("# solved: 6 tiles")
+    for kernel in ("hostable_letters", "search"):
+        assert f"compiling the solver's {kernel} kernel (once; about " in stderr
+        assert f"compiled the solver's {kernel} kernel in " in stderr
+    code, _, stderr = run_on_terminal(python_cli("solve", "CATMAP"), env)
+    assert code == 0 and stderr == ""
 
 
 class FakeTerminal(io.StringIO):

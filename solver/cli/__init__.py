@@ -96,9 +96,11 @@ def main() -> None:
       bananas dump --grid grid.txt --hand QE
       bananas warm-up
     """
-    from solver.cli.warmup import show_build_notices
+    from solver.cli.warmup import show_build_notices, show_compile_notices
 
-    show_build_notices()  # first-run word-list builds say so on a terminal, whichever command runs
+    # First-run word-list builds and kernel compiles say so on a terminal, whichever command runs.
+    show_build_notices()
+    show_compile_notices()
 
 
 if __name__ == "__main__":

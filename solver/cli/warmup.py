@@ -24,10 +24,9 @@ import click
 from solver.cli.common import reports_input_errors
 from solver.lexicon.loader import SHIPPED, Lexicon, cache_root, load_lexicon, set_build_notice
 
-# Cold builds with empty caches on the benchmark machine (benchmarks/results/*-startup.md):
-# the extension (the kernels compiled and linked), and the numba JIT of the entry kernels
-# once the extension's build has compiled their callees.
-BUILD_SECONDS = {"extension": 18.0, "jit": 15.0}
+# Cold build of the fast-start extension (the kernels compiled and linked), with empty caches
+# on the benchmark machine (benchmarks/results/*-startup.md).
+BUILD_SECONDS = {"extension": 18.0}
 
 
 class Notice:
@@ -100,7 +99,7 @@ class CompileWatch:
     when `stream` is given, shows a `Notice` from the first real compilation (numba's
     "numba:compile" event; a load from its cache raises none, so a warm start shows nothing)."""
 
-    def __init__(self, what: str, seconds: float, stream: TextIO | None = None):
+    def __init__(self, what: str = "", seconds: float = 0.0, stream: TextIO | None = None):
         self.what, self.seconds, self.stream = what, seconds, stream
         self.compiled = False
         self._notice: Notice | None = None
@@ -132,6 +131,45 @@ class CompileWatch:
         event.unregister("numba:compile", self._listener)
         if self._notice is not None:
             self._notice.__exit__(*exc_info)
+
+
+# Cold JIT compile of each entry kernel (with its callees), benchmarks/results/*-startup.md.
+ENTRY_COMPILE_SECONDS = {"search": 12.0, "hostable_letters": 1.0, "lay_grid": 1.5}
+
+
+def show_compile_notices() -> None:
+    """On a terminal, announce each JIT compile of an entry kernel (the search, the proof
+    pre-check, laying a grid) in this process, whichever command triggers it; loads from
+    numba's cache raise no compile event, so a warm start shows nothing."""
+    from solver.search import native
+
+    if notices_wanted():
+        native.when_numba_is_needed(lambda: _watch_entry_compiles(sys.stderr))
+
+
+def _watch_entry_compiles(stream: TextIO) -> None:
+    from numba.core import event
+
+    from solver.search.native import ENTRIES, KERNELS_MODULE
+
+    depth: list[Notice | None] = []  # one slot per compile in progress; callees nest
+
+    class EntryCompiles(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            function = ev.data["dispatcher"].py_func
+            notice = None
+            if not depth and function.__module__ == KERNELS_MODULE and function.__name__ in ENTRIES:
+                what = f"the solver's {function.__name__} kernel"
+                notice = Notice(stream, what, ENTRY_COMPILE_SECONDS[function.__name__], ("compiling", "compiled"))
+                notice.__enter__()
+            depth.append(notice)
+
+        def on_end(self, ev: event.Event) -> None:
+            notice = depth.pop()
+            if notice is not None:
+                notice.__exit__(None, None, None)
+
+    event.register("numba:compile", EntryCompiles())
 
 
 class KernelPrep:
@@ -167,7 +205,7 @@ class KernelPrep:
         if native.fast_start_enabled() and native.extension_state() == "built":
             warm_up(lexicon, include_extend=include_extend)
             return compiled
-        with CompileWatch("the solver", BUILD_SECONDS["jit"], stream) as watch:
+        with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
             warm_up(lexicon, include_extend=include_extend)
         return compiled or watch.compiled
 
@@ -235,7 +273,7 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
     click.echo(f"fast-start extension: {state}")
 
     started = time.perf_counter()  # the JIT kernels: for the library, games and the server
-    with CompileWatch("the numba kernels", BUILD_SECONDS["jit"], stream) as watch:
+    with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
         warm_kernels(loaded[0], include_extend=True)
     click.echo(f"numba kernels: {done_or_cached(watch.compiled, 'compiled', started)}")
     kernels = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ beside the solver's sources"

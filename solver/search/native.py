@@ -163,11 +163,22 @@ def resolve(module_name: str, name: str) -> Callable:
         return getattr(module, name)
 
 
+_numba_hooks: list[Callable[[], None]] = []  # run once, when the kernels first need numba
+
+
+def when_numba_is_needed(hook: Callable[[], None]) -> None:
+    """Call `hook` once, just before the kernels are first bound to numba (so a caller can,
+    say, watch numba's compile events without importing numba itself beforehand)."""
+    _numba_hooks.append(hook)
+
+
 def bind_jit(module_name: str, replace: tuple[str, ...] = ()) -> None:
     """Bind every kernel of the module not bound yet (and the `replace` ones) to numba."""
     import numba
 
     with _lock:
+        while _numba_hooks:
+            _numba_hooks.pop(0)()
         module = sys.modules[module_name]
         for name, kernel in _declared.get(module_name, {}).items():
             if isinstance(getattr(module, name), LazyKernel) or name in replace:
