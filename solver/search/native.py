@@ -266,8 +266,10 @@ def extension_dir() -> Path:
 
 
 def extension_file(directory: Path | None = None) -> Path:
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    return (directory or extension_dir()) / f"{EXTENSION}{suffix}"
+    """The built extension in `directory` (any suffix this Python imports), or where it would be."""
+    directory = directory or extension_dir()
+    candidates = [directory / f"{EXTENSION}{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+    return next((path for path in candidates if path.is_file()), candidates[0])
 
 
 def failure_note(directory: Path | None = None) -> Path:
