@@ -43,8 +43,13 @@ WARM_CASES = {
     "words AEIRST --limit 5": (["words", "AEIRST", "--limit", "5"], {}),
 }  # fmt: skip
 COLD_CASES = {
-    f"solve {HAND}": {},
-    f"solve {HAND}, numba JIT (BANANAS_FAST_START=0)": {"BANANAS_FAST_START": "0"},
+    f"solve {HAND}": (["solve", HAND], {}),
+    f"solve {HAND}, numba JIT (BANANAS_FAST_START=0)": (["solve", HAND], {"BANANAS_FAST_START": "0"}),
+    "words AEIRST --limit 5 (builds the en word-list arrays)": (["words", "AEIRST", "--limit", "5"], {}),
+    "words AEIRST --limit 5 --lexicon fr (builds the fr arrays)": (
+        ["words", "AEIRST", "--limit", "5", "--lexicon", "fr"],
+        {},
+    ),
 }
 
 
@@ -87,10 +92,10 @@ def measure(checkouts: dict[str, Path], warm_runs: int, cold_runs: int) -> dict[
                     results[label].setdefault(f"warm: {case}", []).append(sample)
     for _ in range(cold_runs):
         for label, checkout in checkouts.items():
-            for case, env in COLD_CASES.items():
+            for case, (args, env) in COLD_CASES.items():
                 with tempfile.TemporaryDirectory() as cold_cache:
                     caches = {"BANANAS_CACHE": f"{cold_cache}/bananas", "NUMBA_CACHE_DIR": f"{cold_cache}/numba"}
-                    sample = timed_run(checkout, ["solve", HAND], {**caches, **env})
+                    sample = timed_run(checkout, args, {**caches, **env})
                 results[label].setdefault(f"cold: {case}", []).append(sample)
                 print(f"cold {label}: {case}: {sample[0]:.1f} s", file=sys.stderr)
     return results
@@ -203,12 +208,17 @@ def markdown(results: dict, checkouts: dict[str, Path], details: dict, args, hea
         f"- `bananas --help`: {cell(this['warm: --help'])}",
         f"- cold first `bananas solve` (empty caches): {cell(this[f'cold: solve {HAND}'])}; "
         f"on numba's JIT: {cell(this[f'cold: solve {HAND}, numba JIT (BANANAS_FAST_START=0)'])}",
+        f"- cold `bananas words` (builds the word-list arrays): "
+        f"en {cell(this['cold: words AEIRST --limit 5 (builds the en word-list arrays)'])}, "
+        f"fr {cell(this['cold: words AEIRST --limit 5 --lexicon fr (builds the fr arrays)'])}",
     ]
     if "baseline" in results:
         base = results["baseline"]
         summary.append(
             f"- before ({commit(checkouts['baseline'])}): warm solve {cell(base[f'warm: solve {HAND}'])}, "
-            f"--help {cell(base['warm: --help'])}, cold solve {cell(base[f'cold: solve {HAND}'])}"
+            f"--help {cell(base['warm: --help'])}, cold solve {cell(base[f'cold: solve {HAND}'])}, cold words "
+            f"en {cell(base['cold: words AEIRST --limit 5 (builds the en word-list arrays)'])}, "
+            f"fr {cell(base['cold: words AEIRST --limit 5 --lexicon fr (builds the fr arrays)'])}"
         )
     if details:
         lines += ["", "## Where the time goes (this checkout)", "", "Imports, in a fresh process (median):", ""]
