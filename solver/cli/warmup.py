@@ -202,6 +202,9 @@ class KernelPrep:
                 with Notice(stream, "the solver", seconds, ("compiling", "compiled"), started=self.started):
                     self.builder.wait()
             self.builder.wait()
+        if self.builder is not None and self.builder.returncode != 0 and native.extension_state() == "missing":
+            # The build died without saying why (killed, crashed): do not retry on every run.
+            native.note_failure(f"the build process exited with code {self.builder.returncode}")
         if native.fast_start_enabled() and native.extension_state() == "built":
             warm_up(lexicon, include_extend=include_extend)
             return compiled

@@ -350,11 +350,17 @@ def build_extension() -> str:
         except Exception as error:  # the JIT still serves: record why and move on
             problem = f"{type(error).__name__}: {error}".strip()
     if problem:
-        failure_note(directory).parent.mkdir(parents=True, exist_ok=True)
-        failure_note(directory).write_text(problem + "\n")
+        note_failure(problem)
     else:
         failure_note(directory).unlink(missing_ok=True)
     return problem
+
+
+def note_failure(reason: str) -> None:
+    """Record why the extension could not be built; later runs use the JIT without retrying."""
+    note = failure_note()
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text(reason + "\n")
 
 
 def _compile_into(directory: Path) -> None:
