@@ -210,3 +210,21 @@ def test_extension_key_follows_the_kernels_source(tmp_path, monkeypatch):
     source.write_bytes(native._kernels_source().read_bytes() + b"\n# edited\n")
     monkeypatch.setattr(native, "_kernels_source", lambda: source)
     assert native.extension_dir() != first and native.extension_dir().parent == first.parent
+
+
+def test_a_build_process_that_dies_leaves_a_note_and_the_jit_serves(tmp_path, monkeypatch, en):
+    from solver.cli import warmup
+
+    monkeypatch.setenv("BANANAS_CACHE", str(tmp_path))
+    monkeypatch.setenv("BANANAS_FAST_START", "1")
+    dying = [sys.executable, "-c", "raise SystemExit(3)"]
+    monkeypatch.setattr(warmup, "start_extension_build", lambda: subprocess.Popen(dying))
+    try:
+        prep = warmup.KernelPrep()
+        assert prep.builder is not None
+        prep.ready(en, include_extend=False)
+    finally:
+        native.prefer_extension(False)  # this process's other tests run on the JIT
+    assert native.extension_state() == "failed"
+    assert native.failure_note().read_text() == "the build process exited with code 3\n"
+    assert solve("CATMAP", en, time_limit=60).solved
