@@ -5,8 +5,9 @@
     python benchmarks/bench_solve.py --record        # also write benchmarks/results/<date>-solve.md
 
 Per size it reports solved / no-grid / exhausted / timeout counts and the median, p90,
-p99 and max wall time per hand (steady state: compiled kernels, warm lexicon), and the
-median node count. Compile cost is measured apart, in fresh subprocesses: once with an
+p99 and max wall time per hand (steady state: compiled kernels, warm lexicon), the
+median node count, and every hand left unsettled (exhausted or timeout: neither a grid nor
+a proof within the limit). Compile cost is measured apart, in fresh subprocesses: once with an
 empty numba cache (compile) and once with the cache filled (cache load).
 """
 
@@ -54,13 +55,15 @@ def bench_size(size: int, hands: int, seed: int, time_limit: float, lexicon) -> 
     from solver.search.solving import solve
 
     rng = np.random.default_rng([seed, size])
-    times, nodes, statuses = [], [], {}
+    times, nodes, statuses, unsettled = [], [], {}, []
     for _ in progress(range(hands), f"{size} tiles", "hand"):
         hand = draw(ENGLISH, size, rng)
         result = solve(hand, lexicon, time_limit=time_limit)
         times.append(result.elapsed_ms)
         nodes.append(result.nodes)
         statuses[result.status] = statuses.get(result.status, 0) + 1
+        if result.status in ("exhausted", "timeout"):
+            unsettled.append(f"{hand.letters()} ({result.status}, {result.elapsed_ms:.0f} ms)")
         if result.grid is not None and not validate(result.grid, lexicon, hand).ok:
             raise SystemExit(f"INVALID GRID for {hand.letters()}:\n{result.grid}")
     t = np.array(times)
@@ -74,7 +77,23 @@ def bench_size(size: int, hands: int, seed: int, time_limit: float, lexicon) -> 
         "max_ms": float(t.max()),
         "median_nodes": float(np.median(nodes)),
         "max_overshoot_ms": float(max(0.0, t.max() - time_limit * 1000)),
+        "unsettled": unsettled,
     }
+
+
+def versions() -> str:
+    """The commit (with `+changes` when the tree differs from it) and the library versions."""
+    import numba
+    import scipy
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    def git(*args: str) -> str:
+        run = subprocess.run(["git", "-C", root, *args], capture_output=True, text=True)
+        return run.stdout.strip() if run.returncode == 0 else ""
+
+    commit = (git("rev-parse", "--short", "HEAD") or "unknown") + ("+changes" if git("status", "--porcelain") else "")
+    return f"Commit {commit}, numba {numba.__version__}, numpy {np.__version__}, scipy {scipy.__version__}."
 
 
 def markdown(rows: list[dict], costs: dict, args) -> str:
@@ -82,16 +101,23 @@ def markdown(rows: list[dict], costs: dict, args) -> str:
         f"# solve benchmark, {date.today().isoformat()}",
         "",
         machine(),
+        versions(),
+        f"Lexicon en, seed {args.seed}, time limit {args.time_limit} s per hand. "
+        f"Load average when the table was written: {os.getloadavg()[0]:.1f} (other jobs slow a shared machine).",
         "",
-        "| tiles | hands | solved | no-grid | exhausted | timeout | median ms | p90 ms | p99 ms | max ms | median nodes | past limit ms |",
+        "| tiles | hands | solved | no-grid | exhausted | timeout | median ms | p90 ms | p99 ms | max ms "
+        "| median nodes | past limit ms |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['size']} | {r['hands']} | {r['solved']} | {r['no-grid']} | {r['exhausted']} | {r['timeout']} | "
-            f"{r['median_ms']:.3f} | {r['p90_ms']:.2f} | {r['p99_ms']:.2f} | {r['max_ms']:.1f} | {r['median_nodes']:.0f} | "
-            f"{r['max_overshoot_ms']:.1f} |"
+            f"{r['median_ms']:.3f} | {r['p90_ms']:.2f} | {r['p99_ms']:.2f} | {r['max_ms']:.1f} "
+            f"| {r['median_nodes']:.0f} | {r['max_overshoot_ms']:.1f} |"
         )
+    lines += ["", "Unsettled hands (neither a grid nor a proof within the limit):", ""]
+    for r in rows:
+        lines.append(f"- {r['size']} tiles: {', '.join(r['unsettled']) or 'none'}")
     lines += ["", "First-call costs (fresh processes):", ""]
     lines += [f"- {key}: {value} ms" for key, value in costs.items()]
     return "\n".join(lines) + "\n"

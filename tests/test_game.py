@@ -93,7 +93,8 @@ def shape(letters: str, kind: str) -> dict:
     L         the first half across, the rest down from its first letter (longest word ~ half)
     split     two rows with an empty row between (disconnected)
     diagonal  two rows touching only at a corner (disconnected: 4-connectivity)
-    stacked   two rows on top of each other (every column is an accidental 2-letter word)"""
+    stacked   two rows on top of each other (every column is an accidental 2-letter word)
+    hook      one across word of all letters but the last, which goes under its first"""
     half = (len(letters) + 1) // 2
     if kind == "row":
         return row(letters)
@@ -107,6 +108,8 @@ def shape(letters: str, kind: str) -> dict:
         return {**row(letters[:half]), **row(letters[half:], top=1, left=half)}
     if kind == "stacked":
         return {**row(letters[:half]), **row(letters[half:], top=1)}
+    if kind == "hook":
+        return {**row(letters[:-1]), (1, 0): letters[-1]}
     raise ValueError(kind)
 
 
@@ -688,9 +691,10 @@ def test_rule_all_rotten_unawarded(lex, no_jitter):
     # A lone player goes rotten.
     result = hand(Rules(lexicon=lex["a"], distribution=tiles("A21")), [Scripted("bananas-split")])
     assert result.outcome == "unawarded" and result.reason == "every player went rotten"
-    # Two players going rotten at the same moment.
+    # Two players going rotten at the same moment: the same work (21 tiles, two words),
+    # one grid split by an empty row, the other by a corner.
     rules = Rules(lexicon=lex["a"], distribution=tiles("A43"))
-    result = hand(rules, [Scripted("bananas-split"), Scripted("bananas-short")])
+    result = hand(rules, [Scripted("bananas-split"), Scripted("bananas-diagonal")])
     assert result.outcome == "unawarded" and result.reason == "every player went rotten"
     assert result.rotten == 2 and [entry["bunch"] for entry in events(result, "rotten")] == [22, 43]
 
@@ -794,9 +798,10 @@ def test_rule_smoothie_stalemate_goes_to_longest_valid_word(lex):
 @pytest.mark.nojit
 def test_rule_smoothie_tied_finish_goes_to_longest_word(lex, no_jitter):
     rules = Rules(lexicon=lex["a"], variant="smoothie", distribution=tiles("A43"))
-    result = hand(rules, [Scripted("bananas-L"), Scripted("bananas")])
+    # The same work (21 tiles, two words) lands at the same moment; the longer word wins.
+    result = hand(rules, [Scripted("bananas-L"), Scripted("bananas-hook")])
     assert result.outcome == "win" and result.winners == [1]
-    assert result.reason == "tied finish: longest word (21 letters)"
+    assert result.reason == "tied finish: longest word (20 letters)"
     assert [entry["player"] for entry in events(result, "inspection")] == [0, 1]
 
 

@@ -10,53 +10,29 @@
 * _apply_move / _undo_to: incrementally kept cross masks equal freshly computed ones, and
   undo restores the board exactly.
 
-The kernels are called with their arrays matched to parameter names (see `call`), so a
-new DAWG array in a signature only needs a name here.
+The kernels take their arrays in three bundles (`kernels.Graph`, `kernels.Ordering`,
+`kernels.Workspace`); the tests build them the way `solver.search.solving` does.
 """
 
 from __future__ import annotations
-
-import dataclasses
-import functools
-import inspect
 
 import numpy as np
 import pytest
 
 from solver.core.grid import Grid, validate
-from solver.core.tiles import ALPHABET, ENGLISH, TileCounts, draw
+from solver.core.tiles import ALPHABET, ENGLISH, HARD_FIRST, HARDNESS_TIERS, TileCounts, draw
 from solver.search import kernels as K
 from solver.search.reference import generate_moves_reference, placements
-from solver.search.solving import default_weights, solve
+from solver.search.solving import default_ordering, solve
 
 LETTER_P = ENGLISH.counts / ENGLISH.counts.sum()
 
 
-# -- calling kernels ----------------------------------------------------------------------------
+# -- kernel bundles ----------------------------------------------------------------------------
 
 
-def lexicon_arrays(lexicon) -> dict[str, np.ndarray]:
-    """Kernel parameter name -> array: the forward graph's fields by name (child, terminal,
-    next_mask, ...), the reversed graph's with an 'r' in front (rchild, rend_mask, ...)."""
-    arrays = {}
-    for field in dataclasses.fields(lexicon.forward):
-        arrays[field.name] = getattr(lexicon.forward, field.name)
-        arrays["r" + field.name] = getattr(lexicon.reverse, field.name)
-    return arrays
-
-
-@functools.cache
-def parameters(kernel) -> tuple[str, ...]:
-    return tuple(inspect.signature(getattr(kernel, "py_func", kernel)).parameters)
-
-
-def call(kernel, **named):
-    """Call `kernel` with arguments matched to its parameters by name."""
-    params = parameters(kernel)
-    missing = [p for p in params if p not in named]
-    if missing:
-        raise TypeError(f"test harness has no value for {kernel.__name__} parameter(s) {missing}")
-    return kernel(*(named[p] for p in params))
+def graph(lexicon) -> K.Graph:
+    return K.graph_of(lexicon.forward, lexicon.reverse)
 
 
 # -- random material --------------------------------------------------------------------------
@@ -104,7 +80,7 @@ def grid_of(codes: np.ndarray) -> Grid:
 
 def kernel_runs(codes, lexicon, min_len):
     out = np.zeros((2 * codes.size + 2, 5), dtype=np.int64)
-    count = call(K.scan_runs, grid=codes, min_len=min_len, out=out, **lexicon_arrays(lexicon))
+    count = K.scan_runs(codes, graph(lexicon), min_len, out)
     assert count >= 0
     runs = set()
     for row, col, direction, length, valid in out[:count]:
@@ -159,7 +135,7 @@ def test_scan_runs_random(en, fr, make_rng):
 def test_scan_runs_reports_overflow(en):
     codes = Grid.parse("CAT\nDOG").to_array()
     out = np.zeros((2, 5), dtype=np.int64)  # five runs do not fit
-    assert call(K.scan_runs, grid=codes, min_len=2, out=out, **lexicon_arrays(en)) == -1
+    assert K.scan_runs(codes, graph(en), 2, out) == -1
 
 
 # -- cross_mask vs brute force ------------------------------------------------------------------
@@ -198,14 +174,14 @@ def check_cross_masks(codes, lexicon, min_len, cells_to_check=None):
     side = max(codes.shape) + 4
     board = flat_board(codes, side, 2, 2)
     cells = {(r, c): ALPHABET[board[r * side + c] - 1] for r in range(side) for c in range(side) if board[r * side + c]}
-    arrays = lexicon_arrays(lexicon)
+    words = graph(lexicon)
     checked = nontrivial = 0
     for row in range(1, side - 1):
         for col in range(1, side - 1):
             if board[row * side + col] or (cells_to_check is not None and (row - 2, col - 2) not in cells_to_check):
                 continue
             for perp, name in ((side, "down"), (1, "across")):
-                got = call(K.cross_mask, grid=board, cell=row * side + col, perp=perp, min_len=min_len, **arrays)
+                got = K.cross_mask(board, row * side + col, perp, min_len, words)
                 expected = brute_cross(cells, (row, col), name, lexicon, min_len)
                 assert got == expected, (
                     grid_of(codes).text(),
@@ -229,14 +205,14 @@ def test_cross_mask_examples(en):
     # A hole in the middle of a word: C?T down -> A, O, U (CAT, COT, CUT) among others.
     side = 9
     board = flat_board(Grid.parse("C\n.\nT").to_array(), side, 3, 4)
-    mask = call(K.cross_mask, grid=board, cell=4 * side + 4, perp=side, min_len=2, **lexicon_arrays(en))
+    mask = K.cross_mask(board, 4 * side + 4, side, 2, graph(en))
     for letter in "AOU":
         assert mask & (1 << (ord(letter) - 65))
     assert not mask & (1 << (ord("Q") - 65))
     # Under min_len 3, a perpendicular run of two letters allows nothing.
     board = flat_board(Grid.parse("Q").to_array(), side, 3, 4)
-    assert call(K.cross_mask, grid=board, cell=4 * side + 4, perp=side, min_len=3, **lexicon_arrays(en)) == 0
-    assert call(K.cross_mask, grid=board, cell=4 * side + 4, perp=side, min_len=2, **lexicon_arrays(en)) == 1 << 8  # QI
+    assert K.cross_mask(board, 4 * side + 4, side, 3, graph(en)) == 0
+    assert K.cross_mask(board, 4 * side + 4, side, 2, graph(en)) == 1 << 8  # QI
 
 
 def test_cross_mask_random(en, fr, make_rng):
@@ -259,7 +235,7 @@ def test_cross_mask_word_with_a_hole(en, make_rng):
         codes = np.array([[ord(ch) - 64 if i != hole else 0] for i, ch in enumerate(word)], dtype=np.uint8)
         side = len(word) + 4
         board = flat_board(codes, side, 2, 2)
-        mask = call(K.cross_mask, grid=board, cell=(2 + hole) * side + 2, perp=side, min_len=2, **lexicon_arrays(en))
+        mask = K.cross_mask(board, (2 + hole) * side + 2, side, 2, graph(en))
         assert mask & (1 << (ord(word[hole]) - 65)), word
 
 
@@ -269,35 +245,32 @@ SIDE = 41
 
 
 class Board:
-    """A position laid into kernel arrays: the grid's cells around the centre of a SIDE x
-    SIDE board, cross masks freshly computed for every empty cell, a hand, a state vector
-    and move buffers (no Workspace needed)."""
+    """A position laid into a kernel workspace: the grid's cells around the centre of a SIDE x
+    SIDE board, cross masks freshly computed for every empty cell, a hand and a state vector
+    (uncapped generation: every anchor gets the whole budget)."""
 
     def __init__(self, cells: dict, hand: TileCounts, lexicon, min_len: int = 2):
         self.lexicon, self.min_len = lexicon, min_len
-        self.arrays = lexicon_arrays(lexicon)
+        self.graph = graph(lexicon)
+        self.ordering = default_ordering()
+        self.ws = K.new_workspace((SIDE - 5) // 2, 1 << 16, 1 << 20, 16)
+        assert len(self.ws.grid) == SIDE * SIDE
+        self.grid, self.cross, self.hand, self.state = self.ws.grid, self.ws.cross, self.ws.hand, self.ws.state
+        self.moves, self.letters, self.frames = self.ws.moves, self.ws.letters, self.ws.frames
         self.cells = dict(cells)
         rows = [r for r, _ in cells] or [0]
         cols = [c for _, c in cells] or [0]
         self.top = SIDE // 2 - min(rows) - (max(rows) - min(rows)) // 2
         self.left = SIDE // 2 - min(cols) - (max(cols) - min(cols)) // 2
-        self.grid = np.zeros(SIDE * SIDE, dtype=np.uint8)
         for (r, c), letter in cells.items():
             self.grid[self.flat(r, c)] = ord(letter) - 64
-        self.cross = fresh_cross(self.grid, lexicon, min_len)
-        self.hand = hand.counts.astype(np.int64).copy()
-        self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
+        self.cross[:] = fresh_cross(self.grid, lexicon, min_len)
+        self.hand[:] = hand.counts
         self.state[K.ST_SIDE] = SIDE
         self.state[K.ST_HAND] = len(hand)
         self.state[K.ST_MIN_LEN] = min_len
         self.state[K.ST_MAX_BRANCH] = 0  # uncapped: the whole budget for every anchor
         self.state[K.ST_GEN_BUDGET] = 1 << 40
-        capacity = 1 << 16
-        self.moves = np.zeros((capacity, K.MOVE_WIDTH), dtype=np.int64)
-        self.scores = np.zeros(capacity, dtype=np.float64)
-        self.letters = np.zeros(capacity * 16, dtype=np.uint8)  # as in search.Workspace
-        self.frames = np.zeros((len(hand) + 2, K.FRAME_WIDTH), dtype=np.int64)
-        self.undo = np.zeros((16 * len(hand) + 64, 3), dtype=np.int64)
         if cells:
             self.frames[0, K.F_RMIN : K.F_CMAX + 1] = self.bbox()
         self.generated = 0
@@ -313,28 +286,11 @@ class Board:
         rows, cols = np.nonzero(self.grid.reshape(SIDE, SIDE))
         return np.array([rows.min(), rows.max(), cols.min(), cols.max()], dtype=np.int64)
 
-    def named(self, **extra):
-        return dict(
-            grid=self.grid,
-            cross=self.cross,
-            hand=self.hand,
-            state=self.state,
-            moves=self.moves,
-            scores=self.scores,
-            letters=self.letters,
-            weights=default_weights(),
-            rng_state=np.zeros(1, dtype=np.int64),
-            noise=0.0,
-            frames=self.frames,
-            undo=self.undo,
-            **self.arrays,
-            **extra,
-        )
-
     def generate(self):
         """generate_moves -> list of (row, col, direction, WORD) in the test's coordinates."""
         hand_before = self.hand.copy()
-        end, _, truncated = call(K.generate_moves, bbox=self.bbox(), move_base=0, letter_base=0, **self.named())
+        self.ws.bbox[:] = self.bbox()
+        end, _, truncated = K.generate_moves(self.ws, self.graph, self.ordering, 0, 0)
         assert truncated == 0
         assert np.array_equal(self.hand, hand_before)  # the hand is restored after generation
         self.generated = int(end)
@@ -350,7 +306,7 @@ class Board:
 def fresh_cross(board, lexicon, min_len):
     """cross_mask of every empty cell, both directions. Only cells in the tiles' bounding
     box +-1 can have a neighbour; every other cell is FULL (no perpendicular run)."""
-    arrays = lexicon_arrays(lexicon)
+    words = graph(lexicon)
     cross = np.full(2 * SIDE * SIDE, K.FULL, dtype=np.int32)
     rows, cols = np.nonzero(board.reshape(SIDE, SIDE))
     if rows.size == 0:
@@ -361,9 +317,7 @@ def fresh_cross(board, lexicon, min_len):
         row, col = divmod(int(cell), SIDE)
         if 0 < row < SIDE - 1 and 0 < col < SIDE - 1:
             for direction, perp in ((0, SIDE), (1, 1)):
-                cross[direction * SIDE * SIDE + cell] = call(
-                    K.cross_mask, grid=board, cell=int(cell), perp=perp, min_len=min_len, **arrays
-                )
+                cross[direction * SIDE * SIDE + cell] = K.cross_mask(board, int(cell), perp, min_len, words)
     return cross
 
 
@@ -472,12 +426,11 @@ def test_generate_moves_random_sweep(en, make_rng):
 @pytest.mark.parametrize("letters, min_len", [("RETAINS", 2), ("QIZAX", 2), ("BANANAS", 3), ("QQ", 2), ("EEAT", 2)])
 def test_generate_first_words(en, letters, min_len):
     """The empty grid's moves: the words the hand spells that hold its hardest letter (the
-    highest weight; the first in the alphabet among equals), across from the centre."""
+    first in tiles.HARD_FIRST), across from the centre."""
     hand = TileCounts.from_letters(letters)
-    weights = default_weights()
-    hardest = max(set(hand.letters()), key=lambda letter: (weights[ord(letter) - 65], -ord(letter)))
+    hardest = min(hand.letters(), key=HARD_FIRST.index)
     board = Board({}, hand, en, min_len)
-    end, _, truncated = call(K.generate_first_words, **board.named())
+    end, _, truncated = K.generate_first_words(board.ws, board.graph, board.ordering)
     assert truncated == 0
     assert np.array_equal(board.hand, hand.counts)
     moves = [board.move(i) for i in range(int(end))]
@@ -487,6 +440,23 @@ def test_generate_first_words(en, letters, min_len):
     expected = sorted(w for w in en.formable_words(hand, min_length=min_len) if hardest.lower() in w)
     assert words == expected
     assert bool(words) == bool(expected)
+
+
+@pytest.mark.nojit
+def test_one_order_of_hardness(make_rng):
+    """The move-ordering weights never rise along tiles.HARD_FIRST and are equal exactly
+    within a tier, and the kernel's hardest letter of any hand is its first in HARD_FIRST."""
+    weights = default_ordering().letter
+    along = [weights[ord(letter) - 65] for letter in HARD_FIRST]
+    assert sorted(HARD_FIRST) == list(ALPHABET)
+    assert along == sorted(along, reverse=True)
+    for tier in HARDNESS_TIERS:
+        assert list(tier) == sorted(tier) and len({weights[ord(letter) - 65] for letter in tier}) == 1
+    rng = make_rng(8)
+    for _ in range(300):
+        hand = draw(ENGLISH, int(rng.integers(1, 12)), rng)
+        code = K.hardest_letter(hand.counts, weights)
+        assert ALPHABET[code - 1] == min(hand.letters(), key=HARD_FIRST.index), hand.letters()
 
 
 # -- incremental cross masks and undo ---------------------------------------------------------------
@@ -511,7 +481,7 @@ def test_apply_and_undo_keep_masks_exact(en, make_rng):
             row, col, direction, word = moves[index]
             new_tiles = placements([moves[index]], board.cells)[0]
             hand_before = board.hand.copy()
-            call(K._apply_move, move=index, depth=depth, **board.named())
+            K._apply_move(board.ws, board.graph, index, depth)
             for (r, c), letter in new_tiles:
                 board.cells[(r, c)] = letter
                 assert board.grid[board.flat(r, c)] == ord(letter) - 64
@@ -529,7 +499,7 @@ def test_apply_and_undo_keep_masks_exact(en, make_rng):
             applied += 1
             if board.state[K.ST_HAND] == 0:
                 break
-        call(K._undo_to, mark=board.frames[1, K.F_UNDO_MARK] if depth else 0, **board.named())
+        K._undo_to(board.ws, board.frames[1, K.F_UNDO_MARK] if depth else 0)
         assert np.array_equal(board.grid, snapshot[0])
         assert np.array_equal(board.cross, snapshot[1])
         assert np.array_equal(board.hand, snapshot[2]) and board.state[K.ST_HAND] == snapshot[3]

@@ -17,6 +17,7 @@ from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts
 from solver.search import kernels as K
 from solver.search import native
+from solver.search.proofs import word_count_vectors
 from solver.search.solving import _Run, _workspace, extend, solve
 
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
@@ -52,23 +53,23 @@ def test_the_first_call_binds_every_kernel_to_numba():
 
 
 def entry_arguments(en) -> dict[str, tuple]:
-    """The arguments solving.py passes to each entry kernel, from a real run's buffers."""
+    """The arguments solving.py and proofs.py pass to each entry kernel, from a real run."""
     space = _workspace(21)
     run = _Run(space, TileCounts.from_letters("CATMAP"), en, 2, 0, 100, None)
-    f, r = en.forward, en.reverse
-    search = (space.grid, space.cross, run.hand, run.state, space.frames, space.moves, space.scores, space.order,
-              space.letters, space.undo, space.tt_keys, space.tt_stamps, run.weights, run.rng_state, run.noise,
-              f.child, f.terminal, f.next_mask, f.end_mask, f.reach, f.below_mask, r.child, r.end_mask)  # fmt: skip
-    hostable = (run.hand, 2, 5_000_000, f.child, f.terminal, f.next_mask)
-    lay = (Grid.from_rows(["AT"]).to_array(), 3, 4, space.grid, space.cross, run.state, space.frames,
-           f.child, f.terminal, f.next_mask, f.end_mask, r.child, r.end_mask)  # fmt: skip
-    return {"search": search, "hostable_letters": hostable, "lay_grid": lay}
+    hand = space.hand.copy()
+    return {
+        "search": (space, run.graph, run.ordering),
+        "hostable_letters": (hand, 2, 5_000_000, run.graph),
+        "word_letter_counts": (hand, 2, 10_000, run.graph, np.zeros((64, 26), dtype=np.int8)),
+        "lay_grid": (Grid.from_rows(["AT"]).to_array(), 3, 4, space, run.graph),
+    }
 
 
 @pytest.mark.skipif(JIT_DISABLED, reason="reads the signatures numba compiled")
 def test_entries_are_the_signatures_the_jit_compiles(en):
     solve("CATMAP", en, time_limit=60)
     extend(Grid.from_rows(["AT"]), "C", en, time_limit=60)
+    assert word_count_vectors(TileCounts.from_letters("CATMAP"), en, 2) is not None
     for name, (result, arguments) in native.ENTRIES.items():
         compiled = getattr(K, name).signatures
         assert native._numba_signature(result, arguments).args in compiled, name
@@ -80,26 +81,25 @@ def test_argument_check_accepts_what_solving_passes(en):
 
 
 def test_argument_check_names_the_first_difference(en):
-    arguments = list(entry_arguments(en)["search"])
-    wrong_dtype = arguments.copy()
-    wrong_dtype[1] = wrong_dtype[1].astype(np.int64)
-    assert native.argument_problem("search", tuple(wrong_dtype)).startswith("argument 1 is array(i8, 1")
-    strided = arguments.copy()
-    strided[0] = np.zeros(2 * len(arguments[0]), dtype=np.uint8)[::2]
-    assert "argument 0 is array(u1, 1, contiguous=False)" in native.argument_problem("search", tuple(strided))
-    read_only = arguments.copy()
-    read_only[3] = arguments[3].copy()
-    read_only[3].flags.writeable = False  # the kernel writes its state: compiled code must not get this
-    assert native.argument_problem("search", tuple(read_only)).startswith("argument 3 ")
-    writable_lexicon = arguments.copy()
-    writable_lexicon[15] = arguments[15].copy()  # a read-only parameter takes a writable array too
-    assert native.argument_problem("search", tuple(writable_lexicon)) == ""
-    assert native.argument_problem("search", tuple(arguments[:-1])) == "22 arguments, compiled for 23"
-    hostable = list(entry_arguments(en)["hostable_letters"])
-    hostable[1] = True
-    assert native.argument_problem("hostable_letters", tuple(hostable)).startswith("argument 1 is bool")
-    hostable[1] = 2.0
-    assert native.argument_problem("hostable_letters", tuple(hostable)).startswith("argument 1 is float")
+    space, graph, order = entry_arguments(en)["search"]
+
+    def problem(*arguments) -> str:
+        return native.argument_problem("search", arguments)
+
+    wrong_dtype = space._replace(cross=space.cross.astype(np.int64))
+    assert problem(wrong_dtype, graph, order).startswith("argument 0: Workspace field 1 is array(i8, 1")
+    strided = space._replace(grid=np.zeros(2 * len(space.grid), dtype=np.uint8)[::2])
+    assert "Workspace field 0 is array(u1, 1, contiguous=False" in problem(strided, graph, order)
+    state = space.state.copy()
+    state.flags.writeable = False  # the kernel writes its state: compiled code must not get this
+    assert problem(space._replace(state=state), graph, order).startswith("argument 0: Workspace field 3 ")
+    writable_lexicon = graph._replace(child=graph.child.copy())  # read-only parameters take writable arrays
+    assert problem(space, writable_lexicon, order) == ""
+    assert problem(space, tuple(graph), order) == "argument 1 is tuple, compiled for Graph"
+    assert problem(space, graph, order._replace(noise=1)).startswith("argument 2: Ordering field 4 is int")
+    assert problem(space, graph) == "2 arguments, compiled for 3"
+    hand, _, budget, _ = entry_arguments(en)["hostable_letters"]
+    assert native.argument_problem("hostable_letters", (hand, True, budget, graph)).startswith("argument 1 is bool")
 
 
 def test_a_mismatched_call_goes_to_the_jit_instead(en, monkeypatch):

@@ -28,6 +28,7 @@ import pytest
 
 from solver.core.grid import find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
+from solver.search.proofs import LETTER_COUNTS, letter_count_proof
 from solver.search.reference import exhaustive_grid_exists
 from solver.search.solving import MAX_TILES, PROOF_COMPLETE_UP_TO, solve
 
@@ -80,11 +81,33 @@ def assert_no_grid_claim(result, hand, lexicon, min_length: int = 2) -> None:
         )
     elif result.proof == "exhaustive search":
         assert len(hand) <= PROOF_COMPLETE_UP_TO, f"{hand.letters()}: exhaustive proof beyond the complete size"
+    elif result.proof == LETTER_COUNTS:
+        assert not counting_program_feasible(hand, lexicon, min_length), f"{hand.letters()}: counting proof fails"
     else:
         pytest.fail(f"{hand.letters()}: unrecognised no-grid proof {result.proof!r}")
     if len(hand) <= REFERENCE_UP_TO:
         found = exhaustive_grid_exists(hand, lexicon, min_length)
         assert found is None, f"{hand.letters()}: solver says no-grid ({result.proof}) but a grid exists:\n{found}"
+
+
+def counting_program_feasible(hand: TileCounts, lexicon, min_length: int) -> bool:
+    """The linear program of `solver.search.proofs`, rebuilt without the kernels: the words
+    from `Lexicon.formable_words`, the constraints written out one by one."""
+    from scipy.optimize import linprog
+
+    vectors = sorted({tuple(TileCounts.from_letters(word).counts) for word in lexicon.formable_words(hand, min_length)})
+    if not vectors:
+        return False
+    words = len(vectors)
+    a_eq, b_eq = [], []
+    for letter in range(26):  # each tile once, or twice at a crossing
+        a_eq.append([vector[letter] for vector in vectors] + [-1.0 if k == letter else 0.0 for k in range(26)])
+        b_eq.append(hand.counts[letter])
+    a_ub = [[1.0] * words + [-1.0] * 26, [-1.0] * words + [0.0] * 26]  # words <= 1 + crossings; words >= 1
+    bounds = [(0, None)] * words + [(0, count) for count in hand.counts]
+    result = linprog(np.zeros(words + 26), A_ub=a_ub, b_ub=[1, -1], A_eq=a_eq, b_eq=b_eq, bounds=bounds)
+    assert result.status in (0, 2), result.message
+    return result.status == 0
 
 
 def timed_solve(hand, lexicon, time_limit: float = 1.0, **options):
@@ -309,6 +332,61 @@ def test_known_tiny_hands(en, hand, solvable):
     assert result.status == ("solved" if solvable else "no-grid")
 
 
+# -- 3b. the letter-count proof vs the exhaustive reference -------------------------------------
+
+
+@pytest.mark.parametrize("min_length", [2, 3])
+@pytest.mark.parametrize("source", ["bag", "letters"])
+def test_letter_count_proof_agrees_with_exhaustive_reference(en, source, min_length):
+    """On hands of 2-6 tiles the proof never fires when the brute-force reference finds a
+    grid, and it does fire on some hands the reference finds none for."""
+    fired = 0
+    for hand in tiny_hands(source, 200, range(2, REFERENCE_UP_TO + 1), seed=10 + min_length):
+        proof = letter_count_proof(hand, en, min_length)
+        if proof:
+            fired += 1
+            assert proof == LETTER_COUNTS
+            found = exhaustive_grid_exists(hand, en, min_length)
+            assert found is None, f"{hand.letters()}: letter-count proof, but a grid exists:\n{found}"
+            assert not counting_program_feasible(hand, en, min_length)
+    assert fired, "the letter-count proof never fired: the test exercises nothing"
+
+
+def test_letter_count_proof_never_fires_on_a_solved_hand(en):
+    """Soundness on hands too big for the reference: every hand `solve` finds a grid for
+    must have a feasible counting program (the grid's own words are a solution)."""
+    rng = np.random.default_rng(77)
+    checked = 0
+    for _ in range(400):
+        hand = draw(
+            ENGLISH - TileCounts.from_letters("AAAAAAAAAEEEEEEEEEEEEIIIIIIIIOOOOOOO"), int(rng.integers(7, 16)), rng
+        )
+        result, _ = timed_solve(hand, en, time_limit=1.0)
+        check(result, hand, en)
+        if result.solved:
+            checked += 1
+            assert not letter_count_proof(hand, en, 2), (
+                f"{hand.letters()}: proved impossible yet solved:\n{result.grid}"
+            )
+    assert checked > 100
+
+
+@pytest.mark.parametrize(
+    "hand", ["BDGKNORRTTT", "ABFJMMRSSTV", "AABFJQRRSTTTVXZ", "DDEEHJJPPRRRTVW", "ACCFFLNRRRRSSTV"]
+)
+def test_vowel_poor_hands_are_settled_by_the_letter_count_proof(en, hand):
+    """Hands that used to end `exhausted` or in a timeout (bench_solve's 11- and 15-tile sets)."""
+    result, elapsed = timed_solve(hand, en, time_limit=1.0)
+    check(result, hand, en)
+    assert result.status == "no-grid" and result.proof == LETTER_COUNTS, (result.status, elapsed)
+
+
+@pytest.mark.nojit
+def test_nojit_letter_count_proof(en):
+    assert letter_count_proof(TileCounts.from_letters("BDGKNORRTTT"), en, 2) == LETTER_COUNTS
+    assert letter_count_proof(TileCounts.from_letters("CATMAP"), en, 2) == ""
+
+
 # -- 4. the deadline ----------------------------------------------------------------------------
 
 HARD_HANDS = ["AABFHJKKLMQRRTUVVWXYZ", "BCDDEEGJKNOQRRTTTVVYZ", "BCDFGHJKLMNPRSTVWXZA", "BCDFGHJKLMNPQRSTVWXYZU"]
@@ -360,7 +438,7 @@ def test_same_hand_same_seed_same_grid(en, seed):
         check(result, hand, en)
         first.append(result)
     # Second pass in reverse order: the reused workspaces must not leak state between solves.
-    for hand, before in reversed(list(zip(hands, first))):
+    for hand, before in reversed(list(zip(hands, first, strict=True))):
         after, _ = timed_solve(hand, en, time_limit=5.0, seed=seed)
         assert after.status == before.status, hand.letters()
         if before.solved:

@@ -221,6 +221,15 @@ def test_tournament_writes_json_and_csv(tmp_path):
     ["--bots", "hard,medium", "--games", "2", "--workers", "0"],
     ["--bots", "hard,medium", "--games", "2", "--variant", "solo", "--players", "2"],
     ["--bots", "hard,medium", "--games", "2", "--csv", "/nonexistent-dir/out.csv"],
+    # the strategy settings and the greedy baseline's settings
+    ["--bots", "hard:flexible=maybe,medium", "--games", "2"],
+    ["--bots", "hard:patience=0,medium", "--games", "2"],
+    ["--bots", "hard:rebuild=everything,medium", "--games", "2"],
+    ["--bots", "hard:hooks=none,medium", "--games", "2"],
+    ["--bots", "hard:endgame=-1,medium", "--games", "2"],
+    ["--bots", "greedy:max_word=1,medium", "--games", "2"],
+    ["--bots", "greedy:speed=0,medium", "--games", "2"],
+    ["--bots", "greedy:risk=1,medium", "--games", "2"],
 ])
 def test_tournament_bad_settings_give_one_error_line(args):
     assert_one_error_line(invoke(tournament, *args))

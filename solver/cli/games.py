@@ -712,40 +712,40 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
     check_table(len(specs) + human, tiles)
     if human and json_file is not None:
         raise ValueError("--human shows the game as it goes: leave out --json")
+    if json_file is not None:
+        check_writable(json_file, "--json")  # before the game: a bad path fails at once
     lexicon = get_lexicon("en")
     seats = [HumanSeat(lexicon)] if human else []
     seats += [make_spellevate_bot(spec, lexicon) for spec in specs]
-    with contextlib.ExitStack() as stack:
-        out = None
+    if human:
+        names = ["you"] + specs
+        click.echo(f"Spellevate, seed {seed}: {', '.join(f'P{i + 1} {name}' for i, name in enumerate(names))}")
+        try:
+            results = play_rounds(seats, rounds, seed, lexicon, tiles, observer=TableLog(names).event)
+        except LeftTable as left:
+            if not left.by_choice:
+                raise ValueError(str(left)) from None
+            click.echo(str(left))
+            return
+    else:
+        results = play_rounds(seats, rounds, seed, lexicon, tiles)
+    lines = []
+    for number, result in enumerate(results, start=1):
         if json_file is not None:
-            out = click.get_text_stream("stdout") if json_file == "-" else open_outputs(stack, json_file, None)["json"]
+            lines += [json.dumps({"round": number, **event}) + "\n" for event in result.events]
+            continue
         if human:
-            names = ["you"] + specs
-            click.echo(f"Spellevate, seed {seed}: {', '.join(f'P{i + 1} {name}' for i, name in enumerate(names))}")
-            try:
-                results = play_rounds(seats, rounds, seed, lexicon, tiles, observer=TableLog(names).event)
-            except LeftTable as left:
-                if not left.by_choice:
-                    raise ValueError(str(left)) from None
-                click.echo(str(left))
-                return
-        else:
-            results = play_rounds(seats, rounds, seed, lexicon, tiles)
-        for number, result in enumerate(results, start=1):
-            if out is not None:
-                for event in result.events:
-                    out.write(json.dumps({"round": number, **event}) + "\n")
-                continue
-            if human:
-                continue
-            plays = sum(1 for event in result.events if event["event"] == "play")
-            click.echo(
-                f"round {number}: P{result.leader + 1} leads; {plays} plays; P{result.winner + 1} wins; "
-                f"scores {' '.join(f'P{i + 1} {s:+d}' for i, s in enumerate(result.scores))}"
-            )
-        if human and len(results) > 1:
-            totals = [sum(result.scores[seat] for result in results) for seat in range(len(seats))]
-            click.echo(f"totals: {' '.join(f'P{i + 1} {t:+d}' for i, t in enumerate(totals))}")
+            continue
+        plays = sum(1 for event in result.events if event["event"] == "play")
+        click.echo(
+            f"round {number}: P{result.leader + 1} leads; {plays} plays; P{result.winner + 1} wins; "
+            f"scores {' '.join(f'P{i + 1} {s:+d}' for i, s in enumerate(result.scores))}"
+        )
+    if human and len(results) > 1:
+        totals = [sum(result.scores[seat] for result in results) for seat in range(len(seats))]
+        click.echo(f"totals: {' '.join(f'P{i + 1} {t:+d}' for i, t in enumerate(totals))}")
+    if json_file is not None:
+        write_text(json_file, "".join(lines))  # written whole, at the end
     if json_file not in (None, "-"):
         click.echo(f"wrote {json_file}", err=True)
 
@@ -763,24 +763,18 @@ def spellevate_series(
         raise ValueError(f"--games must be at least 1, got {games}")
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
-    with contextlib.ExitStack() as stack:
-        out = None
-        if json_file == "-":
-            out = click.get_text_stream("stdout")
-        elif json_file is not None:
-            out = open_outputs(stack, json_file, None)["json"]  # before the run: a bad path fails at once
-        total = -(-games // players) * players
-        if total != games:
-            click.echo(f"note: {games} rounds rounded up to {total} (whole rotation groups of {players})", err=True)
-        stderr = click.get_text_stream("stderr")
-        with click.progressbar(length=total, label=f"playing {total} rounds", file=stderr, show_pos=True) as bar:
-            result = run_series(
-                specs, games, players, seed, workers, sets, progress=lambda done, _total: bar.update(done - bar.pos)
-            )
-        if json_file != "-":
-            click.echo(result.table())
-        if out is not None:
-            json.dump(result.to_json(), out, indent=1)
-            out.write("\n")
+    if json_file is not None:
+        check_writable(json_file, "--json")  # before the run: a bad path fails at once
+    total = -(-games // players) * players
+    if total != games:
+        click.echo(f"note: {games} rounds rounded up to {total} (whole rotation groups of {players})", err=True)
+    with progress_bar(total, f"playing {total} rounds", unit="round", enabled=json_file != STDOUT) as bar:
+        result = run_series(
+            specs, games, players, seed, workers, sets, progress=lambda done, _total: bar.update(done - bar.n)
+        )
+    if json_file != STDOUT:
+        click.echo(result.table())
+    if json_file is not None:
+        write_text(json_file, json.dumps(result.to_json(), indent=1) + "\n")
     if json_file not in (None, "-"):
         click.echo(f"wrote {json_file}", err=True)

@@ -14,7 +14,13 @@ import numpy as np
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ALPHABET_SIZE = 26
-HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"  # letters from hardest to easiest to place (English)
+# Letters from hardest to easiest to place (English), in tiers of equal hardness (alphabetical
+# within a tier): the one order of hardness the project uses. Bots dump the first letter of it,
+# the search's move-ordering weights fall tier by tier along it, and the search's first word holds
+# the hand's first letter in it. Z before X: the English list has one two-letter word with Z (ZA),
+# five with X (AX, EX, OX, XI, XU); S last: it hooks onto almost any word.
+HARDNESS_TIERS = ("Q", "JZ", "X", "V", "K", "W", "BCFGHMPY", "U", "ADEILNORT", "S")
+HARD_FIRST = "".join(HARDNESS_TIERS)
 
 
 class TileError(ValueError):

@@ -3,19 +3,31 @@
 Every bot has the small interface of `solver.play.game.Bot`: it is dealt tiles (`start`),
 receives tiles (PEEL draws, DUMP results), gives one back (a DUMP), and `decide`s: build
 its grid and call PEEL, DUMP or BANANAS, or wait. A tournament, the engine protocol or a
-front-end drives every bot the same way.
+front-end drives every bot the same way. The referee (`solver.play.game`) measures the tiles a
+decision lays, moves and lifts from the grids the bot shows; a bot reports only its looks
+(positions examined for words: one search node each).
 
-Settings (`BotSettings`):
+Settings (`BotSettings`); the ones marked * are the strategy levers that
+benchmarks/bench_strength.py measures:
     level        English vocabulary: SCOWL size 35/50/60/70/80 (easy bots use common
                  words); None = the whole word list. Ignored for other languages.
     speed        multiplies the simulated clock's rate (2.0 works twice as fast)
-    dump_policy  advice (Monte-Carlo estimate) | hardest (dump the hardest letter) | never
+    dump_policy* advice (Monte-Carlo estimate, its looks charged) | hardest (dump the
+                 hardest letter) | never
     risk         chance, when stuck at the end, of forcing the leftover tiles onto the
                  grid and calling BANANAS anyway (exercises ROTTEN BANANA)
-    strategy     long-words (long words first, the solver's default order) | compact
+    strategy*    long-words (long words first, the solver's default order) | compact
                  (full re-solves look for the smallest bounding box within the budget)
     node_budget  search nodes per search call of a rebuild (a full re-solve gets four
-                 times as many): the work a bot may do before giving up
+                 times as many)
+    hooks*       cheap (one new tile goes where it forms the fewest words: one look) |
+                 first (where the search first finds room)
+    rebuild*     the last tier tried while a DUMP is possible: hook (never move a tile),
+                 lift, rebuild or resolve (see `solver.search.board`); with no DUMP possible the
+                 bot goes all the way
+    patience*    looks a decision may spend placing tiles before the bot gives up and
+                 dumps (dump timing: small = dump early); None = the node budgets only.
+                 With no DUMP possible there is no such limit.
 """
 
 from __future__ import annotations
@@ -29,7 +41,11 @@ from solver.core.grid import Grid, validate
 from solver.core.tiles import HARD_FIRST, TileCounts
 from solver.lexicon.loader import LEVELS, get_lexicon
 from solver.play.game import Decision, Rules, TableView
-from solver.search.board import Board, dump_advice
+from solver.search.board import TIERS, Board, dump_advice
+
+AWKWARD = "CJQVZ"  # single tiles that fail to hook a third to a half of the time (measured)
+ADVICE_SAMPLES = 4  # Monte-Carlo draws per candidate letter of a bot's dump advice
+ADVICE_TRIAL_BUDGET = 12  # search nodes per tier of each trial: every one is a look on the clock
 
 
 @dataclass(frozen=True)
@@ -41,27 +57,45 @@ class BotSettings:
     risk: float = 0.0
     strategy: str = "long-words"
     node_budget: int = 400
+    hooks: str = "cheap"
+    rebuild: str = "resolve"
+    patience: int | None = 40
+    endgame: int = 0
+    flexible: bool = False
 
     def __post_init__(self) -> None:
         if self.dump_policy not in ("advice", "hardest", "never"):
             raise ValueError(f"unknown dump policy {self.dump_policy!r}")
         if self.strategy not in ("long-words", "compact"):
             raise ValueError(f"unknown strategy {self.strategy!r}")
+        if self.hooks not in ("cheap", "first"):
+            raise ValueError(f"unknown hooks setting {self.hooks!r} (cheap or first)")
+        if self.rebuild not in TIERS[1:5]:
+            raise ValueError(f"unknown rebuild setting {self.rebuild!r} (one of {', '.join(TIERS[1:5])})")
         if not 0.0 <= self.risk <= 1.0 or not (math.isfinite(self.speed) and self.speed > 0):
             raise ValueError("risk must be in [0, 1] and speed a positive number")
         if self.level not in LEVELS + (None,):
             raise ValueError(f"vocabulary level must be one of {', '.join(map(str, LEVELS))} or none")
         if not 1 <= self.node_budget <= 1_000_000:
             raise ValueError("node_budget must be between 1 and 1,000,000")
+        if self.patience is not None and not 1 <= self.patience <= 1_000_000:
+            raise ValueError("patience must be between 1 and 1,000,000 looks, or none")
+        if not 0 <= self.endgame <= 144:
+            raise ValueError("endgame must be between 0 and 144 PEELs")
 
 
 PRESETS = {
-    "easy": BotSettings("easy", level=50, speed=0.5, dump_policy="hardest", node_budget=100),
-    "medium": BotSettings("medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400),
-    "hard": BotSettings("hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000),
+    # Graded by vocabulary, search effort and strategy (and speed: easy works at 0.4 times a
+    # practised player's pace, so that a casual player can beat it in real time).
+    "easy": BotSettings("easy", level=50, speed=0.4, dump_policy="hardest", node_budget=100, hooks="first",
+                        patience=40),
+    "medium": BotSettings("medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400, patience=20,
+                          endgame=5),
+    "hard": BotSettings("hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000, patience=5,
+                        endgame=10, flexible=True),
     "long": BotSettings("long", level=None, speed=1.0, strategy="long-words", node_budget=800),
     "compact": BotSettings("compact", level=None, speed=1.0, strategy="compact", node_budget=800),
-    "reckless": BotSettings("reckless", level=60, speed=1.5, risk=1.0, node_budget=200),
+    "reckless": BotSettings("reckless", level=60, speed=1.5, risk=1.0, node_budget=200, patience=3),
 }
 
 
@@ -85,6 +119,7 @@ class SolverBot:
         self.forced = None
         self.board = Board(lexicon, hand=tiles, min_length=rules.min_length, seed=None, time_limit=5.0,
                            node_budget=self.settings.node_budget)
+        self.board.cheap_hooks = self.settings.hooks == "cheap"
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
         if rules.variant == "solo" and rules.solo_objective == "fewest-words":
@@ -106,13 +141,26 @@ class SolverBot:
         self.forced = None  # a refused risky BANANAS leaves the real grid in play
         if len(self.board.hand) == 0 and self.board.grid is not None:
             return self.call_when_done(view, Decision("wait"))
-        to_place = len(self.board.hand)
-        result = self.board.rebuild()
-        work = Decision("wait", nodes=result.nodes)
+        # While a DUMP is possible the bot rebuilds only so far, with so much patience (a
+        # risky bot is as impatient before gambling on BANANAS); otherwise placing its
+        # tiles is the only way on.
+        can_dump = self.dumps(view)
+        gambles = view.can_bananas and self.settings.risk > 0
+        self.board.patience = self.settings.patience if can_dump or gambles else None
+        if self.settings.flexible:  # keep room for the awkward tiles still to come
+            unseen = self.rules.distribution - self.board.tiles
+            self.board.keep_open = TileCounts.from_letters("".join(ch for ch in unseen.letters() if ch in AWKWARD))
+        result = self.board.rebuild(up_to=self.settings.rebuild if can_dump else "resolve")
+        work = Decision("wait", looks=result.nodes)  # a search node is one look
         if result.ok:
-            work.tiles_handled = to_place + result.moved
             return self.call_when_done(view, work)
         return self.when_stuck(view, work)
+
+    def dumps(self, view: TableView) -> bool:
+        """Whether the bot would DUMP now: not in the endgame (fewer PEELs left than its
+        `endgame` setting), where three more tiles cost more than any rebuild."""
+        peels_left = view.bunch // max(view.active, 1)
+        return view.can_dump and self.settings.dump_policy != "never" and peels_left >= self.settings.endgame
 
     def call_when_done(self, view: TableView, work: Decision) -> Decision:
         if view.can_bananas:
@@ -126,18 +174,21 @@ class SolverBot:
             self.forced = force_tiles(self.board.grid, self.board.hand)
             work.action, work.grid = "bananas", self.forced
             return work
-        if view.can_dump and self.settings.dump_policy != "never":
-            work.action, work.tile = "dump", self.choose_dump(view)
+        if self.dumps(view):
+            work.action, work.tile = "dump", self.choose_dump(work)
         return work
 
-    def choose_dump(self, view: TableView) -> str:
-        if self.settings.dump_policy == "advice" and self.board.grid is not None:
+    def choose_dump(self, work: Decision) -> str:
+        """The tile to dump; the looks an estimate takes are added to `work`."""
+        letters = self.board.hand.letters()
+        if self.settings.dump_policy == "advice" and self.board.grid is not None and len(set(letters)) > 1:
             bunch = self.rules.distribution - self.board.tiles  # unseen tiles, as far as this bot knows
-            advice = dump_advice(self.board, bunch, samples=6, seed=int(self.rng.integers(1 << 31)),
-                                 time_per_try=1.0)
+            advice = dump_advice(self.board, bunch, samples=ADVICE_SAMPLES, seed=int(self.rng.integers(1 << 31)),
+                                 time_per_try=1.0, trial_budget=min(self.settings.node_budget, ADVICE_TRIAL_BUDGET),
+                                 known_stuck=True)
+            work.looks += advice.nodes
             if advice.recommended:
                 return advice.recommended
-        letters = self.board.hand.letters()
         return min(letters, key=HARD_FIRST.index)
 
 
@@ -155,12 +206,21 @@ def force_tiles(grid: Grid | None, hand: TileCounts) -> Grid:
 class GreedyBot:
     """A baseline in the style of public greedy engines: lay the longest word, then attach
     the longest word that crosses one grid letter (checked by the validator), keep going;
-    when nothing attaches, dump the hardest letter. No backtracking, no rebuilds."""
+    when nothing attaches, dump the hardest letter. No backtracking, no rebuilds.
+    `max_word` caps the words it lays (short words instead of the longest)."""
 
-    def __init__(self, name: str = "greedy", speed: float = 1.0, level: int | None = None):
+    def __init__(self, name: str = "greedy", speed: float = 1.0, level: int | None = None,
+                 max_word: int | None = None):
+        if not (math.isfinite(speed) and speed > 0):
+            raise ValueError("speed must be a positive number")
+        if level not in LEVELS + (None,):
+            raise ValueError(f"vocabulary level must be one of {', '.join(map(str, LEVELS))} or none")
+        if max_word is not None and not 2 <= max_word <= 144:
+            raise ValueError("max_word must be between 2 and 144 letters, or none")
         self.name = name
         self.speed = speed
         self.level = level
+        self.max_word = max_word
         self.cells: dict[tuple[int, int], str] = {}
         self.hand = TileCounts()
 
@@ -183,8 +243,7 @@ class GreedyBot:
         return Grid.from_cells(self.cells) if self.cells else None
 
     def decide(self, view: TableView) -> Decision:
-        tried = self.build()
-        work = Decision("wait", nodes=tried, tiles_handled=0)
+        work = Decision("wait", looks=self.build())
         if len(self.hand) == 0:
             if view.can_bananas:
                 work.action, work.grid = "bananas", self.current_grid()
@@ -195,31 +254,32 @@ class GreedyBot:
         return work
 
     def build(self) -> int:
-        """Attach words until none fits; returns the number of candidate checks."""
-        checks = 0
+        """Attach words until none fits; returns the looks: positions examined (the first
+        word's, then one per scan of the grid for a word to attach, the last one failing
+        when tiles are left), the unit the solver's search nodes are counted in."""
+        looks = 1
         min_length = self.rules.min_length
         if not self.cells:
-            words = self.lexicon.formable_words(self.hand, min_length, limit=1)
+            words = self.lexicon.formable_words(self.hand, min_length, limit=1, max_length=self.max_word)
             if not words:
-                return 1
+                return looks
             self.cells = {(0, col): letter.upper() for col, letter in enumerate(words[0])}
             self.hand = self.hand - TileCounts.from_letters(words[0])
-        while len(self.hand):
-            placed, tried = self.attach_one(min_length)
-            checks += tried
-            if not placed:
-                break
-        return checks
+            if not len(self.hand):
+                return looks
+            looks += 1
+        while self.attach_one(min_length) and len(self.hand):
+            looks += 1
+        return looks
 
-    def attach_one(self, min_length: int) -> tuple[bool, int]:
-        tried = 0
+    def attach_one(self, min_length: int) -> bool:
+        """One look: the first (longest) word that crosses a grid letter and fits."""
         for (row, col), letter in sorted(self.cells.items()):
             pool = self.hand + TileCounts.from_letters(letter)
-            for word in self.lexicon.formable_words(pool, min_length, limit=40):
+            for word in self.lexicon.formable_words(pool, min_length, limit=40, max_length=self.max_word):
                 word = word.upper()
                 for offset in [i for i, ch in enumerate(word) if ch == letter]:
                     for dr, dc in ((1, 0), (0, 1)):
-                        tried += 1
                         cells = dict(self.cells)
                         new = []
                         for i, ch in enumerate(word):
@@ -235,30 +295,39 @@ class GreedyBot:
                                     validate(Grid.from_cells(cells), self.lexicon, min_length=min_length).ok:
                                 self.cells = cells
                                 self.hand = self.hand - TileCounts.from_letters("".join(new))
-                                return True, tried
-        return False, tried
+                                return True
+        return False
+
+
+NONE_ALLOWED = ("level", "patience", "max_word")
+GREEDY_SETTING_KINDS = {"speed": float, "level": int, "max_word": int}
+SETTING_KINDS = {"level": int, "speed": float, "dump_policy": str, "risk": float, "strategy": str,
+                 "node_budget": int, "hooks": str, "rebuild": str, "patience": int, "endgame": int,
+                 "flexible": lambda value: {"yes": True, "no": False}[value]}
 
 
 def make_bot(spec: str) -> SolverBot | GreedyBot:
     """A bot from a preset name ('easy', 'medium', 'hard', 'long', 'compact', 'reckless',
     'greedy'), optionally with settings: 'hard:speed=3,risk=0.1'."""
     name, _, options = spec.partition(":")
-    if name == "greedy":
-        if options:
-            raise ValueError("the greedy baseline takes no settings")
-        return GreedyBot()
-    if name not in PRESETS:
+    if name not in PRESETS and name != "greedy":
         raise ValueError(f"unknown bot {name!r} (presets: {', '.join(list(PRESETS) + ['greedy'])})")
-    settings = PRESETS[name]
+    kinds = GREEDY_SETTING_KINDS if name == "greedy" else SETTING_KINDS
+    values = {}
     for option in filter(None, options.split(",")):
         key, _, value = option.partition("=")
-        if key not in ("level", "speed", "dump_policy", "risk", "strategy", "node_budget"):
-            raise ValueError(f"unknown bot setting {key!r}")
-        kind = {"level": int, "speed": float, "risk": float, "node_budget": int}.get(key, str)
-        if value == "none" and key != "level":
+        if key not in kinds:
+            raise ValueError(f"unknown {'greedy ' if name == 'greedy' else ''}bot setting {key!r} "
+                             f"(settings: {', '.join(kinds)})")
+        if value == "none" and key not in NONE_ALLOWED:
             raise ValueError(f"bot setting {key!r} needs a value")
         try:
-            settings = replace(settings, **{key: None if value == "none" else kind(value)})
-        except TypeError as error:
-            raise ValueError(f"bad bot setting {key}={value}: {error}") from None
-    return SolverBot(settings)
+            values[key] = None if value == "none" else kinds[key](value)
+        except (KeyError, ValueError):
+            raise ValueError(f"bad bot setting {key}={value}") from None
+    if name == "greedy":
+        return GreedyBot(**values)
+    try:
+        return SolverBot(replace(PRESETS[name], **values))
+    except TypeError as error:
+        raise ValueError(f"bad bot setting: {error}") from None

@@ -5,24 +5,58 @@
 Bananagrams has no turns. The engine simulates it as discrete events on a clock: when a
 player is free, its bot decides (rebuilding its grid, choosing a call); the call lands
 after the time that work takes under the cost model below, scaled by the bot's speed.
-Calls are serialized in clock order (seat order breaks exact ties), and a call whose
-premise changed meanwhile (new tiles arrived, the bunch shrank) is dropped and the bot
-decides again. So a game is a pure function of its seed and the bots' settings, and the
-event log replays it exactly. With `realtime=True` the engine waits on the wall clock
-until each event's time, to play alongside people.
+Calls are serialized in clock order (seat order breaks exact ties). So a game is a pure
+function of its seed and the bots' settings, and the event log replays it exactly. With
+`realtime=True` the engine waits on the wall clock until each event's time, to play
+alongside people.
 
-Cost model (simulated seconds, divided by the bot's `speed`):
+Work is sequential. A player's decision is work in hand until its call lands; tiles that
+arrive meanwhile (another player's PEEL) wait until that work is done. The planned call
+is then not made (its premise, the hand it was planned for, no longer holds) and the
+player decides again, with the new tiles, at once: the time already worked stays spent.
+The same happens to a planned "stuck" when the table changed meanwhile (a dump became
+possible). A call whose rule no longer holds when it lands is refused and the player
+decides again. So a player who is ahead tends to stay ahead, as at a real table.
 
-    THINK_SECONDS                 a look at the tiles before acting
-    + SECONDS_PER_NODE * nodes    search work (nodes of the grid-building search)
-    + SECONDS_PER_TILE * tiles    tiles placed from the hand or moved on the grid
-    + CALL_SECONDS                saying PEEL / DUMP / BANANAS
-    then x (1 + JITTER * u), u uniform in [0, 1) from the hand's seed, so that equal bots
-    do not finish to the microsecond (exact ties are shared wins under the rules)
+The referee measures the work (Hand.charge), so no bot can lay tiles for free:
 
-Work is sequential: tiles that arrive while a player works (another player's PEEL) are
-handled after the work in hand, so a player who is ahead tends to stay ahead, as at a
-real table; a faster bot peels more often.
+    tile work   from the grid each player shows, before and after the decision, aligned
+                under the translation that keeps the most tiles in place (`best_translation`,
+                as `solver.search.board` counts moved tiles): tiles laid from the hand, grid tiles
+                moved to another cell, grid tiles lifted back into the hand, and the new
+                words (words through a tile laid or moved); plus tiles drawn from or
+                returned to the bunch since the last decision (PEEL and DUMP draws, the
+                dumped tile)
+    looks       the one thing only the bot knows: how many positions (a grid and a hand)
+                it examined for words to play; one look = one node of a depth-first
+                search, where the player lists the words that could go down and tries
+                them. The solver's search node and the greedy baseline's scan of the grid
+                are both one look. A bot that reports fewer looks than it made only saves
+                LOOK_SECONDS per look: every tile and word it lays is charged anyway.
+
+Cost model. One simulated second stands for one second of a practised player at the
+kitchen table, with the tiles in front of them:
+
+    REACT_SECONDS             1.0  looking at the tiles before acting (the keystroke-level
+                                   model's mental preparation operator is 1.35 s)
+    + TILE_SECONDS * tiles    1.0  each tile picked up and set down: laid, moved, lifted,
+                                   drawn or returned (the keystroke-level model's hand
+                                   movement to a target is 1.1 s, 0.8-1.5 s by Fitts' law)
+    + WORD_SECONDS * words    3.0  spotting each new word on the grid (timed anagram tasks
+                                   give 10 s for a five-letter anagram and most solutions
+                                   come in a few seconds; a Bananagrams word may be any
+                                   word the tiles allow, and hooks onto letters in place)
+    + LOOK_SECONDS * looks    1.0  examining one position for what could go down (a glance
+                                   that may find nothing: shorter than a word's spotting)
+    + CALL_SECONDS            0.5  saying PEEL / DUMP / BANANAS (not for a player who waits)
+    then / speed, and x (1 + JITTER * u), u uniform in [0, 1) from the hand's seed, so that
+    equal bots do not finish to the microsecond (exact ties are shared wins under the rules)
+
+These land where games at a table do (benchmarks/results/*-strength.md measures it): the
+first 21-tile grid of the `medium` preset takes tens of seconds (21 tiles, a handful of
+words and looks), a PEEL answered by a one-tile hook about eight seconds, and a 2-player
+classic game several minutes (about fifty PEELs); sellers of the game quote about 15
+minutes a game for casual players, who are slower than this model's practised player.
 """
 
 from __future__ import annotations
@@ -30,19 +64,21 @@ from __future__ import annotations
 import heapq
 import math
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from solver.core.grid import Grid, find_words, validate
+from solver.core.grid import Grid, best_translation, find_words, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 
-THINK_SECONDS = 1.0
-SECONDS_PER_NODE = 0.002
-SECONDS_PER_TILE = 0.8
-CALL_SECONDS = 0.3
+REACT_SECONDS = 1.0  # the cost model (module docstring), in simulated seconds
+TILE_SECONDS = 1.0
+WORD_SECONDS = 3.0
+LOOK_SECONDS = 1.0
+CALL_SECONDS = 0.5
 JITTER = 0.05  # each action's time is scaled by 1 + JITTER * U(0, 1), from the hand's seed
 
 VARIANTS = ("classic", "smoothie", "solo")
@@ -128,12 +164,13 @@ class TableView:
 
 @dataclass
 class Decision:
-    """A bot's call and the work it took. action: peel | dump | bananas | wait (stuck),
-    or remote (a remote player: its calls come through `Hand.external_call`)."""
+    """A bot's call and the search effort it took. action: peel | dump | bananas | wait
+    (stuck), or remote (a remote player: its calls come through `Hand.external_call`).
+    `looks`: positions examined for words to play (module docstring); the referee measures
+    the tile work itself, from the grid the bot shows."""
 
     action: str
-    nodes: int = 0
-    tiles_handled: int = 0
+    looks: int = 0
     tile: str | None = None  # dump: the tile returned (from the hand)
     grid: Grid | None = None  # bananas: the grid shown for inspection
 
@@ -152,9 +189,60 @@ class Bot(Protocol):
     def current_grid(self) -> Grid | None: ...
 
 
-def work_seconds(decision: Decision, speed: float) -> float:
-    """The cost model (module docstring)."""
-    seconds = THINK_SECONDS + SECONDS_PER_NODE * decision.nodes + SECONDS_PER_TILE * decision.tiles_handled
+@dataclass(frozen=True)
+class TileWork:
+    """The tile work the referee sees between two decisions of a player."""
+
+    laid: int = 0  # tiles from the hand now on the grid
+    moved: int = 0  # grid tiles now in another cell (under the best translation)
+    lifted: int = 0  # grid tiles taken back into the hand
+    drawn: int = 0  # tiles taken from the bunch (PEEL and DUMP draws) since the last decision
+    returned: int = 0  # tiles put back into the bunch (a DUMP) since the last decision
+    words: int = 0  # words of the new grid through a tile laid or moved
+
+    @property
+    def tiles(self) -> int:
+        """Tiles handled: picked up and set down once each."""
+        return self.laid + self.moved + self.lifted + self.drawn + self.returned
+
+
+@dataclass(frozen=True)
+class Charge:
+    """One decision as the referee charged it (`Hand.ledger`, `HandResult.ledger`)."""
+
+    player: int
+    at: float  # simulated time the decision began
+    action: str
+    looks: int  # as the bot reported them (negative reports count as 0)
+    work: TileWork
+    seconds: float  # the time charged: `work_seconds`, then jitter
+
+
+def measure_work(before: Grid | None, after: Grid | None, drawn: int = 0, returned: int = 0) -> TileWork:
+    """The tile work that turns grid `before` into grid `after` (module docstring).
+
+    Tiles are told apart only by letter, so the referee charges the cheapest explanation:
+    an old tile gone from its cell and a new tile of the same letter elsewhere is one tile
+    moved, not one lifted and one laid. The new words are the words of `after` through a
+    tile laid or moved (a word the player had to make); a word left standing is not new."""
+    (shift_rows, shift_cols), _ = best_translation(before, after)
+    new_cells = after.cells() if after is not None else {}
+    old_cells = {(row + shift_rows, col + shift_cols): letter
+                 for (row, col), letter in (before.cells() if before is not None else {}).items()}
+    kept = {cell for cell, letter in old_cells.items() if new_cells.get(cell) == letter}
+    gone = Counter(letter for cell, letter in old_cells.items() if cell not in kept)
+    placed = Counter(letter for cell, letter in new_cells.items() if cell not in kept)
+    moved = sum((gone & placed).values())
+    words = 0 if after is None else sum(any(cell not in kept for cell in word.cells) for word in find_words(after))
+    return TileWork(laid=sum(placed.values()) - moved, moved=moved, lifted=sum(gone.values()) - moved,
+                    drawn=drawn, returned=returned, words=words)
+
+
+def work_seconds(decision: Decision, speed: float, work: TileWork = TileWork()) -> float:
+    """The cost model (module docstring), before jitter: the bot's looks and the tile work
+    the referee measured, divided by the bot's speed."""
+    seconds = (REACT_SECONDS + LOOK_SECONDS * max(0, int(decision.looks)) + TILE_SECONDS * work.tiles
+               + WORD_SECONDS * work.words)
     if decision.action != "wait":
         seconds += CALL_SECONDS
     return seconds / speed
@@ -173,6 +261,7 @@ class HandResult:
     dumps: int = 0
     rotten: int = 0
     scores: dict = field(default_factory=dict)
+    ledger: list[Charge] = field(default_factory=list)  # every decision's charge, in order
 
     @property
     def sole_winner(self) -> int | None:
@@ -187,6 +276,9 @@ class _Seat:
     waiting: bool = False
     refused: int = 0  # calls refused in a row
     version: int = 0  # bumped when tiles arrive: a call planned before is stale
+    shown: Grid | None = None  # the grid as the referee last saw it (after the last decision)
+    drawn: int = 0  # tiles drawn from the bunch since the last decision
+    returned: int = 0  # tiles returned to the bunch since the last decision
 
 
 class Hand:
@@ -207,6 +299,7 @@ class Hand:
         self.bunch = rules.distribution
         self.unused = TileCounts()
         self.events: list[dict] = []
+        self.ledger: list[Charge] = []
         self.clock = 0.0
         self.queue: list[tuple[float, int, int, str, object]] = []
         self.order = 0
@@ -254,6 +347,7 @@ class Hand:
         self.bunch = self.bunch - tiles
         self.seats[seat].held = self.seats[seat].held + tiles
         self.seats[seat].version += 1
+        self.seats[seat].drawn += len(tiles)
         self.seats[seat].bot.receive(tiles)
 
     # -- the hand ------------------------------------------------------------------------
@@ -298,7 +392,9 @@ class Hand:
                 self.result = self.mark_stuck(seat_index)
                 return self.result
             seat.waiting = False
-            self.schedule(self.clock, seat_index, "call", (decision, seat.version))
+            if decision.grid is not None:
+                seat.shown = decision.grid
+            self.schedule(self.clock, seat_index, "call", (decision, seat.version, self.view()))
             self.advance(self.clock)
         return self.result
 
@@ -310,10 +406,10 @@ class Hand:
             self.unused = draw(self.bunch, len(self.bunch) - size * players, self.rng)
             self.bunch = self.bunch - self.unused
         hands = []
-        for index, seat in enumerate(self.seats):
+        for seat in self.seats:
             tiles = draw(self.bunch, size, self.rng)
             self.bunch = self.bunch - tiles
-            seat.held = tiles
+            seat.held, seat.shown = tiles, None  # SPLIT: the dealt tiles are turned over at once, free
             seat.bot.start(tiles, self.rules, int(self.rng.integers(1 << 31)))
             hands.append(tiles.letters())
         self.log("split", hands=hands, bunch=len(self.bunch), unused=self.unused.letters())
@@ -324,25 +420,42 @@ class Hand:
         seat = self.seats[seat_index]
         if not seat.active:
             return None
-        decision = seat.bot.decide(self.view())
+        view = self.view()
+        decision = seat.bot.decide(view)
         if decision.action == "remote":  # a remote player decides on its own time
             return None
-        # A few percent of seeded jitter: equal bots would otherwise tie to the microsecond.
-        when = self.clock + work_seconds(decision, seat.bot.speed) * (1 + JITTER * self.jitter.random())
-        if decision.action == "wait":
-            return self.mark_stuck(seat_index)
-        self.schedule(when, seat_index, "call", (decision, seat.version))
+        charge = self.charge(seat_index, decision)
+        # The call (or the stuck mark) lands when the work is done; see the module docstring.
+        self.schedule(self.clock + charge.seconds, seat_index, "call", (decision, seat.version, view))
         return None
 
+    def charge(self, seat_index: int, decision: Decision) -> Charge:
+        """The referee's measure of a decision's work (module docstring): the grid shown now
+        against the grid shown after the last decision, the draws since, the bot's looks."""
+        seat = self.seats[seat_index]
+        shown = decision.grid if decision.grid is not None else seat.bot.current_grid()
+        work = measure_work(seat.shown, shown, drawn=seat.drawn, returned=seat.returned)
+        seat.shown, seat.drawn, seat.returned = shown, 0, 0
+        # A few percent of seeded jitter: equal bots would otherwise tie to the microsecond.
+        seconds = work_seconds(decision, seat.bot.speed, work) * (1 + JITTER * self.jitter.random())
+        charge = Charge(seat_index, self.clock, decision.action, max(0, int(decision.looks)), work, seconds)
+        self.ledger.append(charge)
+        return charge
+
     def call(self, seat_index: int, payload, when: float) -> HandResult | None:
-        decision, version = payload
+        decision, version, view_then = payload
         seat = self.seats[seat_index]
         if not seat.active:
             return None
-        if version != seat.version:  # tiles arrived while it worked: think again
+        if version != seat.version:  # tiles arrived while it worked: think again, now
             self.schedule(self.clock, seat_index, "decide")
             return None
         view = self.view()
+        if decision.action == "wait":
+            if view != view_then:  # the table changed while it worked (a dump may be possible)
+                self.schedule(self.clock, seat_index, "decide")
+                return None
+            return self.mark_stuck(seat_index)
         handler = {"peel": self.peel, "dump": self.dump, "bananas": self.bananas}[decision.action]
         refused_before = seat.refused
         result = handler(seat_index, decision, view)
@@ -396,6 +509,7 @@ class Hand:
             return self.refuse(seat_index)
         seat.bot.give_back(decision.tile)
         seat.held = seat.held - tile
+        seat.returned += 1
         self.bunch = self.bunch + tile
         drawn = draw(self.bunch, 3, self.rng)
         self.give(seat_index, drawn)
@@ -514,7 +628,8 @@ class Hand:
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
         grids = [seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
                  for seat in self.seats]
-        return HandResult(outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores)
+        return HandResult(outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores,
+                          self.ledger)
 
     def wait_for_wall_clock(self, when: float) -> None:
         if self.realtime:

@@ -39,6 +39,7 @@ from solver.play.game import (
     Rules,
     TableView,
     grid_tiles,
+    measure_work,
     work_seconds,
 )
 
@@ -422,6 +423,7 @@ class Session:
         if self.awaiting == "end":
             return
         view = TableView(self.table["bunch"], self.table["active"], self.rules)
+        before = self.bot.current_grid()
         decision = self.bot.decide(view)
         if decision.action == "wait":
             self.pending = None
@@ -429,7 +431,9 @@ class Session:
             return
         delay = 0.0
         if self.options.clock == "realtime":
-            delay = work_seconds(decision, self.bot.speed) / self.options.time_scale
+            # The engine's referee measure of the tile work, as in a hosted game.
+            shown = decision.grid if decision.grid is not None else self.bot.current_grid()
+            delay = work_seconds(decision, self.bot.speed, measure_work(before, shown)) / self.options.time_scale
         self.pending = _Pending(now + delay, decision, self.version)
 
     def _emit_call(self, pending: _Pending) -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.core.grid import Cell, Grid, find_words, validate
+from solver.core.grid import Cell, Grid, best_translation, find_words, validate
 from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.solving import extend, solve, warm_up
@@ -61,21 +61,68 @@ class Rebuild:
 
 
 def tiles_moved(old: Grid | None, new: Grid | None) -> int:
-    """Old tiles not found at the same place in `new`, under the best translation."""
+    """Old tiles not found at the same place in `new`, under the best translation (the
+    referee's measure, `solver.core.grid.best_translation`)."""
     if old is None:
         return 0
-    old_cells = old.cells()
-    if new is None:
-        return len(old_cells)
-    by_letter: dict[str, list[Cell]] = {}
-    for cell, letter in new.cells().items():
-        by_letter.setdefault(letter, []).append(cell)
-    offsets: Counter = Counter()
-    for (row, col), letter in old_cells.items():
-        for new_row, new_col in by_letter.get(letter, ()):
-            offsets[(new_row - row, new_col - col)] += 1
-    kept = max(offsets.values(), default=0)
-    return len(old_cells) - kept
+    return len(old.cells()) - best_translation(old, new)[1]
+
+
+def one_tile_hooks(grid: Grid, letter: str, lexicon: Lexicon, min_length: int = 2) -> list[tuple[int, int, Cell]]:
+    """Every empty cell next to `grid` where one tile `letter` makes only words (every run
+    through the cell of two or more letters is a word of `min_length` or more), as (words
+    formed, crowding, cell): fewest words first (1 or 2: the referee charges each; a run
+    the tile lengthens counts as a new word, as the referee counts it), then least crowded
+    (tiles among the 8 cells around: an open spot keeps room for later tiles), then cell
+    order."""
+    cells = grid.cells()
+    spots = sorted({(row + dr, col + dc) for row, col in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+                   - cells.keys())
+    hooks = []
+    for spot in spots:
+        words = 0
+        for dr, dc in ((0, 1), (1, 0)):
+            run = [letter]
+            row, col = spot[0] - dr, spot[1] - dc
+            while (row, col) in cells:
+                run.insert(0, cells[(row, col)])
+                row, col = row - dr, col - dc
+            row, col = spot[0] + dr, spot[1] + dc
+            while (row, col) in cells:
+                run.append(cells[(row, col)])
+                row, col = row + dr, col + dc
+            if len(run) >= 2:
+                if len(run) < min_length or "".join(run) not in lexicon:
+                    break
+                words += 1
+        else:
+            crowding = sum((spot[0] + dr, spot[1] + dc) in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+            hooks.append((words, crowding, spot))
+    hooks.sort()
+    return hooks
+
+
+def blocked_spots(grid: Grid, keep_open: TileCounts, lexicon: Lexicon, min_length: int = 2) -> dict[Cell, float]:
+    """How much covering each cell would cost the letters of `keep_open` (tiles still to
+    come that are hard to place): a tile on a letter's hook spot, or on a cell that would
+    join the words through that spot (the first empty cell past each end of the runs
+    through it), takes the spot away. A spot is worth count / (that letter's spots): the
+    last spot for a Q matters most. Read off the grid as it is (the same look as the hook
+    itself)."""
+    cells = grid.cells()
+    cost: dict[Cell, float] = {}
+    for letter in set(keep_open.letters()):
+        spots = [spot for *_, spot in one_tile_hooks(grid, letter, lexicon, min_length)]
+        for spot in spots:
+            touched = {spot}
+            for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                row, col = spot[0] + dr, spot[1] + dc
+                while (row, col) in cells:
+                    row, col = row + dr, col + dc
+                touched.add((row, col))
+            for cell in touched:
+                cost[cell] = cost.get(cell, 0.0) + keep_open[letter] / len(spots)
+    return cost
 
 
 def leaf_words(grid: Grid) -> list[tuple[str, list[Cell]]]:
@@ -119,6 +166,9 @@ class Board:
         self.time_limit = time_limit
         self.node_budget = node_budget
         self.objective = "any"  # what a full re-solve optimises within its node budget
+        self.cheap_hooks = False  # one tile goes where it forms the fewest words (one look)
+        self.patience: int | None = None  # search nodes a whole rebuild may spend (None: no cap)
+        self.keep_open = TileCounts()  # cheap hooks avoid covering these letters' hook spots
         self.nodes = 0  # search nodes spent by the current rebuild
         if self.grid is not None:
             report = validate(self.grid, self.lexicon, min_length=min_length)
@@ -181,43 +231,69 @@ class Board:
         return lifted_count
 
     # -- the escalating rebuild --------------------------------------------------------
-    def rebuild(self, time_limit: float | None = None) -> Rebuild:
-        """Place the whole hand, moving as few grid tiles as possible, before the deadline."""
+    def rebuild(self, time_limit: float | None = None, up_to: str = "resolve") -> Rebuild:
+        """Place the whole hand, moving as few grid tiles as possible, before the deadline.
+        `up_to` is the last tier tried (hook, lift, rebuild or resolve); a first grid is
+        always a full solve."""
+        if up_to not in TIERS[1:5]:
+            raise ValueError(f"up_to is one of {', '.join(TIERS[1:5])}, got {up_to!r}")
         warm_up(self.lexicon)  # compile/load the kernels before the clock starts
         started = time.perf_counter()
         deadline = started + (self.time_limit if time_limit is None else time_limit)
         old = self.grid
         self.nodes = 0
-        outcome = self._place(deadline)
+        outcome = self._place(deadline, TIERS.index(up_to))
         tier, grid = outcome if outcome else ("failed", old)
         if outcome:
             self.grid, self.hand = grid, TileCounts()
         moved = tiles_moved(old, grid) if outcome else 0
         return Rebuild(self.grid, self.hand, moved, (time.perf_counter() - started) * 1000, tier, self.nodes)
 
-    def _place(self, deadline: float) -> tuple[str, Grid] | None:
+    def _place(self, deadline: float, last_tier: int) -> tuple[str, Grid] | None:
         if len(self.hand) == 0:
             return ("unchanged", self.grid) if self.grid is not None else None
         if self.grid is None:
             return self._resolve(deadline)
-        placed = self._extend(self.grid, self.hand, deadline)
+        if self.cheap_hooks and len(self.hand) == 1:
+            placed = self._cheapest_hook()
+        else:
+            placed = self._extend(self.grid, self.hand, deadline)
         if placed:
             return "hook", placed
+        if last_tier < TIERS.index("lift"):
+            return None
         leaves = leaf_words(self.grid)
         for _, cells in leaves:
-            if time.perf_counter() >= deadline:
+            if time.perf_counter() >= deadline or self._cap(None) == 0:
                 return None
             core, lifted = lift(self.grid, cells)
             placed = self._extend(core, self.hand + lifted, deadline)
             if placed:
                 return "lift", placed
+        if last_tier < TIERS.index("rebuild"):
+            return None
         if len(leaves) > 1:
             core, lifted = lift(self.grid, sorted({cell for _, cells in leaves for cell in cells}))
             if core is not None and validate(core, self.lexicon, min_length=self.min_length).ok:
                 placed = self._extend(core, self.hand + lifted, deadline)
                 if placed:
                     return "rebuild", placed
-        return self._resolve(deadline)
+        return self._resolve(deadline) if last_tier >= TIERS.index("resolve") else None
+
+    def _cheapest_hook(self) -> Grid | None:
+        """One look at the grid for the spot where the hand's one tile forms fewest words."""
+        self.nodes += 1
+        letter = self.hand.letters()
+        hooks = one_tile_hooks(self.grid, letter, self.lexicon, self.min_length)
+        if not hooks:
+            return None
+        fewest = [hook for hook in hooks if hook[0] == hooks[0][0]]
+        if len(fewest) > 1 and len(self.keep_open):
+            blocked = blocked_spots(self.grid, self.keep_open, self.lexicon, self.min_length)
+            fewest.sort(key=lambda hook: (blocked.get(hook[-1], 0.0), hook))
+        cells = self.grid.cells()
+        cells[fewest[0][-1]] = letter
+        return Grid.from_cells(cells)
 
     def can_place_quickly(self) -> bool:
         """Hook and a few single-lift tries only (what a dump estimate can afford)."""
@@ -232,25 +308,33 @@ class Board:
                 return True
         return False
 
+    def _cap(self, budget: int | None) -> int | None:
+        """The nodes the next search call may spend: its budget, within the patience left."""
+        if self.patience is None:
+            return budget
+        left = max(0, self.patience - self.nodes)
+        return left if budget is None else min(budget, left)
+
     def _extend(self, base: Grid, hand: TileCounts, deadline: float) -> Grid | None:
         remaining = deadline - time.perf_counter()
-        if remaining <= 0:
+        cap = self._cap(self.node_budget)
+        if remaining <= 0 or cap == 0:
             return None
         # A local rebuild gets a slice of the time (or the node budget): the next tier may do better.
-        if self.node_budget is None:
+        if cap is None:
             result = extend(base, hand, self.lexicon, time_limit=min(remaining, 0.05 + remaining / 8),
                             seed=self.seed, min_length=self.min_length)
         else:
             result = extend(base, hand, self.lexicon, time_limit=remaining, seed=self.seed,
-                            min_length=self.min_length, max_nodes=self.node_budget)
+                            min_length=self.min_length, max_nodes=cap)
         self.nodes += result.nodes
         return result.grid if result.solved else None
 
     def _resolve(self, deadline: float) -> tuple[str, Grid] | None:
         remaining = deadline - time.perf_counter()
-        if remaining <= 0:
+        budget = self._cap(None if self.node_budget is None else 4 * self.node_budget)
+        if remaining <= 0 or budget == 0:
             return None
-        budget = None if self.node_budget is None else 4 * self.node_budget
         result = solve(self.tiles, self.lexicon, time_limit=remaining, seed=self.seed, min_length=self.min_length,
                        max_nodes=budget, objective=self.objective if budget else "any")
         self.nodes += result.nodes
@@ -279,6 +363,7 @@ class DumpAdvice:
     recommended: str | None
     keep_chance: float  # can the hand be completed as it is (1.0 or 0.0)
     options: list[DumpOption] = field(default_factory=list)
+    nodes: int = 0  # search nodes the estimate spent (what a bot's clock charges as looks)
 
     def to_json(self) -> dict:
         return {
@@ -286,6 +371,7 @@ class DumpAdvice:
             "complete_without_dump": self.keep_chance == 1.0,
             "options": [{"letter": o.letter, "chance": round(o.chance, 4), "completions": o.completions,
                          "samples": o.samples} for o in self.options],
+            "nodes": self.nodes,
         }
 
 
@@ -293,17 +379,24 @@ TRIAL_NODE_BUDGET = 200  # search nodes per tier of each dump-advice trial
 
 
 def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 0,
-                time_per_try: float = 1.0) -> DumpAdvice:
+                time_per_try: float = 1.0, trial_budget: int | None = None, known_stuck: bool = False) -> DumpAdvice:
     """Estimate, for each distinct letter of the hand, the chance that dumping it and
     drawing three tiles from `bunch` (with the dumped tile mixed in first) leads to a
     complete grid, by seeded Monte Carlo over `samples` draws with a quick rebuild
     (hook and lift tiers) each. Each try is capped in search nodes (the board's budget,
     else TRIAL_NODE_BUDGET), so the estimate does not depend on the machine's speed;
     `time_per_try` is only a safety net. Recommends the letter with the best chance; ties go to
-    the harder letter (the one the solver would rather spend)."""
-    budget = board.node_budget or TRIAL_NODE_BUDGET  # node caps keep the estimate machine-independent
-    keep = Board(board.lexicon, board.grid, board.hand, board.min_length, board.seed, time_per_try, budget)
-    keep_chance = 1.0 if keep.rebuild().ok else 0.0
+    the harder letter (the one the solver would rather spend). `trial_budget` overrides the
+    nodes per tier of a trial; `known_stuck` skips checking whether the hand completes as it
+    is (the caller has just failed to place it: keep_chance 0). The advice's `nodes` count
+    every search node it spent."""
+    # Node caps keep the estimate machine-independent.
+    budget = trial_budget or board.node_budget or TRIAL_NODE_BUDGET
+    nodes, keep_chance = 0, 0.0
+    if not known_stuck:
+        keep = Board(board.lexicon, board.grid, board.hand, board.min_length, board.seed, time_per_try, budget)
+        keep_chance = 1.0 if keep.rebuild().ok else 0.0
+        nodes += keep.nodes
     options = []
     rng = np.random.default_rng(seed)
     for letter in sorted(set(board.hand.letters())):
@@ -315,8 +408,9 @@ def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 
             hand = board.hand - TileCounts.from_letters(letter) + draw(pool, 3, rng)
             trial = Board(board.lexicon, board.grid, hand, board.min_length, board.seed, time_per_try, budget)
             wins += trial.can_place_quickly()
+            nodes += trial.nodes
         options.append(DumpOption(letter, wins, samples))
     options.sort(key=lambda o: (-o.chance, HARD_FIRST.index(o.letter), o.letter))
-    return DumpAdvice(options[0].letter if options else None, keep_chance, options)
+    return DumpAdvice(options[0].letter if options else None, keep_chance, options, nodes)
 
 

@@ -1,11 +1,25 @@
 """All numba code: the run scanner and the resumable grid-building search.
 
-Every kernel takes flat numpy arrays (no typed List/Dict, no globals, no recursion) and
-is compiled with `cache=True` and `nogil=True` (they touch no Python objects, so server
-sessions in worker threads can search on both cores at once). Each has a pure-Python reference it is tested against:
-`scan_runs` against `solver.core.grid.validate`, `generate_moves` against
-`solver.search.reference.generate_moves_reference`, and the search through the validator on its
-output (and `exhaustive_grid_exists` for its no-grid answers on small hands).
+Every kernel takes flat numpy arrays, or `typing.NamedTuple`s of them (no typed List/Dict,
+no globals, no recursion), and is compiled with `cache=True` and `nogil=True` (they touch
+no Python objects, so server sessions in worker threads can search on both cores at once).
+Each has a pure-Python reference it is tested against: `scan_runs` against
+`solver.core.grid.validate`, `generate_moves` against
+`solver.search.reference.generate_moves_reference`, and the search through the validator on
+its output (and `exhaustive_grid_exists` for its no-grid answers on small hands).
+
+Bundles
+-------
+The search's arrays travel in three NamedTuples, so a call names each array once and two
+arrays of the same type cannot be swapped by position:
+
+  `Graph`      the word graph: the forward DAWG's arrays and the reversed-word DAWG's two
+               the kernels read (`solver.lexicon.dawg` documents each, bit by bit);
+  `Ordering`   the move-ordering weights (per letter, per tile, leave terms, noise);
+  `Workspace`  the board, the search's tables and the scratch buffers it reuses on every
+               node (nothing is allocated per node except numba's argsort of a move list).
+
+Build them with `graph_of`, `ordering` and `new_workspace` (plain Python, below).
 
 Board layout
 ------------
@@ -22,6 +36,8 @@ at the ends of runs a move touched, and every change is logged for undo.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -63,8 +79,145 @@ FRAME_WIDTH = 11
 M_CELL, M_DIR, M_LEN, M_LETTERS, M_NEW = range(5)
 MOVE_WIDTH = 5
 
+# The undo log `undo`: one row per change, (kind, where, old value). UNDO_TILE: a hand tile
+# laid at cell `where` (undone by returning it to the hand); UNDO_MASK: cross[where] was
+# `old value`.
+U_KIND, U_WHERE, U_OLD = 0, 1, 2
+UNDO_TILE, UNDO_MASK = 0, 1
+
+# Rows of the scratch table `walk` (one column per letter of the word being built):
+# the DAWG node before each letter, the letters still to try there, whether the cell holds a
+# grid tile, hand tiles placed so far, whether the word touches the grid yet, the letter.
+WALK_NODE, WALK_TRIED, WALK_FIXED, WALK_NEW, WALK_TOUCH, WALK_WORD = range(6)
+WALK_ROWS = 6
+
+# Columns of the scratch table `anchors`: direction, line, position, previous anchor's position.
+A_DIR, A_LINE, A_POS, A_PREVIOUS = range(4)
+# Each board tile makes at most 3 anchors per direction (itself, an empty cell on either side).
+ANCHORS_PER_TILE = 6
+
+# The scratch `cursor` of move generation: moves listed, letters used, 1 = cut short.
+C_MOVES, C_LETTERS, C_TRUNCATED = 0, 1, 2
+
 MAX_WORD = 64
+# NO_LITERALS: numba compiles a kernel called from another kernel once per pattern of constant
+# arguments (a literal 0 and a variable are two specialisations, each compiled in full), so
+# kernel-to-kernel calls pass constants as np.int64(...) or computed values: one specialisation each.
+KEEP_CAPACITY = 256  # largest move-list cap (state[ST_MAX_BRANCH]) the scratch buffers take
 VOWELS_MASK = (1 << 0) | (1 << 4) | (1 << 8) | (1 << 14) | (1 << 20)  # A E I O U
+
+
+class Graph(NamedTuple):
+    """The word-graph arrays the kernels read (layouts in `solver.lexicon.dawg`)."""
+
+    child: np.ndarray  # forward DAWG: int32[N*26] dense edges
+    terminal: np.ndarray  # uint8[N]
+    next_mask: np.ndarray  # int32[N]
+    end_mask: np.ndarray  # int32[N]
+    reach: np.ndarray  # int32[N*REACH]
+    below_mask: np.ndarray  # int32[N]
+    rev_child: np.ndarray  # reversed-word DAWG: walks a run backwards from its end
+    rev_end_mask: np.ndarray
+
+
+class Ordering(NamedTuple):
+    """Move-ordering weights. A move scores the weights of the letters it places, plus
+    `per_tile` per tile (long moves first), minus the leave terms: `one_sided_leave` per
+    tile left in a vowel-only or consonant-only hand, `balance` per unit of
+    |consonants - 2 vowels| left; plus seeded noise of amplitude `noise` (0 = none)."""
+
+    letter: np.ndarray  # float64[26], index 0 = A
+    per_tile: float
+    one_sided_leave: float
+    balance: float
+    noise: float
+
+
+class Workspace(NamedTuple):
+    """A search's board and tables (see the module docstring for each layout), and the
+    scratch buffers the kernels reuse (their contents mean nothing between calls)."""
+
+    grid: np.ndarray  # uint8[side*side]
+    cross: np.ndarray  # int32[2*side*side]
+    hand: np.ndarray  # int64[26] tiles not on the board
+    state: np.ndarray  # int64[STATE_SIZE]
+    frames: np.ndarray  # int64[max_tiles + 2, FRAME_WIDTH]
+    moves: np.ndarray  # int64[capacity, MOVE_WIDTH]
+    scores: np.ndarray  # float64[capacity]
+    order: np.ndarray  # int64[capacity]: moves of a frame, best first
+    letters: np.ndarray  # uint8[letter capacity]: the moves' words
+    undo: np.ndarray  # int64[rows, 3]: the undo log
+    tt_keys: np.ndarray  # int64[2**k]: transposition table (dead-end position keys)
+    tt_stamps: np.ndarray  # int64[2**k]: the search that wrote each key
+    rng: np.ndarray  # int64[1]: the noise generator's state
+    anchors: np.ndarray  # scratch int64[rows, 4]
+    walk: np.ndarray  # scratch int64[WALK_ROWS, MAX_WORD + 1]
+    walk_weight: np.ndarray  # scratch float64[MAX_WORD + 1]: letter weights so far
+    cursor: np.ndarray  # scratch int64[3]
+    bbox: np.ndarray  # scratch int64[4]: rmin, rmax, cmin, cmax
+    kept_moves: np.ndarray  # scratch int64[KEEP_CAPACITY, MOVE_WIDTH]
+    kept_scores: np.ndarray  # scratch float64[KEEP_CAPACITY]
+    kept_letters: np.ndarray  # scratch uint8[KEEP_CAPACITY * MAX_WORD]
+
+
+def graph_of(forward, reverse) -> Graph:
+    """The kernels' bundle from a lexicon's forward and reversed `WordGraph`s."""
+    return Graph(
+        forward.child,
+        forward.terminal,
+        forward.next_mask,
+        forward.end_mask,
+        forward.reach,
+        forward.below_mask,
+        reverse.child,
+        reverse.end_mask,
+    )
+
+
+def ordering(
+    letter: np.ndarray, per_tile: float, one_sided_leave: float, balance: float, noise: float = 0.0
+) -> Ordering:
+    """An `Ordering` with every scalar a float (an int would compile a second specialisation)."""
+    return Ordering(
+        np.ascontiguousarray(letter, dtype=np.float64),
+        float(per_tile),
+        float(one_sided_leave),
+        float(balance),
+        float(noise),
+    )
+
+
+def new_workspace(
+    max_tiles: int, move_capacity: int, letter_capacity: int, tt_size: int, max_board_tiles: int | None = None
+) -> Workspace:
+    """Buffers for hands of up to `max_tiles` (board side 2*max_tiles + 5) with up to
+    `max_board_tiles` tiles on the board at once (a grid being extended; default max_tiles)."""
+    side = 2 * max_tiles + 5
+    cells = side * side
+    board_tiles = max(max_tiles, max_board_tiles or 0)
+    return Workspace(
+        grid=np.zeros(cells, dtype=np.uint8),
+        cross=np.full(2 * cells, FULL, dtype=np.int32),
+        hand=np.zeros(26, dtype=np.int64),
+        state=np.zeros(STATE_SIZE, dtype=np.int64),
+        frames=np.zeros((max_tiles + 2, FRAME_WIDTH), dtype=np.int64),
+        moves=np.zeros((move_capacity, MOVE_WIDTH), dtype=np.int64),
+        scores=np.zeros(move_capacity, dtype=np.float64),
+        order=np.zeros(move_capacity, dtype=np.int64),
+        letters=np.zeros(letter_capacity, dtype=np.uint8),
+        undo=np.zeros((16 * max_tiles + 64, 3), dtype=np.int64),
+        tt_keys=np.zeros(tt_size, dtype=np.int64),
+        tt_stamps=np.zeros(tt_size, dtype=np.int64),
+        rng=np.zeros(1, dtype=np.int64),
+        anchors=np.zeros((ANCHORS_PER_TILE * board_tiles + 16, 4), dtype=np.int64),
+        walk=np.zeros((WALK_ROWS, MAX_WORD + 1), dtype=np.int64),
+        walk_weight=np.zeros(MAX_WORD + 1, dtype=np.float64),
+        cursor=np.zeros(3, dtype=np.int64),
+        bbox=np.zeros(4, dtype=np.int64),
+        kept_moves=np.zeros((KEEP_CAPACITY, MOVE_WIDTH), dtype=np.int64),
+        kept_scores=np.zeros(KEEP_CAPACITY, dtype=np.float64),
+        kept_letters=np.zeros(KEEP_CAPACITY * MAX_WORD, dtype=np.uint8),
+    )
 
 
 # -- small helpers ----------------------------------------------------------------------
@@ -86,12 +239,13 @@ def mix_hash(cell, code):
 
 
 @njit(cache=True, nogil=True)
-def scan_runs(grid, child, terminal, min_len, out):
+def scan_runs(grid, graph, min_len, out):
     """List every maximal run of 2+ letters of a 2-D code grid into `out`.
 
     Each row of `out` is (row, col, direction 0 across / 1 down, length, valid). Returns
     the number of runs, or -1 when `out` is too small.
     """
+    child, terminal = graph.child, graph.terminal
     height, width = grid.shape
     count = 0
     for direction in range(2):
@@ -130,7 +284,7 @@ def scan_runs(grid, child, terminal, min_len, out):
 
 
 @njit(cache=True, nogil=True)
-def cross_mask(grid, cell, perp, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask):
+def cross_mask(grid, cell, perp, min_len, graph):
     """Letters that may fill empty `cell` given the run through it along `perp`."""
     before = 0
     while grid[cell - (before + 1) * perp] != 0:
@@ -146,19 +300,20 @@ def cross_mask(grid, cell, perp, min_len, child, terminal, next_mask, end_mask, 
         # Only a run after the cell: walk it backwards in the reversed DAWG.
         node = 0
         for i in range(after, 0, -1):
-            node = rchild[node * 26 + grid[cell + i * perp] - 1]
+            node = graph.rev_child[node * 26 + grid[cell + i * perp] - 1]
             if node < 0:
                 return 0
-        return rend_mask[node]
+        return graph.rev_end_mask[node]
+    child = graph.child
     node = 0
     for i in range(before, 0, -1):
         node = child[node * 26 + grid[cell - i * perp] - 1]
         if node < 0:
             return 0
     if after == 0:
-        return end_mask[node]
+        return graph.end_mask[node]
     mask = 0
-    options = next_mask[node]
+    options = graph.next_mask[node]
     for code in range(1, 27):
         if options & (1 << (code - 1)):
             probe = child[node * 26 + code - 1]
@@ -166,26 +321,25 @@ def cross_mask(grid, cell, perp, min_len, child, terminal, next_mask, end_mask, 
                 probe = child[probe * 26 + grid[cell + i * perp] - 1]
                 if probe < 0:
                     break
-            if probe >= 0 and terminal[probe] == 1:
+            if probe >= 0 and graph.terminal[probe] == 1:
                 mask |= 1 << (code - 1)
     return mask
 
 
 @njit(cache=True, nogil=True)
-def refresh_cross(
-    grid, cross, cell, direction, state, undo, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask
-):
+def refresh_cross(ws, graph, cell, direction):
     """Recompute cross[direction] at empty `cell`, logging the old value for undo."""
+    state, cross, undo = ws.state, ws.cross, ws.undo
     side = state[ST_SIDE]
     cells = side * side
     perp = side if direction == 0 else 1
     slot = direction * cells + cell
-    new_mask = cross_mask(grid, cell, perp, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask)
+    new_mask = cross_mask(ws.grid, cell, perp, state[ST_MIN_LEN], graph)
     if new_mask != cross[slot]:
         top = state[ST_UNDO_TOP]
-        undo[top, 0] = 1
-        undo[top, 1] = slot
-        undo[top, 2] = cross[slot]
+        undo[top, U_KIND] = UNDO_MASK
+        undo[top, U_WHERE] = slot
+        undo[top, U_OLD] = cross[slot]
         state[ST_UNDO_TOP] = top + 1
         cross[slot] = new_mask
 
@@ -206,25 +360,21 @@ def _record_move(
     moves,
     scores,
     letters,
-    move_count,
-    letter_top,
+    cursor,
+    rng,
+    ordering,
+    word,
     start_cell,
     direction,
     length,
-    word,
     new_count,
     weight,
     vowels_left,
     consonants_left,
-    weights,
-    rng_state,
-    noise,
 ):
-    """Append one move with its ordering score; returns False when the buffers are full.
-
-    Score = the new tiles' weights (hard letters first) + a per-tile bonus (long moves
-    first) - leave terms (a hand of only vowels or only consonants, or an unbalanced one).
-    """
+    """Append `word` as a move with its ordering score (see `Ordering`) at the generation
+    cursor; returns False when the buffers are full. Arrays as in `_walk_words`."""
+    move_count, letter_top = cursor[C_MOVES], cursor[C_LETTERS]
     if move_count >= moves.shape[0] or letter_top + length > letters.shape[0]:
         return False
     moves[move_count, M_CELL] = start_cell
@@ -234,16 +384,16 @@ def _record_move(
     moves[move_count, M_NEW] = new_count
     for i in range(length):
         letters[letter_top + i] = word[i]
-    score = weight + weights[26] * new_count
+    score = weight + ordering.per_tile * new_count
     left = vowels_left + consonants_left
     if left > 0:
         if vowels_left == 0 or consonants_left == 0:
-            score -= weights[27] * left
+            score -= ordering.one_sided_leave * left
         else:
-            score -= weights[28] * abs(consonants_left - 2 * vowels_left)
-    if noise > 0.0:
-        rng_state[0] = (int(rng_state[0]) * 6364136223846793005 + 1442695040888963407) & HASH_MASK
-        score += noise * ((rng_state[0] >> 20) & 0xFFFF) / 65536.0
+            score -= ordering.balance * abs(consonants_left - 2 * vowels_left)
+    if ordering.noise > 0.0:
+        rng[0] = (int(rng[0]) * 6364136223846793005 + 1442695040888963407) & HASH_MASK
+        score += ordering.noise * ((rng[0] >> 20) & 0xFFFF) / 65536.0
     scores[move_count] = score
     return True
 
@@ -265,14 +415,16 @@ def _hand_summary(hand):
 
 
 @njit(cache=True, nogil=True)
-def _list_anchors(grid, state, bbox, anchors):
-    """Fill `anchors` with (direction, line, pos, previous anchor pos) rows; return the count.
+def _list_anchors(ws):
+    """Fill ws.anchors with (direction, line, pos, previous anchor pos) rows for the box
+    ws.bbox; return the count, or -1 when the table is full.
 
     An anchor is a cell a new word along the line must reach: a tile, or an empty cell
     with a perpendicular neighbour (a hook). Lines outside bbox +-1 have none.
     """
-    side = state[ST_SIDE]
-    hand_count = state[ST_HAND]
+    grid, bbox, anchors = ws.grid, ws.bbox, ws.anchors
+    side = ws.state[ST_SIDE]
+    hand_count = ws.state[ST_HAND]
     count = 0
     for direction in range(2):
         step = 1 if direction == 0 else side
@@ -287,36 +439,21 @@ def _list_anchors(grid, state, bbox, anchors):
             for pos in range(pos_lo, pos_hi + 1):
                 cell = base + pos * step
                 if grid[cell] != 0 or grid[cell - perp] != 0 or grid[cell + perp] != 0:
-                    anchors[count, 0] = direction
-                    anchors[count, 1] = line
-                    anchors[count, 2] = pos
-                    anchors[count, 3] = previous
+                    if count >= anchors.shape[0]:
+                        return -1
+                    anchors[count, A_DIR] = direction
+                    anchors[count, A_LINE] = line
+                    anchors[count, A_POS] = pos
+                    anchors[count, A_PREVIOUS] = previous
                     previous = pos
                     count += 1
     return count
 
 
 @njit(cache=True, nogil=True)
-def generate_moves(
-    grid,
-    cross,
-    hand,
-    state,
-    bbox,
-    moves,
-    scores,
-    letters,
-    move_base,
-    letter_base,
-    weights,
-    rng_state,
-    noise,
-    child,
-    terminal,
-    next_mask,
-    reach,
-):
-    """All moves from the current position into moves[move_base:], letters[letter_base:].
+def generate_moves(ws, graph, ordering, move_base, letter_base):
+    """All moves from the current position (tiles inside ws.bbox) into moves[move_base:],
+    letters[letter_base:].
 
     A move is a word along one line that places at least one hand tile, touches the grid
     (runs through a tile or hooks onto one) and keeps every cross word valid. Start
@@ -324,24 +461,108 @@ def generate_moves(
     (state[ST_GEN_BUDGET], split evenly over the anchors) cuts generation short, the
     moves kept are the ones anchored closest. Returns (move_end, letter_end, truncated).
     """
+    return _generate(ws, graph, ordering, move_base, letter_base, np.int64(0))
+
+
+@njit(cache=True, nogil=True)
+def hardest_letter(hand, letter_weight):
+    """Code of the hand's hardest letter: the highest weight, the first in the alphabet
+    among equals (0 for an empty hand)."""
+    hardest = 0
+    for code in range(26):
+        if hand[code] > 0 and (hardest == 0 or letter_weight[code] > letter_weight[hardest - 1]):
+            hardest = code + 1
+    return hardest
+
+
+@njit(cache=True, nogil=True)
+def generate_first_words(ws, graph, ordering):
+    """Moves for an empty grid: the words the hand spells that hold its hardest letter
+    (`hardest_letter`), laid across from the centre.
+
+    Every tile ends up in some word, so some word of any grid holds the hardest letter;
+    starting there spends it first and keeps the root narrow.
+    """
+    hardest = hardest_letter(ws.hand, ordering.letter)
+    if hardest == 0:
+        return 0, 0, 0
+    return _generate(ws, graph, ordering, np.int64(0), np.int64(0), np.int64(1 << (hardest - 1)))
+
+
+@njit(cache=True, nogil=True)
+def _generate(ws, graph, ordering, move_base, letter_base, first_letters):
+    """Both move generators: the empty grid's first words (`first_letters` != 0, one start
+    at the centre) or the moves around the anchors of ws.bbox.
+
+    The arrays are taken out of the bundles here, once per node, and handed to
+    `_walk_words` by keyword: it runs once per start square (thousands of times per node),
+    and taking an array out of a NamedTuple costs an atomic reference count each time.
+    """
+    grid, cross, hand, state, cursor = ws.grid, ws.cross, ws.hand, ws.state, ws.cursor
+    moves, scores, letters, rng, walk, walk_weight = ws.moves, ws.scores, ws.letters, ws.rng, ws.walk, ws.walk_weight
+    child, terminal, next_mask, reach, below_mask = (
+        graph.child,
+        graph.terminal,
+        graph.next_mask,
+        graph.reach,
+        graph.below_mask,
+    )
+    letter_weight = ordering.letter
     side = state[ST_SIDE]
     hand_count = state[ST_HAND]
-    anchors = np.empty((4 * (bbox[1] - bbox[0] + 3) * (bbox[3] - bbox[2] + 3), 4), dtype=np.int64)
-    anchor_count = _list_anchors(grid, state, bbox, anchors)
     budget = state[ST_GEN_BUDGET]
+    cursor[C_MOVES] = move_base
+    cursor[C_LETTERS] = letter_base
+    cursor[C_TRUNCATED] = 0
+    if first_letters != 0:
+        centre = side // 2
+        _walk_words(
+            grid=grid,
+            cross=cross,
+            hand=hand,
+            state=state,
+            cursor=cursor,
+            moves=moves,
+            scores=scores,
+            letters=letters,
+            rng=rng,
+            walk=walk,
+            walk_weight=walk_weight,
+            child=child,
+            terminal=terminal,
+            next_mask=next_mask,
+            reach=reach,
+            below_mask=below_mask,
+            letter_weight=letter_weight,
+            ordering=ordering,
+            start_cell=centre * side + centre,
+            direction=np.int64(0),
+            room=side - 2 - centre,
+            budget=budget,
+            gap=np.int64(-1),
+            anchor_need=np.int64(0),
+            anchor_empty=first_letters == 0,  # False, but not a literal (see NO_LITERALS)
+            first_letters=first_letters,
+        )
+        return cursor[C_MOVES], cursor[C_LETTERS], cursor[C_TRUNCATED]
+    anchors = ws.anchors
+    anchor_count = _list_anchors(ws)
+    if anchor_count < 0:  # more anchors than the workspace was sized for: no moves, no proof
+        cursor[C_TRUNCATED] = 1
+        return move_base, letter_base, 1
     per_start = budget
     if state[ST_MAX_BRANCH] > 0:  # capped search: share the budget among anchors
         per_start = max(budget // max(anchor_count, 1), 2000)
-    buffers = np.zeros((7, MAX_WORD + 1), dtype=np.int64)
-    weight_at = np.zeros(MAX_WORD + 1, dtype=np.float64)
-    cursor = np.zeros(3, dtype=np.int64)  # move count, letter top, truncated
-    cursor[0] = move_base
-    cursor[1] = letter_base
     spent = 0
     for dist in range(hand_count + 1):
         any_start = False
         for i in range(anchor_count):
-            direction, line, anchor, previous = anchors[i, 0], anchors[i, 1], anchors[i, 2], anchors[i, 3]
+            direction, line, anchor, previous = (
+                anchors[i, A_DIR],
+                anchors[i, A_LINE],
+                anchors[i, A_POS],
+                anchors[i, A_PREVIOUS],
+            )
             start = anchor - dist
             if start <= previous or start < 1:
                 continue
@@ -356,83 +577,86 @@ def generate_moves(
             any_start = True
             limit = min(per_start, budget - spent)
             if limit <= 0:
-                cursor[2] = 1
+                cursor[C_TRUNCATED] = 1
                 break
             if grid[anchor_cell] != 0:
                 anchor_need, anchor_empty = 1 << (int(grid[anchor_cell]) - 1), False  # int(): uint8 without JIT
             else:
                 anchor_need, anchor_empty = cross[direction * side * side + anchor_cell], True
-            spent += _extend_from(
-                grid,
-                cross,
-                hand,
-                state,
-                start_cell,
-                direction,
-                side - 2 - start,
-                moves,
-                scores,
-                letters,
-                cursor,
-                weights,
-                rng_state,
-                noise,
-                limit,
-                buffers,
-                weight_at,
-                child,
-                terminal,
-                next_mask,
-                reach,
-                dist,
-                anchor_need,
-                anchor_empty,
-                True,
-                0,
+            spent += _walk_words(
+                grid=grid,
+                cross=cross,
+                hand=hand,
+                state=state,
+                cursor=cursor,
+                moves=moves,
+                scores=scores,
+                letters=letters,
+                rng=rng,
+                walk=walk,
+                walk_weight=walk_weight,
+                child=child,
+                terminal=terminal,
+                next_mask=next_mask,
+                reach=reach,
+                below_mask=below_mask,
+                letter_weight=letter_weight,
+                ordering=ordering,
+                start_cell=start_cell,
+                direction=direction,
+                room=side - 2 - start,
+                budget=limit,
+                gap=dist,
+                anchor_need=anchor_need,
+                anchor_empty=anchor_empty,
+                first_letters=first_letters,  # 0 here
             )
-        if not any_start or cursor[2] == 1 and spent >= budget:
+        if not any_start or cursor[C_TRUNCATED] == 1 and spent >= budget:
             break
-    return cursor[0], cursor[1], cursor[2]
+    return cursor[C_MOVES], cursor[C_LETTERS], cursor[C_TRUNCATED]
 
 
 @njit(cache=True, nogil=True)
-def _extend_from(
+def _walk_words(
     grid,
     cross,
     hand,
     state,
-    start_cell,
-    direction,
-    room,
+    cursor,
     moves,
     scores,
     letters,
-    cursor,
-    weights,
-    rng_state,
-    noise,
-    budget,
-    buffers,
-    weight_at,
+    rng,
+    walk,
+    walk_weight,
     child,
     terminal,
     next_mask,
     reach,
+    below_mask,
+    letter_weight,
+    ordering,
+    start_cell,
+    direction,
+    room,
+    budget,
     gap,
     anchor_need,
     anchor_empty,
-    need_touch,
-    touch_letters,
+    first_letters,
 ):
     """Every word starting at `start_cell` along `direction` (an iterative DFS where level
     k decides the letter of cell start+k), at most `room` cells long. Appends moves
-    through `cursor`; returns the DAWG steps taken. A word must touch the grid (pass over a
-    tile or hook onto one) or, for the empty grid's first word, hold a letter of
-    `touch_letters`; with need_touch False any word goes.
+    through `cursor`; returns the DAWG steps taken (at most about `budget`). The arrays are
+    the workspace's, graph's and ordering's fields of the same names (see `_generate`).
+
+    A word must touch the grid (pass over a tile or hook onto one); on the empty grid
+    (`first_letters` != 0) it must instead hold a letter of `first_letters`, and prefixes
+    that cannot reach one any more are dropped (`below_mask`).
 
     The first anchor is `gap` cells after the start (gap < 0: none) and must take a letter
     of `anchor_need` (and of the hand, when it is an empty hook): a prefix whose DAWG node
-    cannot reach such a letter at that distance is dropped at once, using `reach`.
+    cannot reach such a letter at that distance is dropped at once (`reach`).
     """
     side = state[ST_SIDE]
     min_len = state[ST_MIN_LEN]
@@ -441,19 +665,20 @@ def _extend_from(
     step = 1 if direction == 0 else side
     perp = side if direction == 0 else 1
     node_at, tried, fixed, new_at, touch_at, word = (
-        buffers[0],
-        buffers[1],
-        buffers[2],
-        buffers[3],
-        buffers[4],
-        buffers[5],
+        walk[WALK_NODE],
+        walk[WALK_TRIED],
+        walk[WALK_FIXED],
+        walk[WALK_NEW],
+        walk[WALK_TOUCH],
+        walk[WALK_WORD],
     )
+    weight_at = walk_weight
     hand_mask, vowels, consonants = _hand_summary(hand)
     steps = 0
     k = 0
     node_at[0] = 0
     new_at[0] = 0
-    touch_at[0] = 0 if need_touch else 1
+    touch_at[0] = 0
     weight_at[0] = 0.0
     enter = True
     while k >= 0:
@@ -466,7 +691,7 @@ def _extend_from(
             else:
                 fixed[k] = 0
                 tried[k] = next_mask[node_at[k]] & cross[direction * cells + cell] & hand_mask
-                if touch_letters != 0 and touch_at[k] == 0 and reach[node_at[k]] & touch_letters == 0:
+                if first_letters != 0 and touch_at[k] == 0 and below_mask[node_at[k]] & first_letters == 0:
                     tried[k] = 0  # first word: the hard letter cannot come any more
                 ahead = gap - k + 1
                 if 1 < ahead < REACH:
@@ -499,9 +724,9 @@ def _extend_from(
                 consonants -= 1
             new_count = new_at[k] + 1
             touched = touch_at[k]
-            if grid[cell - perp] != 0 or grid[cell + perp] != 0 or touch_letters & bit:
+            if grid[cell - perp] != 0 or grid[cell + perp] != 0 or first_letters & bit:
                 touched = 1
-            weight = weight_at[k] + weights[code - 1]
+            weight = weight_at[k] + letter_weight[code - 1]
         word[k] = code
         nxt = child[node_at[k] * 26 + code - 1]
         if nxt < 0:  # only a fixed tile can leave the DAWG
@@ -519,36 +744,33 @@ def _extend_from(
                 direction == 1 and new_count == 1 and _single_is_across(grid, word, length, start_cell, step, perp)
             )
         ):
-            move = cursor[0]
             if _record_move(
-                moves,
-                scores,
-                letters,
-                move,
-                cursor[1],
-                start_cell,
-                direction,
-                length,
-                word,
-                new_count,
-                weight,
-                vowels,
-                consonants,
-                weights,
-                rng_state,
-                noise,
+                moves=moves,
+                scores=scores,
+                letters=letters,
+                cursor=cursor,
+                rng=rng,
+                ordering=ordering,
+                word=word,
+                start_cell=start_cell,
+                direction=direction,
+                length=length,
+                new_count=new_count,
+                weight=weight,
+                vowels_left=vowels,
+                consonants_left=consonants,
             ):
-                cursor[1] += length
-                cursor[0] = move + 1
+                cursor[C_LETTERS] += length
+                cursor[C_MOVES] += 1
             else:
-                cursor[2] = 1
+                cursor[C_TRUNCATED] = 1
         if (
             next_mask[nxt] != 0
             and length < room
             and length < MAX_WORD
             and (grid[after] != 0 or new_count < hand_count)
             and steps < budget
-            and cursor[2] == 0
+            and cursor[C_TRUNCATED] == 0
         ):
             new_at[k + 1] = new_count
             touch_at[k + 1] = touched
@@ -559,7 +781,7 @@ def _extend_from(
         elif fixed[k] == 0:
             hand_mask, vowels, consonants = _return_tile(hand, code, hand_mask, vowels, consonants)
     if steps >= budget:
-        cursor[2] = 1
+        cursor[C_TRUNCATED] = 1
     return steps
 
 
@@ -585,78 +807,18 @@ def _single_is_across(grid, word, length, start_cell, step, perp):
 
 
 @njit(cache=True, nogil=True)
-def generate_first_words(
-    grid, cross, hand, state, moves, scores, letters, weights, rng_state, noise, child, terminal, next_mask, below_mask
-):
-    """Moves for an empty grid: the words the hand spells that hold its hardest letter
-    (highest weight), laid across from the centre.
-
-    Every tile ends up in some word, so some word of any grid holds the hardest letter;
-    starting there spends it first and keeps the root narrow. (`below_mask` takes the
-    place of `reach` in the extender: with no anchor, that argument prunes by letter.)
-    """
-    side = state[ST_SIDE]
-    centre = side // 2
-    hardest = 0
-    for code in range(26):
-        if hand[code] > 0 and (hardest == 0 or weights[code] > weights[hardest - 1]):
-            hardest = code + 1
-    buffers = np.zeros((7, MAX_WORD + 1), dtype=np.int64)
-    weight_at = np.zeros(MAX_WORD + 1, dtype=np.float64)
-    cursor = np.zeros(3, dtype=np.int64)
-    _extend_from(
-        grid,
-        cross,
-        hand,
-        state,
-        centre * side + centre,
-        0,
-        side - 2 - centre,
-        moves,
-        scores,
-        letters,
-        cursor,
-        weights,
-        rng_state,
-        noise,
-        state[ST_GEN_BUDGET],
-        buffers,
-        weight_at,
-        child,
-        terminal,
-        next_mask,
-        below_mask,
-        -1,
-        0,
-        False,
-        True,
-        1 << (hardest - 1),
-    )
-    return cursor[0], cursor[1], cursor[2]
-
-
-@njit(cache=True, nogil=True)
-def _apply_move(
-    grid,
-    cross,
-    hand,
-    state,
-    frames,
-    moves,
-    letters,
-    undo,
-    move,
-    depth,
-    child,
-    terminal,
-    next_mask,
-    end_mask,
-    rchild,
-    rend_mask,
-):
+def _apply_move(ws, graph, move, depth):
     """Lay move `move` on the grid and fill frame depth+1 (bbox, hash, undo mark)."""
+    grid, hand, state, frames, moves, letters, undo = (
+        ws.grid,
+        ws.hand,
+        ws.state,
+        ws.frames,
+        ws.moves,
+        ws.letters,
+        ws.undo,
+    )
     side = state[ST_SIDE]
-    min_len = state[ST_MIN_LEN]
     direction = moves[move, M_DIR]
     step = 1 if direction == 0 else side
     perp = side if direction == 0 else 1
@@ -676,9 +838,9 @@ def _apply_move(
             hand[code - 1] -= 1
             state[ST_HAND] -= 1
             top = state[ST_UNDO_TOP]
-            undo[top, 0] = 0
-            undo[top, 1] = cell
-            undo[top, 2] = 0
+            undo[top, U_KIND] = UNDO_TILE
+            undo[top, U_WHERE] = cell
+            undo[top, U_OLD] = 0
             state[ST_UNDO_TOP] = top + 1
             key ^= mix_hash(cell, code)
             row = cell // side
@@ -692,115 +854,36 @@ def _apply_move(
     frames[nxt, F_GENERATED] = 0
     # Cross masks change only at the ends of the runs the move made or lengthened.
     other = 1 - direction
-    refresh_cross(
-        grid,
-        cross,
-        run_end(grid, start, step, -1),
-        other,
-        state,
-        undo,
-        min_len,
-        child,
-        terminal,
-        next_mask,
-        end_mask,
-        rchild,
-        rend_mask,
-    )
-    refresh_cross(
-        grid,
-        cross,
-        run_end(grid, start, step, 1),
-        other,
-        state,
-        undo,
-        min_len,
-        child,
-        terminal,
-        next_mask,
-        end_mask,
-        rchild,
-        rend_mask,
-    )
+    refresh_cross(ws, graph, run_end(grid, start, step, np.int64(-1)), other)
+    refresh_cross(ws, graph, run_end(grid, start, step, np.int64(1)), other)
     for i in range(frames[nxt, F_UNDO_MARK], state[ST_UNDO_TOP]):
-        if undo[i, 0] != 0:
+        if undo[i, U_KIND] != UNDO_TILE:
             continue
-        cell = undo[i, 1]
-        refresh_cross(
-            grid,
-            cross,
-            run_end(grid, cell, perp, -1),
-            direction,
-            state,
-            undo,
-            min_len,
-            child,
-            terminal,
-            next_mask,
-            end_mask,
-            rchild,
-            rend_mask,
-        )
-        refresh_cross(
-            grid,
-            cross,
-            run_end(grid, cell, perp, 1),
-            direction,
-            state,
-            undo,
-            min_len,
-            child,
-            terminal,
-            next_mask,
-            end_mask,
-            rchild,
-            rend_mask,
-        )
+        cell = undo[i, U_WHERE]
+        refresh_cross(ws, graph, run_end(grid, cell, perp, np.int64(-1)), direction)
+        refresh_cross(ws, graph, run_end(grid, cell, perp, np.int64(1)), direction)
 
 
 @njit(cache=True, nogil=True)
-def _undo_to(grid, cross, hand, state, undo, mark):
+def _undo_to(ws, mark):
     """Take back every logged change above `mark` (tiles to the hand, old masks)."""
+    grid, hand, state, undo = ws.grid, ws.hand, ws.state, ws.undo
     top = state[ST_UNDO_TOP]
     while top > mark:
         top -= 1
-        if undo[top, 0] == 0:
-            cell = undo[top, 1]
+        if undo[top, U_KIND] == UNDO_TILE:
+            cell = undo[top, U_WHERE]
             hand[grid[cell] - 1] += 1
             state[ST_HAND] += 1
             grid[cell] = 0
         else:
-            cross[undo[top, 1]] = undo[top, 2]
+            ws.cross[undo[top, U_WHERE]] = undo[top, U_OLD]
     state[ST_UNDO_TOP] = top
 
 
 @njit(cache=True, nogil=True)
-def search(
-    grid,
-    cross,
-    hand,
-    state,
-    frames,
-    moves,
-    scores,
-    order,
-    letters,
-    undo,
-    tt_keys,
-    tt_stamps,
-    weights,
-    rng_state,
-    noise,
-    child,
-    terminal,
-    next_mask,
-    end_mask,
-    reach,
-    below_mask,
-    rchild,
-    rend_mask,
-):
-    """Depth-first grid building, resumable: all state lives in the arrays.
+def search(ws, graph, ordering):
+    """Depth-first grid building, resumable: all state lives in the workspace.
 
     Runs until the hand is empty (SOLVED), the tree is exhausted (EXHAUSTED) or
     state[ST_NODE_LIMIT] more nodes were expanded (PAUSED); call again to resume. Called
@@ -808,6 +891,7 @@ def search(
     frames[:, F_GENERATED] == 2 marks a frame whose move list was cut short (by the
     generation budget, the branch cap or a bound), so its exhaustion proves nothing.
     """
+    state, frames, tt_keys, tt_stamps = ws.state, ws.frames, ws.tt_keys, ws.tt_stamps
     limit = state[ST_NODES] + state[ST_NODE_LIMIT]
     tt_mask = tt_keys.shape[0] - 1
     stamp = state[ST_STAMP]
@@ -821,51 +905,13 @@ def search(
                     state[ST_STATUS] = PAUSED
                     return
                 state[ST_NODES] += 1
-                _expand(
-                    grid,
-                    cross,
-                    hand,
-                    state,
-                    frames,
-                    moves,
-                    scores,
-                    order,
-                    letters,
-                    tt_keys,
-                    tt_stamps,
-                    weights,
-                    rng_state,
-                    noise,
-                    depth,
-                    child,
-                    terminal,
-                    next_mask,
-                    reach,
-                    below_mask,
-                )
+                _expand(ws, graph, ordering, depth)
             start = frames[depth, F_MV_NEXT]
             if start < frames[depth, F_MV_END]:
                 frames[depth, F_MV_NEXT] = start + 1
                 frames[depth + 1, F_MV_START] = frames[depth, F_MV_END]
                 frames[depth + 1, F_LETTER_TOP] = frames[depth, F_LETTER_TOP]
-                _apply_move(
-                    grid,
-                    cross,
-                    hand,
-                    state,
-                    frames,
-                    moves,
-                    letters,
-                    undo,
-                    order[start],
-                    depth,
-                    child,
-                    terminal,
-                    next_mask,
-                    end_mask,
-                    rchild,
-                    rend_mask,
-                )
+                _apply_move(ws, graph, ws.order[start], depth)
                 state[ST_DEPTH] = depth + 1
                 if state[ST_HAND] == 0:
                     state[ST_STATUS] = SOLVED
@@ -882,41 +928,21 @@ def search(
             return
         if frames[depth, F_GENERATED] == 2 or frames[depth, F_GENERATED] == 0:
             frames[depth - 1, F_GENERATED] = 2
-        _undo_to(grid, cross, hand, state, undo, frames[depth, F_UNDO_MARK])
+        _undo_to(ws, frames[depth, F_UNDO_MARK])
         state[ST_DEPTH] = depth - 1
 
 
 @njit(cache=True, nogil=True)
-def _expand(
-    grid,
-    cross,
-    hand,
-    state,
-    frames,
-    moves,
-    scores,
-    order,
-    letters,
-    tt_keys,
-    tt_stamps,
-    weights,
-    rng_state,
-    noise,
-    depth,
-    child,
-    terminal,
-    next_mask,
-    reach,
-    below_mask,
-):
+def _expand(ws, graph, ordering, depth):
     """Generate, order and cap the moves of frame `depth`."""
+    state, frames, tt_keys, scores, order = ws.state, ws.frames, ws.tt_keys, ws.scores, ws.order
     move_base = frames[depth, F_MV_START]
     letter_base = frames[depth, F_LETTER_TOP]
     complete = 1
     key = frames[depth, F_HASH]
     slot = key & (tt_keys.shape[0] - 1)
     area = (frames[depth, F_RMAX] - frames[depth, F_RMIN] + 1) * (frames[depth, F_CMAX] - frames[depth, F_CMIN] + 1)
-    if depth > 0 and tt_stamps[slot] == state[ST_STAMP] and tt_keys[slot] == key:
+    if depth > 0 and ws.tt_stamps[slot] == state[ST_STAMP] and tt_keys[slot] == key:
         state[ST_TT_HITS] += 1
         move_end, letter_end = move_base, letter_base
     elif depth > 0 and (
@@ -926,54 +952,21 @@ def _expand(
         move_end, letter_end = move_base, letter_base
         complete = 0
     elif depth == 0 and state[ST_BASE_TILES] == 0:
-        move_end, letter_end, cut = generate_first_words(
-            grid,
-            cross,
-            hand,
-            state,
-            moves,
-            scores,
-            letters,
-            weights,
-            rng_state,
-            noise,
-            child,
-            terminal,
-            next_mask,
-            below_mask,
-        )
+        move_end, letter_end, cut = generate_first_words(ws, graph, ordering)
         complete = 1 - cut
     else:
-        bbox = np.empty(4, dtype=np.int64)
+        bbox = ws.bbox
         bbox[0], bbox[1] = frames[depth, F_RMIN], frames[depth, F_RMAX]
         bbox[2], bbox[3] = frames[depth, F_CMIN], frames[depth, F_CMAX]
-        move_end, letter_end, cut = generate_moves(
-            grid,
-            cross,
-            hand,
-            state,
-            bbox,
-            moves,
-            scores,
-            letters,
-            move_base,
-            letter_base,
-            weights,
-            rng_state,
-            noise,
-            child,
-            terminal,
-            next_mask,
-            reach,
-        )
+        move_end, letter_end, cut = generate_moves(ws, graph, ordering, move_base, letter_base)
         complete = 1 - cut
     if move_end > move_base:
         ranked = np.argsort(-scores[move_base:move_end])
         for i in range(move_end - move_base):
             order[move_base + i] = move_base + ranked[i]
-        cap = state[ST_MAX_BRANCH]
+        cap = min(state[ST_MAX_BRANCH], KEEP_CAPACITY)
         if cap > 0 and move_end - move_base > cap:
-            move_end, letter_end = _keep_best(moves, scores, order, letters, move_base, letter_base, cap)
+            move_end, letter_end = _keep_best(ws, move_base, letter_base, cap)
             complete = 0
     frames[depth, F_MV_END] = move_end
     frames[depth, F_MV_NEXT] = move_base
@@ -982,13 +975,42 @@ def _expand(
 
 
 @njit(cache=True, nogil=True)
-def hostable_letters(hand, min_len, budget, child, terminal, next_mask):
+def _keep_best(ws, move_base, letter_base, cap):
+    """Compact the `cap` best moves (already ranked in `order`; cap <= KEEP_CAPACITY) to
+    the front of the frame's region, so deeper frames get the buffer space back. Returns
+    the new ends."""
+    moves, scores, order, letters = ws.moves, ws.scores, ws.order, ws.letters
+    kept, kept_scores, kept_letters = ws.kept_moves, ws.kept_scores, ws.kept_letters
+    top = 0
+    for i in range(cap):
+        move = order[move_base + i]
+        for column in range(MOVE_WIDTH):
+            kept[i, column] = moves[move, column]
+        kept_scores[i] = scores[move]
+        offset, length = moves[move, M_LETTERS], moves[move, M_LEN]
+        for j in range(length):
+            kept_letters[top + j] = letters[offset + j]
+        kept[i, M_LETTERS] = letter_base + top
+        top += length
+    for i in range(cap):
+        for column in range(MOVE_WIDTH):
+            moves[move_base + i, column] = kept[i, column]
+        scores[move_base + i] = kept_scores[i]
+        order[move_base + i] = move_base + i
+    for j in range(top):
+        letters[letter_base + j] = kept_letters[j]
+    return move_base + cap, letter_base + top
+
+
+@njit(cache=True, nogil=True)
+def hostable_letters(hand, min_len, budget, graph):
     """Bit mask of the hand's letters that appear in at least one word the hand spells.
 
     A tile whose letter is in no such word can never be placed: the hand has no grid.
     Stops early once every letter of the hand is covered, or after `budget` DAWG steps
     (then returns -1: unknown).
     """
+    child, terminal, next_mask = graph.child, graph.terminal, graph.next_mask
     wanted = 0
     for code in range(26):
         if hand[code] > 0:
@@ -1045,44 +1067,67 @@ def hostable_letters(hand, min_len, budget, child, terminal, next_mask):
 
 
 @njit(cache=True, nogil=True)
-def _keep_best(moves, scores, order, letters, move_base, letter_base, cap):
-    """Compact the `cap` best moves (already ranked in `order`) to the front of the frame's
-    region, so deeper frames get the buffer space back. Returns the new ends.
-
-    Element loops rather than fancy indexing and slice assignment: same work, but numba
-    compiles them in a fraction of the time (no shape-error formatting)."""
-    width = moves.shape[1]
-    kept = np.empty((cap, width), dtype=np.int64)
-    kept_scores = np.empty(cap, dtype=np.float64)
-    total = 0
-    for i in range(cap):
-        source = order[move_base + i]
-        for j in range(width):
-            kept[i, j] = moves[source, j]
-        kept_scores[i] = scores[source]
-        total += kept[i, M_LEN]
-    kept_letters = np.empty(total, dtype=letters.dtype)
-    top = 0
-    for i in range(cap):
-        offset, length = kept[i, M_LETTERS], kept[i, M_LEN]
-        for k in range(length):
-            kept_letters[top + k] = letters[offset + k]
-        kept[i, M_LETTERS] = letter_base + top
-        top += length
-    for i in range(cap):
-        for j in range(width):
-            moves[move_base + i, j] = kept[i, j]
-        scores[move_base + i] = kept_scores[i]
-        order[move_base + i] = move_base + i
-    for k in range(total):
-        letters[letter_base + k] = kept_letters[k]
-    return move_base + cap, letter_base + total
+def word_letter_counts(hand, min_len, budget, graph, out):
+    """The letter counts of every word the hand spells (at least `min_len` letters long),
+    one row of `out` (int[rows, 26]) per word, in DAWG order. Returns the number of rows,
+    or -1 when `out` is full or after `budget` DAWG steps (then the list is incomplete).
+    The hand is restored before returning."""
+    child, terminal, next_mask = graph.child, graph.terminal, graph.next_mask
+    full = hand.copy()
+    node_at = np.zeros(MAX_WORD + 1, dtype=np.int64)
+    tried = np.zeros(MAX_WORD + 1, dtype=np.int64)
+    word = np.zeros(MAX_WORD + 1, dtype=np.int64)
+    count = 0
+    steps = 0
+    k = 0
+    enter = True
+    while k >= 0:
+        if enter:
+            enter = False
+            hand_mask = 0
+            for code in range(26):
+                if hand[code] > 0:
+                    hand_mask |= 1 << code
+            tried[k] = next_mask[node_at[k]] & hand_mask
+        if tried[k] == 0:
+            k -= 1
+            if k >= 0:
+                hand[word[k] - 1] += 1
+            continue
+        bit = tried[k] & (-tried[k])
+        tried[k] ^= bit
+        code = 1
+        while (1 << (code - 1)) != bit:
+            code += 1
+        hand[code - 1] -= 1
+        word[k] = code
+        nxt = child[node_at[k] * 26 + code - 1]
+        steps += 1
+        if terminal[nxt] == 1 and k + 1 >= min_len:
+            if count >= out.shape[0]:
+                steps = budget  # full: give up below, like an exhausted budget
+            else:
+                for letter in range(26):
+                    out[count, letter] = full[letter] - hand[letter]
+                count += 1
+        if steps >= budget:
+            for i in range(k + 1):
+                hand[word[i] - 1] += 1
+            return -1
+        if next_mask[nxt] != 0 and k + 1 < MAX_WORD:
+            node_at[k + 1] = nxt
+            k += 1
+            enter = True
+        else:
+            hand[code - 1] += 1
+    return count
 
 
 @njit(cache=True, nogil=True)
-def lay_grid(codes, top, left, grid, cross, state, frames, child, terminal, next_mask, end_mask, rchild, rend_mask):
+def lay_grid(codes, top, left, ws, graph):
     """Put an existing grid (2-D letter codes) on the empty board at (top, left) as frame 0:
     its tiles, bounding box, position key and the cross masks of the empty cells around."""
+    grid, cross, state, frames = ws.grid, ws.cross, ws.state, ws.frames
     side = state[ST_SIDE]
     cells = side * side
     min_len = state[ST_MIN_LEN]
@@ -1106,12 +1151,8 @@ def lay_grid(codes, top, left, grid, cross, state, frames, child, terminal, next
         for col in range(cmin - 1, cmax + 2):
             cell = row * side + col
             if grid[cell] == 0:
-                cross[cell] = cross_mask(
-                    grid, cell, side, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask
-                )
-                cross[cells + cell] = cross_mask(
-                    grid, cell, 1, min_len, child, terminal, next_mask, end_mask, rchild, rend_mask
-                )
+                cross[cell] = cross_mask(grid, cell, side, min_len, graph)
+                cross[cells + cell] = cross_mask(grid, cell, np.int64(1), min_len, graph)
     frames[0, F_RMIN], frames[0, F_RMAX], frames[0, F_CMIN], frames[0, F_CMAX] = rmin, rmax, cmin, cmax
     frames[0, F_HASH] = key
     state[ST_BASE_TILES] = placed

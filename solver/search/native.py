@@ -40,6 +40,7 @@ import tempfile
 import threading
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -49,61 +50,49 @@ from solver.lexicon.loader import cache_root
 EXTENSION = "_bananas_kernels"  # the module name compiled into the extension
 FORMAT = 1  # bump to invalidate every built extension
 
-_A, _R = True, False  # array argument: writable by the kernel, or read only
-# The entry kernels and the exact argument types `solver.search.solving` passes: (dtype,
-# dimensions, writable) for a C-contiguous array, "int" (int64) or "float" (float64) for a scalar.
-# tests/test_native.py checks this table against the signatures the JIT compiles.
+
+@dataclass(frozen=True)
+class Array:
+    """A C-contiguous array argument: dtype code, dimensions, and whether the kernel writes it
+    (a read-only parameter takes writable arrays too; the lexicon's arrays are read-only maps)."""
+
+    dtype: str
+    ndim: int
+    writable: bool
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """A `typing.NamedTuple` argument: the class's name in the kernels module, and its fields."""
+
+    name: str
+    fields: tuple
+
+
+def _arrays(*specs: str, writable: bool) -> tuple[Array, ...]:
+    """'i8' or 'i8/2' (two dimensions) -> Array."""
+    return tuple(Array(spec.split("/")[0], int(spec.split("/")[1]) if "/" in spec else 1, writable) for spec in specs)
+
+
+# The bundles and entry kernels `solver.search.solving` and `proofs` call, with the exact types
+# they pass ("int" = int64, "float" = float64). tests/test_native.py checks this table against
+# the signatures numba's JIT compiles from real calls.
+GRAPH = Bundle("Graph", _arrays("i4", "u1", "i4", "i4", "i4", "i4", "i4", "i4", writable=False))
+ORDERING = Bundle("Ordering", (Array("f8", 1, True), "float", "float", "float", "float"))
+WORKSPACE = Bundle(
+    "Workspace",
+    _arrays(
+        "u1", "i4", "i8", "i8", "i8/2", "i8/2", "f8", "i8", "u1", "i8/2", "i8", "i8", "i8",  # grid .. rng
+        "i8/2", "i8/2", "f8", "i8", "i8", "i8/2", "f8", "u1",  # the scratch buffers
+        writable=True,
+    ),
+)  # fmt: skip
+HAND = Array("i8", 1, True)
 ENTRIES: dict[str, tuple[str, tuple]] = {
-    "search": (
-        "void",
-        (
-            ("u1", 1, _A),  # grid
-            ("i4", 1, _A),  # cross
-            ("i8", 1, _A),  # hand
-            ("i8", 1, _A),  # state
-            ("i8", 2, _A),  # frames
-            ("i8", 2, _A),  # moves
-            ("f8", 1, _A),  # scores
-            ("i8", 1, _A),  # order
-            ("u1", 1, _A),  # letters
-            ("i8", 2, _A),  # undo
-            ("i8", 1, _A),  # tt_keys
-            ("i8", 1, _A),  # tt_stamps
-            ("f8", 1, _A),  # weights
-            ("i8", 1, _A),  # rng_state
-            "float",  # noise
-            ("i4", 1, _R),  # forward child
-            ("u1", 1, _R),  # forward terminal
-            ("i4", 1, _R),  # forward next_mask
-            ("i4", 1, _R),  # forward end_mask
-            ("i4", 1, _R),  # forward reach
-            ("i4", 1, _R),  # forward below_mask
-            ("i4", 1, _R),  # reverse child
-            ("i4", 1, _R),  # reverse end_mask
-        ),
-    ),
-    "hostable_letters": (
-        "int",
-        (("i8", 1, _A), "int", "int", ("i4", 1, _R), ("u1", 1, _R), ("i4", 1, _R)),
-    ),
-    "lay_grid": (
-        "void",
-        (
-            ("u1", 2, _A),  # codes
-            "int",  # top
-            "int",  # left
-            ("u1", 1, _A),  # grid
-            ("i4", 1, _A),  # cross
-            ("i8", 1, _A),  # state
-            ("i8", 2, _A),  # frames
-            ("i4", 1, _R),  # forward child
-            ("u1", 1, _R),  # forward terminal
-            ("i4", 1, _R),  # forward next_mask
-            ("i4", 1, _R),  # forward end_mask
-            ("i4", 1, _R),  # reverse child
-            ("i4", 1, _R),  # reverse end_mask
-        ),
-    ),
+    "search": ("void", (WORKSPACE, GRAPH, ORDERING)),
+    "hostable_letters": ("int", (HAND, "int", "int", GRAPH)),
+    "word_letter_counts": ("int", (HAND, "int", "int", GRAPH, Array("i1", 2, True))),
+    "lay_grid": ("void", (Array("u1", 2, True), "int", "int", WORKSPACE, GRAPH)),
 }
 KERNELS_MODULE = "solver.search.kernels"
 
@@ -200,39 +189,42 @@ def _extension_wanted(module_name: str) -> bool:
 
 
 def argument_problem(name: str, args: tuple) -> str:
-    """'' when `args` match what the extension's `name` was compiled for, else the first difference.
-    (About 10 us for `search`'s 23 arguments: small beside a search call.)"""
-    expected = _EXPECTED[name]
-    if len(args) != len(expected):
-        return f"{len(args)} arguments, compiled for {len(expected)}"
-    for index, (value, kind) in enumerate(zip(args, expected, strict=True)):
-        if kind is int:
+    """'' when `args` match what the extension's `name` was compiled for, else the first
+    difference. (Some 20 us for `search`'s workspace, graph and ordering: small beside a call.)"""
+    return _problem(args, ENTRIES[name][1], "argument")
+
+
+def _problem(values: tuple, kinds: tuple, what: str) -> str:
+    if len(values) != len(kinds):
+        return f"{len(values)} {what}s, compiled for {len(kinds)}"
+    kernels = sys.modules[KERNELS_MODULE]
+    for index, (value, kind) in enumerate(zip(values, kinds, strict=True)):
+        if kind == "int":
             ok = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-        elif kind is float:
+        elif kind == "float":
             ok = isinstance(value, float | np.floating)
+        elif isinstance(kind, Bundle):
+            if type(value) is not getattr(kernels, kind.name):
+                return f"{what} {index} is {_describe(value)}, compiled for {kind.name}"
+            problem = _problem(tuple(value), kind.fields, f"{kind.name} field")
+            if problem:
+                return f"{what} {index}: {problem}"
+            ok = True
         else:
-            dtype, dimensions, writable = kind
-            ok = type(value) is np.ndarray and value.dtype == dtype and value.ndim == dimensions
+            ok = type(value) is np.ndarray and value.dtype.str[1:] == kind.dtype and value.ndim == kind.ndim
             flags = value.flags if ok else None
-            ok = ok and flags.c_contiguous and (flags.writeable or not writable)
+            ok = ok and flags.c_contiguous and (flags.writeable or not kind.writable)
         if not ok:
-            return f"argument {index} is {_describe(value)}, compiled for {ENTRIES[name][1][index]}"
+            return f"{what} {index} is {_describe(value)}, compiled for {kind}"
     return ""
-
-
-# ENTRIES with numpy dtypes and Python types, for the check.
-_EXPECTED = {
-    name: tuple(
-        {"int": int, "float": float}[kind] if isinstance(kind, str) else (np.dtype(kind[0]), kind[1], kind[2])
-        for kind in arguments
-    )
-    for name, (_, arguments) in ENTRIES.items()
-}
 
 
 def _describe(value: object) -> str:
     if isinstance(value, np.ndarray):
-        return f"array({value.dtype.str[1:]}, {value.ndim}, contiguous={value.flags.c_contiguous})"
+        return (
+            f"array({value.dtype.str[1:]}, {value.ndim}, contiguous={value.flags.c_contiguous}, "
+            f"writable={value.flags.writeable})"
+        )
     return type(value).__name__
 
 
@@ -324,13 +316,17 @@ def build_blocker() -> str:
 def _numba_signature(result: str, arguments: tuple):
     from numba import from_dtype, types
 
+    kernels = sys.modules[KERNELS_MODULE]
+
     def numba_type(kind):
         if kind == "int":
             return types.int64
         if kind == "float":
             return types.float64
-        dtype, dimensions, writable = kind
-        return types.Array(from_dtype(np.dtype(dtype)), dimensions, "C", readonly=not writable)
+        if isinstance(kind, Bundle):
+            fields = [numba_type(field) for field in kind.fields]
+            return types.BaseTuple.from_types(fields, getattr(kernels, kind.name))
+        return types.Array(from_dtype(np.dtype(kind.dtype)), kind.ndim, "C", readonly=not kind.writable)
 
     returns = {"void": types.void, "int": types.int64}[result]
     return returns(*(numba_type(kind) for kind in arguments))

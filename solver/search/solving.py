@@ -8,7 +8,8 @@ deadline when one is asked for.
 Statuses:
   solved     a grid using every tile was found
   no-grid    proved impossible: one tile; a tile whose letter is in no word the hand
-             spells; or an exhaustive search that is complete for the hand's size
+             spells; the letter counts (`solver.search.proofs`); or an exhaustive search
+             that is complete for the hand's size
   exhausted  every move sequence was tried without a grid: no proof (dense grids whose
              partial builds are invalid are outside the move model), but no grid found
   timeout    the deadline came first
@@ -16,6 +17,7 @@ Statuses:
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,44 +25,31 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.core.grid import Grid, find_words
-from solver.core.tiles import ALPHABET, TileCounts, TileError
+from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search import kernels as K
 from solver.search.objectives import OBJECTIVES, objective_key
+from solver.search.proofs import letter_count_proof
 
-# Tile weights for move ordering (index 0 = A): hard letters are spent early.
-_HARD = {
-    "Q": 12,
-    "J": 10,
-    "X": 9,
-    "Z": 10,
-    "K": 6,
-    "V": 7,
-    "W": 5,
-    "Y": 4,
-    "F": 4,
-    "H": 4,
-    "B": 4,
-    "C": 4,
-    "M": 4,
-    "P": 4,
-    "G": 4,
-    "U": 3,
-    "S": 1,
-}
-_DEFAULT_WEIGHT = 2.0
-PER_TILE_BONUS = 1.0  # weights[26]: longer moves first
-ONE_SIDED_LEAVE = 1.5  # weights[27]: per tile left in a vowel-only or consonant-only hand
-BALANCE = 0.3  # weights[28]: per unit of |consonants - 2 vowels| left
+# Move-ordering weight of the letters of each tier of tiles.HARDNESS_TIERS (hardest first): hard
+# letters are spent early. The kernels take the first word's letter by weight, then alphabet,
+# which is tiles.HARD_FIRST's order: the search and the bots share one order of hardness.
+TIER_WEIGHTS = (12, 10, 9, 7, 6, 5, 4, 3, 2, 1)
+PER_TILE_BONUS = 1.0  # longer moves first
+ONE_SIDED_LEAVE = 1.5  # per tile left in a vowel-only or consonant-only hand
+BALANCE = 0.3  # per unit of |consonants - 2 vowels| left
+SEEDED_NOISE = 0.9  # amplitude of the random term a seed adds to move scores
 
 
-def default_weights() -> np.ndarray:
-    weights = np.array([_HARD.get(letter, _DEFAULT_WEIGHT) for letter in ALPHABET] + [0, 0, 0], dtype=np.float64)
-    weights[26:29] = (PER_TILE_BONUS, ONE_SIDED_LEAVE, BALANCE)
-    return weights
+def default_ordering(noise: float = 0.0) -> K.Ordering:
+    """The move-ordering weights every search uses (the kernels only read them)."""
+    weight = {letter: TIER_WEIGHTS[tier] for tier, letters in enumerate(HARDNESS_TIERS) for letter in letters}
+    letter = np.array([weight[letter] for letter in ALPHABET], dtype=np.float64)
+    return K.ordering(letter, PER_TILE_BONUS, ONE_SIDED_LEAVE, BALANCE, noise)
 
 
-_WEIGHTS = default_weights()  # shared by every search; the kernels only read it
+_ORDERING = default_ordering()
+_SEEDED_ORDERING = default_ordering(SEEDED_NOISE)
 
 
 @dataclass
@@ -93,51 +82,29 @@ class Solution:
         }
 
 
-class Workspace:
-    """Preallocated search buffers for hands up to `max_tiles` (reused between solves)."""
-
-    MOVE_CAPACITY = 1 << 19
-    LETTER_CAPACITY = 1 << 23
-    TT_SIZE = 1 << 20
-
-    def __init__(self, max_tiles: int):
-        self.max_tiles = max_tiles
-        self.side = 2 * max_tiles + 5
-        cells = self.side * self.side
-        self.grid = np.zeros(cells, dtype=np.uint8)
-        self.cross = np.full(2 * cells, K.FULL, dtype=np.int32)
-        self.frames = np.zeros((max_tiles + 2, K.FRAME_WIDTH), dtype=np.int64)
-        self.undo = np.zeros((16 * max_tiles + 64, 3), dtype=np.int64)
-        self.moves = np.zeros((self.MOVE_CAPACITY, K.MOVE_WIDTH), dtype=np.int64)
-        self.scores = np.zeros(self.MOVE_CAPACITY, dtype=np.float64)
-        self.order = np.zeros(self.MOVE_CAPACITY, dtype=np.int64)
-        self.letters = np.zeros(self.LETTER_CAPACITY, dtype=np.uint8)
-        self.tt_keys = np.zeros(self.TT_SIZE, dtype=np.int64)
-        self.tt_stamps = np.zeros(self.TT_SIZE, dtype=np.int64)
-        self.stamp = 0
-
-    def reset(self) -> None:
-        """Clear the board between solves."""
-        self.grid[:] = 0
-        self.cross[:] = K.FULL
-        self.frames[:] = 0
-        self.stamp += 1  # the transposition table is invalidated by stamp, not cleared
-
+MOVE_CAPACITY = 1 << 19
+LETTER_CAPACITY = 1 << 23
+TT_SIZE = 1 << 20
 
 # One set of buffers per thread: the WebSocket server runs sessions' searches in worker
 # threads, and two searches must never share a board.
 _THREAD = threading.local()
 
 
-def _workspace(tile_count: int) -> Workspace:
+def _workspace(tile_count: int) -> K.Workspace:
+    """The calling thread's preallocated buffers for hands of up to `tile_count` tiles
+    (reused between solves)."""
     # Buckets of sizes keep the number of distinct board sizes (and allocations) small.
     size = 24
     while size < tile_count:
         size *= 2
     spaces = _THREAD.__dict__.setdefault("workspaces", {})
     if size not in spaces:
-        spaces[size] = Workspace(size)
+        spaces[size] = K.new_workspace(size, MOVE_CAPACITY, LETTER_CAPACITY, TT_SIZE, max_board_tiles=MAX_TILES)
     return spaces[size]
+
+
+_CELL_TEXT = np.frombuffer(b"." + ALPHABET.encode("ascii"), dtype=np.uint8)  # letter code -> grid notation
 
 
 class _Run:
@@ -145,7 +112,7 @@ class _Run:
 
     def __init__(
         self,
-        space: Workspace,
+        space: K.Workspace,
         tiles: TileCounts,
         lexicon: Lexicon,
         min_length: int,
@@ -154,74 +121,43 @@ class _Run:
         seed: int | None,
         base: Grid | None = None,
     ):
-        space.reset()
+        if not 0 <= max_branch <= K.KEEP_CAPACITY:
+            raise ValueError(f"move-list cap {max_branch} outside 0..{K.KEEP_CAPACITY}")
         self.space = space
-        self.lexicon = lexicon
-        self.hand = tiles.counts.astype(np.int64).copy()
-        self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
-        state = self.state
-        state[K.ST_SIDE] = space.side
+        self.graph = _graph(lexicon)
+        self.side = math.isqrt(len(space.grid))
+        # Clear the board; the transposition table is invalidated by a new stamp, not cleared.
+        state = space.state
+        stamp = int(state[K.ST_STAMP]) + 1
+        space.grid[:] = 0
+        space.cross[:] = K.FULL
+        space.frames[:] = 0
+        state[:] = 0
+        space.hand[:] = tiles.counts
+        state[K.ST_STAMP] = stamp
+        state[K.ST_SIDE] = self.side
         state[K.ST_HAND] = len(tiles)
         state[K.ST_MIN_LEN] = min_length
         state[K.ST_MAX_BRANCH] = max_branch
-        state[K.ST_STAMP] = space.stamp
         state[K.ST_GEN_BUDGET] = gen_budget
-        centre = space.side // 2
+        centre = self.side // 2
         space.frames[0, K.F_RMIN : K.F_CMAX + 1] = (centre, centre, centre, centre)
         if base is not None:
-            f, r = lexicon.forward, lexicon.reverse
-            K.lay_grid(
-                base.to_array(),
-                centre - base.height // 2,
-                centre - base.width // 2,
-                space.grid,
-                space.cross,
-                state,
-                space.frames,
-                f.child,
-                f.terminal,
-                f.next_mask,
-                f.end_mask,
-                r.child,
-                r.end_mask,
-            )
-        self.rng_state = np.array([(seed or 0) & K.HASH_MASK], dtype=np.int64)  # any int seed fits
-        self.noise = 0.0 if seed is None else 0.9
-        self.weights = _WEIGHTS
+            K.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space, self.graph)
+        space.rng[0] = (seed or 0) & K.HASH_MASK  # any int seed fits
+        self.ordering = _ORDERING if seed is None else _SEEDED_ORDERING
+        self.state = state
 
     def step(self, node_limit: int) -> int:
-        space, f, r = self.space, self.lexicon.forward, self.lexicon.reverse
         self.state[K.ST_NODE_LIMIT] = node_limit
-        K.search(
-            space.grid,
-            space.cross,
-            self.hand,
-            self.state,
-            space.frames,
-            space.moves,
-            space.scores,
-            space.order,
-            space.letters,
-            space.undo,
-            space.tt_keys,
-            space.tt_stamps,
-            self.weights,
-            self.rng_state,
-            self.noise,
-            f.child,
-            f.terminal,
-            f.next_mask,
-            f.end_mask,
-            f.reach,
-            f.below_mask,
-            r.child,
-            r.end_mask,
-        )
+        K.search(self.space, self.graph, self.ordering)
         return int(self.state[K.ST_STATUS])
 
     def grid(self) -> Grid:
-        side = self.space.side
-        return Grid.from_array(self.space.grid.reshape(side, side))
+        """The grid on the board, cut to the bounding box the kernel keeps for the frame."""
+        rmin, rmax, cmin, cmax = self.space.frames[self.state[K.ST_DEPTH], K.F_RMIN : K.F_CMAX + 1]
+        box = self.space.grid.reshape(self.side, self.side)[rmin : rmax + 1, cmin : cmax + 1]
+        return Grid.from_rows(row.tobytes().decode("ascii") for row in _CELL_TEXT[box])
 
     @property
     def nodes(self) -> int:
@@ -229,6 +165,11 @@ class _Run:
 
     def root_complete(self) -> bool:
         return self.space.frames[0, K.F_GENERATED] == 1
+
+
+def _graph(lexicon: Lexicon) -> K.Graph:
+    """The kernels' word-graph bundle of `lexicon` (a tuple of its arrays: cheap to make)."""
+    return K.graph_of(lexicon.forward, lexicon.reverse)
 
 
 @dataclass(frozen=True)
@@ -243,8 +184,10 @@ class Phase:
 
 
 # Small hands: a quick pass on short move lists (most hands end here in about a
-# millisecond), then a complete search that can prove the move space empty.
-SMALL_HAND_PHASES = (Phase(0, 6_000, 3_000), Phase(0, 1 << 40, None))
+# millisecond); then (after the letter-count proof) a narrow pass, the 8 best moves per
+# position, which finds the grids of vowel-poor hands in a fraction of the full search's
+# time; then a complete search that can prove the move space empty.
+SMALL_HAND_PHASES = (Phase(0, 6_000, 3_000), Phase(8, 20_000, 20_000), Phase(0, 1 << 40, None))
 # Large hands cannot be searched exhaustively: keep the best moves of a budgeted
 # generation, then widen both.
 LARGE_HAND_PHASES = (Phase(16, 50_000, 400), Phase(48, 400_000, None))
@@ -260,8 +203,7 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     if len(tiles) < min_length:
         return f"fewer tiles than the minimum word length {min_length}"
     hand = tiles.counts.astype(np.int64).copy()
-    f = lexicon.forward
-    covered = K.hostable_letters(hand, min_length, 5_000_000, f.child, f.terminal, f.next_mask)
+    covered = K.hostable_letters(hand, min_length, 5_000_000, _graph(lexicon))
     if covered < 0:
         return ""
     stranded = [ALPHABET[code] for code in range(26) if hand[code] and not covered & (1 << code)]
@@ -368,6 +310,14 @@ def _search(
         words = [w.text for w in find_words(grid)] if grid else []
         return Solution(all_tiles, status, grid, words, (time.perf_counter() - started) * 1000, nodes, objective, proof)
 
+    def counting_proof() -> str:
+        """The letter-count argument (`proofs`), for a hand on an empty board small enough
+        to list its words, within the time left."""
+        if base is not None or len(tiles) > EXHAUSTIVE_UP_TO or time.perf_counter() >= deadline:
+            return ""
+        return letter_count_proof(tiles, lexicon, min_length, deadline - time.perf_counter())
+
+    proof_tried = False
     phases = SMALL_HAND_PHASES if len(tiles) <= EXHAUSTIVE_UP_TO else LARGE_HAND_PHASES
     extent = len(tiles) + (max(base.height, base.width) if base is not None else 0)
     best: Grid | None = None
@@ -389,12 +339,13 @@ def _search(
             status = run.step(slice_nodes)
             if status == K.SOLVED:
                 grid = run.grid()
+                if objective == "any":  # the first grid is the answer: no key to compute
+                    best = grid
+                    break
                 key = objective_key(objective, grid)
                 if best is None or key < best_key:
                     best, best_key = grid, key
                     _tighten_bounds(run, objective, grid)
-                if objective == "any":
-                    break
             elif status == K.EXHAUSTED:
                 break
             if phase.node_limit is not None and run.nodes >= phase.node_limit:
@@ -407,6 +358,11 @@ def _search(
             break
         if status == K.EXHAUSTED and run.root_complete():
             break  # the whole move space is searched: a wider pass finds nothing new
+        if best is None and not proof_tried:
+            # The quick pass found nothing: before the long one, try to prove there is nothing.
+            proof_tried, proof = True, counting_proof()
+            if proof:
+                return finish("no-grid", nodes=nodes, proof=proof)
         if time.perf_counter() >= deadline or (max_nodes is not None and nodes >= max_nodes):
             break
     if best is not None:
@@ -414,7 +370,8 @@ def _search(
     if status == K.EXHAUSTED and run.root_complete():
         if base is None and len(tiles) <= PROOF_COMPLETE_UP_TO:
             return finish("no-grid", nodes=nodes, proof="exhaustive search")
-        return finish("exhausted", nodes=nodes)
+        proof = "" if proof_tried else counting_proof()
+        return finish("no-grid", nodes=nodes, proof=proof) if proof else finish("exhausted", nodes=nodes)
     return finish("timeout", nodes=nodes)
 
 
