@@ -227,22 +227,34 @@ def measure_work(before: Grid | None, after: Grid | None, drawn: int = 0, return
     tile laid or moved (a word the player had to make); a word left standing is not new."""
     (shift_rows, shift_cols), _ = best_translation(before, after)
     new_cells = after.cells() if after is not None else {}
-    old_cells = {(row + shift_rows, col + shift_cols): letter
-                 for (row, col), letter in (before.cells() if before is not None else {}).items()}
+    old_cells = {
+        (row + shift_rows, col + shift_cols): letter
+        for (row, col), letter in (before.cells() if before is not None else {}).items()
+    }
     kept = {cell for cell, letter in old_cells.items() if new_cells.get(cell) == letter}
     gone = Counter(letter for cell, letter in old_cells.items() if cell not in kept)
     placed = Counter(letter for cell, letter in new_cells.items() if cell not in kept)
     moved = sum((gone & placed).values())
     words = 0 if after is None else sum(any(cell not in kept for cell in word.cells) for word in find_words(after))
-    return TileWork(laid=sum(placed.values()) - moved, moved=moved, lifted=sum(gone.values()) - moved,
-                    drawn=drawn, returned=returned, words=words)
+    return TileWork(
+        laid=sum(placed.values()) - moved,
+        moved=moved,
+        lifted=sum(gone.values()) - moved,
+        drawn=drawn,
+        returned=returned,
+        words=words,
+    )
 
 
 def work_seconds(decision: Decision, speed: float, work: TileWork = TileWork()) -> float:
     """The cost model (module docstring), before jitter: the bot's looks and the tile work
     the referee measured, divided by the bot's speed."""
-    seconds = (REACT_SECONDS + LOOK_SECONDS * max(0, int(decision.looks)) + TILE_SECONDS * work.tiles
-               + WORD_SECONDS * work.words)
+    seconds = (
+        REACT_SECONDS
+        + LOOK_SECONDS * max(0, int(decision.looks))
+        + TILE_SECONDS * work.tiles
+        + WORD_SECONDS * work.words
+    )
     if decision.action != "wait":
         seconds += CALL_SECONDS
     return seconds / speed
@@ -489,7 +501,7 @@ class Hand:
         if not view.can_peel or len(seat.held - grid_tiles(seat.bot)) != 0:
             return self.refuse(seat_index)  # the premise no longer holds
         drawn = {}
-        order = self.active[self.active.index(seat_index):] + self.active[:self.active.index(seat_index)]
+        order = self.active[self.active.index(seat_index) :] + self.active[: self.active.index(seat_index)]
         for index in order:
             tile = draw(self.bunch, 1, self.rng)
             self.give(index, tile)
@@ -548,8 +560,12 @@ class Hand:
         while self.queue and self.queue[0][0] == self.clock:
             entry = heapq.heappop(self.queue)
             _, seat, _, kind, payload = entry
-            if kind == "call" and payload[0].action == "bananas" and payload[1] == self.seats[seat].version \
-                    and self.seats[seat].active:
+            if (
+                kind == "call"
+                and payload[0].action == "bananas"
+                and payload[1] == self.seats[seat].version
+                and self.seats[seat].active
+            ):
                 found.append((seat, payload[0]))
             else:
                 others.append(entry)
@@ -604,6 +620,7 @@ class Hand:
     def longest_word_decides(self, candidates: list[int], why: str) -> HandResult:
         """RULES.md Banana Smoothie: the longest valid word in a grid wins; equal longest
         means another hand."""
+
         def longest(index: int) -> int:
             grid = self.seats[index].bot.current_grid()
             if grid is None:
@@ -626,10 +643,13 @@ class Hand:
             scores["objective"] = self.rules.solo_objective
             scores["score"] = scores["time"] if self.rules.solo_objective == "time" else scores["words"]
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
-        grids = [seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
-                 for seat in self.seats]
-        return HandResult(outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores,
-                          self.ledger)
+        grids = [
+            seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
+            for seat in self.seats
+        ]
+        return HandResult(
+            outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores, self.ledger
+        )
 
     def wait_for_wall_clock(self, when: float) -> None:
         if self.realtime:
