@@ -22,7 +22,7 @@ import time
 from dataclasses import asdict
 from datetime import date
 
-from results_file import machine, provenance, record
+from results_file import machine, record
 
 from solver.cli.outputs import progress_bar
 from solver.play.tournament import run_tournament
@@ -73,8 +73,7 @@ def main() -> None:
     lines = [
         f"# cluster benchmark, {date.today().isoformat()}",
         "",
-        machine(),
-        provenance("dask", "distributed"),
+        machine("dask", "distributed"),
         "",
         f"Tournament: {', '.join(BOTS)} at {PLAYERS} players, {rows['local, 1 worker'][3]} games (seed {args.seed}); "
         "games/sec over the whole call; per-game results identical on every backend. Efficiency = rate / "

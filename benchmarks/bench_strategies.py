@@ -35,7 +35,7 @@ from datetime import date
 from pathlib import Path
 
 import numpy as np
-from results_file import RESULTS, machine, provenance, record
+from results_file import RESULTS, machine, record
 
 from solver.cli.outputs import progress_bar
 from solver.core.tiles import ENGLISH, draw
@@ -185,7 +185,6 @@ def main() -> None:
         f"# strategy benchmark, {date.today().isoformat()}",
         "",
         machine(),
-        provenance(),
         "",
         f"Lexicon en; hands from the English bag, seed {args.seed}: {args.hands} of 11 and of 21 tiles, "
         f"{max(1, args.hands // 3)} of 40, and the whole 144-tile bag. Objectives other than 'any' stop after "

@@ -1,7 +1,7 @@
 """bananas: a fast Bananagrams grid solver and AI opponent.
 
-The public API, importable from here (the numba-backed parts load on first use, so
-`import solver` stays light):
+The public API, importable from here; every name loads on first use, so `import solver`
+(and the `bananas` command's start-up) imports neither numpy nor numba until needed:
 
     solve(tiles, lexicon="en", time_limit=10.0, objective="any", seed=None) -> Solution
     extend(grid, tiles, ...) -> Solution            place tiles without moving the grid
@@ -15,17 +15,19 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from solver.core.grid import Grid, validate
-from solver.core.tiles import ENGLISH, FRENCH, TileCounts
-from solver.lexicon.loader import get_lexicon
-
-# name -> module; these import numba, so they load on first use
+# name -> the module that defines it
 _LAZY = {
     "solve": "solver.search.solving",
     "extend": "solver.search.solving",
     "Solution": "solver.search.solving",
     "Board": "solver.search.board",
     "dump_advice": "solver.search.board",
+    "Grid": "solver.core.grid",
+    "validate": "solver.core.grid",
+    "TileCounts": "solver.core.tiles",
+    "ENGLISH": "solver.core.tiles",
+    "FRENCH": "solver.core.tiles",
+    "get_lexicon": "solver.lexicon.loader",
 }
 
 

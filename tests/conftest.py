@@ -2,7 +2,9 @@
 
 BANANAS_CACHE (the lexicon cache) is pointed at a session temporary folder only when the
 environment does not set it already (CI does, to reuse the cache between runs).
-NUMBA_CACHE_DIR is left alone.
+NUMBA_CACHE_DIR is left alone. The fast-start extension (solver.search.native) is off for the
+session (BANANAS_FAST_START=0): the CLI commands run in-process on numba's JIT, like the library,
+and no test starts a background build; tests/test_native.py turns it on where it is the subject.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+os.environ.setdefault("BANANAS_FAST_START", "0")
 
 if "BANANAS_CACHE" not in os.environ:
     # Set at import time, before any test module loads a lexicon; removed at exit.

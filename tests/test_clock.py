@@ -99,18 +99,22 @@ def charges(result, player: int) -> list:
 
 # -- the measure --------------------------------------------------------------------------
 
+
 @pytest.mark.nojit
-@pytest.mark.parametrize("before, after, expected", [
-    (None, ["CAT"], TileWork(laid=3, words=1)),
-    (["CAT"], ["CATS"], TileWork(laid=1, words=1)),  # a lengthened word is a new word
-    (["CAT"], ["SCAT"], TileWork(laid=1, words=1)),  # the grid grew leftwards: nothing moved
-    (["CAT"], ["CAT", "A..", "T.."], TileWork(laid=2, words=1)),  # CAT stands: only CAT (down) is new
-    (["CATS"], ["CAT"], TileWork(lifted=1)),  # CAT is left standing: no new word
-    (["AT"], ["A", "T"], TileWork(moved=1, words=1)),  # across to down: the A stays, the T moves
-    (["CAT"], None, TileWork(lifted=3)),
-    (["CAT", ".T."], ["CAT", ".T."], TileWork()),
-    (["TAC"], ["CAT"], TileWork(moved=2, words=1)),  # the A stays; C and T swap cells
-])
+@pytest.mark.parametrize(
+    "before, after, expected",
+    [
+        (None, ["CAT"], TileWork(laid=3, words=1)),
+        (["CAT"], ["CATS"], TileWork(laid=1, words=1)),  # a lengthened word is a new word
+        (["CAT"], ["SCAT"], TileWork(laid=1, words=1)),  # the grid grew leftwards: nothing moved
+        (["CAT"], ["CAT", "A..", "T.."], TileWork(laid=2, words=1)),  # CAT stands: only CAT (down) is new
+        (["CATS"], ["CAT"], TileWork(lifted=1)),  # CAT is left standing: no new word
+        (["AT"], ["A", "T"], TileWork(moved=1, words=1)),  # across to down: the A stays, the T moves
+        (["CAT"], None, TileWork(lifted=3)),
+        (["CAT", ".T."], ["CAT", ".T."], TileWork()),
+        (["TAC"], ["CAT"], TileWork(moved=2, words=1)),  # the A stays; C and T swap cells
+    ],
+)
 def test_measure_work_counts_laid_moved_lifted_and_new_words(before, after, expected):
     def to_grid(rows):
         return Grid.from_rows(rows) if rows else None
@@ -144,15 +148,19 @@ def test_work_seconds_is_the_documented_sum():
 
 # -- who is charged what --------------------------------------------------------------------
 
+
 def test_greedy_and_solver_bots_are_charged_the_same_for_the_same_work(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 25, variant="solo")  # 21 tiles, four PEELs of one tile
-    results = {bot.name: play_hand(rules, [bot], seed=0)
-               for bot in (GreedyBot(), SolverBot(BotSettings("solver", level=None, hooks="first")))}
+    results = {
+        bot.name: play_hand(rules, [bot], seed=0)
+        for bot in (GreedyBot(), SolverBot(BotSettings("solver", level=None, hooks="first")))
+    }
     greedy, solver = results["greedy"].ledger, results["solver"].ledger
     # The first grid: 21 tiles laid in one word after one look, then PEEL.
     first = seconds(looks=1, tiles=21, words=1)
-    assert [(c.action, c.looks, c.work, c.seconds) for c in (greedy[0], solver[0])] == \
-        [("peel", 1, TileWork(laid=21, words=1), first)] * 2
+    assert [(c.action, c.looks, c.work, c.seconds) for c in (greedy[0], solver[0])] == [
+        ("peel", 1, TileWork(laid=21, words=1), first)
+    ] * 2
     # Each PEEL's tile: drawn, laid, one word, one look.
     hook = seconds(looks=1, tiles=2, words=1)
     assert greedy[1].work == solver[1].work == TileWork(laid=1, drawn=1, words=1)
@@ -162,7 +170,8 @@ def test_greedy_and_solver_bots_are_charged_the_same_for_the_same_work(runs_of_a
     assert len(greedy) == len(solver) == 5
     for ours, theirs in zip(greedy, solver):
         assert ours.seconds - theirs.seconds == pytest.approx(
-            WORD_SECONDS * (ours.work.words - theirs.work.words) + LOOK_SECONDS * (ours.looks - theirs.looks))
+            WORD_SECONDS * (ours.work.words - theirs.work.words) + LOOK_SECONDS * (ours.looks - theirs.looks)
+        )
     for result in results.values():
         assert result.outcome == "win" and result.clock == pytest.approx(sum(c.seconds for c in result.ledger))
 
@@ -277,6 +286,7 @@ def test_same_seed_same_ledger():
 
 # -- what the bots report ---------------------------------------------------------------------
 
+
 def test_solver_bot_reports_its_search_nodes_and_advice_as_looks(en, monkeypatch):
     import solver.play.bots
 
@@ -322,6 +332,7 @@ def test_dump_advice_counts_every_node_it_spends(en):
 
 
 # -- the strategy pieces the bots use ---------------------------------------------------------
+
 
 def test_one_tile_hooks_count_the_words_each_spot_makes(en):
     hooks = one_tile_hooks(Grid.from_rows(["CAT"]), "S", en)

@@ -401,6 +401,7 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
 
     # a dump of a tile it does not hold: not_your_tile, no dump happens
     absent = next(letter for letter in "QZXJKVWYFHBCMPGUDLNRTOIASE" if hand[letter] == 0)
+
     def own_dumps() -> int:  # the bot may dump meanwhile
         return sum(event["event"] == "dump" and event["player"] == 0 for event in session.host.hand.events)
 

@@ -39,6 +39,7 @@ from solver.cli.common import (
     source_name,
 )
 from solver.cli.outputs import check_writable, write_file, write_text
+from solver.cli.warmup import KernelPrep
 from solver.core.grid import Grid, Report, validate
 from solver.core.tiles import TileCounts, TileError, load_tiles, spec_kind
 from solver.lexicon.loader import Lexicon, get_lexicon
@@ -179,7 +180,8 @@ def solve(
     require(picture is None or letters != "-", "--svg draws one hand's grid: not with '-' (a batch)")
     check_picture(picture)
     hand = None if letters == "-" else parse_hand(letters)  # reject bad letters before loading
-    solve_hand = make_solver(get_lexicon(lexicon), min_length, time_limit, objective, seed)
+    kernels = KernelPrep()  # first run: the kernels build while the word list loads
+    solve_hand = make_solver(get_lexicon(lexicon), min_length, time_limit, objective, seed, kernels)
     if hand is not None:
         solution = solve_hand(hand)
         print_solution(solution, as_json)
@@ -192,13 +194,12 @@ def solve(
     exit_with(solve_batch(solve_hand, as_json))
 
 
-def make_solver(lexicon: Lexicon, min_length: int, time_limit: float, objective: str, seed: int | None):
-    from solver.search.solving import (  # numba: imported only when solving
-        solve as search_solve,
-    )
-    from solver.search.solving import warm_up
+def make_solver(
+    lexicon: Lexicon, min_length: int, time_limit: float, objective: str, seed: int | None, kernels: KernelPrep
+):
+    from solver.search.solving import solve as search_solve  # numba: imported only when solving
 
-    warm_up(lexicon)  # load the kernels before any hand's clock starts
+    kernels.ready(lexicon, include_extend=False)  # load the kernels before any hand's clock starts
 
     def solve_hand(hand: TileCounts):
         return search_solve(hand, lexicon, time_limit=time_limit, objective=objective, seed=seed, min_length=min_length)
@@ -278,12 +279,10 @@ def load_board(grid_file: str, lexicon_spec: str, min_length: int, hand: TileCou
         raise ValueError(f"{name}: {error}") from None
 
 
-def warm_kernels(board, extra: TileCounts) -> None:
-    """Load the search kernels before a timed rebuild: loading them (about half a second
-    from numba's cache) inside the rebuild's deadline would starve the cheap tiers."""
-    from solver.search.solving import extend
-
-    extend(board.grid, extra, board.lexicon, time_limit=60.0, min_length=board.min_length, max_nodes=1)
+def warm_kernels(board, kernels: KernelPrep) -> None:
+    """Load the search kernels before a timed rebuild: loading them inside the rebuild's
+    deadline would starve the cheap tiers."""
+    kernels.ready(board.lexicon, include_extend=True)
 
 
 @click.command()
@@ -312,8 +311,9 @@ def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit
     check_min_length(min_length)
     check_seconds(time_limit, "--time-limit")
     hand = parse_hand(letters)
+    kernels = KernelPrep()
     board = load_board(grid_file, lexicon, min_length, time_limit=time_limit)
-    warm_kernels(board, hand)
+    warm_kernels(board, kernels)
     result = board.add(hand)
     if as_json:
         emit_json(result.to_json())
@@ -393,9 +393,10 @@ def dump(
     check_seconds(time_per_try, "--time-per-try", positive=True)
     check_seed(seed)
     hand = parse_hand(hand_letters)
+    kernels = KernelPrep()
     board = load_board(grid_file, lexicon, min_length, hand=hand)
     pool = parse_bunch(bunch, lexicon, board.tiles)
-    warm_kernels(board, hand)
+    warm_kernels(board, kernels)
     advice = dump_advice(board, pool, samples=samples, seed=seed, time_per_try=time_per_try)
     if as_json:
         emit_json(advice.to_json())

@@ -256,3 +256,21 @@ def validate(grid: Grid, lexicon, tiles: TileCounts | None = None, min_length: i
         report.missing = TileCounts.from_letters("".join((wanted - placed).elements()))
         report.extra = TileCounts.from_letters("".join((placed - wanted).elements()))
     return report
+
+
+def best_translation(old: Grid | None, new: Grid | None) -> tuple[Cell, int]:
+    """The shift (rows, cols) that puts the most of `old`'s tiles on the same letter in
+    `new`, and how many it keeps (a grid has no fixed origin on the table). Exact ties go
+    to the smallest shift, so the measure is a pure function of the two grids."""
+    if old is None or new is None:
+        return (0, 0), 0
+    by_letter: dict[str, list[Cell]] = {}
+    for cell, letter in new.cells().items():
+        by_letter.setdefault(letter, []).append(cell)
+    offsets: Counter = Counter()
+    for (row, col), letter in old.cells().items():
+        for new_row, new_col in by_letter.get(letter, ()):
+            offsets[(new_row - row, new_col - col)] += 1
+    if not offsets:
+        return (0, 0), 0
+    return max(sorted(offsets.items()), key=lambda item: item[1])

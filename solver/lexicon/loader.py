@@ -4,10 +4,10 @@
 2. flat numpy arrays for the numba kernels: a minimal DAWG of the words and one of the
    reversed words (see `solver.lexicon.dawg` for the layout, bit by bit).
 
-Shipped lists live in the repository's `lexicons/` folder (`en`, `fr`); any other
-argument is a path to a user word list (one word per line, optionally gzipped; `#`
-comment lines and blank lines are skipped; case is folded; entries with characters
-outside a-z are skipped and counted).
+Shipped lists (`en`, `fr`) live in the repository's `lexicons/` folder, which installs as the
+package data `solver/lexicon/data/` (see pyproject.toml); any other argument is a path to a
+user word list (one word per line, optionally gzipped; `#` comment lines and blank lines are
+skipped; case is folded; entries with characters outside a-z are skipped and counted).
 
 Cache: `$BANANAS_CACHE` (default ~/.cache/bananas)/<key>/, where the key hashes the word
 list's bytes, the vocabulary level and the cache format. A warm load memory-maps the
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.resources
 import io
 import os
 import shutil
@@ -25,6 +26,8 @@ import tempfile
 import time
 import unicodedata
 import zlib
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +38,22 @@ from solver.core.tiles import TileCounts
 from solver.lexicon.dawg import ARRAY_NAMES, build_dawg
 
 CACHE_FORMAT = 4
-SHIPPED_DIR = Path(os.environ.get("BANANAS_LEXICONS", Path(__file__).resolve().parents[2] / "lexicons"))
+
+
+def shipped_dir() -> Path:
+    """Where the shipped word lists are: $BANANAS_LEXICONS if set; else the package data of an
+    installed wheel or sdist; else (a source checkout on sys.path) the repository's lexicons/."""
+    override = os.environ.get("BANANAS_LEXICONS")
+    if override:
+        return Path(override)
+    # Installed packages sit on the file system (wheels are unpacked), so the resource is a Path.
+    packaged = Path(str(importlib.resources.files("solver.lexicon") / "data"))
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "lexicons"
+
+
+SHIPPED_DIR = shipped_dir()
 SHIPPED = ("en", "fr")
 LEVELS = (35, 50, 60, 70, 80)
 MAX_WORD_LIST_BYTES = 16 << 20  # a word list's text (3.5 times the French list): bounds build time and memory
@@ -185,7 +203,8 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
     words: set[str] = set()
     skipped = 0
     for line in lines:
-        word = fold(line.strip())
+        word = line.strip()
+        word = word.lower() if word.isascii() else fold(word)  # folding ASCII is lowering: skip the work
         if not word or word.startswith("#"):
             continue
         if word.isascii() and word.isalpha():
@@ -239,6 +258,26 @@ def _write_cache(directory: Path, words: list[str], skipped: int) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+# Called as notice(what is built, estimated seconds) around every cold build; the CLI installs
+# one that shows a spinner on a terminal. None: build silently.
+BuildNotice = Callable[[str, float], AbstractContextManager]
+_build_notice: BuildNotice | None = None
+
+
+def set_build_notice(notice: BuildNotice | None) -> None:
+    global _build_notice
+    _build_notice = notice
+
+
+def estimated_build_seconds(path: Path) -> float:
+    """Rough cold-build time: about 3.5 s per MB of gzipped word list (en: 0.7 MB, fr: 1 MB) on
+    the benchmark machine; a plain-text list is about four times its gzipped size."""
+    with path.open("rb") as file:
+        is_gzip = file.read(2) == b"\x1f\x8b"
+    size = path.stat().st_size
+    return 0.5 + 3.5 * (size if is_gzip else size / 4) / 1e6
+
+
 def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     """Load a lexicon by name ('en', 'fr') or path, building the cache on first use.
 
@@ -250,14 +289,16 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     started = time.perf_counter()
     directory = cache_root() / _cache_key(path, max_level)
     timings: dict[str, float] = {}
+    label = name if max_level is None else f"{name}@{max_level}"
     if not (directory / "skipped").is_file():
-        words, skipped = read_words(path, max_level)
-        _write_cache(directory, words, skipped)
+        with (_build_notice or _silent)(f"the {label} word-list arrays", estimated_build_seconds(path)):
+            words, skipped = read_words(path, max_level)
+            _write_cache(directory, words, skipped)
         timings["cold_build_s"] = time.perf_counter() - started
     trie = marisa_trie.Trie()
     trie.mmap(str(directory / "words.marisa"))
     lexicon = Lexicon(
-        name=name if max_level is None else f"{name}@{max_level}",
+        name=label,
         trie=trie,
         forward=_graph_from_dir(directory, "forward"),
         reverse=_graph_from_dir(directory, "reverse"),
@@ -266,6 +307,10 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     )
     timings["load_s"] = time.perf_counter() - started
     return lexicon
+
+
+def _silent(what: str, seconds: float) -> AbstractContextManager:
+    return nullcontext()
 
 
 _LOADED: dict[tuple[str, int | None], Lexicon] = {}

@@ -87,12 +87,15 @@ class BotSettings:
 PRESETS = {
     # Graded by vocabulary, search effort and strategy (and speed: easy works at 0.4 times a
     # practised player's pace, so that a casual player can beat it in real time).
-    "easy": BotSettings("easy", level=50, speed=0.4, dump_policy="hardest", node_budget=100, hooks="first",
-                        patience=40),
-    "medium": BotSettings("medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400, patience=20,
-                          endgame=5),
-    "hard": BotSettings("hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000, patience=5,
-                        endgame=10, flexible=True),
+    "easy": BotSettings(
+        "easy", level=50, speed=0.4, dump_policy="hardest", node_budget=100, hooks="first", patience=40
+    ),
+    "medium": BotSettings(
+        "medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400, patience=20, endgame=5
+    ),
+    "hard": BotSettings(
+        "hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000, patience=5, endgame=10, flexible=True
+    ),
     "long": BotSettings("long", level=None, speed=1.0, strategy="long-words", node_budget=800),
     "compact": BotSettings("compact", level=None, speed=1.0, strategy="compact", node_budget=800),
     "reckless": BotSettings("reckless", level=60, speed=1.5, risk=1.0, node_budget=200, patience=3),
@@ -117,8 +120,14 @@ class SolverBot:
         self.rules = rules
         self.rng = np.random.default_rng(seed)
         self.forced = None
-        self.board = Board(lexicon, hand=tiles, min_length=rules.min_length, seed=None, time_limit=5.0,
-                           node_budget=self.settings.node_budget)
+        self.board = Board(
+            lexicon,
+            hand=tiles,
+            min_length=rules.min_length,
+            seed=None,
+            time_limit=5.0,
+            node_budget=self.settings.node_budget,
+        )
         self.board.cheap_hooks = self.settings.hooks == "cheap"
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
@@ -183,9 +192,15 @@ class SolverBot:
         letters = self.board.hand.letters()
         if self.settings.dump_policy == "advice" and self.board.grid is not None and len(set(letters)) > 1:
             bunch = self.rules.distribution - self.board.tiles  # unseen tiles, as far as this bot knows
-            advice = dump_advice(self.board, bunch, samples=ADVICE_SAMPLES, seed=int(self.rng.integers(1 << 31)),
-                                 time_per_try=1.0, trial_budget=min(self.settings.node_budget, ADVICE_TRIAL_BUDGET),
-                                 known_stuck=True)
+            advice = dump_advice(
+                self.board,
+                bunch,
+                samples=ADVICE_SAMPLES,
+                seed=int(self.rng.integers(1 << 31)),
+                time_per_try=1.0,
+                trial_budget=min(self.settings.node_budget, ADVICE_TRIAL_BUDGET),
+                known_stuck=True,
+            )
             work.looks += advice.nodes
             if advice.recommended:
                 return advice.recommended
@@ -203,14 +218,14 @@ def force_tiles(grid: Grid | None, hand: TileCounts) -> Grid:
 
 # -- the greedy baseline ----------------------------------------------------------------
 
+
 class GreedyBot:
     """A baseline in the style of public greedy engines: lay the longest word, then attach
     the longest word that crosses one grid letter (checked by the validator), keep going;
     when nothing attaches, dump the hardest letter. No backtracking, no rebuilds.
     `max_word` caps the words it lays (short words instead of the longest)."""
 
-    def __init__(self, name: str = "greedy", speed: float = 1.0, level: int | None = None,
-                 max_word: int | None = None):
+    def __init__(self, name: str = "greedy", speed: float = 1.0, level: int | None = None, max_word: int | None = None):
         if not (math.isfinite(speed) and speed > 0):
             raise ValueError("speed must be a positive number")
         if level not in LEVELS + (None,):
@@ -291,8 +306,11 @@ class GreedyBot:
                                 cells[cell] = ch
                                 new.append(ch)
                         else:
-                            if new and self.hand.contains(TileCounts.from_letters("".join(new))) and \
-                                    validate(Grid.from_cells(cells), self.lexicon, min_length=min_length).ok:
+                            if (
+                                new
+                                and self.hand.contains(TileCounts.from_letters("".join(new)))
+                                and validate(Grid.from_cells(cells), self.lexicon, min_length=min_length).ok
+                            ):
                                 self.cells = cells
                                 self.hand = self.hand - TileCounts.from_letters("".join(new))
                                 return True
@@ -301,9 +319,19 @@ class GreedyBot:
 
 NONE_ALLOWED = ("level", "patience", "max_word")
 GREEDY_SETTING_KINDS = {"speed": float, "level": int, "max_word": int}
-SETTING_KINDS = {"level": int, "speed": float, "dump_policy": str, "risk": float, "strategy": str,
-                 "node_budget": int, "hooks": str, "rebuild": str, "patience": int, "endgame": int,
-                 "flexible": lambda value: {"yes": True, "no": False}[value]}
+SETTING_KINDS = {
+    "level": int,
+    "speed": float,
+    "dump_policy": str,
+    "risk": float,
+    "strategy": str,
+    "node_budget": int,
+    "hooks": str,
+    "rebuild": str,
+    "patience": int,
+    "endgame": int,
+    "flexible": lambda value: {"yes": True, "no": False}[value],
+}
 
 
 def make_bot(spec: str) -> SolverBot | GreedyBot:
@@ -317,8 +345,9 @@ def make_bot(spec: str) -> SolverBot | GreedyBot:
     for option in filter(None, options.split(",")):
         key, _, value = option.partition("=")
         if key not in kinds:
-            raise ValueError(f"unknown {'greedy ' if name == 'greedy' else ''}bot setting {key!r} "
-                             f"(settings: {', '.join(kinds)})")
+            raise ValueError(
+                f"unknown {'greedy ' if name == 'greedy' else ''}bot setting {key!r} (settings: {', '.join(kinds)})"
+            )
         if value == "none" and key not in NONE_ALLOWED:
             raise ValueError(f"bot setting {key!r} needs a value")
         try:

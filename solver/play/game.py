@@ -70,7 +70,7 @@ from typing import Protocol
 
 import numpy as np
 
-from solver.core.grid import Cell, Grid, find_words, validate
+from solver.core.grid import Grid, best_translation, find_words, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 
@@ -218,24 +218,6 @@ class Charge:
     seconds: float  # the time charged: `work_seconds`, then jitter
 
 
-def best_translation(old: Grid | None, new: Grid | None) -> tuple[Cell, int]:
-    """The shift (rows, cols) that puts the most of `old`'s tiles on the same letter in
-    `new`, and how many it keeps (a grid has no fixed origin on the table). Exact ties go
-    to the smallest shift, so the measure is a pure function of the two grids."""
-    if old is None or new is None:
-        return (0, 0), 0
-    by_letter: dict[str, list[Cell]] = {}
-    for cell, letter in new.cells().items():
-        by_letter.setdefault(letter, []).append(cell)
-    offsets: Counter = Counter()
-    for (row, col), letter in old.cells().items():
-        for new_row, new_col in by_letter.get(letter, ()):
-            offsets[(new_row - row, new_col - col)] += 1
-    if not offsets:
-        return (0, 0), 0
-    return max(sorted(offsets.items()), key=lambda item: item[1])
-
-
 def measure_work(before: Grid | None, after: Grid | None, drawn: int = 0, returned: int = 0) -> TileWork:
     """The tile work that turns grid `before` into grid `after` (module docstring).
 
@@ -245,22 +227,34 @@ def measure_work(before: Grid | None, after: Grid | None, drawn: int = 0, return
     tile laid or moved (a word the player had to make); a word left standing is not new."""
     (shift_rows, shift_cols), _ = best_translation(before, after)
     new_cells = after.cells() if after is not None else {}
-    old_cells = {(row + shift_rows, col + shift_cols): letter
-                 for (row, col), letter in (before.cells() if before is not None else {}).items()}
+    old_cells = {
+        (row + shift_rows, col + shift_cols): letter
+        for (row, col), letter in (before.cells() if before is not None else {}).items()
+    }
     kept = {cell for cell, letter in old_cells.items() if new_cells.get(cell) == letter}
     gone = Counter(letter for cell, letter in old_cells.items() if cell not in kept)
     placed = Counter(letter for cell, letter in new_cells.items() if cell not in kept)
     moved = sum((gone & placed).values())
     words = 0 if after is None else sum(any(cell not in kept for cell in word.cells) for word in find_words(after))
-    return TileWork(laid=sum(placed.values()) - moved, moved=moved, lifted=sum(gone.values()) - moved,
-                    drawn=drawn, returned=returned, words=words)
+    return TileWork(
+        laid=sum(placed.values()) - moved,
+        moved=moved,
+        lifted=sum(gone.values()) - moved,
+        drawn=drawn,
+        returned=returned,
+        words=words,
+    )
 
 
 def work_seconds(decision: Decision, speed: float, work: TileWork = TileWork()) -> float:
     """The cost model (module docstring), before jitter: the bot's looks and the tile work
     the referee measured, divided by the bot's speed."""
-    seconds = (REACT_SECONDS + LOOK_SECONDS * max(0, int(decision.looks)) + TILE_SECONDS * work.tiles
-               + WORD_SECONDS * work.words)
+    seconds = (
+        REACT_SECONDS
+        + LOOK_SECONDS * max(0, int(decision.looks))
+        + TILE_SECONDS * work.tiles
+        + WORD_SECONDS * work.words
+    )
     if decision.action != "wait":
         seconds += CALL_SECONDS
     return seconds / speed
@@ -424,7 +418,7 @@ class Hand:
             self.unused = draw(self.bunch, len(self.bunch) - size * players, self.rng)
             self.bunch = self.bunch - self.unused
         hands = []
-        for index, seat in enumerate(self.seats):
+        for seat in self.seats:
             tiles = draw(self.bunch, size, self.rng)
             self.bunch = self.bunch - tiles
             seat.held, seat.shown = tiles, None  # SPLIT: the dealt tiles are turned over at once, free
@@ -507,7 +501,7 @@ class Hand:
         if not view.can_peel or len(seat.held - grid_tiles(seat.bot)) != 0:
             return self.refuse(seat_index)  # the premise no longer holds
         drawn = {}
-        order = self.active[self.active.index(seat_index):] + self.active[:self.active.index(seat_index)]
+        order = self.active[self.active.index(seat_index) :] + self.active[: self.active.index(seat_index)]
         for index in order:
             tile = draw(self.bunch, 1, self.rng)
             self.give(index, tile)
@@ -566,8 +560,12 @@ class Hand:
         while self.queue and self.queue[0][0] == self.clock:
             entry = heapq.heappop(self.queue)
             _, seat, _, kind, payload = entry
-            if kind == "call" and payload[0].action == "bananas" and payload[1] == self.seats[seat].version \
-                    and self.seats[seat].active:
+            if (
+                kind == "call"
+                and payload[0].action == "bananas"
+                and payload[1] == self.seats[seat].version
+                and self.seats[seat].active
+            ):
                 found.append((seat, payload[0]))
             else:
                 others.append(entry)
@@ -622,6 +620,7 @@ class Hand:
     def longest_word_decides(self, candidates: list[int], why: str) -> HandResult:
         """RULES.md Banana Smoothie: the longest valid word in a grid wins; equal longest
         means another hand."""
+
         def longest(index: int) -> int:
             grid = self.seats[index].bot.current_grid()
             if grid is None:
@@ -644,10 +643,13 @@ class Hand:
             scores["objective"] = self.rules.solo_objective
             scores["score"] = scores["time"] if self.rules.solo_objective == "time" else scores["words"]
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
-        grids = [seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
-                 for seat in self.seats]
-        return HandResult(outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores,
-                          self.ledger)
+        grids = [
+            seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
+            for seat in self.seats
+        ]
+        return HandResult(
+            outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores, self.ledger
+        )
 
     def wait_for_wall_clock(self, when: float) -> None:
         if self.realtime:

@@ -26,10 +26,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.core.grid import Cell, Grid, find_words, validate
+from solver.core.grid import Cell, Grid, best_translation, find_words, validate
 from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
 from solver.lexicon.loader import Lexicon, get_lexicon
-from solver.play.game import best_translation
 from solver.search.solving import extend, solve, warm_up
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
@@ -63,7 +62,7 @@ class Rebuild:
 
 def tiles_moved(old: Grid | None, new: Grid | None) -> int:
     """Old tiles not found at the same place in `new`, under the best translation (the
-    referee's measure, `solver.play.game.best_translation`)."""
+    referee's measure, `solver.core.grid.best_translation`)."""
     if old is None:
         return 0
     return len(old.cells()) - best_translation(old, new)[1]
@@ -77,8 +76,9 @@ def one_tile_hooks(grid: Grid, letter: str, lexicon: Lexicon, min_length: int = 
     (tiles among the 8 cells around: an open spot keeps room for later tiles), then cell
     order."""
     cells = grid.cells()
-    spots = sorted({(row + dr, col + dc) for row, col in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
-                   - cells.keys())
+    spots = sorted(
+        {(row + dr, col + dc) for row, col in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))} - cells.keys()
+    )
     hooks = []
     for spot in spots:
         words = 0
@@ -153,9 +153,16 @@ def lift(grid: Grid, cells: list[Cell]) -> tuple[Grid | None, TileCounts]:
 class Board:
     """A player's grid and hand, kept valid through PEEL and DUMP events."""
 
-    def __init__(self, lexicon: Lexicon | str = "en", grid: Grid | None = None, hand: TileCounts | str = "",
-                 min_length: int = 2, seed: int | None = None, time_limit: float = 2.0,
-                 node_budget: int | None = None):
+    def __init__(
+        self,
+        lexicon: Lexicon | str = "en",
+        grid: Grid | None = None,
+        hand: TileCounts | str = "",
+        min_length: int = 2,
+        seed: int | None = None,
+        time_limit: float = 2.0,
+        node_budget: int | None = None,
+    ):
         """`node_budget` caps the search nodes of each search call (a full re-solve gets
         four times as many) instead of slicing the time limit: rebuilds then depend only on
         the board (the time limit stays a safety net)."""
@@ -323,11 +330,24 @@ class Board:
             return None
         # A local rebuild gets a slice of the time (or the node budget): the next tier may do better.
         if cap is None:
-            result = extend(base, hand, self.lexicon, time_limit=min(remaining, 0.05 + remaining / 8),
-                            seed=self.seed, min_length=self.min_length)
+            result = extend(
+                base,
+                hand,
+                self.lexicon,
+                time_limit=min(remaining, 0.05 + remaining / 8),
+                seed=self.seed,
+                min_length=self.min_length,
+            )
         else:
-            result = extend(base, hand, self.lexicon, time_limit=remaining, seed=self.seed,
-                            min_length=self.min_length, max_nodes=cap)
+            result = extend(
+                base,
+                hand,
+                self.lexicon,
+                time_limit=remaining,
+                seed=self.seed,
+                min_length=self.min_length,
+                max_nodes=cap,
+            )
         self.nodes += result.nodes
         return result.grid if result.solved else None
 
@@ -336,13 +356,21 @@ class Board:
         budget = self._cap(None if self.node_budget is None else 4 * self.node_budget)
         if remaining <= 0 or budget == 0:
             return None
-        result = solve(self.tiles, self.lexicon, time_limit=remaining, seed=self.seed, min_length=self.min_length,
-                       max_nodes=budget, objective=self.objective if budget else "any")
+        result = solve(
+            self.tiles,
+            self.lexicon,
+            time_limit=remaining,
+            seed=self.seed,
+            min_length=self.min_length,
+            max_nodes=budget,
+            objective=self.objective if budget else "any",
+        )
         self.nodes += result.nodes
         return ("resolve", result.grid) if result.solved else None
 
 
 # -- dump advice -----------------------------------------------------------------------
+
 
 @dataclass
 class DumpOption:
@@ -370,8 +398,10 @@ class DumpAdvice:
         return {
             "recommended": self.recommended,
             "complete_without_dump": self.keep_chance == 1.0,
-            "options": [{"letter": o.letter, "chance": round(o.chance, 4), "completions": o.completions,
-                         "samples": o.samples} for o in self.options],
+            "options": [
+                {"letter": o.letter, "chance": round(o.chance, 4), "completions": o.completions, "samples": o.samples}
+                for o in self.options
+            ],
             "nodes": self.nodes,
         }
 
@@ -379,8 +409,15 @@ class DumpAdvice:
 TRIAL_NODE_BUDGET = 200  # search nodes per tier of each dump-advice trial
 
 
-def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 0,
-                time_per_try: float = 1.0, trial_budget: int | None = None, known_stuck: bool = False) -> DumpAdvice:
+def dump_advice(
+    board: Board,
+    bunch: TileCounts,
+    samples: int = 16,
+    seed: int = 0,
+    time_per_try: float = 1.0,
+    trial_budget: int | None = None,
+    known_stuck: bool = False,
+) -> DumpAdvice:
     """Estimate, for each distinct letter of the hand, the chance that dumping it and
     drawing three tiles from `bunch` (with the dumped tile mixed in first) leads to a
     complete grid, by seeded Monte Carlo over `samples` draws with a quick rebuild
@@ -413,5 +450,3 @@ def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 
         options.append(DumpOption(letter, wins, samples))
     options.sort(key=lambda o: (-o.chance, HARD_FIRST.index(o.letter), o.letter))
     return DumpAdvice(options[0].letter if options else None, keep_chance, options, nodes)
-
-

@@ -40,7 +40,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from solver.search.native import njit  # numba.njit, bound on first use (see native)
 
 FULL = (1 << 26) - 1
 REACH = 16  # columns of the DAWG's reach table (solver.lexicon.dawg)

@@ -1,0 +1,291 @@
+"""First-run work, said out loud, and `bananas warm-up`, which does it ahead of time.
+
+Three things are built once and cached: a word list's arrays (the marisa-trie and the DAWGs,
+in $BANANAS_CACHE), the compiled extension that `bananas solve`, `peel` and `dump` run the
+search with (`solver.search.native`, in $BANANAS_CACHE/kernels), and numba's compiled kernels
+(numba's cache), which the library, games and the server use. Each takes seconds the first
+time. On a terminal, `Notice` says on stderr what is being built and roughly for how long,
+with a spinner, and then how long it took; off a terminal (pipes, files, CI logs) the
+commands stay silent.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import TextIO
+
+import click
+
+from solver.cli.common import reports_input_errors
+from solver.lexicon.loader import SHIPPED, Lexicon, cache_root, load_lexicon, set_build_notice
+
+# Cold build of the fast-start extension (the kernels compiled and linked), with empty caches
+# on the benchmark machine (benchmarks/results/*-startup.md).
+BUILD_SECONDS = {"extension": 20.0}
+
+
+class Notice:
+    """On `stream`: '<spinner> building WHAT (once; about N s) 3.1 s', redrawn ten times a
+    second, then 'built WHAT in 3.4 s'. Use it only when the stream is a terminal."""
+
+    FRAMES = "|/-\\"
+
+    def __init__(
+        self,
+        stream: TextIO,
+        what: str,
+        seconds: float,
+        verb: tuple[str, str] = ("building", "built"),
+        started: float | None = None,
+    ):
+        self.stream = stream
+        self.what = what
+        self.seconds = seconds
+        self.doing, self.done = verb
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._width = 0
+        self._started = started  # the work may have begun before the notice (a child process)
+
+    def __enter__(self) -> Notice:
+        self._started = self._started or time.perf_counter()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._stop.set()
+        self._thread.join()
+        elapsed = time.perf_counter() - self._started
+        if exc_info[0] is None:
+            self._draw(f"{self.done} {self.what} in {elapsed:.1f} s", end="\n")
+        else:
+            self._draw(f"{self.doing} {self.what} failed", end="\n")
+
+    def _spin(self) -> None:
+        frame = 0
+        estimate = f"about {self.seconds:.0f} s" if self.seconds >= 1 else "about a second"
+        while True:
+            elapsed = time.perf_counter() - self._started
+            self._draw(f"{self.FRAMES[frame % 4]} {self.doing} {self.what} (once; {estimate}) {elapsed:.1f} s")
+            frame += 1
+            if self._stop.wait(0.1):
+                return
+
+    def _draw(self, text: str, end: str = "") -> None:
+        # Pad over the previous text: a carriage return alone would leave its tail behind.
+        self.stream.write("\r" + text.ljust(self._width) + end)
+        self.stream.flush()
+        self._width = len(text)
+
+
+def notices_wanted(stream: TextIO | None = None) -> bool:
+    stream = stream or sys.stderr
+    return stream.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def show_build_notices() -> None:
+    """Announce every cold word-list build of this process on stderr (when it is a terminal)."""
+    if notices_wanted():
+        set_build_notice(lambda what, seconds: Notice(sys.stderr, what, seconds))
+
+
+class CompileWatch:
+    """Around work that may compile numba kernels: notes whether anything was compiled and,
+    when `stream` is given, shows a `Notice` from the first real compilation (numba's
+    "numba:compile" event; a load from its cache raises none, so a warm start shows nothing)."""
+
+    def __init__(self, what: str = "", seconds: float = 0.0, stream: TextIO | None = None):
+        self.what, self.seconds, self.stream = what, seconds, stream
+        self.compiled = False
+        self._notice: Notice | None = None
+        self._listener = None
+
+    def __enter__(self) -> CompileWatch:
+        from numba.core import event  # the caller is about to use numba anyway
+
+        watch = self
+
+        class FirstCompile(event.Listener):
+            def on_start(self, ev: event.Event) -> None:
+                if not watch.compiled:
+                    watch.compiled = True
+                    if watch.stream is not None:
+                        watch._notice = Notice(watch.stream, watch.what, watch.seconds, ("compiling", "compiled"))
+                        watch._notice.__enter__()
+
+            def on_end(self, ev: event.Event) -> None:
+                pass
+
+        self._listener = FirstCompile()
+        event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        from numba.core import event
+
+        event.unregister("numba:compile", self._listener)
+        if self._notice is not None:
+            self._notice.__exit__(*exc_info)
+
+
+# Cold JIT compile of each entry kernel (with its callees), benchmarks/results/*-startup.md.
+ENTRY_COMPILE_SECONDS = {"search": 15.0, "hostable_letters": 1.0, "lay_grid": 1.5}
+
+
+def show_compile_notices() -> None:
+    """On a terminal, announce each JIT compile of an entry kernel (the search, the proof
+    pre-check, laying a grid) in this process, whichever command triggers it; loads from
+    numba's cache raise no compile event, so a warm start shows nothing."""
+    from solver.search import native
+
+    if notices_wanted():
+        native.when_numba_is_needed(lambda: _watch_entry_compiles(sys.stderr))
+
+
+def _watch_entry_compiles(stream: TextIO) -> None:
+    from numba.core import event
+
+    from solver.search.native import ENTRIES, KERNELS_MODULE
+
+    depth: list[Notice | None] = []  # one slot per compile in progress; callees nest
+
+    class EntryCompiles(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            function = ev.data["dispatcher"].py_func
+            notice = None
+            if not depth and function.__module__ == KERNELS_MODULE and function.__name__ in ENTRIES:
+                what = f"the solver's {function.__name__} kernel"
+                notice = Notice(stream, what, ENTRY_COMPILE_SECONDS[function.__name__], ("compiling", "compiled"))
+                notice.__enter__()
+            depth.append(notice)
+
+        def on_end(self, ev: event.Event) -> None:
+            notice = depth.pop()
+            if notice is not None:
+                notice.__exit__(None, None, None)
+
+    event.register("numba:compile", EntryCompiles())
+
+
+class KernelPrep:
+    """The solver's kernels for a command that solves (`bananas solve`, `peel`, `dump`).
+
+    Created before the word list loads: on a first run it starts building the compiled
+    extension in a child process, so the build and a cold word-list build run side by side.
+    `ready()` then waits for it and binds the kernels: the extension's when built (this process
+    then never imports numba), else numba's JIT (compiled now on a first run, announced)."""
+
+    def __init__(self):
+        from solver.search import native
+
+        native.prefer_extension()
+        self.started = time.perf_counter()
+        self.builder: subprocess.Popen | None = None
+        if native.fast_start_enabled() and native.extension_state() == "missing":
+            self.builder = start_extension_build()
+
+    def ready(self, lexicon: Lexicon, include_extend: bool) -> bool:
+        """Bind and load the kernels before any timed search. True when something was compiled."""
+        from solver.search import native
+        from solver.search.solving import warm_up
+
+        stream = sys.stderr if notices_wanted() else None
+        compiled = self.builder is not None
+        if self.builder is not None and self.builder.poll() is None:
+            if stream is not None:
+                seconds = BUILD_SECONDS["extension"]
+                with Notice(stream, "the solver", seconds, ("compiling", "compiled"), started=self.started):
+                    self.builder.wait()
+            self.builder.wait()
+        if self.builder is not None and self.builder.returncode != 0 and native.extension_state() == "missing":
+            # The build died without saying why (killed, crashed): do not retry on every run.
+            native.note_failure(f"the build process exited with code {self.builder.returncode}")
+        if native.fast_start_enabled() and native.extension_state() == "built":
+            warm_up(lexicon, include_extend=include_extend)
+            return compiled
+        with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
+            warm_up(lexicon, include_extend=include_extend)
+        return compiled or watch.compiled
+
+
+def start_extension_build() -> subprocess.Popen:
+    """`python -m solver.search.native` in a child process (quiet; a failure leaves a note)."""
+    import solver
+
+    package_root = str(Path(solver.__file__).resolve().parents[1])  # this copy of the package
+    path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
+    return subprocess.Popen(
+        [sys.executable, "-m", "solver.search.native"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=dict(os.environ, PYTHONPATH=path),
+    )
+
+
+@click.command("warm-up")
+@click.option(
+    "--lexicon",
+    "lexicons",
+    multiple=True,
+    metavar="en|fr|PATH",
+    help="Word lists to build (repeatable). Default: en (with the vocabulary levels the bots use) and fr.",
+)
+@reports_input_errors
+def warm_up(lexicons: tuple[str, ...]) -> None:
+    """Build the word-list arrays and compile the solver now, so that no later command waits
+    for them.
+
+    For installers and container images: run it once after installing, as the user and with
+    the BANANAS_CACHE and NUMBA_CACHE_DIR the commands will run with. Prints one line per
+    step: built (or compiled) now, or already cached. A fast-start extension that cannot be
+    built here (no C compiler) is reported, not an error: the solver then runs on numba's JIT.
+    """
+    from solver.play.bots import PRESETS
+    from solver.search import native
+    from solver.search.solving import warm_up as warm_kernels
+
+    show_build_notices()
+    stream = sys.stderr if notices_wanted() else None
+    specs = lexicons or SHIPPED
+    wanted: list[tuple[str, int | None]] = [(spec, None) for spec in specs]
+    if "en" in specs:
+        wanted += [("en", level) for level in sorted({p.level for p in PRESETS.values() if p.level is not None})]
+    loaded = []
+    for spec, level in wanted:
+        started = time.perf_counter()
+        lexicon = load_lexicon(spec, level)  # not the memoised copy: its timings say what this run did
+        loaded.append(lexicon)
+        click.echo(f"{lexicon.name}: {done_or_cached('cold_build_s' in lexicon.timings, 'built', started)}")
+
+    started = time.perf_counter()
+    if not native.fast_start_enabled():
+        state = "off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
+    elif native.extension_state() == "built":
+        state = "cached"
+    else:
+        native.failure_note().unlink(missing_ok=True)  # warm-up retries a build that failed before
+        with CompileWatch("the fast-start extension", BUILD_SECONDS["extension"], stream):
+            problem = native.build_extension()
+        state = f"not built ({problem}); the solver runs on numba's JIT" if problem else done("built", started)
+    click.echo(f"fast-start extension: {state}")
+
+    started = time.perf_counter()  # the JIT kernels: for the library, games and the server
+    with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
+        warm_kernels(loaded[0], include_extend=True)
+    click.echo(f"numba kernels: {done_or_cached(watch.compiled, 'compiled', started)}")
+    kernels = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ beside the solver's sources"
+    click.echo(f"# caches: word lists and extension in {cache_root()}, numba's kernels in {kernels}")
+
+
+def done(verb: str, started: float) -> str:
+    return f"{verb} ({time.perf_counter() - started:.1f} s)"
+
+
+def done_or_cached(worked: bool, verb: str, started: float) -> str:
+    return done(verb, started) if worked else "cached"

@@ -1,0 +1,418 @@
+"""How the kernels become machine code: numba's JIT, or a compiled extension for a fast start.
+
+`solver.search.kernels` decorates its functions with this module's `njit` instead of numba's.
+It defers numba: importing the kernels imports no numba. On the first call of a kernel, the
+kernels are bound
+
+- to numba dispatchers, `numba.njit(cache=True, nogil=True)`: the default, for the library,
+  the server (the dispatchers release the GIL), games and tests; or
+- when the process asked for it with `prefer_extension()` (the short-lived `bananas solve`,
+  `peel` and `dump`) and the extension is built: the entry kernels (`ENTRIES`, the ones
+  `solver.search.solving` calls) come from a Python extension compiled ahead of time from the
+  same source with numba.pycc. The process then never imports numba nor loads numba's cache,
+  which is most of a warm `bananas solve` (numba's import and first-use set-up: ~0.4 s).
+
+The extension lives in $BANANAS_CACHE/kernels/<key>/, where the key hashes the kernels'
+source, `ENTRIES`, the Python version and the machine; it is built for the generic CPU of
+the architecture (portable, e.g. inside a container image). Building it needs a C compiler,
+Python's headers and setuptools; where any is missing, or the build fails, the kernels stay on
+numba's JIT (a `.failed` note beside the key says why, and stops later runs retrying).
+BANANAS_FAST_START=0 turns the extension off.
+Every call into the extension checks its arguments against `ENTRIES` and falls back to the JIT
+on any difference, so a change in what `solving` passes cannot reach compiled code unchecked.
+
+    python -m solver.search.native      # build the extension now (bananas warm-up does)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import functools
+import hashlib
+import importlib
+import importlib.machinery
+import importlib.util
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import threading
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver.lexicon.loader import cache_root
+
+EXTENSION = "_bananas_kernels"  # the module name compiled into the extension
+FORMAT = 1  # bump to invalidate every built extension
+
+
+@dataclass(frozen=True)
+class Array:
+    """A C-contiguous array argument: dtype code, dimensions, and whether the kernel writes it
+    (a read-only parameter takes writable arrays too; the lexicon's arrays are read-only maps)."""
+
+    dtype: str
+    ndim: int
+    writable: bool
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """A `typing.NamedTuple` argument: the class's name in the kernels module, and its fields."""
+
+    name: str
+    fields: tuple
+
+
+def _arrays(*specs: str, writable: bool) -> tuple[Array, ...]:
+    """'i8' or 'i8/2' (two dimensions) -> Array."""
+    return tuple(Array(spec.split("/")[0], int(spec.split("/")[1]) if "/" in spec else 1, writable) for spec in specs)
+
+
+# The bundles and entry kernels `solver.search.solving` and `proofs` call, with the exact types
+# they pass ("int" = int64, "float" = float64). tests/test_native.py checks this table against
+# the signatures numba's JIT compiles from real calls.
+GRAPH = Bundle("Graph", _arrays("i4", "u1", "i4", "i4", "i4", "i4", "i4", "i4", writable=False))
+ORDERING = Bundle("Ordering", (Array("f8", 1, True), "float", "float", "float", "float"))
+WORKSPACE = Bundle(
+    "Workspace",
+    _arrays(
+        "u1", "i4", "i8", "i8", "i8/2", "i8/2", "f8", "i8", "u1", "i8/2", "i8", "i8", "i8",  # grid .. rng
+        "i8/2", "i8/2", "f8", "i8", "i8", "i8/2", "f8", "u1",  # the scratch buffers
+        writable=True,
+    ),
+)  # fmt: skip
+HAND = Array("i8", 1, True)
+ENTRIES: dict[str, tuple[str, tuple]] = {
+    "search": ("void", (WORKSPACE, GRAPH, ORDERING)),
+    "hostable_letters": ("int", (HAND, "int", "int", GRAPH)),
+    "word_letter_counts": ("int", (HAND, "int", "int", GRAPH, Array("i1", 2, True))),
+    "lay_grid": ("void", (Array("u1", 2, True), "int", "int", WORKSPACE, GRAPH)),
+}
+KERNELS_MODULE = "solver.search.kernels"
+
+_lock = threading.RLock()
+_declared: dict[str, dict[str, LazyKernel]] = {}  # module -> name -> kernel, as decorated
+_options = {"prefer_extension": False}
+
+
+# -- the lazy decorator ----------------------------------------------------------------------
+
+
+class LazyKernel:
+    """A kernel before binding: the first call binds its module's kernels, then runs."""
+
+    def __init__(self, py_func: Callable, options: dict):
+        functools.update_wrapper(self, py_func)
+        self.py_func = py_func
+        self.options = options
+
+    def __call__(self, *args):
+        return resolve(self.py_func.__module__, self.__name__)(*args)
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.__name__} (not compiled yet)>"
+
+
+def njit(*args, **options):
+    """`@njit(cache=True, nogil=True)` (or bare `@njit`), as numba's, but bound on first use."""
+
+    def decorate(py_func: Callable) -> LazyKernel:
+        kernel = LazyKernel(py_func, options)
+        _declared.setdefault(py_func.__module__, {})[py_func.__name__] = kernel
+        return kernel
+
+    if len(args) == 1 and callable(args[0]) and not options:
+        return decorate(args[0])
+    return decorate
+
+
+def prefer_extension(prefer: bool = True) -> None:
+    """Take the entry kernels from the compiled extension when it is built (this process only;
+    call before the first kernel runs). The extension's functions hold the GIL."""
+    _options["prefer_extension"] = prefer
+
+
+def resolve(module_name: str, name: str) -> Callable:
+    """The callable bound to kernel `name`, binding the module's kernels on first use."""
+    with _lock:
+        module = sys.modules[module_name]
+        if isinstance(getattr(module, name), LazyKernel):
+            extension = _load_extension() if name in ENTRIES and _extension_wanted(module_name) else None
+            if extension is not None:
+                for entry in ENTRIES:
+                    setattr(module, entry, _checked(entry, getattr(extension, entry)))
+            else:
+                bind_jit(module_name)
+        return getattr(module, name)
+
+
+_numba_hooks: list[Callable[[], None]] = []  # run once, when the kernels first need numba
+
+
+def when_numba_is_needed(hook: Callable[[], None]) -> None:
+    """Call `hook` once, just before the kernels are first bound to numba (so a caller can,
+    say, watch numba's compile events without importing numba itself beforehand)."""
+    _numba_hooks.append(hook)
+
+
+def bind_jit(module_name: str, replace: tuple[str, ...] = ()) -> None:
+    """Bind every kernel of the module not bound yet (and the `replace` ones) to numba."""
+    import numba
+
+    with _lock:
+        while _numba_hooks:
+            _numba_hooks.pop(0)()
+        module = sys.modules[module_name]
+        for name, kernel in _declared.get(module_name, {}).items():
+            if isinstance(getattr(module, name), LazyKernel) or name in replace:
+                setattr(module, name, numba.njit(**kernel.options)(kernel.py_func))
+
+
+def fast_start_enabled() -> bool:
+    """False when BANANAS_FAST_START=0 (or numba's JIT is disabled): the extension is neither
+    built nor used, the kernels run on numba's JIT."""
+    jit_disabled = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+    return os.environ.get("BANANAS_FAST_START", "1") != "0" and not jit_disabled
+
+
+def _extension_wanted(module_name: str) -> bool:
+    return _options["prefer_extension"] and module_name == KERNELS_MODULE and fast_start_enabled()
+
+
+# -- calling the extension -------------------------------------------------------------------
+
+
+def argument_problem(name: str, args: tuple) -> str:
+    """'' when `args` match what the extension's `name` was compiled for, else the first
+    difference. (Some 20 us for `search`'s workspace, graph and ordering: small beside a call.)"""
+    return _problem(args, ENTRIES[name][1], "argument")
+
+
+def _problem(values: tuple, kinds: tuple, what: str) -> str:
+    if len(values) != len(kinds):
+        return f"{len(values)} {what}s, compiled for {len(kinds)}"
+    kernels = sys.modules[KERNELS_MODULE]
+    for index, (value, kind) in enumerate(zip(values, kinds, strict=True)):
+        if kind == "int":
+            ok = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+        elif kind == "float":
+            ok = isinstance(value, float | np.floating)
+        elif isinstance(kind, Bundle):
+            if type(value) is not getattr(kernels, kind.name):
+                return f"{what} {index} is {_describe(value)}, compiled for {kind.name}"
+            problem = _problem(tuple(value), kind.fields, f"{kind.name} field")
+            if problem:
+                return f"{what} {index}: {problem}"
+            ok = True
+        else:
+            ok = type(value) is np.ndarray and value.dtype.str[1:] == kind.dtype and value.ndim == kind.ndim
+            flags = value.flags if ok else None
+            ok = ok and flags.c_contiguous and (flags.writeable or not kind.writable)
+        if not ok:
+            return f"{what} {index} is {_describe(value)}, compiled for {kind}"
+    return ""
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        return (
+            f"array({value.dtype.str[1:]}, {value.ndim}, contiguous={value.flags.c_contiguous}, "
+            f"writable={value.flags.writeable})"
+        )
+    return type(value).__name__
+
+
+def _checked(name: str, compiled: Callable) -> Callable:
+    """`compiled` behind an argument check; on a mismatch the kernel moves to numba's JIT."""
+
+    def call(*args):
+        if argument_problem(name, args):
+            bind_jit(KERNELS_MODULE, replace=(name,))
+            return getattr(sys.modules[KERNELS_MODULE], name)(*args)
+        return compiled(*args)
+
+    call.__name__ = call.__qualname__ = name
+    call.py_func = _declared[KERNELS_MODULE][name].py_func
+    return call
+
+
+# -- where the extension lives -----------------------------------------------------------------
+
+
+def _kernels_source() -> Path:
+    spec = importlib.util.find_spec(KERNELS_MODULE)
+    return Path(spec.origin)
+
+
+def extension_dir() -> Path:
+    """$BANANAS_CACHE/kernels/<key>: the key changes with anything the compiled code depends on."""
+    digest = hashlib.sha256(_kernels_source().read_bytes())
+    digest.update(repr((ENTRIES, FORMAT, sys.version, platform.machine(), np.__version__)).encode())
+    return cache_root() / "kernels" / digest.hexdigest()[:24]
+
+
+def extension_file(directory: Path | None = None) -> Path:
+    """The built extension in `directory` (any suffix this Python imports), or where it would be."""
+    directory = directory or extension_dir()
+    candidates = [directory / f"{EXTENSION}{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+    return next((path for path in candidates if path.is_file()), candidates[0])
+
+
+def failure_note(directory: Path | None = None) -> Path:
+    directory = directory or extension_dir()
+    return directory.with_name(directory.name + ".failed")
+
+
+def extension_state() -> str:
+    """'built', 'failed' (a build failed here before: see the note) or 'missing'."""
+    if extension_file().is_file():
+        return "built"
+    return "failed" if failure_note().is_file() else "missing"
+
+
+def _load_extension():
+    path = extension_file()
+    if not path.is_file():
+        return None
+    try:
+        spec = importlib.util.spec_from_file_location(EXTENSION, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError:  # a damaged file: the JIT serves; warm-up rebuilds it
+        return None
+    return module
+
+
+# -- building it -----------------------------------------------------------------------------
+
+
+def build_blocker() -> str:
+    """Why the extension cannot be built here ('' when it can): a C compiler, Python's headers
+    and setuptools (numba.pycc drives the compiler through it) are needed."""
+    import sysconfig
+
+    if not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
+        return "Python's C headers (Python.h) are not installed"
+    if importlib.util.find_spec("setuptools") is None:
+        return "setuptools is not installed"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
+            from numba.pycc.platform import external_compiler_works
+
+        if not external_compiler_works():
+            return "no working C compiler"
+    except Exception as error:  # numba.pycc missing or broken in this numba version
+        return f"numba.pycc is unavailable: {error}"
+    return ""
+
+
+def _numba_signature(result: str, arguments: tuple):
+    from numba import from_dtype, types
+
+    kernels = sys.modules[KERNELS_MODULE]
+
+    def numba_type(kind):
+        if kind == "int":
+            return types.int64
+        if kind == "float":
+            return types.float64
+        if isinstance(kind, Bundle):
+            fields = [numba_type(field) for field in kind.fields]
+            return types.BaseTuple.from_types(fields, getattr(kernels, kind.name))
+        return types.Array(from_dtype(np.dtype(kind.dtype)), kind.ndim, "C", readonly=not kind.writable)
+
+    returns = {"void": types.void, "int": types.int64}[result]
+    return returns(*(numba_type(kind) for kind in arguments))
+
+
+def build_extension() -> str:
+    """Compile the entry kernels into the extension (seconds to tens of seconds: the kernels are
+    compiled, then linked by the C compiler). Returns '' when built, else why not (also written
+    to the failure note). Safe against a concurrent build: the first to finish wins."""
+    directory = extension_dir()
+    if extension_file(directory).is_file():
+        return ""
+    problem = build_blocker()
+    if not problem:
+        try:
+            _compile_into(directory)
+        except Exception as error:  # the JIT still serves: record why and move on
+            problem = f"{type(error).__name__}: {error}".strip()
+    if problem:
+        note_failure(problem)
+    else:
+        failure_note(directory).unlink(missing_ok=True)
+    return problem
+
+
+def note_failure(reason: str) -> None:
+    """Record why the extension could not be built; later runs use the JIT without retrying."""
+    note = failure_note()
+    note.parent.mkdir(parents=True, exist_ok=True)
+    note.write_text(reason + "\n")
+
+
+def _compile_into(directory: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
+        from numba.pycc import CC
+
+    class Compiler(CC):
+        """numba's AOT compiler, with its C support code (about 3 s of C compiler) compiled in a
+        thread while the kernels compile, instead of after them."""
+
+        def start_support_code(self, build_dir: str) -> None:
+            pool = concurrent.futures.ThreadPoolExecutor(1)
+            self._support = pool.submit(super()._compile_mixins, build_dir)
+            pool.shutdown(wait=False)  # the task runs on; `_compile_mixins` waits for it
+
+        def _compile_mixins(self, build_dir: str) -> list[str]:
+            return self._support.result()
+
+    importlib.import_module(KERNELS_MODULE)
+    bind_jit(KERNELS_MODULE)  # pycc compiles the entries' callees through their dispatchers
+    kernels = sys.modules[KERNELS_MODULE]
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
+    try:
+        compiler = Compiler(EXTENSION, source_module=KERNELS_MODULE)
+        support = tempfile.mkdtemp(dir=staging, prefix="support-")
+        compiler.start_support_code(support)
+        compiler.output_dir = str(staging)
+        compiler.target_cpu = ""  # generic for the architecture: the file may move to another machine
+        for name, (result, arguments) in ENTRIES.items():
+            compiler.export(name, _numba_signature(result, arguments))(getattr(kernels, name).py_func)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiler.compile()
+        shutil.rmtree(support)  # object files, linked in by now
+        try:
+            staging.rename(directory)
+        except OSError:
+            if not extension_file(directory).is_file():
+                raise
+    finally:  # another process won the race, or the build failed: no half-built folder stays
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def main() -> int:
+    """Build the extension now (retrying a build that failed before); exit 0 when it is built."""
+    failure_note().unlink(missing_ok=True)
+    reason = build_extension()
+    print(f"not built: {reason}" if reason else f"built {extension_file()}", file=sys.stderr)
+    return 1 if reason else 0
+
+
+if __name__ == "__main__":
+    # Run as a script this file is `__main__`, a second copy: the kernels register with the
+    # imported `solver.search.native`, so that copy does the work.
+    from solver.search.native import main as imported_main
+
+    sys.exit(imported_main())
