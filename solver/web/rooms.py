@@ -1,7 +1,7 @@
 """Rooms of the browser game: seats, the host's lobby, and the hand the server referees.
 
 A room is up to `max_seats` seats, people and bots. The server is the referee: it runs the
-same engine as `bananas play` (`solver.play.game.Hand`) on the wall clock, seats each person
+same engine as `bananas play` (`solver.play.game.Round`) on the wall clock, seats each person
 as a `Person` (the engine's Bot interface, whose calls come from the page) and our bots by
 preset. Every message from a page is checked before anything changes; a person only ever
 receives their own tiles (others' appear as counts), and the seat a connection acts for is
@@ -26,7 +26,7 @@ import numpy as np
 
 from solver.core.grid import Grid, GridError, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
-from solver.play.game import Decision, Hand, RuleError, Rules, TableView, grid_tiles
+from solver.play.game import Decision, Round, RuleError, Rules, TableView, grid_tiles
 from solver.web.config import WebConfig
 
 LANGUAGES = ("en", "fr")
@@ -152,7 +152,7 @@ class Seat:
 
 
 class Game:
-    """One hand in a room: the engine's `Hand` on the wall clock, and what the pages see of it."""
+    """One hand in a room: the engine's `Round` on the wall clock, and what the pages see of it."""
 
     def __init__(self, room: Room, rules: Rules, seed: int):
         from solver.play.bots import make_bot
@@ -165,8 +165,8 @@ class Game:
         self.rules = rules
         self.seed = seed
         self.events: list[dict] = []  # engine events not yet turned into messages
-        self.hand = Hand(rules, self.players, seed, observer=self.events.append)
-        self.hand.result = None  # Hand.start sets it too; pages may look before the deal
+        self.hand = Round(rules, self.players, seed, observer=self.events.append)
+        self.hand.result = None  # Round.start sets it too; pages may look before the deal
         self.lexicon = self.hand.lexicon
         self.log: list[dict] = []
         self.tiles_left = [0] * len(self.seats)
