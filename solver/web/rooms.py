@@ -165,9 +165,9 @@ class Game:
         self.rules = rules
         self.seed = seed
         self.events: list[dict] = []  # engine events not yet turned into messages
-        self.hand = Round(rules, self.players, seed, observer=self.events.append)
-        self.hand.result = None  # Round.start sets it too; pages may look before the deal
-        self.lexicon = self.hand.lexicon
+        self.round = Round(rules, self.players, seed, observer=self.events.append)
+        self.round.result = None  # Round.start sets it too; pages may look before the deal
+        self.lexicon = self.round.lexicon
         self.log: list[dict] = []
         self.tiles_left = [0] * len(self.seats)
         self.bot_held = [0] * len(self.seats)
@@ -190,7 +190,7 @@ class Game:
         self.after_step()
 
     def after_step(self) -> None:
-        hand = self.hand
+        hand = self.round
         if hand.result is None and not hand.queue:
             persons_playing = any(
                 isinstance(p, Person) and hand.seats[i].active and not hand.seats[i].waiting
@@ -216,7 +216,7 @@ class Game:
     def person_tiles_left(self) -> None:
         for index, player in enumerate(self.players):
             if isinstance(player, Person):
-                self.tiles_left[index] = len(player.rack()) if self.hand.seats[index].active else 0
+                self.tiles_left[index] = len(player.rack()) if self.round.seats[index].active else 0
 
     # -- what pages see ----------------------------------------------------------------------
     def drain_events(self) -> list[dict]:
@@ -258,7 +258,7 @@ class Game:
                 if key in event:
                     entry[key] = event[key]
         if kind in ("peel", "dump"):
-            for index, seat in enumerate(self.hand.seats):
+            for index, seat in enumerate(self.round.seats):
                 if seat.active and self.status[index] == "stuck":
                     self.status[index] = "building"
         if "bunch" in event:
@@ -266,7 +266,7 @@ class Game:
         return entry
 
     def table(self) -> dict:
-        hand = self.hand
+        hand = self.round
         self.person_tiles_left()
         players = []
         for index, seat in enumerate(self.seats):
@@ -302,8 +302,8 @@ class Game:
         message = {
             "type": "tiles",
             "held": tiles.letters(),
-            "active": self.hand.seats[index].active,
-            "waiting": self.hand.seats[index].waiting,
+            "active": self.round.seats[index].active,
+            "waiting": self.round.seats[index].waiting,
         }
         if restore:
             message["cells"] = [[row, col, letter] for (row, col), letter in sorted(cells.items())]
@@ -329,14 +329,14 @@ class Game:
         }
 
     def final_boards(self) -> dict:
-        result = self.hand.result
+        result = self.round.result
         boards = []
         for index, (seat, player) in enumerate(zip(self.seats, self.players, strict=True)):
             if isinstance(player, Person):
                 cells = player.snapshot()[1] or player.bananas_cells
                 grid = Grid.from_cells(cells) if cells else None
             else:
-                grid = player.current_grid() if self.hand.seats[index].active else None
+                grid = player.current_grid() if self.round.seats[index].active else None
             board = {"seat": index, "name": seat.name, "kind": seat.kind, "status": self.status[index], "grid": None}
             if grid is not None:
                 report = validate(grid, self.lexicon, None, self.rules.min_length)
@@ -431,7 +431,7 @@ class Room:
                 if game.sent_held.get(id(connection)) != (private["held"], private["active"], private["waiting"]):
                     game.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
                     connection.send(private)
-        if game.hand.result is not None and game.final is None:
+        if game.round.result is not None and game.final is None:
             game.final = game.final_boards()
             self.phase = "ended"
             self.broadcast(game.final)
@@ -580,13 +580,13 @@ class Room:
         self.broadcast({"type": "log", "entries": [], "reset": True})
         async with game.lock:
             game.started = time.monotonic()
-            await game.step(game.hand.start)
+            await game.step(game.round.start)
             self.broadcast_table(game.drain_events())
         self.driver = asyncio.create_task(self.drive(game))
 
     async def drive(self, game: Game) -> None:
         """Advance the engine as the wall clock reaches its events (bots' calls)."""
-        hand = game.hand
+        hand = game.round
         while hand.result is None and not self.closed:
             delay = None
             if hand.queue:
@@ -619,8 +619,8 @@ class Room:
         game = self.game
         if self.phase == "playing" and game is not None and (index := game.index_of(seat)) is not None:
             async with game.lock:
-                if game.hand.result is None:
-                    await game.step(lambda: game.hand.leave(index, game.clock()))
+                if game.round.result is None:
+                    await game.step(lambda: game.round.leave(index, game.clock()))
                 self.broadcast_table(game.drain_events())
         if seat in self.seats and self.phase != "playing":
             self.seats.remove(seat)
@@ -636,7 +636,7 @@ class Room:
     async def update_grid(self, connection, seat: Seat, message: dict) -> None:
         game, index = self.playing_person(seat)
         person = game.players[index]
-        cells = parse_cells(message.get("cells"), len(game.hand.rules.distribution))
+        cells = parse_cells(message.get("cells"), len(game.round.rules.distribution))
         seq = message.get("seq")
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
             raise RoomError("bad_value", "seq is an integer")
@@ -651,11 +651,11 @@ class Room:
     def playing_person(self, seat: Seat) -> tuple[Game, int]:
         game = self.game
         index = game.index_of(seat) if game is not None else None
-        if game is None or self.phase != "playing" or game.hand.result is not None:
+        if game is None or self.phase != "playing" or game.round.result is not None:
             raise RoomError("out_of_order", "no game is being played")
         if index is None or not isinstance(game.players[index], Person):
             raise RoomError("out_of_order", "you are not playing in this game")
-        if not game.hand.seats[index].active:
+        if not game.round.seats[index].active:
             raise RoomError("out_of_order", "you are out of this hand")
         return game, index
 
@@ -669,9 +669,9 @@ class Room:
             raise RoomError("bad_letters", "dump one tile, a letter A-Z")
         person = game.players[index]
         async with game.lock:
-            if game.hand.result is not None or not game.hand.seats[index].active:
+            if game.round.result is not None or not game.round.seats[index].active:
                 raise RoomError("out_of_order", "the hand is over for you")
-            view = game.hand.view()
+            view = game.round.view()
             rack = person.rack()
             if call == "peel" and not (view.can_peel and len(rack) == 0):
                 raise RoomError(
@@ -696,7 +696,7 @@ class Room:
                 if len(rack) or not person.cells:
                     raise RoomError("not_now", "place every tile of your rack before BANANAS")
             decision = Decision("wait" if call == "stuck" else call, tile=tile, grid=person.current_grid())
-            await game.step(lambda: game.hand.external_call(index, decision, game.clock()))
+            await game.step(lambda: game.round.external_call(index, decision, game.clock()))
             self.broadcast_table(game.drain_events())
         game.poke.set()
 
