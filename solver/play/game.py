@@ -65,6 +65,7 @@ import heapq
 import math
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -296,7 +297,7 @@ class _Seat:
 class Hand:
     """One hand of Bananagrams between `bots` under `rules`, from `seed`."""
 
-    def __init__(self, rules: Rules, bots: list[Bot], seed: int, realtime: bool = False, observer=None):
+    def __init__(self, rules: Rules, bots: Sequence[Bot], seed: int, realtime: bool = False, observer=None):
         rules.check_players(len(bots))
         if not isinstance(seed, (int, np.integer)) or seed < 0:
             raise RuleError(f"a game seed is a non-negative integer, got {seed!r}")
@@ -664,7 +665,7 @@ def grid_tiles(bot: Bot) -> TileCounts:
     return grid.tiles() if grid is not None else TileCounts()
 
 
-def play_hand(rules: Rules, bots: list[Bot], seed: int, **options) -> HandResult:
+def play_hand(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> HandResult:
     return Hand(rules, bots, seed, **options).play()
 
 
