@@ -67,7 +67,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -297,6 +297,8 @@ class _Seat:
 class Hand:
     """One hand of Bananagrams between `bots` under `rules`, from `seed`."""
 
+    result: HandResult | None  # set by start(); the hand's outcome once it ends
+
     def __init__(self, rules: Rules, bots: Sequence[Bot], seed: int, realtime: bool = False, observer=None):
         rules.check_players(len(bots))
         if not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -314,7 +316,8 @@ class Hand:
         self.events: list[dict] = []
         self.ledger: list[Charge] = []
         self.clock = 0.0
-        self.queue: list[tuple[float, int, int, str, object]] = []
+        # (when, seat, order, kind, payload): a "call" carries (Decision, version, TableView)
+        self.queue: list[tuple[float, int, int, str, Any]] = []
         self.order = 0
         self.dumps = 0
         self.rotten = 0
@@ -378,7 +381,7 @@ class Hand:
     # The pieces `play` is made of, for drivers that interleave outside calls (the engine
     # protocol's hosted games): start, then advance the clock, and feed remote calls in.
     def start(self) -> None:
-        self.result: HandResult | None = None
+        self.result = None
         self.split()
 
     def advance(self, until: float) -> HandResult | None:
@@ -495,7 +498,7 @@ class Hand:
             return self.stalemate()
         return None
 
-    def peel(self, seat_index: int, decision: Decision, view: TableView) -> None:
+    def peel(self, seat_index: int, decision: Decision, view: TableView) -> HandResult | None:
         """RULES.md PEEL: empty hand, at least one bunch tile per active player; every
         active player draws one, the caller too."""
         seat = self.seats[seat_index]
@@ -513,13 +516,14 @@ class Hand:
         self.schedule(self.clock, seat_index, "decide")
         return None
 
-    def dump(self, seat_index: int, decision: Decision, view: TableView) -> None:
+    def dump(self, seat_index: int, decision: Decision, view: TableView) -> HandResult | None:
         """RULES.md DUMP: one tile back, mixed in first, three drawn; only when the bunch
         plus the returned tile holds three."""
         seat = self.seats[seat_index]
         tile = TileCounts.from_letters(decision.tile or "")
         if not view.can_dump or len(tile) != 1 or not (seat.held - grid_tiles(seat.bot)).contains(tile):
             return self.refuse(seat_index)
+        assert decision.tile is not None  # one tile named, checked above
         seat.bot.give_back(decision.tile)
         seat.held = seat.held - tile
         seat.returned += 1
@@ -636,7 +640,7 @@ class Hand:
         return self.end("replay", leaders, f"{why}: equal longest words ({best} letters): another hand")
 
     def end(self, outcome: str, winners: list[int], reason: str) -> HandResult:
-        scores = {}
+        scores: dict[str, float | str] = {}
         if self.rules.variant == "solo" and winners:
             grid = self.seats[0].bot.current_grid()
             scores = {"time": round(self.clock, 3), "words": len(find_words(grid)) if grid else 0}
@@ -644,10 +648,7 @@ class Hand:
             scores["objective"] = self.rules.solo_objective
             scores["score"] = scores["time"] if self.rules.solo_objective == "time" else scores["words"]
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
-        grids = [
-            seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
-            for seat in self.seats
-        ]
+        grids = [shown.to_json() if seat.active and (shown := seat.bot.current_grid()) else None for seat in self.seats]
         return HandResult(
             outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores, self.ledger
         )
