@@ -65,8 +65,9 @@ import heapq
 import math
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -296,7 +297,9 @@ class _Seat:
 class Round:
     """One hand of Bananagrams between `bots` under `rules`, from `seed`."""
 
-    def __init__(self, rules: Rules, bots: list[Bot], seed: int, realtime: bool = False, observer=None):
+    result: RoundResult | None  # set by start(); the hand's outcome once it ends
+
+    def __init__(self, rules: Rules, bots: Sequence[Bot], seed: int, realtime: bool = False, observer=None):
         rules.check_players(len(bots))
         if not isinstance(seed, (int, np.integer)) or seed < 0:
             raise RuleError(f"a game seed is a non-negative integer, got {seed!r}")
@@ -313,7 +316,8 @@ class Round:
         self.events: list[dict] = []
         self.ledger: list[Charge] = []
         self.clock = 0.0
-        self.queue: list[tuple[float, int, int, str, object]] = []
+        # (when, seat, order, kind, payload): a "call" carries (Decision, version, TableView)
+        self.queue: list[tuple[float, int, int, str, Any]] = []
         self.order = 0
         self.dumps = 0
         self.rotten = 0
@@ -377,7 +381,7 @@ class Round:
     # The pieces `play` is made of, for drivers that interleave outside calls (the engine
     # protocol's hosted games): start, then advance the clock, and feed remote calls in.
     def start(self) -> None:
-        self.result: RoundResult | None = None
+        self.result = None
         self.split()
 
     def advance(self, until: float) -> RoundResult | None:
@@ -494,7 +498,7 @@ class Round:
             return self.stalemate()
         return None
 
-    def peel(self, seat_index: int, decision: Decision, view: TableView) -> None:
+    def peel(self, seat_index: int, decision: Decision, view: TableView) -> RoundResult | None:
         """RULES.md PEEL: empty hand, at least one bunch tile per active player; every
         active player draws one, the caller too."""
         seat = self.seats[seat_index]
@@ -512,13 +516,14 @@ class Round:
         self.schedule(self.clock, seat_index, "decide")
         return None
 
-    def dump(self, seat_index: int, decision: Decision, view: TableView) -> None:
+    def dump(self, seat_index: int, decision: Decision, view: TableView) -> RoundResult | None:
         """RULES.md DUMP: one tile back, mixed in first, three drawn; only when the bunch
         plus the returned tile holds three."""
         seat = self.seats[seat_index]
         tile = TileCounts.from_letters(decision.tile or "")
         if not view.can_dump or len(tile) != 1 or not (seat.held - grid_tiles(seat.bot)).contains(tile):
             return self.refuse(seat_index)
+        assert decision.tile is not None  # one tile named, checked above
         seat.bot.give_back(decision.tile)
         seat.held = seat.held - tile
         seat.returned += 1
@@ -635,7 +640,7 @@ class Round:
         return self.end("replay", leaders, f"{why}: equal longest words ({best} letters): another hand")
 
     def end(self, outcome: str, winners: list[int], reason: str) -> RoundResult:
-        scores = {}
+        scores: dict[str, float | str] = {}
         if self.rules.variant == "solo" and winners:
             grid = self.seats[0].bot.current_grid()
             scores = {"time": round(self.clock, 3), "words": len(find_words(grid)) if grid else 0}
@@ -643,10 +648,7 @@ class Round:
             scores["objective"] = self.rules.solo_objective
             scores["score"] = scores["time"] if self.rules.solo_objective == "time" else scores["words"]
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
-        grids = [
-            seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
-            for seat in self.seats
-        ]
+        grids = [shown.to_json() if seat.active and (shown := seat.bot.current_grid()) else None for seat in self.seats]
         return RoundResult(
             outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores, self.ledger
         )
@@ -664,7 +666,7 @@ def grid_tiles(bot: Bot) -> TileCounts:
     return grid.tiles() if grid is not None else TileCounts()
 
 
-def play_round(rules: Rules, bots: list[Bot], seed: int, **options) -> RoundResult:
+def play_round(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> RoundResult:
     return Round(rules, bots, seed, **options).play()
 
 

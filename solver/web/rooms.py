@@ -21,6 +21,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,9 @@ from solver.core.grid import Grid, GridError, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 from solver.play.game import Decision, Round, RuleError, Rules, TableView, grid_tiles
 from solver.web.config import WebConfig
+
+if TYPE_CHECKING:
+    from solver.play.bots import GreedyBot, SolverBot  # imported lazily: numba-backed
 
 LANGUAGES = ("en", "fr")
 VARIANTS = ("classic", "three-letter", "smoothie")
@@ -159,7 +163,13 @@ class Game:
 
         self.room = room
         self.seats = list(room.seats)
-        self.players = [Person(seat.name) if seat.kind == "person" else make_bot(seat.spec) for seat in self.seats]
+        self.players: list[Person | SolverBot | GreedyBot] = []
+        for seat in self.seats:
+            if seat.kind == "person":
+                self.players.append(Person(seat.name))
+            else:
+                assert seat.spec is not None  # a bot seat always names its preset
+                self.players.append(make_bot(seat.spec))
         for player, seat in zip(self.players, self.seats, strict=True):
             player.name = seat.name
         self.rules = rules
@@ -176,10 +186,16 @@ class Game:
         self.lock = asyncio.Lock()
         self.poke = asyncio.Event()
         self.final: dict | None = None
-        self.sent_held: dict[int, str] = {}
+        self.sent_held: dict[int, tuple] = {}  # connection id -> (held, active, waiting) last sent
 
     def clock(self) -> float:
         return time.monotonic() - self.started
+
+    def person(self, index: int) -> Person:
+        """The person at seat `index` (the caller has checked that a person sits there)."""
+        player = self.players[index]
+        assert isinstance(player, Person)
+        return player
 
     def index_of(self, seat: Seat) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is seat), None)
@@ -297,7 +313,7 @@ class Game:
         }
 
     def private(self, index: int, restore: bool = False) -> dict:
-        player = self.players[index]
+        player = self.person(index)
         tiles, cells = player.snapshot()
         message = {
             "type": "tiles",
@@ -330,6 +346,7 @@ class Game:
 
     def final_boards(self) -> dict:
         result = self.round.result
+        assert result is not None  # called once the hand has ended
         boards = []
         for index, (seat, player) in enumerate(zip(self.seats, self.players, strict=True)):
             if isinstance(player, Person):
@@ -420,6 +437,7 @@ class Room:
 
     def broadcast_table(self, entries: list[dict] | None = None) -> None:
         game = self.game
+        assert game is not None  # tables are broadcast while a game is on
         table = game.table()
         if entries:
             self.broadcast({"type": "log", "entries": entries})
@@ -500,7 +518,7 @@ class Room:
                 game.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
                 connection.send(private)
                 if self.spellcheck and self.phase == "playing":
-                    connection.send({"type": "check", "seq": None, **game.check(game.players[index].snapshot()[1])})
+                    connection.send({"type": "check", "seq": None, **game.check(game.person(index).snapshot()[1])})
             if game.final is not None:
                 connection.send(game.final)
 
@@ -635,7 +653,7 @@ class Room:
 
     async def update_grid(self, connection, seat: Seat, message: dict) -> None:
         game, index = self.playing_person(seat)
-        person = game.players[index]
+        person = game.person(index)
         cells = parse_cells(message.get("cells"), len(game.round.rules.distribution))
         seq = message.get("seq")
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
@@ -667,7 +685,7 @@ class Room:
         tile = message.get("tile") if call == "dump" else None
         if call == "dump" and not (isinstance(tile, str) and len(tile) == 1 and "A" <= tile <= "Z"):
             raise RoomError("bad_letters", "dump one tile, a letter A-Z")
-        person = game.players[index]
+        person = game.person(index)
         async with game.lock:
             if game.round.result is not None or not game.round.seats[index].active:
                 raise RoomError("out_of_order", "the hand is over for you")
@@ -681,6 +699,7 @@ class Room:
                     else "no PEEL in this variant",
                 )
             if call == "dump":
+                assert tile is not None  # a dump's tile was checked above
                 if not view.can_dump:
                     raise RoomError(
                         "not_now",
