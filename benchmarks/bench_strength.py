@@ -98,12 +98,12 @@ def first_grid_seconds(result, player: int) -> float | None:
 
 def calibrate(preset: str, hands: int, seed: int) -> dict:
     from solver.play.bots import make_bot
-    from solver.play.game import Rules, play_hand
+    from solver.play.game import Rules, play_round
     from solver.play.tournament import hand_seed
 
     firsts, games, hooks, peels = [], [], [], []
     for index in range(hands):
-        result = play_hand(Rules(), [make_bot(preset), make_bot(preset)], hand_seed(seed, index))
+        result = play_round(Rules(), [make_bot(preset), make_bot(preset)], hand_seed(seed, index))
         firsts += [t for t in (first_grid_seconds(result, player) for player in (0, 1)) if t is not None]
         games.append(result.clock)
         peels.append(sum(event["event"] == "peel" for event in result.events))

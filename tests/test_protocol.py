@@ -379,9 +379,9 @@ def test_host_instant_two_bots_play_to_game_over_with_a_valid_winning_grid(lexic
     assert over["outcome"] in ("win", "shared", "unawarded")
     for winner in over["winners"]:
         grid = Grid.from_rows(over["grids"][winner])
-        report = validate(grid, lexicon, session.host.hand.seats[winner].held)
+        report = validate(grid, lexicon, session.host.round.seats[winner].held)
         assert report.ok, report.problems()
-    session.host.hand.check_invariant()
+    session.host.round.check_invariant()
     assert session.next_wakeup() is None
     # the finished game frees the session: options and a new game are accepted
     assert only(send(session, {"type": "options", "seed": 9}), "options")
@@ -394,7 +394,7 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     split = only(replies, "tiles")
     assert split[0]["player"] == 0 and split[0]["reason"] == "split" and len(split[0]["tiles"]) == 21
     hand = tracked_hand(replies, 0)
-    assert hand == session.host.hand.seats[0].held
+    assert hand == session.host.round.seats[0].held
     # the public split event tells hand sizes, not letters
     split_event = only(replies, "event")[0]
     assert split_event["event"] == "split" and split_event["hands"] == [21, 21]
@@ -403,7 +403,7 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     absent = next(letter for letter in "QZXJKVWYFHBCMPGUDLNRTOIASE" if hand[letter] == 0)
 
     def own_dumps() -> int:  # the bot may dump meanwhile
-        return sum(event["event"] == "dump" and event["player"] == 0 for event in session.host.hand.events)
+        return sum(event["event"] == "dump" and event["player"] == 0 for event in session.host.round.events)
 
     dumps_before = own_dumps()
     replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": absent, "id": "d0"})
@@ -411,7 +411,7 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     assert own_dumps() == dumps_before
     assert not [r for r in replies if r["type"] == "event" and r["event"] == "dump" and r["player"] == 0]
     hand = tracked_hand(replies, 0, hand)
-    assert hand == session.host.hand.seats[0].held  # only peel draws changed it
+    assert hand == session.host.round.seats[0].held  # only peel draws changed it
 
     # two tiles at once, a lower-case letter, an empty tile: refused too
     for tile in (hand.letters()[:2], "", "?"):
@@ -419,11 +419,11 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
             "not_your_tile",
             "bad_letters",
         )
-    hand = session.host.hand.seats[0].held
+    hand = session.host.round.seats[0].held
 
     # a valid dump: one tile back, three drawn, sent as a tiles message
     tile = hand.letters()[0]
-    bunch_before = len(session.host.hand.bunch)
+    bunch_before = len(session.host.round.bunch)
     replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": tile.lower()})
     assert only(replies, "ok")
     dumped = [r for r in replies if r["type"] == "tiles" and len(r["tiles"]) == 3]
@@ -432,8 +432,8 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     assert dump_event and dump_event[-1]["player"] == 0 and dump_event[-1]["drawn"] == 3
     assert "returned" not in dump_event[-1]  # public: which tile went back is private
     hand = tracked_hand(replies, 0, hand - tiles(tile))
-    assert hand == session.host.hand.seats[0].held
-    assert len(session.host.hand.bunch) <= bunch_before - 2
+    assert hand == session.host.round.seats[0].held
+    assert len(session.host.round.bunch) <= bunch_before - 2
 
     # stuck: public stuck event for the remote player
     replies = send(session, {"type": "call", "player": 0, "call": "stuck"})
@@ -451,13 +451,13 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
         out += drain(session)[0]
     replies += out
     hand = tracked_hand(out, 0, hand)
-    assert hand == session.host.hand.seats[0].held  # every tile the remote got was announced to it
+    assert hand == session.host.round.seats[0].held  # every tile the remote got was announced to it
     over = only(replies, "game_over")
     assert len(over) == 1
     for winner in over[0]["winners"]:
         assert winner == 1
-        assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.host.hand.seats[1].held).ok
-    session.host.hand.check_invariant()
+        assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.host.round.seats[1].held).ok
+    session.host.round.check_invariant()
     # calls for the bot's seat are refused
     assert error_code(send(session, {"type": "call", "player": 1, "call": "peel"})) == "bad_value"
 
@@ -469,15 +469,15 @@ def test_host_remote_bananas_with_a_wrong_grid_goes_rotten_then_the_bot_finishes
     replies = send(session, {"type": "start_game", "players": [{"remote": "me"}, {"bot": "easy"}], "seed": 3}, now=0.0)
     hand = tracked_hand(replies, 0)
     dumps = 0
-    while len(session.host.hand.bunch) >= 2:
+    while len(session.host.round.bunch) >= 2:
         tile = hand.letters()[dumps % len(hand)]
         replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": tile}, now=0.0)
         assert only(replies, "ok"), replies
         hand = tracked_hand(replies, 0, hand - tiles(tile))
         dumps += 1
         assert dumps <= 60
-    assert hand == session.host.hand.seats[0].held and len(hand) == 21 + 2 * dumps
-    session.host.hand.check_invariant()
+    assert hand == session.host.round.seats[0].held and len(hand) == 21 + 2 * dumps
+    session.host.round.check_invariant()
 
     replies = send(session, {"type": "call", "player": 0, "call": "bananas", "grid": ["ZZZ"]}, now=0.0)
     rotten = [r for r in replies if r["type"] == "event" and r["event"] == "rotten"]
@@ -489,8 +489,8 @@ def test_host_remote_bananas_with_a_wrong_grid_goes_rotten_then_the_bot_finishes
     over = only(out, "game_over")
     assert len(over) == 1 and over[0]["outcome"] == "win" and over[0]["winners"] == [1]
     assert over[0]["grids"][0] is None
-    assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.host.hand.seats[1].held).ok
-    session.host.hand.check_invariant()
+    assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.host.round.seats[1].held).ok
+    session.host.round.check_invariant()
 
 
 def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
@@ -516,7 +516,7 @@ def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
         assert len(dump) == 1 and dump[0]["bunch"] == bunch - 2, replies
         bunch = dump[0]["bunch"]
         hand = tracked_hand(replies, 0, hand - tiles(tile))
-    assert hand == session.host.hand.seats[0].held
+    assert hand == session.host.round.seats[0].held
     # The bot's stuck mark lands once its (failed) work is done, as the clock moves on.
     assert [r for r in seen if r["type"] == "event" and r["event"] == "stuck" and r["player"] == 1]
     # BANANAS with a grid that is not its tiles (and not even words)
@@ -529,7 +529,7 @@ def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
     out, _ = drain(session)
     over = only(replies + out, "game_over")
     assert len(over) == 1 and over[0]["outcome"] == "unawarded" and over[0]["winners"] == []
-    session.host.hand.check_invariant()
+    session.host.round.check_invariant()
 
 
 def test_host_remote_stuck_with_stuck_bots_ends_the_game():
@@ -542,7 +542,7 @@ def test_host_remote_stuck_with_stuck_bots_ends_the_game():
     replies = send(session, {"type": "call", "player": 1, "call": "stuck"}, now=now + 0.2)
     over = only(replies, "game_over")
     assert over and over[0]["outcome"] == "unawarded"
-    session.host.hand.check_invariant()
+    session.host.round.check_invariant()
 
 
 def test_host_realtime_events_wait_for_the_wall_clock():
@@ -572,13 +572,13 @@ def test_host_realtime_tick_at_next_wakeup_makes_progress():
         wakeup = session.next_wakeup()
         if wakeup is None:
             break
-        events_before = len(session.host.hand.events)
-        queue_before = list(session.host.hand.queue)
+        events_before = len(session.host.round.events)
+        queue_before = list(session.host.round.queue)
         session.tick(wakeup)
-        assert len(session.host.hand.events) > events_before or session.host.hand.queue != queue_before, (
+        assert len(session.host.round.events) > events_before or session.host.round.queue != queue_before, (
             f"tick({wakeup!r}) at next_wakeup() did nothing"
         )
-    assert session.host.hand.result is not None
+    assert session.host.round.result is not None
 
 
 def test_start_game_reply_echoes_the_id():
@@ -596,7 +596,7 @@ def test_call_after_game_over_is_out_of_order():
         error_code(
             send(
                 session,
-                {"type": "call", "player": 0, "call": "dump", "tile": session.host.hand.seats[0].held.letters()[0]},
+                {"type": "call", "player": 0, "call": "dump", "tile": session.host.round.seats[0].held.letters()[0]},
             )
         )
         == "out_of_order"
@@ -893,11 +893,11 @@ HOST_BAD = [
 @pytest.mark.parametrize("label, message, code", HOST_BAD, ids=[case[0] for case in HOST_BAD])
 def test_bad_input_mid_hosted_game(hosted_with_remote, label, message, code):
     session = hosted_with_remote
-    events_before = len(session.host.hand.events)
-    held_before = session.host.hand.seats[0].held
+    events_before = len(session.host.round.events)
+    held_before = session.host.round.seats[0].held
     replies = send(session, message)
     assert error_code(replies) == code, replies
-    assert len(session.host.hand.events) == events_before and session.host.hand.seats[0].held == held_before
+    assert len(session.host.round.events) == events_before and session.host.round.seats[0].held == held_before
     assert_still_serving(session)
     assert only(send(session, {"type": "grid", "player": 0}), "grid")
 

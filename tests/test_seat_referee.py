@@ -170,12 +170,12 @@ def test_a_remote_call_made_before_the_latest_tiles_is_stale_and_changes_nothing
     seen = len(of_type(replies, "tiles"))
     assert seen == 1  # the split
     hand = of_type(replies, "tiles")[0]["tiles"]
-    seat = session.host.hand.seats[0]
-    session.host.hand.give(0, TileCounts.from_letters("E"))  # a PEEL's tile, sent as the call crossed it
-    events = len(session.host.hand.events)
+    seat = session.host.round.seats[0]
+    session.host.round.give(0, TileCounts.from_letters("E"))  # a PEEL's tile, sent as the call crossed it
+    events = len(session.host.round.events)
     reply = send(session, {"type": "call", "player": 0, "call": "dump", "tile": hand[0], "seen": seen})
     assert of_type(reply, "error")[0]["code"] == "stale"
-    assert len(session.host.hand.events) == events and seat.refused == 0
+    assert len(session.host.round.events) == events and seat.refused == 0
     reply = send(session, {"type": "call", "player": 0, "call": "dump", "tile": hand[0], "seen": seen + 1})
     assert of_type(reply, "ok")
     assert send(session, {"type": "call", "player": 0, "call": "stuck", "seen": 99})[0]["code"] == "bad_value"

@@ -21,6 +21,7 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -156,6 +157,7 @@ def play(
     from solver.play.bots import make_bot
     from solver.play.game import play_match
 
+    emit: JsonLog | TextLog
     if as_json:
         emit = JsonLog(players, specs, seed, variant, lang, match_format)
     else:
@@ -207,7 +209,7 @@ class JsonLog:
     """The replayable event log: JSON lines on stdout."""
 
     def __init__(self, players: int, specs: list[str], seed: int, variant: str, lang: str, match_format: str):
-        self.settings = {
+        self.settings: dict[str, Any] = {
             "seed": seed,
             "players": players,
             "bots": specs,
@@ -709,7 +711,7 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
     person at P1, every event as it happens."""
     from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
     from solver.lexicon.loader import get_lexicon
-    from solver.play.spellevate import check_table, play_rounds
+    from solver.play.spellevate import SpellevateBot, check_table, play_rounds
     from solver.play.spellevate_bots import check_spellevate_spec, make_spellevate_bot
 
     for spec in specs:
@@ -720,7 +722,7 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
     if json_file is not None:
         check_writable(json_file, "--json")  # before the game: a bad path fails at once
     lexicon = get_lexicon("en")
-    seats = [HumanSeat(lexicon)] if human else []
+    seats: list[SpellevateBot] = [HumanSeat(lexicon)] if human else []
     seats += [make_spellevate_bot(spec, lexicon) for spec in specs]
     if human:
         names = ["you"] + specs

@@ -33,7 +33,9 @@ benchmarks/bench_strength.py measures:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -135,9 +137,11 @@ class SolverBot:
             self.board.objective = "fewest-words"  # full re-solves look for fewer words
 
     def receive(self, tiles: TileCounts) -> None:
+        assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand + tiles
 
     def give_back(self, tile: str) -> None:
+        assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand - TileCounts.from_letters(tile)
 
     def holding(self) -> TileCounts:
@@ -148,6 +152,7 @@ class SolverBot:
 
     def decide(self, view: TableView) -> Decision:
         self.forced = None  # a refused risky BANANAS leaves the real grid in play
+        assert self.board is not None  # start() made the board
         if len(self.board.hand) == 0 and self.board.grid is not None:
             return self.call_when_done(view, Decision("wait"))
         # While a DUMP is possible the bot rebuilds only so far, with so much patience (a
@@ -172,6 +177,7 @@ class SolverBot:
         return view.can_dump and self.settings.dump_policy != "never" and peels_left >= self.settings.endgame
 
     def call_when_done(self, view: TableView, work: Decision) -> Decision:
+        assert self.board is not None  # start() made the board
         if view.can_bananas:
             work.action, work.grid = "bananas", self.board.grid
         elif view.can_peel:
@@ -179,6 +185,7 @@ class SolverBot:
         return work
 
     def when_stuck(self, view: TableView, work: Decision) -> Decision:
+        assert self.board is not None  # start() made the board
         if view.can_bananas and self.rng.random() < self.settings.risk:
             self.forced = force_tiles(self.board.grid, self.board.hand)
             work.action, work.grid = "bananas", self.forced
@@ -189,6 +196,7 @@ class SolverBot:
 
     def choose_dump(self, work: Decision) -> str:
         """The tile to dump; the looks an estimate takes are added to `work`."""
+        assert self.board is not None  # start() made the board
         letters = self.board.hand.letters()
         if self.settings.dump_policy == "advice" and self.board.grid is not None and len(set(letters)) > 1:
             bunch = self.rules.distribution - self.board.tiles  # unseen tiles, as far as this bot knows
@@ -318,8 +326,8 @@ class GreedyBot:
 
 
 NONE_ALLOWED = ("level", "patience", "max_word")
-GREEDY_SETTING_KINDS = {"speed": float, "level": int, "max_word": int}
-SETTING_KINDS = {
+GREEDY_SETTING_KINDS: dict[str, Callable[[str], Any]] = {"speed": float, "level": int, "max_word": int}
+SETTING_KINDS: dict[str, Callable[[str], Any]] = {
     "level": int,
     "speed": float,
     "dump_policy": str,
@@ -341,7 +349,7 @@ def make_bot(spec: str) -> SolverBot | GreedyBot:
     if name not in PRESETS and name != "greedy":
         raise ValueError(f"unknown bot {name!r} (presets: {', '.join(list(PRESETS) + ['greedy'])})")
     kinds = GREEDY_SETTING_KINDS if name == "greedy" else SETTING_KINDS
-    values = {}
+    values: dict[str, Any] = {}  # each parsed by its setting's kind
     for option in filter(None, options.split(",")):
         key, _, value = option.partition("=")
         if key not in kinds:

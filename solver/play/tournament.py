@@ -44,7 +44,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from solver.play.game import Rules, confidence_interval, play_hand
+from solver.play.game import Rules, confidence_interval, play_round
 
 CSV_FIELDS = (
     "bot",
@@ -270,7 +270,7 @@ def play_game(task: tuple, bot_specs: list[str], rules: Rules) -> GameRecord:
 
     index, group, rotation, seed, seated = task
     bots = [make_bot(bot_specs[entry]) for entry in seated]
-    result = play_hand(rules, bots, seed)
+    result = play_round(rules, bots, seed)
     dumps = [0] * len(bots)
     rotten = [0] * len(bots)
     for event in result.events:

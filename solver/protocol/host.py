@@ -2,7 +2,7 @@
 
 It owns the bunch, seats N bots and M remote players, sends each remote player its tiles
 (`tiles`) and everyone the public events (`event`), and takes the remote players' calls
-(`call` with "player"). The hand itself is `solver.play.game.Hand`; this module feeds it
+(`call` with "player"). The round itself is `solver.play.game.Round`; this module feeds it
 the remote calls and advances it on the session's clock, a bounded slice of work per tick.
 
 Which state a remote call was made on: a call may carry `seen`, the number of `tiles`
@@ -19,7 +19,7 @@ import time
 
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
-from solver.play.game import Decision, Hand, Rules, TableView
+from solver.play.game import Decision, Round, Rules, TableView
 from solver.protocol import fields
 from solver.protocol.fields import ProtocolError
 from solver.protocol.limits import MAX_NAME_CHARS, MAX_PLAYERS, TICK_WORK_SECONDS
@@ -70,19 +70,19 @@ class RemotePlayer:
 class HostMode:
     def __init__(self, session):
         self.session = session
-        self.hand: Hand | None = None
+        self.round: Round | None = None
         self.started = 0.0  # wall time of the start
         self.announced = False
 
     @property
     def in_game(self) -> bool:
-        return self.hand is not None and self.hand.result is None
+        return self.round is not None and self.round.result is None
 
     @property
-    def game(self) -> Hand:
-        if self.hand is None:
+    def game(self) -> Round:
+        if self.round is None:
             raise ProtocolError("out_of_order", "no hosted game: send start_game first")
-        return self.hand
+        return self.round
 
     # -- messages ----------------------------------------------------------------------------
     def on_start_game(self, message: dict, now: float) -> list[dict]:
@@ -96,7 +96,7 @@ class HostMode:
             raise ProtocolError("bad_value", f"a game has 1 to {MAX_PLAYERS} players")
         seed = fields.seed(message, default=session.options.seed)
         seats = [self.seat_for(spec, index) for index, spec in enumerate(players)]
-        hand = Hand(session.options.rules(), seats, seed, observer=self.public_event)
+        hand = Round(session.options.rules(), seats, seed, observer=self.public_event)
         game = {"type": "game", "players": [getattr(s, "name", "bot") for s in seats], "seed": seed}
         if isinstance(message.get("id"), (str, int)):
             game["id"] = message["id"]
@@ -113,7 +113,7 @@ class HostMode:
             warm_up(hand.lexicon)
         # The clock starts when the deal goes out: the bots' set-up (loading word lists) may
         # take a while, and the players must not find the game already under way.
-        self.hand, self.started, self.announced = hand, now + (time.perf_counter() - began), False
+        self.round, self.started, self.announced = hand, now + (time.perf_counter() - began), False
         return []
 
     def seat_for(self, spec, index: int):
@@ -202,18 +202,18 @@ class HostMode:
         return (now - self.started) * options.time_scale
 
     def next_wakeup(self) -> float | None:
-        if self.hand is None or self.hand.result is not None or not self.hand.queue:
+        if self.round is None or self.round.result is not None or not self.round.queue:
             return None
         if self.session.options.clock == "instant":
             return 0.0
-        return self.started + self.hand.queue[0][0] / self.session.options.time_scale
+        return self.started + self.round.queue[0][0] / self.session.options.time_scale
 
     def tick(self, now: float) -> None:
         """Run the events due at `now`, for TICK_WORK_SECONDS at most (then next_wakeup is
         due at once, and other sessions' work gets its turn in between)."""
-        if self.hand is None or self.hand.result is not None:
+        if self.round is None or self.round.result is not None:
             return
-        hand, until = self.hand, self.hand_clock(now) + CLOCK_TOLERANCE
+        hand, until = self.round, self.hand_clock(now) + CLOCK_TOLERANCE
         started = time.perf_counter()
         while hand.result is None and hand.queue and hand.queue[0][0] <= until:
             hand.advance(hand.queue[0][0])

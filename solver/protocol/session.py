@@ -170,7 +170,7 @@ class Session:
             self.host.tick(now)
         except Exception as error:  # noqa: BLE001 - a bug of ours must not end the session
             self.outbox.append(error_reply("internal", f"{type(error).__name__}: {error}"))
-            self.host.hand = None  # the game cannot go on from a state we do not trust
+            self.host.round = None  # the game cannot go on from a state we do not trust
         out = list(self.outbox)
         self.outbox.clear()  # in place: remote players hold a reference to it
         return out

@@ -209,6 +209,7 @@ class Board:
         if cells.get(cell) != letter:
             raise TileError(f"no {letter} at row {cell[0] + 1}, column {cell[1] + 1} of the grid")
         started = time.perf_counter()
+        assert self.grid is not None  # the cell held the tile, so there is a grid
         self.grid, _ = lift(self.grid, [cell])
         before = self.grid  # the dumped tile itself is not "moved"
         mended = self._mend()
@@ -275,6 +276,7 @@ class Board:
             if time.perf_counter() >= deadline or self._cap(None) == 0:
                 return None
             core, lifted = lift(self.grid, cells)
+            assert core is not None  # a leaf word's shared cell stays on the grid
             placed = self._extend(core, self.hand + lifted, deadline)
             if placed:
                 return "lift", placed
@@ -291,6 +293,7 @@ class Board:
     def _cheapest_hook(self) -> Grid | None:
         """One look at the grid for the spot where the hand's one tile forms fewest words."""
         self.nodes += 1
+        assert self.grid is not None  # only called once there is a grid
         letter = self.hand.letters()
         hooks = one_tile_hooks(self.grid, letter, self.lexicon, self.min_length)
         if not hooks:
@@ -312,6 +315,7 @@ class Board:
             return True
         for _, cells in leaf_words(self.grid)[:3]:
             core, lifted = lift(self.grid, cells)
+            assert core is not None  # a leaf word's shared cell stays on the grid
             if self._extend(core, self.hand + lifted, deadline):
                 return True
         return False
@@ -366,7 +370,10 @@ class Board:
             objective=self.objective if budget else "any",
         )
         self.nodes += result.nodes
-        return ("resolve", result.grid) if result.solved else None
+        if not result.solved:
+            return None
+        assert result.grid is not None  # a solved result carries its grid
+        return ("resolve", result.grid)
 
 
 # -- dump advice -----------------------------------------------------------------------
