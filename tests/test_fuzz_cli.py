@@ -130,6 +130,13 @@ class Overtime(Exception):
     pass
 
 
+@pytest.fixture(autouse=True)
+def _in_a_scratch_folder(tmp_path, monkeypatch):
+    """Hostile values land in output options (--json FILE, --svg FILE): write them in a
+    scratch folder, never in the checkout."""
+    monkeypatch.chdir(tmp_path)
+
+
 def run(args: list[str]) -> tuple[object, float]:
     def alarm(signum, frame):
         raise Overtime
