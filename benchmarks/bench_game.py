@@ -32,15 +32,15 @@ TARGET_MEDIAN_SECONDS = 1.0
 
 def time_games(specs: list[str], games: int, seed: int) -> dict:
     from solver.play.bots import make_bot
-    from solver.play.game import Rules, play_hand
+    from solver.play.game import Rules, play_round
 
     rules = Rules()
-    play_hand(rules, [make_bot(spec) for spec in specs], seed + 1_000_000)  # warm-up: compile/load, lexicons
+    play_round(rules, [make_bot(spec) for spec in specs], seed + 1_000_000)  # warm-up: compile/load, lexicons
     walls, clocks, events, outcomes = [], [], [], []
     for index in progress(range(games), ", ".join(specs), "game"):
         bots = [make_bot(spec) for spec in specs]
         started = time.perf_counter()
-        result = play_hand(rules, bots, seed + index)
+        result = play_round(rules, bots, seed + index)
         walls.append(time.perf_counter() - started)
         clocks.append(result.clock)
         events.append(len(result.events))

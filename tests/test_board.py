@@ -46,6 +46,7 @@ def warm_kernels(en):
 
 # -- helpers --------------------------------------------------------------------------
 
+
 def tiles(letters: str) -> TileCounts:
     return TileCounts.from_letters(letters)
 
@@ -86,6 +87,7 @@ def assert_rebuild_shape(result: Rebuild, board: Board) -> None:
 
 # -- tiles_moved, leaf_words, lift ----------------------------------------------------
 
+
 def test_tiles_moved_ignores_translation():
     old = Grid.parse(CROSS)
     shifted = Grid.parse("....\n..M.\n.CAT\n..P.")
@@ -110,10 +112,14 @@ def test_lift_returns_the_rest_and_the_lifted_tiles():
 
 # -- hook, lift, unchanged ------------------------------------------------------------
 
-@pytest.mark.parametrize("grid_text, tile, words", [
-    (CROSS, "S", ({"CATS", "MAP"}, {"CAT", "MAPS"})),
-    ("CAT", "S", ({"CATS"}, {"SCAT"})),
-])
+
+@pytest.mark.parametrize(
+    "grid_text, tile, words",
+    [
+        (CROSS, "S", ({"CATS", "MAP"}, {"CAT", "MAPS"})),
+        ("CAT", "S", ({"CATS"}, {"SCAT"})),
+    ],
+)
 def test_a_tile_that_hooks_moves_nothing(en, grid_text, tile, words):
     old = Grid.parse(grid_text)
     board = Board(en, grid=old)
@@ -183,6 +189,7 @@ def test_tiers_move_no_more_than_they_lift_on_seeded_small_grids(en):
 
 
 # -- long seeded PEEL / DUMP sequences ------------------------------------------------
+
 
 def play(seed: int, lexicon, target: int = 64, dump_every: int = 6, **board_options):
     """21 tiles from the 144 bag, then PEEL one at a time up to `target` tiles; every
@@ -260,6 +267,7 @@ def test_same_seed_and_events_give_the_same_grids(en):
 
 # -- DUMP from the grid ---------------------------------------------------------------
 
+
 def test_removing_a_grid_tile_keeps_a_valid_grid_of_the_rest(en):
     board = Board(en, grid=Grid.parse("CATS"))
     result = board.remove("s", (0, 3))
@@ -291,13 +299,16 @@ def test_removing_the_bridge_of_a_cross_leaves_tiles_in_hand_when_no_grid_exists
     assert validate(board.grid, en).ok
 
 
-@pytest.mark.parametrize("letter, cell", [
-    ("A", (1, 0)),  # a C there
-    ("M", (1, 1)),  # wrong letter
-    ("M", (0, 0)),  # empty cell
-    ("M", (9, 9)),  # off the grid
-    ("1", (0, 1)),  # not a letter
-])
+@pytest.mark.parametrize(
+    "letter, cell",
+    [
+        ("A", (1, 0)),  # a C there
+        ("M", (1, 1)),  # wrong letter
+        ("M", (0, 0)),  # empty cell
+        ("M", (9, 9)),  # off the grid
+        ("1", (0, 1)),  # not a letter
+    ],
+)
 def test_removing_a_tile_that_is_not_there_raises_and_changes_nothing(en, letter, cell):
     board = Board(en, grid=Grid.parse(CROSS), hand="E")
     with pytest.raises(TileError):
@@ -341,6 +352,7 @@ def test_remove_cell_is_in_the_coordinates_of_the_trimmed_board_grid(en):
 
 
 # -- dump advice ----------------------------------------------------------------------
+
 
 def test_dump_advice_recommends_the_q_when_no_u_is_in_reach(en):
     # BE holds no U, A or I: the Q has no word; dumping it is the way out.
@@ -437,12 +449,16 @@ def test_dump_advice_without_three_tiles_to_draw_has_no_options(en):
 
 # -- construction ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("grid_text, min_length", [
-    ("CAT\n...\nDOG", 2),  # two parts
-    ("CATX", 2),  # not a word
-    (".M.\nCAT\n.Q.", 2),  # MAQ down
-    ("AT", 3),  # too short for min-length 3
-])
+
+@pytest.mark.parametrize(
+    "grid_text, min_length",
+    [
+        ("CAT\n...\nDOG", 2),  # two parts
+        ("CATX", 2),  # not a word
+        (".M.\nCAT\n.Q.", 2),  # MAQ down
+        ("AT", 3),  # too short for min-length 3
+    ],
+)
 def test_board_with_an_invalid_starting_grid_raises_value_error(en, grid_text, min_length):
     grid = Grid.parse(grid_text)
     assert not validate(grid, en, min_length=min_length).ok
@@ -481,8 +497,9 @@ assert first == second, (first, second)
 
 
 def run_fresh(script: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=dict(os.environ),
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=dict(os.environ), timeout=120
+    )
 
 
 def test_cold_start_first_peel_still_hooks():

@@ -22,13 +22,13 @@ from solver.play.game import (
     TILE_SECONDS,
     WORD_SECONDS,
     Decision,
-    Hand,
+    Round,
     Rules,
     TableView,
     TileWork,
     best_translation,
     measure_work,
-    play_hand,
+    play_round,
     work_seconds,
 )
 from solver.search.board import Board, blocked_spots, dump_advice, one_tile_hooks
@@ -99,18 +99,22 @@ def charges(result, player: int) -> list:
 
 # -- the measure --------------------------------------------------------------------------
 
+
 @pytest.mark.nojit
-@pytest.mark.parametrize("before, after, expected", [
-    (None, ["CAT"], TileWork(laid=3, words=1)),
-    (["CAT"], ["CATS"], TileWork(laid=1, words=1)),  # a lengthened word is a new word
-    (["CAT"], ["SCAT"], TileWork(laid=1, words=1)),  # the grid grew leftwards: nothing moved
-    (["CAT"], ["CAT", "A..", "T.."], TileWork(laid=2, words=1)),  # CAT stands: only CAT (down) is new
-    (["CATS"], ["CAT"], TileWork(lifted=1)),  # CAT is left standing: no new word
-    (["AT"], ["A", "T"], TileWork(moved=1, words=1)),  # across to down: the A stays, the T moves
-    (["CAT"], None, TileWork(lifted=3)),
-    (["CAT", ".T."], ["CAT", ".T."], TileWork()),
-    (["TAC"], ["CAT"], TileWork(moved=2, words=1)),  # the A stays; C and T swap cells
-])
+@pytest.mark.parametrize(
+    "before, after, expected",
+    [
+        (None, ["CAT"], TileWork(laid=3, words=1)),
+        (["CAT"], ["CATS"], TileWork(laid=1, words=1)),  # a lengthened word is a new word
+        (["CAT"], ["SCAT"], TileWork(laid=1, words=1)),  # the grid grew leftwards: nothing moved
+        (["CAT"], ["CAT", "A..", "T.."], TileWork(laid=2, words=1)),  # CAT stands: only CAT (down) is new
+        (["CATS"], ["CAT"], TileWork(lifted=1)),  # CAT is left standing: no new word
+        (["AT"], ["A", "T"], TileWork(moved=1, words=1)),  # across to down: the A stays, the T moves
+        (["CAT"], None, TileWork(lifted=3)),
+        (["CAT", ".T."], ["CAT", ".T."], TileWork()),
+        (["TAC"], ["CAT"], TileWork(moved=2, words=1)),  # the A stays; C and T swap cells
+    ],
+)
 def test_measure_work_counts_laid_moved_lifted_and_new_words(before, after, expected):
     def to_grid(rows):
         return Grid.from_rows(rows) if rows else None
@@ -144,15 +148,19 @@ def test_work_seconds_is_the_documented_sum():
 
 # -- who is charged what --------------------------------------------------------------------
 
+
 def test_greedy_and_solver_bots_are_charged_the_same_for_the_same_work(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 25, variant="solo")  # 21 tiles, four PEELs of one tile
-    results = {bot.name: play_hand(rules, [bot], seed=0)
-               for bot in (GreedyBot(), SolverBot(BotSettings("solver", level=None, hooks="first")))}
+    results = {
+        bot.name: play_round(rules, [bot], seed=0)
+        for bot in (GreedyBot(), SolverBot(BotSettings("solver", level=None, hooks="first")))
+    }
     greedy, solver = results["greedy"].ledger, results["solver"].ledger
     # The first grid: 21 tiles laid in one word after one look, then PEEL.
     first = seconds(looks=1, tiles=21, words=1)
-    assert [(c.action, c.looks, c.work, c.seconds) for c in (greedy[0], solver[0])] == \
-        [("peel", 1, TileWork(laid=21, words=1), first)] * 2
+    assert [(c.action, c.looks, c.work, c.seconds) for c in (greedy[0], solver[0])] == [
+        ("peel", 1, TileWork(laid=21, words=1), first)
+    ] * 2
     # Each PEEL's tile: drawn, laid, one word, one look.
     hook = seconds(looks=1, tiles=2, words=1)
     assert greedy[1].work == solver[1].work == TileWork(laid=1, drawn=1, words=1)
@@ -162,7 +170,8 @@ def test_greedy_and_solver_bots_are_charged_the_same_for_the_same_work(runs_of_a
     assert len(greedy) == len(solver) == 5
     for ours, theirs in zip(greedy, solver):
         assert ours.seconds - theirs.seconds == pytest.approx(
-            WORD_SECONDS * (ours.work.words - theirs.work.words) + LOOK_SECONDS * (ours.looks - theirs.looks))
+            WORD_SECONDS * (ours.work.words - theirs.work.words) + LOOK_SECONDS * (ours.looks - theirs.looks)
+        )
     for result in results.values():
         assert result.outcome == "win" and result.clock == pytest.approx(sum(c.seconds for c in result.ledger))
 
@@ -171,7 +180,7 @@ def test_a_bot_that_reports_no_work_is_charged_anyway(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 21, variant="solo")  # the bunch is empty: BANANAS at once
     for looks in (0, -50):
         liar = Puppet(("row", "bananas", looks))
-        result = Hand(rules, [liar], seed=0).play()
+        result = Round(rules, [liar], seed=0).play()
         (charge,) = result.ledger
         assert charge.looks == 0 and charge.work == TileWork(laid=21, words=1)
         assert charge.seconds == seconds(tiles=21, words=1) == 25.5
@@ -188,7 +197,7 @@ class SneakyPuppet(Puppet):
 
 def test_tiles_laid_outside_a_decision_are_charged_at_the_next_one(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 21, variant="solo")
-    result = Hand(rules, [SneakyPuppet(("keep", "bananas", 0))], seed=0).play()
+    result = Round(rules, [SneakyPuppet(("keep", "bananas", 0))], seed=0).play()
     (charge,) = result.ledger
     assert charge.work == TileWork(laid=21, words=1) and result.clock == seconds(tiles=21, words=1)
 
@@ -199,7 +208,7 @@ def test_every_player_pays_for_its_own_work_and_draws(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 46)
     fast = Puppet(("row", "peel", 1), ("row", "wait", 1), speed=4.0, name="fast")
     slow = Puppet(("row", "peel", 3), ("row", "wait", 0), name="slow")
-    result = Hand(rules, [fast, slow], seed=0).play()
+    result = Round(rules, [fast, slow], seed=0).play()
     fast_charges, slow_charges = charges(result, 0), charges(result, 1)
     lay = seconds(looks=1, tiles=21, words=1)
     assert [(c.at, c.work, c.seconds) for c in fast_charges] == [
@@ -221,7 +230,7 @@ def test_tiles_arriving_mid_work_drop_the_planned_call_and_the_time_stays_spent(
     rules = rules_of_a(runs_of_a, 46)
     fast = Puppet(("row", "peel", 1), speed=4.0)
     slow = Puppet(("row", "peel", 0), ("row", "peel", 0))
-    result = Hand(rules, [fast, slow], seed=0).play()
+    result = Round(rules, [fast, slow], seed=0).play()
     first, second = charges(result, 1)[:2]
     # Slow's PEEL was due at first.seconds; the fast PEEL came before, so it decided again
     # at that very moment (not when the tile came), with the new tile, and PEELed then.
@@ -232,7 +241,7 @@ def test_tiles_arriving_mid_work_drop_the_planned_call_and_the_time_stays_spent(
 
 def test_a_dump_charges_the_lifted_tiles_then_the_returned_and_drawn_ones(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 30, variant="solo")
-    result = Hand(rules, [Puppet(("row", "peel", 0), ("up", "dump", 2), ("row", "wait", 0))], seed=0).play()
+    result = Round(rules, [Puppet(("row", "peel", 0), ("up", "dump", 2), ("row", "wait", 0))], seed=0).play()
     lay, dump, after = result.ledger[:3]
     assert lay.work == TileWork(laid=21, words=1)
     # The 21 grid tiles lifted, and the PEEL's tile drawn.
@@ -243,7 +252,7 @@ def test_a_dump_charges_the_lifted_tiles_then_the_returned_and_drawn_ones(runs_o
 
 def test_a_stuck_mark_lands_after_the_work(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 43)
-    result = Hand(rules, [Puppet(("row", "wait", 2)), Puppet(("keep", "wait", 0))], seed=0).play()
+    result = Round(rules, [Puppet(("row", "wait", 2)), Puppet(("keep", "wait", 0))], seed=0).play()
     stuck = {event["player"]: event["t"] for event in result.events if event["event"] == "stuck"}
     assert stuck == {0: seconds(looks=2, tiles=21, words=1, call=False), 1: seconds(call=False)}
 
@@ -260,7 +269,7 @@ def test_a_planned_stuck_is_dropped_when_the_table_changed_meanwhile(runs_of_a, 
             self.hand = TileCounts.from_letters("A")
             return Decision("bananas", grid=self.grid)
 
-    result = Hand(rules, [worker, Rotten(speed=8.0)], seed=0).play()
+    result = Round(rules, [worker, Rotten(speed=8.0)], seed=0).play()
     assert [event["event"] for event in result.events][:3] == ["split", "bananas", "rotten"]
     first, second = charges(result, 0)[:2]
     assert second.at == first.seconds and second.action == "peel"
@@ -269,13 +278,14 @@ def test_a_planned_stuck_is_dropped_when_the_table_changed_meanwhile(runs_of_a, 
 
 def test_same_seed_same_ledger():
     def ledger(seed):
-        return play_hand(Rules(), [make_bot("medium"), make_bot("greedy")], seed=seed).ledger
+        return play_round(Rules(), [make_bot("medium"), make_bot("greedy")], seed=seed).ledger
 
     assert ledger(3) == ledger(3)
     assert ledger(3) != ledger(4)
 
 
 # -- what the bots report ---------------------------------------------------------------------
+
 
 def test_solver_bot_reports_its_search_nodes_and_advice_as_looks(en, monkeypatch):
     import solver.play.bots
@@ -322,6 +332,7 @@ def test_dump_advice_counts_every_node_it_spends(en):
 
 
 # -- the strategy pieces the bots use ---------------------------------------------------------
+
 
 def test_one_tile_hooks_count_the_words_each_spot_makes(en):
     hooks = one_tile_hooks(Grid.from_rows(["CAT"]), "S", en)

@@ -41,20 +41,47 @@ from solver.play.bots import PRESETS, GreedyBot, SolverBot, make_bot
 from solver.play.game import (
     MATCH_FORMATS,
     Decision,
-    Hand,
+    Round,
     RuleError,
     Rules,
     TableView,
     confidence_interval,
-    play_hand,
     play_match,
+    play_round,
 )
 
-ENGLISH_COUNTS = dict(A=13, B=3, C=3, D=6, E=18, F=3, G=4, H=3, I=12, J=2, K=2, L=5, M=3, N=8, O=11, P=3,
-                      Q=2, R=9, S=6, T=9, U=6, V=3, W=3, X=2, Y=3, Z=2)
+ENGLISH_COUNTS = dict(
+    A=13,
+    B=3,
+    C=3,
+    D=6,
+    E=18,
+    F=3,
+    G=4,
+    H=3,
+    I=12,
+    J=2,
+    K=2,
+    L=5,
+    M=3,
+    N=8,
+    O=11,
+    P=3,
+    Q=2,
+    R=9,
+    S=6,
+    T=9,
+    U=6,
+    V=3,
+    W=3,
+    X=2,
+    Y=3,
+    Z=2,
+)
 
 
 # -- scaffolding: word lists, tile sets, scripted bots ------------------------------------
+
 
 @pytest.fixture(scope="session")
 def lex(tmp_path_factory):
@@ -211,7 +238,7 @@ class Scripted:
 
 
 def hand(rules: Rules, bots, seed: int = 0, **options):
-    return Hand(rules, bots, seed, **options).play()
+    return Round(rules, bots, seed, **options).play()
 
 
 def events(result, kind: str) -> list[dict]:
@@ -244,6 +271,7 @@ def no_jitter(monkeypatch):
 
 # -- Tiles ----------------------------------------------------------------------------------
 
+
 @pytest.mark.nojit
 def test_rule_144_tiles_no_blanks_no_point_values():
     for language in ("en", "fr"):
@@ -264,8 +292,9 @@ def test_rule_144_tiles_no_blanks_no_point_values():
 @pytest.mark.nojit
 def test_rule_english_distribution_exact_counts():
     assert {letter: ENGLISH[letter] for letter in ENGLISH_COUNTS} == ENGLISH_COUNTS
-    assert ENGLISH.distribution() == ("A13,B3,C3,D6,E18,F3,G4,H3,I12,J2,K2,L5,M3,N8,O11,P3,Q2,R9,S6,T9,U6,V3,W3,"
-                                      "X2,Y3,Z2")
+    assert ENGLISH.distribution() == (
+        "A13,B3,C3,D6,E18,F3,G4,H3,I12,J2,K2,L5,M3,N8,O11,P3,Q2,R9,S6,T9,U6,V3,W3,X2,Y3,Z2"
+    )
     assert Rules().distribution == ENGLISH
     assert Rules.for_language("en").distribution == ENGLISH and Rules.for_language("en").lexicon == "en"
 
@@ -292,7 +321,7 @@ def test_rule_french_game_uses_fr_lexicon_and_distribution():
     assert rules.lexicon == "fr" and rules.distribution == FRENCH
     with pytest.raises(RuleError):
         Rules.for_language("de")
-    result = play_hand(rules, [make_bot("medium"), make_bot("hard")], seed=3)
+    result = play_round(rules, [make_bot("medium"), make_bot("hard")], seed=3)
     split = result.events[0]
     assert TileCounts.from_letters("".join(split["hands"])) + bunch_after_split(result, rules) == FRENCH
     assert result.outcome == "win", result.reason
@@ -305,7 +334,7 @@ def test_rule_distribution_is_data_double_set_288():
     double = ENGLISH + ENGLISH
     assert len(double) == 288
     rules = Rules(distribution=double)
-    result = play_hand(rules, [make_bot("medium") for _ in range(8)], seed=5)
+    result = play_round(rules, [make_bot("medium") for _ in range(8)], seed=5)
     split = result.events[0]
     assert [len(h) for h in split["hands"]] == [11] * 8 and split["bunch"] == 288 - 88
     check_log(result, rules, ["medium"] * 8)  # tile bookkeeping against the 288-tile set
@@ -326,6 +355,7 @@ def test_rule_distribution_is_data_any_alphabet_and_counts(lex):
 
 
 # -- Lexicon --------------------------------------------------------------------------------
+
 
 def test_rule_word_is_run_of_2_letters_3_under_three_letter_minimum(en, lex):
     assert validate(Grid.parse("QI"), en).ok
@@ -380,6 +410,7 @@ def test_rule_tiles_carry_no_accents_user_french_list_is_folded(tmp_path):
 
 # -- Classic game -----------------------------------------------------------------------------
 
+
 @pytest.mark.nojit
 def test_rule_classic_game_takes_1_to_8_players():
     for players in range(1, 9):
@@ -424,12 +455,16 @@ def test_rule_split_everyone_starts_at_once_no_turns():
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("cells, valid", [
-    ({(0, 0): "A", (0, 1): "B", **{(i, 0): "A" for i in range(1, 20)}}, True),   # AB across
-    ({(0, 0): "B", (0, 1): "A", **{(i, 1): "A" for i in range(1, 20)}}, False),  # BA across
-    ({(0, 0): "A", (1, 0): "B", **{(0, j): "A" for j in range(1, 20)}}, True),   # AB down
-    ({(0, 0): "B", (1, 0): "A", **{(1, j): "A" for j in range(1, 20)}}, False),  # BA down
-], ids=["across-AB", "across-BA", "down-AB", "down-BA"])
+@pytest.mark.parametrize(
+    "cells, valid",
+    [
+        ({(0, 0): "A", (0, 1): "B", **{(i, 0): "A" for i in range(1, 20)}}, True),  # AB across
+        ({(0, 0): "B", (0, 1): "A", **{(i, 1): "A" for i in range(1, 20)}}, False),  # BA across
+        ({(0, 0): "A", (1, 0): "B", **{(0, j): "A" for j in range(1, 20)}}, True),  # AB down
+        ({(0, 0): "B", (1, 0): "A", **{(1, j): "A" for j in range(1, 20)}}, False),  # BA down
+    ],
+    ids=["across-AB", "across-BA", "down-AB", "down-BA"],
+)
 def test_rule_grid_words_read_left_to_right_and_top_to_bottom(lex, cells, valid):
     grid = Grid.from_cells(cells)
     rules = Rules(lexicon=lex["ab"], distribution=tiles("A20B1"))
@@ -472,8 +507,9 @@ def test_rule_grid_rearrange_any_time_tiles_not_in_grid_are_the_hand(lex):
     # Tiles not in the grid are the hand: laying 20 of 21 tiles leaves one in hand, the
     # engine reports it, and PEEL is refused while it is there.
     rules = Rules(lexicon=lex["a"], distribution=tiles("A20B1C2"))
-    short = Scripted(lambda bot, view: (bot.show(Grid.from_cells(row(bot.holding().letters()[1:]))),
-                                        Decision("peel"))[1])
+    short = Scripted(
+        lambda bot, view: (bot.show(Grid.from_cells(row(bot.holding().letters()[1:]))), Decision("peel"))[1]
+    )
     result = hand(rules, [short], seed=2)
     assert events(result, "peel") == []
     stuck = events(result, "stuck")[0]
@@ -590,17 +626,22 @@ def test_rule_bananas_valid_grid_wins_first_caller(lex):
     result = hand(rules, [slow, fast])
     assert result.outcome == "win" and result.winners == [1] and result.sole_winner == 1
     (call,) = events(result, "bananas")
-    assert call["player"] == 1 and events(result, "inspection") == [{"t": call["t"], "event": "inspection",
-                                                                      "player": 1, "valid": True}]
+    assert call["player"] == 1 and events(result, "inspection") == [
+        {"t": call["t"], "event": "inspection", "player": 1, "valid": True}
+    ]
     assert validate(Grid.from_rows(call["grid"]), get_lexicon(lex["a"]), fast.holding()).ok
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("step, lexicon, problem", [
-    ("bananas", "a12", "not a word: AAAAAAAAAAAAAAAAAAAAA"),
-    ("bananas-split", "a", "grid is not connected"),
-    ("bananas-short", "a", "tiles not on the grid: A"),
-], ids=["bad-word", "disconnected", "tile-not-placed"])
+@pytest.mark.parametrize(
+    "step, lexicon, problem",
+    [
+        ("bananas", "a12", "not a word: AAAAAAAAAAAAAAAAAAAAA"),
+        ("bananas-split", "a", "grid is not connected"),
+        ("bananas-short", "a", "tiles not on the grid: A"),
+    ],
+    ids=["bad-word", "disconnected", "tile-not-placed"],
+)
 def test_rule_rotten_banana_invalid_grid_bad_word_disconnected_tile_not_placed(lex, step, lexicon, problem):
     rules = Rules(lexicon=lex[lexicon], distribution=tiles("A43"))
     caller = Scripted(step)
@@ -724,6 +765,7 @@ def test_rule_worked_example_4_players_4_tiles_peel_allowed_3_not(lex):
 
 # -- Variants and formats --------------------------------------------------------------------
 
+
 @pytest.mark.nojit
 def test_rule_three_letter_minimum_every_across_and_down_word_3_plus(en, lex):
     assert Rules(min_length=3).min_length == 3 and Rules().min_length == 2
@@ -734,8 +776,9 @@ def test_rule_three_letter_minimum_every_across_and_down_word_3_plus(en, lex):
     rules = Rules(lexicon=lex["a"], distribution=tiles("A43"), min_length=3)
     # An L with arms of 2 letters and more: the 2-letter down word makes it rotten.
     short_arm = Grid.from_cells({**row("A" * 20), (1, 0): "A"})
-    result = hand(rules, [Scripted(lambda bot, view: (bot.show(short_arm), Decision("bananas", grid=short_arm))[1]),
-                          Scripted()])
+    result = hand(
+        rules, [Scripted(lambda bot, view: (bot.show(short_arm), Decision("bananas", grid=short_arm))[1]), Scripted()]
+    )
     assert result.outcome == "unawarded" and result.rotten == 1
     result = hand(rules, [Scripted("bananas-L"), Scripted()])
     assert result.outcome == "win"
@@ -813,8 +856,7 @@ def test_rule_smoothie_equal_longest_means_another_hand(lex, no_jitter):
     tied = hand(rules, [Scripted("bananas"), Scripted("bananas")])
     assert tied.outcome == "replay" and tied.reason.startswith("tied finish: equal longest words")
     # In a match, a replayed hand does not use up one of the hands of a best-of-three.
-    plans = {0: [["lay-row"], ["lay-row"], ["bananas"], ["bananas"]],
-             1: [["lay-row"], ["lay-row"], ["wait"], ["wait"]]}
+    plans = {0: [["lay-row"], ["lay-row"], ["bananas"], ["bananas"]], 1: [["lay-row"], ["lay-row"], ["wait"], ["wait"]]}
     match = play_match(rules, [Scripted(hands=plans[0]), Scripted(hands=plans[1])], seed=1, format="best-of-3")
     assert [h.outcome for h in match.hands] == ["replay", "replay", "win", "win"]
     assert match.wins == [2, 0] and match.winner == 0
@@ -838,7 +880,10 @@ def test_rule_solo_21_tiles_peel_dump_mechanics_objective_chosen_up_front(lex):
     assert result.events[0]["bunch"] == 4
     assert [view.bunch for view in bot.views[:3]] == [4, 2, 1]
     assert [(v.can_peel, v.can_dump, v.can_bananas) for v in bot.views[:3]] == [
-        (True, True, False), (True, True, False), (True, False, False)]
+        (True, True, False),
+        (True, True, False),
+        (True, False, False),
+    ]
     assert kinds(result) == ["split", "dump", "peel", "stuck", "end"]  # BANANAS at bunch 1: refused
 
 
@@ -850,35 +895,45 @@ def test_rule_solo_hand_ends_at_bananas_with_time_and_word_count(lex):
     assert kinds(result) == ["split", "dump", "peel", "peel", "bananas", "inspection", "end"]
     assert [view.bunch for view in bot.views] == [4, 2, 1, 0]
     assert result.outcome == "win" and result.winners == [0]
-    assert result.scores == {"time": result.events[-1]["t"], "words": 2, "objective": "time",
-                             "score": result.events[-1]["t"]}
+    assert result.scores == {
+        "time": result.events[-1]["t"],
+        "words": 2,
+        "objective": "time",
+        "score": result.events[-1]["t"],
+    }
     assert result.events[-1]["time"] == result.scores["time"]
 
 
 def test_rule_solo_objective_changes_the_hand_or_its_result():
-    results = [play_hand(Rules(variant="solo", solo_objective=objective), [make_bot("medium")], seed=11)
-               for objective in ("time", "fewest-words")]
+    results = [
+        play_round(Rules(variant="solo", solo_objective=objective), [make_bot("medium")], seed=11)
+        for objective in ("time", "fewest-words")
+    ]
     assert results[0].events != results[1].events or results[0].scores != results[1].scores
 
 
 def _match_bots(plan_a, plan_b):
-    return [Scripted(hands=[[step] for step in plan_a], name="A"),
-            Scripted(hands=[[step] for step in plan_b], name="B")]
+    return [
+        Scripted(hands=[[step] for step in plan_a], name="A"),
+        Scripted(hands=[[step] for step in plan_b], name="B"),
+    ]
 
 
 @pytest.mark.nojit
 def test_rule_matches_best_of_three_counts_hand_wins(lex, no_jitter):
     rules = Rules(lexicon=lex["a"], distribution=tiles("A43"))
-    match = play_match(rules, _match_bots(["bananas", "wait", "bananas"], ["wait", "bananas", "wait"]), seed=1,
-                       format="best-of-3")
+    match = play_match(
+        rules, _match_bots(["bananas", "wait", "bananas"], ["wait", "bananas", "wait"]), seed=1, format="best-of-3"
+    )
     assert [h.winners for h in match.hands] == [[0], [1], [0]]
     assert match.wins == [2, 1] and match.winner == 0 and match.format == "best-of-3"
     # Two wins settle it: no third hand.
     match = play_match(rules, _match_bots(["bananas"] * 3, ["wait"] * 3), seed=1, format="best-of-3")
     assert len(match.hands) == 2 and match.wins == [2, 0]
     # A shared hand is no win for anyone, and best-of-3 does not replay it.
-    match = play_match(rules, _match_bots(["bananas", "bananas", "wait"], ["bananas", "wait", "wait"]), seed=1,
-                       format="best-of-3")
+    match = play_match(
+        rules, _match_bots(["bananas", "bananas", "wait"], ["bananas", "wait", "wait"]), seed=1, format="best-of-3"
+    )
     assert [h.outcome for h in match.hands] == ["shared", "win", "unawarded"]
     assert match.wins == [1, 0] and match.winner == 0
     with pytest.raises(RuleError):
@@ -933,6 +988,7 @@ def test_rule_spellcheck_names_invalid_words_and_cells_off_judged_only_at_banana
 
 # -- engine robustness (not a RULES.md sentence) ---------------------------------------------
 
+
 class _Stubborn(Scripted):
     """Calls PEEL forever, though it is never allowed; gives up after many decisions."""
 
@@ -956,7 +1012,7 @@ def test_engine_rejects_unknown_settings():
     with pytest.raises(RuleError):
         Rules(variant="solo").check_players(3)
     with pytest.raises(RuleError):
-        Hand(Rules(), waiters(2), seed=-1)
+        Round(Rules(), waiters(2), seed=-1)
 
 
 # =========================================================================================
@@ -970,8 +1026,14 @@ REPLAY_SAMPLE = 50
 # Bot specs and weights: every preset and the greedy baseline. The costly ones (compact's
 # bounding-box search, greedy on big hands) get smaller budgets or appear less often.
 SWEEP_BOTS = {
-    "easy": 3, "medium": 3, "hard": 2, "long": 2, "reckless": 4, "greedy": 1,
-    "compact:node_budget=100": 1, "medium:node_budget=100": 2,
+    "easy": 3,
+    "medium": 3,
+    "hard": 2,
+    "long": 2,
+    "reckless": 4,
+    "greedy": 1,
+    "compact:node_budget=100": 1,
+    "medium:node_budget=100": 2,
 }
 _SWEEP_LOGS: dict[int, list[dict]] = {}
 
@@ -1054,8 +1116,9 @@ def check_log(result, rules: Rules, specs: list[str]) -> None:
         elif kind == "rotten":
             grid = shown.get(player)
             assert grid is None or not validate(grid, lexicon, held[player], rules.min_length).ok
-            assert PRESETS.get(specs[player].partition(":")[0], PRESETS["medium"]).risk > 0 and \
-                specs[player] != "greedy", f"{specs[player]} went rotten"
+            assert (
+                PRESETS.get(specs[player].partition(":")[0], PRESETS["medium"]).risk > 0 and specs[player] != "greedy"
+            ), f"{specs[player]} went rotten"
             bunch = bunch + held[player]
             held[player] = TileCounts()
             active.discard(player)
@@ -1081,13 +1144,17 @@ def check_log(result, rules: Rules, specs: list[str]) -> None:
     if rules.variant == "solo" and result.outcome == "win":
         grid = shown[0]
         score = result.scores["time"] if rules.solo_objective == "time" else result.scores["words"]
-        assert result.scores == {"time": result.events[-1]["t"], "words": len(find_words(grid)),
-                                 "objective": rules.solo_objective, "score": score}
+        assert result.scores == {
+            "time": result.events[-1]["t"],
+            "words": len(find_words(grid)),
+            "objective": rules.solo_objective,
+            "score": score,
+        }
 
 
 def play_sweep_game(index: int):
     rules, specs = sweep_config(index)
-    result = play_hand(rules, [make_bot(spec) for spec in specs], seed=index)
+    result = play_round(rules, [make_bot(spec) for spec in specs], seed=index)
     return rules, specs, result
 
 
@@ -1129,7 +1196,13 @@ def test_property_same_seed_same_event_log():
 def test_property_sweep_covers_every_variant_and_bot():
     configs = [sweep_config(index) for index in range(SWEEP_GAMES)]
     assert {(rules.variant, rules.min_length) for rules, _ in configs} >= {
-        ("classic", 2), ("classic", 3), ("smoothie", 2), ("smoothie", 3), ("solo", 2), ("solo", 3)}
+        ("classic", 2),
+        ("classic", 3),
+        ("smoothie", 2),
+        ("smoothie", 3),
+        ("solo", 2),
+        ("solo", 3),
+    }
     assert {len(specs) for _, specs in configs} == set(range(1, 9))
     used = {spec.partition(":")[0] for _, specs in configs for spec in specs}
     assert used == set(PRESETS) | {"greedy"}
@@ -1139,13 +1212,14 @@ def test_property_sweep_covers_every_variant_and_bot():
 # 3. Bot behaviour
 # =========================================================================================
 
+
 def test_easy_bot_plays_only_level_50_words():
     level50, everything = get_lexicon("en", 50), get_lexicon("en")
     assert PRESETS["easy"].level == 50
     checked = 0
     for seed in range(4):
         for rules in (Rules(), Rules(min_length=3)):
-            result = play_hand(rules, [make_bot("easy") for _ in range(3)], seed=seed)
+            result = play_round(rules, [make_bot("easy") for _ in range(3)], seed=seed)
             grids = [rows for rows in result.grids if rows] + [e["grid"] for e in events(result, "bananas")]
             for rows in grids:
                 words = find_words(Grid.from_rows(rows))
@@ -1158,7 +1232,7 @@ def test_easy_bot_plays_only_level_50_words():
 def test_reckless_bot_eventually_goes_rotten():
     assert PRESETS["reckless"].risk > 0
     for seed in range(40):
-        result = play_hand(Rules(min_length=3), [make_bot("reckless") for _ in range(6)], seed=seed)
+        result = play_round(Rules(min_length=3), [make_bot("reckless") for _ in range(6)], seed=seed)
         rotten = events(result, "rotten")
         if rotten:
             assert result.rotten == len(rotten) and all(entry["problems"] for entry in rotten)
@@ -1173,7 +1247,7 @@ def test_greedy_bot_bananas_grids_are_valid():
     calls = 0
     for seed in range(8):
         rules = Rules(min_length=2 + seed % 2)
-        result = play_hand(rules, [GreedyBot(), GreedyBot(name="greedy2")], seed=seed)
+        result = play_round(rules, [GreedyBot(), GreedyBot(name="greedy2")], seed=seed)
         assert events(result, "rotten") == []
         for entry in events(result, "bananas"):
             calls += 1

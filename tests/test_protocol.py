@@ -201,7 +201,7 @@ def test_seat_instant_new_hand_replies_ready_then_a_peel_call():
     replies = send(session, {"type": "new_hand", "tiles": hand.letters(), "bunch": 60, "active": 4, "id": "n"})
     assert [reply["type"] for reply in replies] == ["ready", "call"]
     assert replies[0] == {"type": "ready", "tiles": hand.letters(), "id": "n"}
-    assert replies[1] == {"type": "call", "call": "peel"}
+    assert replies[1] == {"type": "call", "call": "peel", "seen": 0}
     grid = send(session, {"type": "grid"})[0]
     assert grid["hand"] == "" and Grid.from_rows(grid["grid"]).tiles() == hand
     assert session.next_wakeup() is None
@@ -241,7 +241,7 @@ class Referee:
                 return call
             hand = tiles(send(self.session, {"type": "grid"})[0]["hand"])
             # the ledger never drifts: the bot holds what the referee dealt (less a tile it dumps)
-            assert self.session.bot.holding() == self.dealt - tiles(call.get("tile") or "")
+            assert self.session.seat.bot.holding() == self.dealt - tiles(call.get("tile") or "")
             if call["call"] == "peel":
                 assert hand == TileCounts(), "PEEL with tiles in hand"
                 assert len(self.bunch) >= 2, "PEEL with fewer bunch tiles than players"
@@ -303,12 +303,12 @@ def test_seat_dump_returns_a_tile_from_the_hand_and_play_continues_after_drawing
     assert hand.contains(tiles(dump["tile"])) and len(dump["tile"]) == 1
     assert dump["tile"] == "Q"  # the easy preset dumps the hardest letter
     held = hand - tiles(dump["tile"])
-    assert session.bot.holding() == held  # given back on the call
+    assert session.seat.bot.holding() == held  # given back on the call
     replies = send(session, {"type": "draw", "tiles": "EIO", "bunch": 78})
     assert only(replies, "ok")[0]["hand"] != ""  # still unplaced tiles
     follow_up = [reply for reply in replies if reply["type"] in ("call", "stuck")]
     assert len(follow_up) == 1  # it keeps playing: another call (or stuck)
-    assert session.bot.holding() == held + tiles("EIO") - (
+    assert session.seat.bot.holding() == held + tiles("EIO") - (
         tiles(follow_up[0]["tile"]) if follow_up[0].get("call") == "dump" else TileCounts()
     )
 
@@ -330,7 +330,7 @@ def test_seat_realtime_calls_are_not_emitted_before_their_due_time():
     assert due is not None and 0 < due < 1.0  # a few simulated seconds / 1000
     assert session.tick(now=due / 2) == []
     assert session.tick(now=due * 0.999) == []
-    assert session.tick(now=due) == [{"type": "call", "call": "peel"}]
+    assert session.tick(now=due) == [{"type": "call", "call": "peel", "seen": 0}]
     assert session.next_wakeup() is None
     assert session.tick(now=due + 10) == []
 
@@ -346,15 +346,15 @@ def test_seat_realtime_a_draw_before_the_call_lands_replaces_the_planned_call():
     if second_due > first_due:
         assert session.tick(now=first_due) == []  # the first plan is void
     assert session.tick(now=second_due * 0.999) == []
-    assert session.tick(now=second_due) == [{"type": "call", "call": "peel"}]
+    assert session.tick(now=second_due) == [{"type": "call", "call": "peel", "seen": 1}]
     assert Grid.from_rows(send(session, {"type": "grid"}, now=second_due)[0]["grid"]).tiles() == tiles("CATMPS")
 
 
 # -- host mode: the engine referees --------------------------------------------------------
 
 
-def tracked_hand(replies: list[dict], player: int, start: TileCounts = TileCounts()) -> TileCounts:
-    held = start
+def tracked_hand(replies: list[dict], player: int, start: TileCounts | None = None) -> TileCounts:
+    held = start or TileCounts()
     for reply in replies:
         if reply["type"] == "tiles" and reply["player"] == player:
             held = held + tiles(reply["tiles"])
@@ -379,9 +379,9 @@ def test_host_instant_two_bots_play_to_game_over_with_a_valid_winning_grid(lexic
     assert over["outcome"] in ("win", "shared", "unawarded")
     for winner in over["winners"]:
         grid = Grid.from_rows(over["grids"][winner])
-        report = validate(grid, lexicon, session.hand.seats[winner].held)
+        report = validate(grid, lexicon, session.host.round.seats[winner].held)
         assert report.ok, report.problems()
-    session.hand.check_invariant()
+    session.host.round.check_invariant()
     assert session.next_wakeup() is None
     # the finished game frees the session: options and a new game are accepted
     assert only(send(session, {"type": "options", "seed": 9}), "options")
@@ -394,15 +394,16 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     split = only(replies, "tiles")
     assert split[0]["player"] == 0 and split[0]["reason"] == "split" and len(split[0]["tiles"]) == 21
     hand = tracked_hand(replies, 0)
-    assert hand == session.hand.seats[0].held
+    assert hand == session.host.round.seats[0].held
     # the public split event tells hand sizes, not letters
     split_event = only(replies, "event")[0]
     assert split_event["event"] == "split" and split_event["hands"] == [21, 21]
 
     # a dump of a tile it does not hold: not_your_tile, no dump happens
     absent = next(letter for letter in "QZXJKVWYFHBCMPGUDLNRTOIASE" if hand[letter] == 0)
+
     def own_dumps() -> int:  # the bot may dump meanwhile
-        return sum(event["event"] == "dump" and event["player"] == 0 for event in session.hand.events)
+        return sum(event["event"] == "dump" and event["player"] == 0 for event in session.host.round.events)
 
     dumps_before = own_dumps()
     replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": absent, "id": "d0"})
@@ -410,7 +411,7 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     assert own_dumps() == dumps_before
     assert not [r for r in replies if r["type"] == "event" and r["event"] == "dump" and r["player"] == 0]
     hand = tracked_hand(replies, 0, hand)
-    assert hand == session.hand.seats[0].held  # only peel draws changed it
+    assert hand == session.host.round.seats[0].held  # only peel draws changed it
 
     # two tiles at once, a lower-case letter, an empty tile: refused too
     for tile in (hand.letters()[:2], "", "?"):
@@ -418,11 +419,11 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
             "not_your_tile",
             "bad_letters",
         )
-    hand = session.hand.seats[0].held
+    hand = session.host.round.seats[0].held
 
     # a valid dump: one tile back, three drawn, sent as a tiles message
     tile = hand.letters()[0]
-    bunch_before = len(session.hand.bunch)
+    bunch_before = len(session.host.round.bunch)
     replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": tile.lower()})
     assert only(replies, "ok")
     dumped = [r for r in replies if r["type"] == "tiles" and len(r["tiles"]) == 3]
@@ -431,8 +432,8 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     assert dump_event and dump_event[-1]["player"] == 0 and dump_event[-1]["drawn"] == 3
     assert "returned" not in dump_event[-1]  # public: which tile went back is private
     hand = tracked_hand(replies, 0, hand - tiles(tile))
-    assert hand == session.hand.seats[0].held
-    assert len(session.hand.bunch) <= bunch_before - 2
+    assert hand == session.host.round.seats[0].held
+    assert len(session.host.round.bunch) <= bunch_before - 2
 
     # stuck: public stuck event for the remote player
     replies = send(session, {"type": "call", "player": 0, "call": "stuck"})
@@ -450,13 +451,13 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
         out += drain(session)[0]
     replies += out
     hand = tracked_hand(out, 0, hand)
-    assert hand == session.hand.seats[0].held  # every tile the remote got was announced to it
+    assert hand == session.host.round.seats[0].held  # every tile the remote got was announced to it
     over = only(replies, "game_over")
     assert len(over) == 1
     for winner in over[0]["winners"]:
         assert winner == 1
-        assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.hand.seats[1].held).ok
-    session.hand.check_invariant()
+        assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.host.round.seats[1].held).ok
+    session.host.round.check_invariant()
     # calls for the bot's seat are refused
     assert error_code(send(session, {"type": "call", "player": 1, "call": "peel"})) == "bad_value"
 
@@ -468,15 +469,15 @@ def test_host_remote_bananas_with_a_wrong_grid_goes_rotten_then_the_bot_finishes
     replies = send(session, {"type": "start_game", "players": [{"remote": "me"}, {"bot": "easy"}], "seed": 3}, now=0.0)
     hand = tracked_hand(replies, 0)
     dumps = 0
-    while len(session.hand.bunch) >= 2:
+    while len(session.host.round.bunch) >= 2:
         tile = hand.letters()[dumps % len(hand)]
         replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": tile}, now=0.0)
         assert only(replies, "ok"), replies
         hand = tracked_hand(replies, 0, hand - tiles(tile))
         dumps += 1
         assert dumps <= 60
-    assert hand == session.hand.seats[0].held and len(hand) == 21 + 2 * dumps
-    session.hand.check_invariant()
+    assert hand == session.host.round.seats[0].held and len(hand) == 21 + 2 * dumps
+    session.host.round.check_invariant()
 
     replies = send(session, {"type": "call", "player": 0, "call": "bananas", "grid": ["ZZZ"]}, now=0.0)
     rotten = [r for r in replies if r["type"] == "event" and r["event"] == "rotten"]
@@ -488,8 +489,8 @@ def test_host_remote_bananas_with_a_wrong_grid_goes_rotten_then_the_bot_finishes
     over = only(out, "game_over")
     assert len(over) == 1 and over[0]["outcome"] == "win" and over[0]["winners"] == [1]
     assert over[0]["grids"][0] is None
-    assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.hand.seats[1].held).ok
-    session.hand.check_invariant()
+    assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.host.round.seats[1].held).ok
+    session.host.round.check_invariant()
 
 
 def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
@@ -515,7 +516,7 @@ def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
         assert len(dump) == 1 and dump[0]["bunch"] == bunch - 2, replies
         bunch = dump[0]["bunch"]
         hand = tracked_hand(replies, 0, hand - tiles(tile))
-    assert hand == session.hand.seats[0].held
+    assert hand == session.host.round.seats[0].held
     # The bot's stuck mark lands once its (failed) work is done, as the clock moves on.
     assert [r for r in seen if r["type"] == "event" and r["event"] == "stuck" and r["player"] == 1]
     # BANANAS with a grid that is not its tiles (and not even words)
@@ -528,19 +529,20 @@ def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
     out, _ = drain(session)
     over = only(replies + out, "game_over")
     assert len(over) == 1 and over[0]["outcome"] == "unawarded" and over[0]["winners"] == []
-    session.hand.check_invariant()
+    session.host.round.check_invariant()
 
 
 def test_host_remote_stuck_with_stuck_bots_ends_the_game():
     session = host_session(clock="realtime", time_scale=1000)
     send(session, {"type": "start_game", "players": [{"remote": "a"}, {"remote": "b"}], "seed": 1}, now=0.0)
+    _, now = drain(session)  # the deal's first moment: the clock starts once the deal is out
     assert session.next_wakeup() is None  # only the remote players can move
-    replies = send(session, {"type": "call", "player": 0, "call": "stuck"}, now=0.1)
+    replies = send(session, {"type": "call", "player": 0, "call": "stuck"}, now=now + 0.1)
     assert not only(replies, "game_over")
-    replies = send(session, {"type": "call", "player": 1, "call": "stuck"}, now=0.2)
+    replies = send(session, {"type": "call", "player": 1, "call": "stuck"}, now=now + 0.2)
     over = only(replies, "game_over")
     assert over and over[0]["outcome"] == "unawarded"
-    session.hand.check_invariant()
+    session.host.round.check_invariant()
 
 
 def test_host_realtime_events_wait_for_the_wall_clock():
@@ -570,13 +572,13 @@ def test_host_realtime_tick_at_next_wakeup_makes_progress():
         wakeup = session.next_wakeup()
         if wakeup is None:
             break
-        events_before = len(session.hand.events)
-        queue_before = list(session.hand.queue)
+        events_before = len(session.host.round.events)
+        queue_before = list(session.host.round.queue)
         session.tick(wakeup)
-        assert len(session.hand.events) > events_before or session.hand.queue != queue_before, (
+        assert len(session.host.round.events) > events_before or session.host.round.queue != queue_before, (
             f"tick({wakeup!r}) at next_wakeup() did nothing"
         )
-    assert session.hand.result is not None
+    assert session.host.round.result is not None
 
 
 def test_start_game_reply_echoes_the_id():
@@ -593,7 +595,8 @@ def test_call_after_game_over_is_out_of_order():
     assert (
         error_code(
             send(
-                session, {"type": "call", "player": 0, "call": "dump", "tile": session.hand.seats[0].held.letters()[0]}
+                session,
+                {"type": "call", "player": 0, "call": "dump", "tile": session.host.round.seats[0].held.letters()[0]},
             )
         )
         == "out_of_order"
@@ -890,18 +893,18 @@ HOST_BAD = [
 @pytest.mark.parametrize("label, message, code", HOST_BAD, ids=[case[0] for case in HOST_BAD])
 def test_bad_input_mid_hosted_game(hosted_with_remote, label, message, code):
     session = hosted_with_remote
-    events_before = len(session.hand.events)
-    held_before = session.hand.seats[0].held
+    events_before = len(session.host.round.events)
+    held_before = session.host.round.seats[0].held
     replies = send(session, message)
     assert error_code(replies) == code, replies
-    assert len(session.hand.events) == events_before and session.hand.seats[0].held == held_before
+    assert len(session.host.round.events) == events_before and session.host.round.seats[0].held == held_before
     assert_still_serving(session)
     assert only(send(session, {"type": "grid", "player": 0}), "grid")
 
 
 # -- fuzz ----------------------------------------------------------------------------------
 
-FUZZ_MESSAGES = 12_000
+FUZZ_MESSAGES = 6_000  # the systematic sweep of every field is tests/test_fuzz_protocol.py
 FUZZ_TIME_BOUND = 2.0  # seconds per receive
 
 TEMPLATES = [
@@ -1236,7 +1239,7 @@ def test_run_stdio_answers_each_line_and_stops_at_quit():
     assert [reply["type"] for reply in replies] == ["hello", "check", "error", "options", "ready", "call", "bye"]
     assert replies[0]["id"] == 1 and replies[1]["id"] == 2 and replies[1]["valid"] is True
     assert replies[2]["code"] == "bad_json"
-    assert replies[5] == {"type": "call", "call": "peel"}
+    assert replies[5] == {"type": "call", "call": "peel", "seen": 0}
     assert replies[-1] == {"type": "bye", "id": 4}
     # compact JSON, one object per line
     assert all(" " not in line or '"' in line for line in stdout.getvalue().splitlines())
@@ -1340,7 +1343,7 @@ def test_engine_process_realtime_call_lands_on_the_clock_not_on_input():
         assert engine.read()["type"] == "options"
         engine.write({"type": "new_hand", "tiles": "CATMP", "bunch": 40, "active": 2})
         assert engine.read()["type"] == "ready"
-        assert engine.read() == {"type": "call", "call": "peel"}
+        assert engine.read() == {"type": "call", "call": "peel", "seen": 0}
         engine.write({"type": "quit"})
         assert engine.read()["type"] == "bye"
     finally:

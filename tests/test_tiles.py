@@ -15,7 +15,10 @@ from solver.core.tiles import (
     draw,
     letter_code,
     load_distribution,
+    load_tiles,
     parse_distribution,
+    parse_tiles,
+    spec_kind,
 )
 
 pytestmark = pytest.mark.nojit
@@ -122,8 +125,8 @@ def test_counts_are_read_only():
 def test_distribution_roundtrip(tiles):
     text = tiles.distribution()
     assert parse_distribution(text) == tiles
-    assert TileCounts.parse(text) == tiles
-    assert TileCounts.parse(tiles.letters()) == tiles
+    assert parse_tiles(text) == tiles
+    assert parse_tiles(tiles.letters()) == tiles
     assert TileCounts(tiles.counts) == tiles and hash(TileCounts(tiles.counts)) == hash(tiles)
 
 
@@ -244,3 +247,92 @@ def test_draw_sequence_from_one_generator_is_reproducible():
     for letters in hands:
         total = total + TileCounts.from_letters(letters)
     assert total + rest == FRENCH
+
+
+# -- tile specs: one reading of "letters or a distribution?" --------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec, letters, kind",
+    [
+        ("en", True, "name"),
+        (" fr ", False, "name"),
+        ("CATMAP", True, "letters"),
+        ("cat map", True, "letters"),
+        ("CATMAP", False, "file"),  # where letters are not allowed, a word names a file
+        ("A13,B3", True, "inline"),
+        ("a:2 ; b=3", True, "inline"),
+        ("Z9", True, "inline"),  # even when a file Z9 exists: see test_inline_spec_never_reads_a_file
+        ("tiles.txt", True, "file"),
+        ("dir/A13", True, "file"),
+        ("CAFÉ", True, "file"),
+        ("", True, "file"),
+    ],
+)
+def test_spec_kind(spec, letters, kind):
+    assert spec_kind(spec, letters) == kind
+
+
+def test_parse_tiles_reads_names_letters_and_inline_and_bounds_the_total():
+    assert parse_tiles("en") == ENGLISH
+    assert parse_tiles("catmap") == TileCounts.from_letters("AACMPT")
+    assert parse_tiles("A2,B1") == TileCounts.from_letters("AAB")
+    assert len(parse_tiles("E" * 288, max_tiles=288)) == 288
+    for too_many in ("E" * 289, "A9999", "en"):
+        with pytest.raises(TileError, match="at most"):
+            parse_tiles(too_many, max_tiles=100 if too_many == "en" else 288)
+    with pytest.raises(TileError, match="unknown tiles"):
+        parse_tiles("CATMAP", letters=False)
+
+
+def test_inline_spec_never_reads_a_file(tmp_path, monkeypatch):
+    """Finding 4 of issue 15: a spec that reads as inline is parsed, even when a file of that
+    name exists; parse_tiles never looks at the filesystem at all."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "Z9").write_text("TOPSECRET\n")
+    assert load_tiles("Z9") == parse_tiles("Z9") == TileCounts.from_letters("Z" * 9)
+    assert load_tiles("./Z9") == TileCounts.from_letters("TOPSECRET")  # a path is read, locally
+    for spec in (str(tmp_path / "Z9"), "./Z9"):
+        with pytest.raises(TileError) as error:
+            parse_tiles(spec)
+        assert "SECRET" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A1" + " " * 800 + "B" + " " * 800 + "!",  # finding 1: cubic in a backtracking regex
+        "A1" + "," * 100_000 + "B",
+        " ".join(f"{chr(65 + i % 26)}{i}" for i in range(200)),  # finding 5: 200 entries
+        "A99999999999999999999",  # finding 5: overflow
+        "A" + "0" * 50_000 + "1" + "9" * 5,
+    ],
+    ids=["spaces", "commas", "200-entries", "overflow", "long-count"],
+)
+def test_hostile_distributions_fail_fast_with_a_tile_error(text):
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(TileError):
+        parse_tiles(text)
+    with pytest.raises(TileError):
+        load_tiles(text)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_counts_up_to_four_digits_and_leading_zeros():
+    assert parse_distribution("A0009,B9999")["B"] == 9999
+    with pytest.raises(TileError, match="at most 9999"):
+        parse_distribution("A10000")
+
+
+def test_tile_files_are_bounded_and_may_hold_letters(tmp_path):
+    letters = tmp_path / "hand.txt"
+    letters.write_text("# my hand\nCATMAP\n")
+    assert load_tiles(str(letters)) == TileCounts.from_letters("CATMAP")
+    huge = tmp_path / "huge.txt"
+    huge.write_bytes(b"A1 " * 40_000)
+    with pytest.raises(TileError, match="larger than"):
+        load_tiles(str(huge))
+    with pytest.raises(TileError):
+        load_tiles("/dev/zero")

@@ -30,6 +30,7 @@ def three_way():
 
 # -- the schedule ---------------------------------------------------------------------
 
+
 def test_groups_share_a_deal_and_rotate_seats():
     tasks = schedule(entries=3, players=3, games=6, seed=1)
     assert [task[0] for task in tasks] == list(range(6))
@@ -65,6 +66,7 @@ def test_repeated_specs_get_their_own_names():
 
 
 # -- results --------------------------------------------------------------------------
+
 
 def test_each_bot_sits_in_each_seat_equally_often(three_way):
     seats = Counter((entry, seat) for game in three_way.games for seat, entry in enumerate(game.entries))
@@ -105,8 +107,9 @@ def serial_run():
 def test_same_seed_same_games_whatever_the_worker_count(serial_run, start_method):
     if start_method not in multiprocessing.get_all_start_methods():
         pytest.skip(f"no {start_method} here")
-    two = run_tournament(serial_run.bot_specs, 4, players=2, seed=3, workers=2, rules=Rules(),
-                         start_method=start_method)
+    two = run_tournament(
+        serial_run.bot_specs, 4, players=2, seed=3, workers=2, rules=Rules(), start_method=start_method
+    )
     assert per_game(serial_run) == per_game(two)
     assert [s.to_json() for s in serial_run.stats] == [s.to_json() for s in two.stats]
     assert [g.index for g in two.games] == [0, 1, 2, 3]
@@ -114,8 +117,15 @@ def test_same_seed_same_games_whatever_the_worker_count(serial_run, start_method
 
 def test_progress_is_reported_per_game():
     seen = []
-    run_tournament(["easy", "greedy"], 2, players=2, seed=0, workers=1, rules=Rules(),
-                   progress=lambda done, total: seen.append((done, total)))
+    run_tournament(
+        ["easy", "greedy"],
+        2,
+        players=2,
+        seed=0,
+        workers=1,
+        rules=Rules(),
+        progress=lambda done, total: seen.append((done, total)),
+    )
     assert seen == [(1, 2), (2, 2)]
 
 
@@ -127,6 +137,7 @@ def test_bad_tournament_settings_raise_value_errors():
 
 
 # -- play -----------------------------------------------------------------------------
+
 
 def invoke(command, *args: str):
     return CliRunner().invoke(command, list(args))
@@ -166,8 +177,13 @@ def test_play_json_log_is_replayable_and_identical_across_runs():
     header = records[0]
     assert header["event"] == "header"
     assert {k: header[k] for k in ("seed", "players", "bots", "variant", "lang", "match")} == {
-        "seed": 4, "players": 3, "bots": ["hard", "greedy", "hard"], "variant": "classic", "lang": "en",
-        "match": "single"}
+        "seed": 4,
+        "players": 3,
+        "bots": ["hard", "greedy", "hard"],
+        "variant": "classic",
+        "lang": "en",
+        "match": "single",
+    }
     assert records[1]["event"] == "split" and records[1]["hand"] == 1
     assert any(r["event"] == "end" for r in records)
     assert records[-1]["event"] == "match"
@@ -179,15 +195,18 @@ def test_play_solo_defaults_to_one_player():
     assert json.loads(result.stdout.splitlines()[0])["players"] == 1
 
 
-@pytest.mark.parametrize("args", [
-    ["--variant", "solo", "--players", "2"],
-    ["--players", "9"],
-    ["--bots", "hard,wizard"],
-    ["--bots", "hard:colour=red"],
-    ["--bots", "hard,,medium"],
-    ["--seed", "-1"],
-    ["--players", "2", "--bots", "hard,medium,easy"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--variant", "solo", "--players", "2"],
+        ["--players", "9"],
+        ["--bots", "hard,wizard"],
+        ["--bots", "hard:colour=red"],
+        ["--bots", "hard,,medium"],
+        ["--seed", "-1"],
+        ["--players", "2", "--bots", "hard,medium,easy"],
+    ],
+)
 def test_play_bad_settings_give_one_error_line(args):
     assert_one_error_line(invoke(play, *args))
 
@@ -201,10 +220,22 @@ def test_draw_grids_falls_back_to_one_after_another_when_wide():
 
 # -- tournament -----------------------------------------------------------------------
 
+
 def test_tournament_writes_json_and_csv(tmp_path):
     json_file, csv_file = tmp_path / "t.json", tmp_path / "t.csv"
-    result = invoke(tournament, "--bots", "easy,greedy", "--games", "3", "--seed", "2",
-                    "--json", str(json_file), "--csv", str(csv_file))
+    result = invoke(
+        tournament,
+        "--bots",
+        "easy,greedy",
+        "--games",
+        "3",
+        "--seed",
+        "2",
+        "--json",
+        str(json_file),
+        "--csv",
+        str(csv_file),
+    )
     assert result.exit_code == 0, result.output
     assert "rounded up to 4" in result.stderr
     assert "95% CI" in result.stdout and "games/sec" in result.stdout
@@ -214,23 +245,26 @@ def test_tournament_writes_json_and_csv(tmp_path):
     assert [row["bot"] for row in rows] == ["easy", "greedy"] and sum(int(r["games"]) for r in rows) == 8
 
 
-@pytest.mark.parametrize("args", [
-    ["--bots", "hard,wizard", "--games", "2"],
-    ["--bots", "hard,medium", "--games", "0"],
-    ["--bots", "hard,medium", "--games", "2", "--seed", "-3"],
-    ["--bots", "hard,medium", "--games", "2", "--workers", "0"],
-    ["--bots", "hard,medium", "--games", "2", "--variant", "solo", "--players", "2"],
-    ["--bots", "hard,medium", "--games", "2", "--csv", "/nonexistent-dir/out.csv"],
-    # the strategy settings and the greedy baseline's settings
-    ["--bots", "hard:flexible=maybe,medium", "--games", "2"],
-    ["--bots", "hard:patience=0,medium", "--games", "2"],
-    ["--bots", "hard:rebuild=everything,medium", "--games", "2"],
-    ["--bots", "hard:hooks=none,medium", "--games", "2"],
-    ["--bots", "hard:endgame=-1,medium", "--games", "2"],
-    ["--bots", "greedy:max_word=1,medium", "--games", "2"],
-    ["--bots", "greedy:speed=0,medium", "--games", "2"],
-    ["--bots", "greedy:risk=1,medium", "--games", "2"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--bots", "hard,wizard", "--games", "2"],
+        ["--bots", "hard,medium", "--games", "0"],
+        ["--bots", "hard,medium", "--games", "2", "--seed", "-3"],
+        ["--bots", "hard,medium", "--games", "2", "--workers", "0"],
+        ["--bots", "hard,medium", "--games", "2", "--variant", "solo", "--players", "2"],
+        ["--bots", "hard,medium", "--games", "2", "--csv", "/nonexistent-dir/out.csv"],
+        # the strategy settings and the greedy baseline's settings
+        ["--bots", "hard:flexible=maybe,medium", "--games", "2"],
+        ["--bots", "hard:patience=0,medium", "--games", "2"],
+        ["--bots", "hard:rebuild=everything,medium", "--games", "2"],
+        ["--bots", "hard:hooks=none,medium", "--games", "2"],
+        ["--bots", "hard:endgame=-1,medium", "--games", "2"],
+        ["--bots", "greedy:max_word=1,medium", "--games", "2"],
+        ["--bots", "greedy:speed=0,medium", "--games", "2"],
+        ["--bots", "greedy:risk=1,medium", "--games", "2"],
+    ],
+)
 def test_tournament_bad_settings_give_one_error_line(args):
     assert_one_error_line(invoke(tournament, *args))
 

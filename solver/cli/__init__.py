@@ -46,7 +46,9 @@ def command_docstrings() -> dict[str, str]:
     sources: dict[str, str] = {}
     for name, module in COMMANDS.items():
         if module not in sources:
-            sources[module] = Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8")
+            spec = importlib.util.find_spec(module)
+            assert spec is not None and spec.origin is not None, module  # COMMANDS names real source modules
+            sources[module] = Path(spec.origin).read_text(encoding="utf-8")
         source = sources[module]
         start = source.index('"""', source.index(f"\ndef {name.replace('-', '_')}(")) + 3
         docstrings[name] = inspect.cleandoc(source[start : source.index('"""', start)])

@@ -5,24 +5,34 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
-from solver.core.grid import Cell, Grid, GridError
-from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
+from solver.core.grid import MIN_WORD_LENGTHS, Cell, Grid, GridError
+from solver.core.tiles import TileCounts, TileError, load_tiles
 from solver.lexicon.loader import LexiconError
 
-MIN_LENGTHS = (2, 3)
+# Input bounds: every input is read up to its bound, never further (a 100 MB file, /dev/zero).
+MAX_GRID_BYTES = 256 * 1024  # a grid file or standard input holding a grid
+MAX_GRID_TILES = 10_000  # letters on a grid (a double set is 288; the solver takes 1000)
+MAX_ERROR_CHARS = 400  # an error line quotes at most this much of the input
+MAX_LINE_BYTES = 64 * 1024  # one line of `solve -`
+MAX_HAND_LETTERS = 10_000  # letters on the command line (the solver itself takes at most 1000)
+MAX_SECONDS = 86_400.0  # a time limit or budget: a day
+MAX_SEED = 2**63 - 1
 
 INPUT_ERRORS = (TileError, LexiconError, GridError, ValueError, OSError, UnicodeDecodeError)
 
 
 # -- errors ---------------------------------------------------------------------------
+
 
 def describe(error: Exception) -> str:
     """One line for the user; OSError's own str() carries an errno prefix."""
@@ -33,7 +43,8 @@ def describe(error: Exception) -> str:
         message = "input is not UTF-8 text"
     else:
         message = str(error) or type(error).__name__
-    return " ".join(message.splitlines())
+    message = " ".join(message.splitlines())
+    return message if len(message) <= MAX_ERROR_CHARS else message[: MAX_ERROR_CHARS - 3] + "..."
 
 
 def fail(message: str) -> NoReturn:
@@ -74,16 +85,37 @@ def require(condition: bool, message: str) -> None:
 
 
 def check_min_length(min_length: int) -> None:
-    require(min_length in MIN_LENGTHS, f"--min-length must be 2 or 3, got {min_length}")
+    require(min_length in MIN_WORD_LENGTHS, f"--min-length must be 2 or 3, got {min_length}")
+
+
+def check_seconds(value: float, option: str, positive: bool = False) -> None:
+    """A time option: a finite number of seconds, >= 0 (> 0 when `positive`), at most a day."""
+    low_ok = value > 0 if positive else value >= 0  # False for NaN
+    require(
+        low_ok and math.isfinite(value) and value <= MAX_SECONDS,
+        f"{option} must be a number of seconds {'>' if positive else '>='} 0 and at most {MAX_SECONDS:.0f}, "
+        f"got {value}",
+    )
+
+
+def check_seed(seed: int | None, option: str = "--seed") -> None:
+    require(seed is None or 0 <= seed <= MAX_SEED, f"{option} must be an integer from 0 to {MAX_SEED}, got {seed}")
+
+
+def check_count(value: int, option: str, low: int, high: int) -> None:
+    require(low <= value <= high, f"{option} must be from {low} to {high}, got {value}")
 
 
 # -- input ----------------------------------------------------------------------------
+
 
 def parse_hand(letters: str) -> TileCounts:
     """Tiles from letters such as 'catmap' (any case); anything else is rejected."""
     hand = letters.strip()
     if not hand:
         raise TileError("no tiles given")
+    if len(hand) > MAX_HAND_LETTERS:
+        raise TileError(f"{len(hand)} letters: at most {MAX_HAND_LETTERS}")
     bad = sorted({ch for ch in hand if not (ch.isascii() and ch.isalpha())})
     if bad:
         raise TileError(f"{hand!r} has characters other than the letters A-Z: {''.join(bad)!r}")
@@ -91,11 +123,10 @@ def parse_hand(letters: str) -> TileCounts:
 
 
 def parse_tiles_option(spec: str) -> TileCounts:
-    """--tiles: plain letters ('CATMAP'), or a distribution: en, fr, 'A13,B3,...' or a file."""
+    """--tiles: plain letters ('CATMAP'), or a distribution: en, fr, 'A13,B3,...' or a file
+    (`solver.core.tiles.spec_kind` says which)."""
     try:
-        if spec not in DISTRIBUTIONS and spec.strip().isascii() and spec.strip().isalpha():
-            return parse_hand(spec)
-        return load_distribution(spec)
+        return load_tiles(spec)
     except TileError as error:
         raise TileError(f"--tiles: {error}") from None
 
@@ -104,9 +135,15 @@ def source_name(source: str) -> str:
     return "standard input" if source == "-" else source
 
 
-def read_source(source: str) -> str:
-    """The text of a file, or of standard input for '-'."""
-    data = click.get_binary_stream("stdin").read() if source == "-" else Path(source).read_bytes()
+def read_source(source: str, limit: int = MAX_GRID_BYTES) -> str:
+    """The text of a file, or of standard input for '-': at most `limit` bytes."""
+    if source == "-":
+        data = click.get_binary_stream("stdin").read(limit + 1)
+    else:
+        with Path(source).open("rb") as stream:
+            data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise GridError(f"{source_name(source)} is larger than {limit >> 10} KB: not a grid")
     try:
         return data.decode("utf-8-sig")  # -sig: a byte-order mark is not part of the grid
     except UnicodeDecodeError:
@@ -118,38 +155,65 @@ def parse_grid(text: str, name: str) -> tuple[Grid, str | None]:
     stripped = text.lstrip()
     try:
         if not stripped.startswith(("[", "{")):
-            return Grid.parse(text), None
-        grid = Grid.from_json(stripped)  # checks the JSON and its shape first
+            return check_grid_size(Grid.parse(text)), None
+        grid = check_grid_size(Grid.from_json(stripped))  # checks the JSON and its shape first
     except GridError as error:
         raise GridError(f"{name}: {error}") from None
+    except RecursionError:
+        raise GridError(f"{name}: JSON nested too deeply") from None
     data = json.loads(stripped)
     recorded = data.get("tiles") if isinstance(data, dict) else None
     return grid, recorded if isinstance(recorded, str) else None
 
 
-def hand_lines(stream) -> Iterator[tuple[int, str | None, str]]:
-    """(line number, hand or None when undecodable, text) for each hand on a byte stream.
+def check_grid_size(grid: Grid) -> Grid:
+    tiles = sum(len(row) - row.count(".") for row in grid.rows)
+    if tiles > MAX_GRID_TILES:
+        raise GridError(f"the grid holds {tiles} tiles: at most {MAX_GRID_TILES}")
+    return grid
 
-    Lines are decoded one at a time so that one bad line is reported alone.
+
+def hand_lines(stream) -> Iterator[tuple[int, str | None, str]]:
+    """(line number, hand or None when unreadable, text or the reason) for each hand on a
+    byte stream. Lines are decoded one at a time so that one bad line is reported alone; a
+    line longer than MAX_LINE_BYTES is reported as such, and only that much of it is held.
     """
-    for number, raw in enumerate(stream, start=1):
+    for number, raw in enumerate(bounded_lines(stream), start=1):
+        if raw is None:
+            yield number, None, f"line longer than {MAX_LINE_BYTES >> 10} KB"
+            continue
         try:
             line = raw.decode("utf-8").strip()
         except UnicodeDecodeError:
-            yield number, None, raw.decode("utf-8", "replace").strip()
+            yield number, None, "line is not UTF-8 text"
             continue
         if line and not line.startswith("#"):
             yield number, line, line
 
 
+def bounded_lines(stream) -> Iterator[bytes | None]:
+    """The lines of a byte stream; None for a line longer than MAX_LINE_BYTES (skipped)."""
+    while True:
+        line = stream.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) <= MAX_LINE_BYTES or line.endswith(b"\n"):
+            yield line
+            continue
+        while line and not line.endswith(b"\n"):  # the rest of the overlong line
+            line = stream.readline(MAX_LINE_BYTES)
+        yield None
+
+
 # -- output ---------------------------------------------------------------------------
+
 
 def colour_wanted() -> bool:
     """ANSI colours only on a terminal, and never when NO_COLOR is set (no-color.org)."""
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def draw_grid(grid: Grid, highlight: set[Cell] = frozenset(), colour: bool = False) -> str:
+def draw_grid(grid: Grid, highlight: AbstractSet[Cell] = frozenset(), colour: bool = False) -> str:
     def cell(row: int, col: int, letter: str) -> str:
         if colour and (row, col) in highlight:
             return click.style(letter, fg="red", bold=True)
@@ -173,10 +237,13 @@ def exit_with(code: int) -> NoReturn:
 # -- options --------------------------------------------------------------------------
 
 lexicon_option = click.option(
-    "--lexicon", default="en", show_default=True, metavar="en|fr|PATH",
-    help="Shipped word list name, or a file with one word per line (optionally gzipped).")
+    "--lexicon",
+    default="en",
+    show_default=True,
+    metavar="en|fr|PATH",
+    help="Shipped word list name, or a file with one word per line (optionally gzipped).",
+)
 min_length_option = click.option(
-    "--min-length", type=int, default=2, show_default=True, metavar="2|3",
-    help="Shortest word allowed on the grid.")
+    "--min-length", type=int, default=2, show_default=True, metavar="2|3", help="Shortest word allowed on the grid."
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output.")
-

@@ -21,6 +21,7 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -32,6 +33,9 @@ VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
 LANGUAGES = ("en", "fr")
 SIDE_BY_SIDE_WIDTH = 100  # grids are drawn side by side when they fit this many columns
 GAP = "   "
+MAX_GAMES = 1_000_000  # a tournament's games (its schedule is held in memory)
+MAX_WORKERS = 256
+MAX_SPELLEVATE_PLAYERS = 288  # a tile each from a double set
 
 
 def make_rules(variant: str, lang: str) -> Rules:
@@ -153,6 +157,7 @@ def play(
     from solver.play.bots import make_bot
     from solver.play.game import play_match
 
+    emit: JsonLog | TextLog
     if as_json:
         emit = JsonLog(players, specs, seed, variant, lang, match_format)
     else:
@@ -204,7 +209,7 @@ class JsonLog:
     """The replayable event log: JSON lines on stdout."""
 
     def __init__(self, players: int, specs: list[str], seed: int, variant: str, lang: str, match_format: str):
-        self.settings = {
+        self.settings: dict[str, Any] = {
             "seed": seed,
             "players": players,
             "bots": specs,
@@ -341,7 +346,7 @@ class TextLog:
 def draw_grids(names: list[str], grids: list[list[str] | None]) -> str:
     """Each player's grid under their name: side by side when they fit, else one after another."""
     blocks = []
-    for name, rows in zip(names, grids):
+    for name, rows in zip(names, grids, strict=True):
         body = rows if rows else ["(no grid)"]
         width = max(len(name), *(len(row) for row in body))
         blocks.append([name.ljust(width), "-" * width] + [row.ljust(width) for row in body])
@@ -442,10 +447,10 @@ def check_series(
     rules.check_players(players)
     specs = split_specs(bots)
     check_specs(specs)
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games must be at least 1 and at most {MAX_GAMES}, got {games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be at least 1 and at most {MAX_WORKERS}, got {workers}")
     if scheduler is not None:
         from solver.play.cluster import normalise_address, require_distributed
 
@@ -676,6 +681,8 @@ def spellevate(
     from solver.play.spellevate import set_of
 
     check_seed(seed)
+    if players is not None and not 1 <= players <= MAX_SPELLEVATE_PLAYERS:
+        raise ValueError(f"--players must be from 3 to {MAX_SPELLEVATE_PLAYERS} (a tile each), got {players}")
     given = split_specs(bots) if bots is not None else None
     sets = 2 if double_set else 1
     if games is not None:
@@ -704,7 +711,7 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
     person at P1, every event as it happens."""
     from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
     from solver.lexicon.loader import get_lexicon
-    from solver.play.spellevate import check_table, play_rounds
+    from solver.play.spellevate import SpellevateBot, check_table, play_rounds
     from solver.play.spellevate_bots import check_spellevate_spec, make_spellevate_bot
 
     for spec in specs:
@@ -715,7 +722,7 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
     if json_file is not None:
         check_writable(json_file, "--json")  # before the game: a bad path fails at once
     lexicon = get_lexicon("en")
-    seats = [HumanSeat(lexicon)] if human else []
+    seats: list[SpellevateBot] = [HumanSeat(lexicon)] if human else []
     seats += [make_spellevate_bot(spec, lexicon) for spec in specs]
     if human:
         names = ["you"] + specs
@@ -759,10 +766,10 @@ def spellevate_series(
 
     for spec in specs:
         check_spellevate_spec(spec)
-    if games < 1:
-        raise ValueError(f"--games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games must be at least 1 and at most {MAX_GAMES}, got {games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be at least 1 and at most {MAX_WORKERS}, got {workers}")
     if json_file is not None:
         check_writable(json_file, "--json")  # before the run: a bad path fails at once
     total = -(-games // players) * players

@@ -16,7 +16,10 @@ import click
 
 from solver.cli.common import (
     INPUT_ERRORS,
+    check_count,
     check_min_length,
+    check_seconds,
+    check_seed,
     colour_wanted,
     describe,
     draw_grid,
@@ -38,11 +41,13 @@ from solver.cli.common import (
 from solver.cli.outputs import check_writable, write_file, write_text
 from solver.cli.warmup import KernelPrep
 from solver.core.grid import Grid, Report, validate
-from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
+from solver.core.tiles import TileCounts, TileError, load_tiles, spec_kind
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.objectives import OBJECTIVES
 
 PICTURE_HELP = "Also draw the grid into FILE: SVG, or PNG for FILE.png (needs the 'plots' extra)."
+
+MAX_SAMPLES = 1000  # dump: simulated draws per letter (each a rebuild of up to --time-per-try)
 
 
 @click.command()
@@ -170,8 +175,8 @@ def solve(
     line gets an error result and the batch goes on; the exit code is then 2.
     """
     check_min_length(min_length)
-    # `not >=` also rejects NaN, which would make the deadline never arrive.
-    require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
+    check_seconds(time_limit, "--time-limit")  # NaN or infinity would make the deadline never arrive
+    check_seed(seed)
     require(picture is None or letters != "-", "--svg draws one hand's grid: not with '-' (a batch)")
     check_picture(picture)
     hand = None if letters == "-" else parse_hand(letters)  # reject bad letters before loading
@@ -223,7 +228,7 @@ def solve_batch(solve_hand, as_json: bool) -> int:
         count += 1
         try:
             if line is None:
-                raise TileError("line is not UTF-8 text")
+                raise TileError(text)
             solution = solve_hand(parse_hand(line))
         except INPUT_ERRORS as error:
             any_bad = True
@@ -256,14 +261,16 @@ grid_option = click.option(
 )
 
 
-def load_board(grid_file: str, lexicon: Lexicon, min_length: int, hand: TileCounts | str = "", **options):
-    """A `Board` on the grid read from `grid_file`; an invalid grid is bad input (exit 2)."""
+def load_board(grid_file: str, lexicon_spec: str, min_length: int, hand: TileCounts | str = "", **options):
+    """A `Board` on the grid read from `grid_file` (read and checked before the word list is
+    loaded); an invalid grid is bad input (exit 2)."""
     from solver.search.board import (
         Board,  # numba (through solver.search.solving): imported only for live play
     )
 
     name = source_name(grid_file)
     grid, _ = parse_grid(read_source(grid_file), name)
+    lexicon = get_lexicon(lexicon_spec)
     try:
         return Board(lexicon, grid=grid, hand=hand, min_length=min_length, **options)
     except TileError:
@@ -302,10 +309,10 @@ def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit
     Exit 0 when every tile is placed, 1 when none could be in time (the grid is kept).
     """
     check_min_length(min_length)
-    require(time_limit >= 0, f"--time-limit must be a number of seconds >= 0, got {time_limit}")
+    check_seconds(time_limit, "--time-limit")
     hand = parse_hand(letters)
     kernels = KernelPrep()
-    board = load_board(grid_file, get_lexicon(lexicon), min_length, time_limit=time_limit)
+    board = load_board(grid_file, lexicon, min_length, time_limit=time_limit)
     warm_kernels(board, kernels)
     result = board.add(hand)
     if as_json:
@@ -323,10 +330,10 @@ def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts
     distribution of the lexicon's language (fr for --lexicon fr, else en)."""
     if spec is None:
         spec = "fr" if lexicon == "fr" else "en"
-    elif spec not in DISTRIBUTIONS and spec.strip().isascii() and spec.strip().isalpha():
+    elif spec_kind(spec) == "letters":
         return parse_hand(spec)
     try:
-        full = load_distribution(spec)
+        full = load_tiles(spec)
     except TileError as error:
         raise TileError(f"--bunch: {error}") from None
     if not full.contains(taken):
@@ -382,11 +389,12 @@ def dump(
     from solver.search.board import dump_advice
 
     check_min_length(min_length)
-    require(samples >= 1, f"--samples must be at least 1, got {samples}")
-    require(time_per_try > 0, f"--time-per-try must be a number of seconds > 0, got {time_per_try}")
+    check_count(samples, "--samples", 1, MAX_SAMPLES)
+    check_seconds(time_per_try, "--time-per-try", positive=True)
+    check_seed(seed)
     hand = parse_hand(hand_letters)
     kernels = KernelPrep()
-    board = load_board(grid_file, get_lexicon(lexicon), min_length, hand=hand)
+    board = load_board(grid_file, lexicon, min_length, hand=hand)
     pool = parse_bunch(bunch, lexicon, board.tiles)
     warm_kernels(board, kernels)
     advice = dump_advice(board, pool, samples=samples, seed=seed, time_per_try=time_per_try)

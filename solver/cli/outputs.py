@@ -55,7 +55,7 @@ def check_writable(path: str, option: str) -> None:
         raise ValueError(f"{option}: cannot write {path}: permission denied")
 
 
-def write_file(path: str, write: Callable[[str], None]) -> None:
+def write_file(path: str, write: Callable[[str], object]) -> None:
     """`write(temporary_path)`, then move the file into place (nothing half-written)."""
     target = Path(path)
     handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")

@@ -60,6 +60,7 @@ class Notice:
     def __exit__(self, *exc_info) -> None:
         self._stop.set()
         self._thread.join()
+        assert self._started is not None  # set by __enter__
         elapsed = time.perf_counter() - self._started
         if exc_info[0] is None:
             self._draw(f"{self.done} {self.what} in {elapsed:.1f} s", end="\n")
@@ -68,6 +69,7 @@ class Notice:
 
     def _spin(self) -> None:
         frame = 0
+        assert self._started is not None  # set by __enter__ before the thread starts
         estimate = f"about {self.seconds:.0f} s" if self.seconds >= 1 else "about a second"
         while True:
             elapsed = time.perf_counter() - self._started
@@ -103,7 +105,7 @@ class CompileWatch:
         self.what, self.seconds, self.stream = what, seconds, stream
         self.compiled = False
         self._notice: Notice | None = None
-        self._listener = None
+        self._listener: object | None = None  # a numba event.Listener once entered
 
     def __enter__(self) -> CompileWatch:
         from numba.core import event  # the caller is about to use numba anyway

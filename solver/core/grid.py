@@ -27,6 +27,7 @@ import numpy as np
 from solver.core.tiles import ALPHABET, TileCounts
 
 EMPTY = "."
+MIN_WORD_LENGTHS = (2, 3)  # the shortest words a game may allow: 2 (classic) or 3 (the three-letter variant)
 Cell = tuple[int, int]  # (row, col)
 
 

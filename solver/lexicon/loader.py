@@ -19,11 +19,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import importlib.resources
+import io
 import os
 import shutil
 import tempfile
 import time
 import unicodedata
+import zlib
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
@@ -54,6 +56,7 @@ def shipped_dir() -> Path:
 SHIPPED_DIR = shipped_dir()
 SHIPPED = ("en", "fr")
 LEVELS = (35, 50, 60, 70, 80)
+MAX_WORD_LIST_BYTES = 16 << 20  # a word list's text (3.5 times the French list): bounds build time and memory
 
 
 class LexiconError(ValueError):
@@ -139,20 +142,30 @@ def _source_path(spec: str) -> tuple[str, Path]:
             raise LexiconError(f"shipped lexicon {spec!r} is missing at {path}")
         return spec, path
     path = Path(spec)
-    if path.is_dir():
-        raise LexiconError(f"lexicon {spec!r} is a directory, not a word-list file")
-    if not path.is_file():
-        raise LexiconError(f"no lexicon named {spec!r} and no such file (names: {', '.join(SHIPPED)})")
+    try:
+        if path.is_dir():
+            raise LexiconError(f"lexicon {spec!r} is a directory, not a word-list file")
+        if not path.is_file():
+            raise LexiconError(f"no lexicon named {spec!r} and no such file (names: {', '.join(SHIPPED)})")
+        if path.stat().st_size > MAX_WORD_LIST_BYTES:
+            raise LexiconError(f"word list {spec} is larger than {MAX_WORD_LIST_BYTES >> 20} MiB")
+    except (OSError, ValueError) as error:  # a name too long for the filesystem, a NUL byte
+        if isinstance(error, LexiconError):
+            raise
+        raise LexiconError(f"no lexicon named {spec[:60]!r}: {error}") from None
     return path.name, path
 
 
 def _read_text(path: Path) -> str:
     try:
         raw = path.read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
+        if raw[:2] == b"\x1f\x8b":  # decompressed up to the bound, never further (a gzip bomb)
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
+                raw = stream.read(MAX_WORD_LIST_BYTES + 1)
+        if len(raw) > MAX_WORD_LIST_BYTES:
+            raise LexiconError(f"word list {path} holds more than {MAX_WORD_LIST_BYTES >> 20} MiB of text")
         return raw.decode("utf-8")
-    except (OSError, EOFError, gzip.BadGzipFile) as error:
+    except (OSError, EOFError, zlib.error) as error:  # BadGzipFile is an OSError
         raise LexiconError(f"cannot read word list {path}: {error}") from None
     except UnicodeDecodeError:
         raise LexiconError(f"word list {path} is not UTF-8 text") from None

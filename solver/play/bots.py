@@ -33,7 +33,9 @@ benchmarks/bench_strength.py measures:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -87,12 +89,15 @@ class BotSettings:
 PRESETS = {
     # Graded by vocabulary, search effort and strategy (and speed: easy works at 0.4 times a
     # practised player's pace, so that a casual player can beat it in real time).
-    "easy": BotSettings("easy", level=50, speed=0.4, dump_policy="hardest", node_budget=100, hooks="first",
-                        patience=40),
-    "medium": BotSettings("medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400, patience=20,
-                          endgame=5),
-    "hard": BotSettings("hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000, patience=5,
-                        endgame=10, flexible=True),
+    "easy": BotSettings(
+        "easy", level=50, speed=0.4, dump_policy="hardest", node_budget=100, hooks="first", patience=40
+    ),
+    "medium": BotSettings(
+        "medium", level=70, speed=1.0, dump_policy="hardest", node_budget=400, patience=20, endgame=5
+    ),
+    "hard": BotSettings(
+        "hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000, patience=5, endgame=10, flexible=True
+    ),
     "long": BotSettings("long", level=None, speed=1.0, strategy="long-words", node_budget=800),
     "compact": BotSettings("compact", level=None, speed=1.0, strategy="compact", node_budget=800),
     "reckless": BotSettings("reckless", level=60, speed=1.5, risk=1.0, node_budget=200, patience=3),
@@ -117,8 +122,14 @@ class SolverBot:
         self.rules = rules
         self.rng = np.random.default_rng(seed)
         self.forced = None
-        self.board = Board(lexicon, hand=tiles, min_length=rules.min_length, seed=None, time_limit=5.0,
-                           node_budget=self.settings.node_budget)
+        self.board = Board(
+            lexicon,
+            hand=tiles,
+            min_length=rules.min_length,
+            seed=None,
+            time_limit=5.0,
+            node_budget=self.settings.node_budget,
+        )
         self.board.cheap_hooks = self.settings.hooks == "cheap"
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
@@ -126,9 +137,11 @@ class SolverBot:
             self.board.objective = "fewest-words"  # full re-solves look for fewer words
 
     def receive(self, tiles: TileCounts) -> None:
+        assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand + tiles
 
     def give_back(self, tile: str) -> None:
+        assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand - TileCounts.from_letters(tile)
 
     def holding(self) -> TileCounts:
@@ -139,6 +152,7 @@ class SolverBot:
 
     def decide(self, view: TableView) -> Decision:
         self.forced = None  # a refused risky BANANAS leaves the real grid in play
+        assert self.board is not None  # start() made the board
         if len(self.board.hand) == 0 and self.board.grid is not None:
             return self.call_when_done(view, Decision("wait"))
         # While a DUMP is possible the bot rebuilds only so far, with so much patience (a
@@ -163,6 +177,7 @@ class SolverBot:
         return view.can_dump and self.settings.dump_policy != "never" and peels_left >= self.settings.endgame
 
     def call_when_done(self, view: TableView, work: Decision) -> Decision:
+        assert self.board is not None  # start() made the board
         if view.can_bananas:
             work.action, work.grid = "bananas", self.board.grid
         elif view.can_peel:
@@ -170,6 +185,7 @@ class SolverBot:
         return work
 
     def when_stuck(self, view: TableView, work: Decision) -> Decision:
+        assert self.board is not None  # start() made the board
         if view.can_bananas and self.rng.random() < self.settings.risk:
             self.forced = force_tiles(self.board.grid, self.board.hand)
             work.action, work.grid = "bananas", self.forced
@@ -180,12 +196,19 @@ class SolverBot:
 
     def choose_dump(self, work: Decision) -> str:
         """The tile to dump; the looks an estimate takes are added to `work`."""
+        assert self.board is not None  # start() made the board
         letters = self.board.hand.letters()
         if self.settings.dump_policy == "advice" and self.board.grid is not None and len(set(letters)) > 1:
             bunch = self.rules.distribution - self.board.tiles  # unseen tiles, as far as this bot knows
-            advice = dump_advice(self.board, bunch, samples=ADVICE_SAMPLES, seed=int(self.rng.integers(1 << 31)),
-                                 time_per_try=1.0, trial_budget=min(self.settings.node_budget, ADVICE_TRIAL_BUDGET),
-                                 known_stuck=True)
+            advice = dump_advice(
+                self.board,
+                bunch,
+                samples=ADVICE_SAMPLES,
+                seed=int(self.rng.integers(1 << 31)),
+                time_per_try=1.0,
+                trial_budget=min(self.settings.node_budget, ADVICE_TRIAL_BUDGET),
+                known_stuck=True,
+            )
             work.looks += advice.nodes
             if advice.recommended:
                 return advice.recommended
@@ -203,14 +226,14 @@ def force_tiles(grid: Grid | None, hand: TileCounts) -> Grid:
 
 # -- the greedy baseline ----------------------------------------------------------------
 
+
 class GreedyBot:
     """A baseline in the style of public greedy engines: lay the longest word, then attach
     the longest word that crosses one grid letter (checked by the validator), keep going;
     when nothing attaches, dump the hardest letter. No backtracking, no rebuilds.
     `max_word` caps the words it lays (short words instead of the longest)."""
 
-    def __init__(self, name: str = "greedy", speed: float = 1.0, level: int | None = None,
-                 max_word: int | None = None):
+    def __init__(self, name: str = "greedy", speed: float = 1.0, level: int | None = None, max_word: int | None = None):
         if not (math.isfinite(speed) and speed > 0):
             raise ValueError("speed must be a positive number")
         if level not in LEVELS + (None,):
@@ -291,8 +314,11 @@ class GreedyBot:
                                 cells[cell] = ch
                                 new.append(ch)
                         else:
-                            if new and self.hand.contains(TileCounts.from_letters("".join(new))) and \
-                                    validate(Grid.from_cells(cells), self.lexicon, min_length=min_length).ok:
+                            if (
+                                new
+                                and self.hand.contains(TileCounts.from_letters("".join(new)))
+                                and validate(Grid.from_cells(cells), self.lexicon, min_length=min_length).ok
+                            ):
                                 self.cells = cells
                                 self.hand = self.hand - TileCounts.from_letters("".join(new))
                                 return True
@@ -300,10 +326,20 @@ class GreedyBot:
 
 
 NONE_ALLOWED = ("level", "patience", "max_word")
-GREEDY_SETTING_KINDS = {"speed": float, "level": int, "max_word": int}
-SETTING_KINDS = {"level": int, "speed": float, "dump_policy": str, "risk": float, "strategy": str,
-                 "node_budget": int, "hooks": str, "rebuild": str, "patience": int, "endgame": int,
-                 "flexible": lambda value: {"yes": True, "no": False}[value]}
+GREEDY_SETTING_KINDS: dict[str, Callable[[str], Any]] = {"speed": float, "level": int, "max_word": int}
+SETTING_KINDS: dict[str, Callable[[str], Any]] = {
+    "level": int,
+    "speed": float,
+    "dump_policy": str,
+    "risk": float,
+    "strategy": str,
+    "node_budget": int,
+    "hooks": str,
+    "rebuild": str,
+    "patience": int,
+    "endgame": int,
+    "flexible": lambda value: {"yes": True, "no": False}[value],
+}
 
 
 def make_bot(spec: str) -> SolverBot | GreedyBot:
@@ -313,12 +349,13 @@ def make_bot(spec: str) -> SolverBot | GreedyBot:
     if name not in PRESETS and name != "greedy":
         raise ValueError(f"unknown bot {name!r} (presets: {', '.join(list(PRESETS) + ['greedy'])})")
     kinds = GREEDY_SETTING_KINDS if name == "greedy" else SETTING_KINDS
-    values = {}
+    values: dict[str, Any] = {}  # each parsed by its setting's kind
     for option in filter(None, options.split(",")):
         key, _, value = option.partition("=")
         if key not in kinds:
-            raise ValueError(f"unknown {'greedy ' if name == 'greedy' else ''}bot setting {key!r} "
-                             f"(settings: {', '.join(kinds)})")
+            raise ValueError(
+                f"unknown {'greedy ' if name == 'greedy' else ''}bot setting {key!r} (settings: {', '.join(kinds)})"
+            )
         if value == "none" and key not in NONE_ALLOWED:
             raise ValueError(f"bot setting {key!r} needs a value")
         try:

@@ -27,8 +27,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from solver.play.game import Rules
+
+if TYPE_CHECKING:
+    from solver.play.tournament import GameRecord  # tournament imports this module lazily
 
 SCHEMES = ("tcp", "tls", "ws", "wss")
 ADDRESS = re.compile(r"^(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d+)$")
@@ -108,7 +112,7 @@ def play_on_cluster(
     tasks: list[tuple],
     bot_specs: list[str],
     rules: Rules,
-    done: Callable[[object], None],
+    done: Callable[[GameRecord], None],
     batch: int | None = None,
     timeout: float | None = None,
 ) -> int:

@@ -18,7 +18,7 @@ The same happens to a planned "stuck" when the table changed meanwhile (a dump b
 possible). A call whose rule no longer holds when it lands is refused and the player
 decides again. So a player who is ahead tends to stay ahead, as at a real table.
 
-The referee measures the work (Hand.charge), so no bot can lay tiles for free:
+The referee measures the work (Round.charge), so no bot can lay tiles for free:
 
     tile work   from the grid each player shows, before and after the decision, aligned
                 under the translation that keeps the most tiles in place (`best_translation`,
@@ -65,8 +65,9 @@ import heapq
 import math
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -165,7 +166,7 @@ class TableView:
 @dataclass
 class Decision:
     """A bot's call and the search effort it took. action: peel | dump | bananas | wait
-    (stuck), or remote (a remote player: its calls come through `Hand.external_call`).
+    (stuck), or remote (a remote player: its calls come through `Round.external_call`).
     `looks`: positions examined for words to play (module docstring); the referee measures
     the tile work itself, from the grid the bot shows."""
 
@@ -208,7 +209,7 @@ class TileWork:
 
 @dataclass(frozen=True)
 class Charge:
-    """One decision as the referee charged it (`Hand.ledger`, `HandResult.ledger`)."""
+    """One decision as the referee charged it (`Round.ledger`, `RoundResult.ledger`)."""
 
     player: int
     at: float  # simulated time the decision began
@@ -227,29 +228,41 @@ def measure_work(before: Grid | None, after: Grid | None, drawn: int = 0, return
     tile laid or moved (a word the player had to make); a word left standing is not new."""
     (shift_rows, shift_cols), _ = best_translation(before, after)
     new_cells = after.cells() if after is not None else {}
-    old_cells = {(row + shift_rows, col + shift_cols): letter
-                 for (row, col), letter in (before.cells() if before is not None else {}).items()}
+    old_cells = {
+        (row + shift_rows, col + shift_cols): letter
+        for (row, col), letter in (before.cells() if before is not None else {}).items()
+    }
     kept = {cell for cell, letter in old_cells.items() if new_cells.get(cell) == letter}
     gone = Counter(letter for cell, letter in old_cells.items() if cell not in kept)
     placed = Counter(letter for cell, letter in new_cells.items() if cell not in kept)
     moved = sum((gone & placed).values())
     words = 0 if after is None else sum(any(cell not in kept for cell in word.cells) for word in find_words(after))
-    return TileWork(laid=sum(placed.values()) - moved, moved=moved, lifted=sum(gone.values()) - moved,
-                    drawn=drawn, returned=returned, words=words)
+    return TileWork(
+        laid=sum(placed.values()) - moved,
+        moved=moved,
+        lifted=sum(gone.values()) - moved,
+        drawn=drawn,
+        returned=returned,
+        words=words,
+    )
 
 
 def work_seconds(decision: Decision, speed: float, work: TileWork = TileWork()) -> float:
     """The cost model (module docstring), before jitter: the bot's looks and the tile work
     the referee measured, divided by the bot's speed."""
-    seconds = (REACT_SECONDS + LOOK_SECONDS * max(0, int(decision.looks)) + TILE_SECONDS * work.tiles
-               + WORD_SECONDS * work.words)
+    seconds = (
+        REACT_SECONDS
+        + LOOK_SECONDS * max(0, int(decision.looks))
+        + TILE_SECONDS * work.tiles
+        + WORD_SECONDS * work.words
+    )
     if decision.action != "wait":
         seconds += CALL_SECONDS
     return seconds / speed
 
 
 @dataclass
-class HandResult:
+class RoundResult:
     """How a hand ended. outcome: win | shared | unawarded | replay (Smoothie tie)."""
 
     outcome: str
@@ -281,10 +294,12 @@ class _Seat:
     returned: int = 0  # tiles returned to the bunch since the last decision
 
 
-class Hand:
+class Round:
     """One hand of Bananagrams between `bots` under `rules`, from `seed`."""
 
-    def __init__(self, rules: Rules, bots: list[Bot], seed: int, realtime: bool = False, observer=None):
+    result: RoundResult | None  # set by start(); the hand's outcome once it ends
+
+    def __init__(self, rules: Rules, bots: Sequence[Bot], seed: int, realtime: bool = False, observer=None):
         rules.check_players(len(bots))
         if not isinstance(seed, (int, np.integer)) or seed < 0:
             raise RuleError(f"a game seed is a non-negative integer, got {seed!r}")
@@ -301,7 +316,8 @@ class Hand:
         self.events: list[dict] = []
         self.ledger: list[Charge] = []
         self.clock = 0.0
-        self.queue: list[tuple[float, int, int, str, object]] = []
+        # (when, seat, order, kind, payload): a "call" carries (Decision, version, TableView)
+        self.queue: list[tuple[float, int, int, str, Any]] = []
         self.order = 0
         self.dumps = 0
         self.rotten = 0
@@ -351,7 +367,7 @@ class Hand:
         self.seats[seat].bot.receive(tiles)
 
     # -- the hand ------------------------------------------------------------------------
-    def play(self) -> HandResult:
+    def play(self) -> RoundResult:
         """Run the hand to its end (simulated clock, or the wall clock when realtime)."""
         self.start()
         while self.result is None:
@@ -365,10 +381,10 @@ class Hand:
     # The pieces `play` is made of, for drivers that interleave outside calls (the engine
     # protocol's hosted games): start, then advance the clock, and feed remote calls in.
     def start(self) -> None:
-        self.result: HandResult | None = None
+        self.result = None
         self.split()
 
-    def advance(self, until: float) -> HandResult | None:
+    def advance(self, until: float) -> RoundResult | None:
         """Process every queued event up to clock time `until`."""
         while self.result is None and self.queue and self.queue[0][0] <= until:
             self.steps += 1
@@ -382,7 +398,7 @@ class Hand:
                 self.result = outcome
         return self.result
 
-    def external_call(self, seat_index: int, decision: Decision, now: float) -> HandResult | None:
+    def external_call(self, seat_index: int, decision: Decision, now: float) -> RoundResult | None:
         """A call from a remote player, acted on at clock time `now` (serialized with the rest)."""
         self.advance(now)
         if self.result is None:
@@ -416,7 +432,7 @@ class Hand:
         for index in range(players):
             self.schedule(0.0, index, "decide")
 
-    def decide(self, seat_index: int) -> HandResult | None:
+    def decide(self, seat_index: int) -> RoundResult | None:
         seat = self.seats[seat_index]
         if not seat.active:
             return None
@@ -442,7 +458,7 @@ class Hand:
         self.ledger.append(charge)
         return charge
 
-    def call(self, seat_index: int, payload, when: float) -> HandResult | None:
+    def call(self, seat_index: int, payload, when: float) -> RoundResult | None:
         decision, version, view_then = payload
         seat = self.seats[seat_index]
         if not seat.active:
@@ -463,7 +479,7 @@ class Hand:
             seat.refused = 0  # accepted
         return result
 
-    def refuse(self, seat_index: int) -> HandResult | None:
+    def refuse(self, seat_index: int) -> RoundResult | None:
         """A call whose premise does not hold is dropped and the player thinks again; a
         player whose calls keep being refused counts as stuck."""
         seat = self.seats[seat_index]
@@ -473,7 +489,7 @@ class Hand:
             return None
         return self.mark_stuck(seat_index)
 
-    def mark_stuck(self, seat_index: int) -> HandResult | None:
+    def mark_stuck(self, seat_index: int) -> RoundResult | None:
         """The player waits for the table to change; when everyone waits, the hand ends."""
         seat = self.seats[seat_index]
         seat.waiting = True
@@ -482,14 +498,14 @@ class Hand:
             return self.stalemate()
         return None
 
-    def peel(self, seat_index: int, decision: Decision, view: TableView) -> None:
+    def peel(self, seat_index: int, decision: Decision, view: TableView) -> RoundResult | None:
         """RULES.md PEEL: empty hand, at least one bunch tile per active player; every
         active player draws one, the caller too."""
         seat = self.seats[seat_index]
         if not view.can_peel or len(seat.held - grid_tiles(seat.bot)) != 0:
             return self.refuse(seat_index)  # the premise no longer holds
         drawn = {}
-        order = self.active[self.active.index(seat_index):] + self.active[:self.active.index(seat_index)]
+        order = self.active[self.active.index(seat_index) :] + self.active[: self.active.index(seat_index)]
         for index in order:
             tile = draw(self.bunch, 1, self.rng)
             self.give(index, tile)
@@ -500,13 +516,14 @@ class Hand:
         self.schedule(self.clock, seat_index, "decide")
         return None
 
-    def dump(self, seat_index: int, decision: Decision, view: TableView) -> None:
+    def dump(self, seat_index: int, decision: Decision, view: TableView) -> RoundResult | None:
         """RULES.md DUMP: one tile back, mixed in first, three drawn; only when the bunch
         plus the returned tile holds three."""
         seat = self.seats[seat_index]
         tile = TileCounts.from_letters(decision.tile or "")
         if not view.can_dump or len(tile) != 1 or not (seat.held - grid_tiles(seat.bot)).contains(tile):
             return self.refuse(seat_index)
+        assert decision.tile is not None  # one tile named, checked above
         seat.bot.give_back(decision.tile)
         seat.held = seat.held - tile
         seat.returned += 1
@@ -518,7 +535,7 @@ class Hand:
         self.schedule(self.clock, seat_index, "decide")
         return None
 
-    def bananas(self, seat_index: int, decision: Decision, view: TableView) -> HandResult | None:
+    def bananas(self, seat_index: int, decision: Decision, view: TableView) -> RoundResult | None:
         """RULES.md BANANAS: bunch below the active count, hand empty; inspection decides
         win or ROTTEN BANANA. Valid calls at the very same moment share the win."""
         if not view.can_bananas:
@@ -548,8 +565,12 @@ class Hand:
         while self.queue and self.queue[0][0] == self.clock:
             entry = heapq.heappop(self.queue)
             _, seat, _, kind, payload = entry
-            if kind == "call" and payload[0].action == "bananas" and payload[1] == self.seats[seat].version \
-                    and self.seats[seat].active:
+            if (
+                kind == "call"
+                and payload[0].action == "bananas"
+                and payload[1] == self.seats[seat].version
+                and self.seats[seat].active
+            ):
                 found.append((seat, payload[0]))
             else:
                 others.append(entry)
@@ -567,7 +588,7 @@ class Hand:
         seat.bot.start(TileCounts(), self.rules, 0)  # the bot's tiles are gone too
         self.log("rotten", player=seat_index, problems=problems, bunch=len(self.bunch))
 
-    def leave(self, seat_index: int, now: float) -> HandResult | None:
+    def leave(self, seat_index: int, now: float) -> RoundResult | None:
         """A player who leaves the table (a front-end's decision: gone too long, or quit).
         Not a rule of the game: treated like a ROTTEN BANANA without the inspection: out of
         the hand, their tiles back into the bunch, and the others play on."""
@@ -588,22 +609,23 @@ class Hand:
                 self.wake(index)  # the bunch grew: a PEEL or a DUMP may be possible again
         return self.result
 
-    def finish_race(self, winners: list[int]) -> HandResult:
+    def finish_race(self, winners: list[int]) -> RoundResult:
         if len(winners) == 1:
             return self.end("win", winners, "BANANAS with a valid grid")
         if self.rules.variant == "smoothie":
             return self.longest_word_decides(winners, "tied finish")
         return self.end("shared", winners, "valid BANANAS calls at the same moment")
 
-    def stalemate(self) -> HandResult:
+    def stalemate(self) -> RoundResult:
         """Every remaining player is stuck (or the guard tripped)."""
         if self.rules.variant == "smoothie" and self.active:
             return self.longest_word_decides(self.active, "stalemate")
         return self.end("unawarded", [], "every remaining player is stuck")
 
-    def longest_word_decides(self, candidates: list[int], why: str) -> HandResult:
+    def longest_word_decides(self, candidates: list[int], why: str) -> RoundResult:
         """RULES.md Banana Smoothie: the longest valid word in a grid wins; equal longest
         means another hand."""
+
         def longest(index: int) -> int:
             grid = self.seats[index].bot.current_grid()
             if grid is None:
@@ -617,8 +639,8 @@ class Hand:
             return self.end("win", leaders, f"{why}: longest word ({best} letters)")
         return self.end("replay", leaders, f"{why}: equal longest words ({best} letters): another hand")
 
-    def end(self, outcome: str, winners: list[int], reason: str) -> HandResult:
-        scores = {}
+    def end(self, outcome: str, winners: list[int], reason: str) -> RoundResult:
+        scores: dict[str, float | str] = {}
         if self.rules.variant == "solo" and winners:
             grid = self.seats[0].bot.current_grid()
             scores = {"time": round(self.clock, 3), "words": len(find_words(grid)) if grid else 0}
@@ -626,10 +648,10 @@ class Hand:
             scores["objective"] = self.rules.solo_objective
             scores["score"] = scores["time"] if self.rules.solo_objective == "time" else scores["words"]
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
-        grids = [seat.bot.current_grid().to_json() if seat.active and seat.bot.current_grid() else None
-                 for seat in self.seats]
-        return HandResult(outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores,
-                          self.ledger)
+        grids = [shown.to_json() if seat.active and (shown := seat.bot.current_grid()) else None for seat in self.seats]
+        return RoundResult(
+            outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores, self.ledger
+        )
 
     def wait_for_wall_clock(self, when: float) -> None:
         if self.realtime:
@@ -644,8 +666,8 @@ def grid_tiles(bot: Bot) -> TileCounts:
     return grid.tiles() if grid is not None else TileCounts()
 
 
-def play_hand(rules: Rules, bots: list[Bot], seed: int, **options) -> HandResult:
-    return Hand(rules, bots, seed, **options).play()
+def play_round(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> RoundResult:
+    return Round(rules, bots, seed, **options).play()
 
 
 # -- matches ---------------------------------------------------------------------------
@@ -657,24 +679,24 @@ MAX_MATCH_HANDS = 25  # replays could in principle go on forever
 @dataclass
 class MatchResult:
     format: str
-    hands: list[HandResult]
+    hands: list[RoundResult]
     wins: list[int]
     winner: int | None  # None: drawn match
 
 
 def play_match(rules: Rules, bots: list[Bot], seed: int, format: str = "best-of-3", **options) -> MatchResult:
     """RULES.md matches: best of three or five (count hand wins), or first to two sole
-    hand wins (shared or unawarded hands give no win and are replayed). Hand k uses seed
+    round wins (shared or unawarded rounds give no win and are replayed). Round k uses seed
     (seed, k), so a match is as reproducible as a hand."""
     if format not in MATCH_FORMATS:
         raise RuleError(f"unknown match format {format!r} (choose from {', '.join(MATCH_FORMATS)})")
     wins = [0] * len(bots)
-    hands: list[HandResult] = []
+    hands: list[RoundResult] = []
     target = {"single": 1, "best-of-3": 2, "best-of-5": 3, "first-to-two": 2}[format]
     limit = {"single": 1, "best-of-3": 3, "best-of-5": 5}.get(format, MAX_MATCH_HANDS)
     while len(hands) < limit and max(wins) < target:
         hand_seed = int(np.random.SeedSequence([seed, len(hands)]).generate_state(1)[0])
-        result = play_hand(rules, bots, hand_seed, **options)
+        result = play_round(rules, bots, hand_seed, **options)
         hands.append(result)
         if result.sole_winner is not None:
             wins[result.sole_winner] += 1

@@ -290,6 +290,7 @@ class PlannerBot:
     def choose(self, view: SeatView) -> Play | None:
         if self.words is None or self.unseen_words is None or (view.hand.counts > self.words.hand).any():
             self.begin(view)  # a new round that nobody announced
+        assert self.words is not None and self.unseen_words is not None  # set by begin
         self.words = self.words.restrict(view.hand)
         self.unseen_words = self.unseen_words.restrict(view.unseen)
         odds = Odds(view, self.unseen_words)
@@ -344,6 +345,7 @@ class PlannerBot:
 
     # -- moves
     def lead(self, hand: TileCounts, odds: Odds) -> Play:
+        assert self.words is not None  # choose sets the words before it leads
         plan = self.plan(hand.counts, self.words, odds)
         if len(plan.pieces) == 1:
             return Play(plan.pieces[0].letters)
@@ -365,6 +367,7 @@ class PlannerBot:
             if len(letters) == len(hand):
                 return Play(letters)  # going out wins the round
         lost_lead = self.settings.lost_lead
+        assert self.words is not None  # choose sets the words before it follows
         plan = self.plan(hand.counts, self.words, odds)
         best, best_cost = None, plan.cost + lost_lead  # passing: the plan stands, the lead is still to win
         pieces = [piece.letters for piece in plan.pieces]
@@ -389,6 +392,7 @@ class PlannerBot:
         """The plays that beat the table, cheapest first."""
         if table.is_letter:
             return sorted({letter for letter in hand.letters() if letter > table.letters})
+        assert self.words is not None  # choose sets the words before it follows
         return self.words.later_than(table.letters)
 
 
@@ -420,7 +424,7 @@ def parse_spec(spec: str) -> PlannerSettings | None:
             raise ValueError(f"bad planner setting {key}={value}: expected a number") from None
         if not math.isfinite(number) or number < 0 or (kind is int and number < 1):
             raise ValueError(f"bad planner setting {key}={value}: out of range")
-        settings = replace(settings, **{key: number})
+        settings = replace(settings, **{key: number})  # type: ignore[arg-type]  # number has the field's kind
     return settings
 
 

@@ -44,10 +44,22 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from solver.play.game import Rules, confidence_interval, play_hand
+from solver.play.game import Rules, confidence_interval, play_round
 
-CSV_FIELDS = ("bot", "spec", "games", "wins", "shared", "unawarded", "win_rate", "ci_low", "ci_high",
-              "mean_game_seconds", "dumps", "rotten")
+CSV_FIELDS = (
+    "bot",
+    "spec",
+    "games",
+    "wins",
+    "shared",
+    "unawarded",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "mean_game_seconds",
+    "dumps",
+    "rotten",
+)
 
 
 @dataclass
@@ -97,10 +109,18 @@ class BotStats:
     def to_json(self) -> dict:
         low, high = self.ci
         return {
-            "bot": self.name, "spec": self.spec, "games": self.games, "wins": self.wins, "shared": self.shared,
-            "unawarded": self.unawarded, "win_rate": round(self.win_rate, 6), "ci_low": round(low, 6),
-            "ci_high": round(high, 6), "mean_game_seconds": round(self.mean_game_seconds, 3),
-            "dumps": self.dumps, "rotten": self.rotten,
+            "bot": self.name,
+            "spec": self.spec,
+            "games": self.games,
+            "wins": self.wins,
+            "shared": self.shared,
+            "unawarded": self.unawarded,
+            "win_rate": round(self.win_rate, 6),
+            "ci_low": round(low, 6),
+            "ci_high": round(high, 6),
+            "mean_game_seconds": round(self.mean_game_seconds, 3),
+            "dumps": self.dumps,
+            "rotten": self.rotten,
         }
 
 
@@ -136,12 +156,22 @@ class TournamentResult:
 
     def to_json(self) -> dict:
         return {
-            "settings": {"bots": self.bot_specs, "players": self.players, "seed": self.seed,
-                         "workers": self.workers, "scheduler": self.scheduler, "requested_games": self.requested_games,
-                         "rules": self.rules},
-            "totals": {"games": len(self.games), "unawarded": self.unawarded, "shared": self.shared,
-                       "wall_seconds": round(self.wall_seconds, 3),
-                       "games_per_second": round(self.games_per_second, 3)},
+            "settings": {
+                "bots": self.bot_specs,
+                "players": self.players,
+                "seed": self.seed,
+                "workers": self.workers,
+                "scheduler": self.scheduler,
+                "requested_games": self.requested_games,
+                "rules": self.rules,
+            },
+            "totals": {
+                "games": len(self.games),
+                "unawarded": self.unawarded,
+                "shared": self.shared,
+                "wall_seconds": round(self.wall_seconds, 3),
+                "games_per_second": round(self.games_per_second, 3),
+            },
             "bots": [s.to_json() for s in self.stats],
             "games": [asdict(game) for game in self.games],
         }
@@ -159,20 +189,32 @@ class TournamentResult:
         rows = []
         for s in self.stats:
             low, high = s.ci
-            rows.append((s.name, str(s.games), str(s.wins), str(s.shared), f"{100 * s.win_rate:.1f}%",
-                         f"{100 * low:.1f}-{100 * high:.1f}%", f"{s.mean_game_seconds:.1f}s", str(s.dumps),
-                         str(s.rotten)))
+            rows.append(
+                (
+                    s.name,
+                    str(s.games),
+                    str(s.wins),
+                    str(s.shared),
+                    f"{100 * s.win_rate:.1f}%",
+                    f"{100 * low:.1f}-{100 * high:.1f}%",
+                    f"{s.mean_game_seconds:.1f}s",
+                    str(s.dumps),
+                    str(s.rotten),
+                )
+            )
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
 
         def line(cells) -> str:
             return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
 
         lines = [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows), ""]
-        lines.append(f"{len(self.games)} games ({self.players} players, seed {self.seed}): "
-                     f"{self.unawarded} unawarded, {self.shared} shared; "
-                     f"{self.wall_seconds:.1f} s wall, {self.games_per_second:.2f} games/sec "
-                     f"({self.workers} worker{'s' if self.workers != 1 else ''}"
-                     f"{f' on {self.scheduler}' if self.scheduler else ''})")
+        lines.append(
+            f"{len(self.games)} games ({self.players} players, seed {self.seed}): "
+            f"{self.unawarded} unawarded, {self.shared} shared; "
+            f"{self.wall_seconds:.1f} s wall, {self.games_per_second:.2f} games/sec "
+            f"({self.workers} worker{'s' if self.workers != 1 else ''}"
+            f"{f' on {self.scheduler}' if self.scheduler else ''})"
+        )
         return "\n".join(lines)
 
 
@@ -228,7 +270,7 @@ def play_game(task: tuple, bot_specs: list[str], rules: Rules) -> GameRecord:
 
     index, group, rotation, seed, seated = task
     bots = [make_bot(bot_specs[entry]) for entry in seated]
-    result = play_hand(rules, bots, seed)
+    result = play_round(rules, bots, seed)
     dumps = [0] * len(bots)
     rotten = [0] * len(bots)
     for event in result.events:
@@ -236,8 +278,20 @@ def play_game(task: tuple, bot_specs: list[str], rules: Rules) -> GameRecord:
             dumps[event["player"]] += 1
         elif event["event"] == "rotten":
             rotten[event["player"]] += 1
-    return GameRecord(index, group, rotation, seed, list(seated), result.outcome, list(result.winners),
-                      result.reason, round(result.clock, 3), dumps, rotten, len(result.events))
+    return GameRecord(
+        index,
+        group,
+        rotation,
+        seed,
+        list(seated),
+        result.outcome,
+        list(result.winners),
+        result.reason,
+        round(result.clock, 3),
+        dumps,
+        rotten,
+        len(result.events),
+    )
 
 
 def tally(names: list[str], bot_specs: list[str], games: list[GameRecord]) -> list[BotStats]:
@@ -259,8 +313,13 @@ def tally(names: list[str], bot_specs: list[str], games: list[GameRecord]) -> li
 
 
 def rules_json(rules: Rules) -> dict:
-    return {"lexicon": rules.lexicon, "variant": rules.variant, "min_length": rules.min_length,
-            "solo_objective": rules.solo_objective, "tiles": len(rules.distribution)}
+    return {
+        "lexicon": rules.lexicon,
+        "variant": rules.variant,
+        "min_length": rules.min_length,
+        "solo_objective": rules.solo_objective,
+        "tiles": len(rules.distribution),
+    }
 
 
 def default_start_method() -> str:
@@ -276,10 +335,17 @@ def _warm_up() -> None:
     from solver.play import bots  # noqa: F401
 
 
-def run_tournament(bot_specs: list[str], games: int, players: int = 2, seed: int = 0, workers: int = 1,
-                   rules: Rules | None = None,
-                   progress: Callable[[int, int], None] | None = None,
-                   start_method: str | None = None, scheduler: str | None = None) -> TournamentResult:
+def run_tournament(
+    bot_specs: list[str],
+    games: int,
+    players: int = 2,
+    seed: int = 0,
+    workers: int = 1,
+    rules: Rules | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    start_method: str | None = None,
+    scheduler: str | None = None,
+) -> TournamentResult:
     """Play `games` games (rounded up to whole rotation groups) of `players` bots drawn
     from `bot_specs`; `progress(done, total)` is called after each game, in this process.
 
@@ -327,8 +393,9 @@ def run_tournament(bot_specs: list[str], games: int, players: int = 2, seed: int
             done(play_game(tasks[0], bot_specs, rules))
             pending = tasks[1:]
         context = multiprocessing.get_context(method)
-        with ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=context,
-                                 initializer=_warm_up) as pool:
+        with ProcessPoolExecutor(
+            max_workers=min(workers, len(pending)), mp_context=context, initializer=_warm_up
+        ) as pool:
             futures = [pool.submit(play_game, task, bot_specs, rules) for task in pending]
             try:
                 for future in as_completed(futures):
@@ -338,5 +405,15 @@ def run_tournament(bot_specs: list[str], games: int, players: int = 2, seed: int
                 raise
     records.sort(key=lambda record: record.index)
     wall = time.perf_counter() - started
-    return TournamentResult(list(bot_specs), entry_names(bot_specs), players, seed, workers, rules_json(rules),
-                            games, records, wall, scheduler=scheduler)
+    return TournamentResult(
+        list(bot_specs),
+        entry_names(bot_specs),
+        players,
+        seed,
+        workers,
+        rules_json(rules),
+        games,
+        records,
+        wall,
+        scheduler=scheduler,
+    )

@@ -1,40 +1,118 @@
 """`bananas serve`: the engine protocol over WebSocket, many isolated sessions.
 
-Each connection gets its own `solver.protocol.session.Session`; a text frame is one protocol
-message, and every reply is one text frame. Limits: message size (larger frames are
-refused by the WebSocket layer and the connection closed with 1009), concurrent
-sessions (a connection beyond the limit is closed with 1013 "try again later") and idle
-time (a session that sends nothing for `idle_timeout` seconds is closed with 1000).
-Loopback only by default. Uses the `websockets` library (asyncio).
+Each connection gets its own network `solver.protocol.session.Session` (no file access);
+a text frame is one protocol message, and every reply is one text frame of strict JSON.
+The limits (`solver.protocol.limits.Limits`, docs/SECURITY.md): message size (a larger
+frame closes the connection with 1009), concurrent sessions (1013 "try again later"), idle
+time (1000), slow readers (a reply queue and a write timeout: 1008), binary frames (an
+error reply). Loopback only by default. Uses the `websockets` library (asyncio).
 
-A session's work runs in a worker thread, so the event loop keeps reading and writing
-every socket meanwhile; the numba kernels release the GIL while they search, so busy
-sessions can use more than one core.
+Fairness: the messages that make a bot think, and the ticks of hosted games, run on a
+small pool of worker threads (`Limits.workers`; the numba kernels release the GIL), one job
+per connection at a time and a bounded slice of game per tick; every other message
+(hello, check, grid, errors) is answered on the event loop at once, so a cheap request
+never queues behind heavy ones.
+
+`drive_session` is the transport-independent part: any WebSocket server (the browser
+game's Starlette app too) can run a session with it, given a receive and a send.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import time
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import websockets
 
-from solver.protocol.session import MAX_MESSAGE_BYTES, Session
+from solver.protocol.limits import MAX_WAIT_SECONDS, NETWORK, Limits
+from solver.protocol.session import Session, encode, error_reply
+
+__all__ = ["Limits", "Server", "drive_session", "serve"]
 
 
-@dataclass
-class Limits:
-    max_sessions: int = 64
-    idle_timeout: float = 300.0
-    max_message_bytes: int = MAX_MESSAGE_BYTES
+class SlowReader(Exception):
+    """The client does not read its replies fast enough."""
+
+
+async def drive_session(
+    session: Session,
+    receive: Callable[[], Awaitable[str | bytes]],
+    send: Callable[[str], Awaitable[None]],
+    limits: Limits,
+    pool: ThreadPoolExecutor,
+) -> str:
+    """Run `session` until it ends; returns why: "bye", "idle" or "slow reader" (the caller
+    closes the connection accordingly). `receive` raises when the client goes away."""
+    outgoing: asyncio.Queue[str] = asyncio.Queue(maxsize=limits.max_queued_replies)
+    writer = asyncio.create_task(_write(outgoing, send, limits.write_timeout))
+    receiving: asyncio.Task | None = None
+    last_heard = time.monotonic()
+    loop = asyncio.get_running_loop()
+    try:
+        while not session.closed:
+            now = time.monotonic()
+            wakeup = session.next_wakeup()
+            idle_left = last_heard + limits.idle_timeout - now
+            if idle_left <= 0:
+                return "idle"
+            timeout = min(idle_left, MAX_WAIT_SECONDS if wakeup is None else max(0.0, wakeup - now))
+            # One receive task lives across ticks: a wait that times out does not cancel it,
+            # so a frame that arrives while bots play is read at the next turn of the loop.
+            receiving = receiving or asyncio.ensure_future(receive())
+            done, _ = await asyncio.wait({receiving, writer}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if writer in done:
+                writer.result()  # raises SlowReader or the transport's error
+            if receiving in done:
+                frame, receiving = receiving.result(), None
+                last_heard = time.monotonic()
+                if isinstance(frame, bytes):
+                    replies = [error_reply("bad_json", "binary frames are not accepted: send JSON as text frames")]
+                elif session.is_heavy(frame):
+                    replies = await loop.run_in_executor(pool, session.receive, frame, last_heard)
+                else:
+                    replies = session.receive(frame, last_heard)
+            elif wakeup is not None and wakeup <= time.monotonic():
+                replies = await loop.run_in_executor(pool, session.tick, time.monotonic())
+            else:
+                continue
+            for reply in replies:
+                try:
+                    outgoing.put_nowait(encode(reply, limits.max_reply_bytes))
+                except asyncio.QueueFull:
+                    raise SlowReader(f"more than {limits.max_queued_replies} replies unread") from None
+        await outgoing.join()  # `bye` goes out before the connection closes
+        return "bye"
+    except SlowReader:
+        return "slow reader"
+    finally:
+        for task in (receiving, writer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+
+
+async def _write(outgoing: asyncio.Queue, send: Callable[[str], Awaitable[None]], write_timeout: float) -> None:
+    while True:
+        text = await outgoing.get()
+        try:
+            await asyncio.wait_for(send(text), write_timeout)
+        except TimeoutError:
+            raise SlowReader(f"a reply could not be written in {write_timeout:g} s") from None
+        outgoing.task_done()
+
+
+CLOSE_CODES = {"bye": (1000, "bye"), "idle": (1000, "idle timeout"), "slow reader": (1008, "slow reader")}
 
 
 class Server:
-    def __init__(self, limits: Limits = Limits()):
+    def __init__(self, limits: Limits = NETWORK):
         self.limits = limits
         self.sessions = 0
+        self.pool = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="bananas-session")
 
     async def handle(self, connection) -> None:
         if self.sessions >= self.limits.max_sessions:
@@ -42,46 +120,41 @@ class Server:
             return
         self.sessions += 1
         try:
-            # Network clients may not make the server read its files.
-            session = Session(allow_paths=False, max_message_bytes=self.limits.max_message_bytes)
-            await self.serve_session(connection, session)
-        except websockets.ConnectionClosed:
+            # Network clients: a session that cannot read files, with the network limits.
+            session = Session(allow_paths=False, limits=self.limits)
+            why = await drive_session(session, connection.recv, connection.send, self.limits, self.pool)
+            code, reason = CLOSE_CODES[why]
+            if why == "slow reader":
+                connection.transport.abort()  # a close handshake would wait on the same full buffers
+            else:
+                await asyncio.wait_for(connection.close(code, reason), self.limits.write_timeout)
+        except (websockets.ConnectionClosed, TimeoutError):
             pass  # the client vanished: its session is simply dropped
         finally:
             self.sessions -= 1
 
-    async def serve_session(self, connection, session: Session) -> None:
-        last_heard = time.monotonic()
-        while not session.closed:
-            now = time.monotonic()
-            wakeup = session.next_wakeup()
-            idle_left = last_heard + self.limits.idle_timeout - now
-            if idle_left <= 0:
-                await connection.close(1000, "idle timeout")
-                return
-            timeout = idle_left if wakeup is None else max(0.0, min(idle_left, wakeup - now))
-            try:
-                frame = await asyncio.wait_for(connection.recv(), timeout)
-            except TimeoutError:
-                await self.send(connection, await asyncio.to_thread(session.tick, time.monotonic()))
-                continue
-            last_heard = time.monotonic()
-            replies = await asyncio.to_thread(session.receive, frame, last_heard)
-            await self.send(connection, replies)
-        await connection.close(1000, "bye")
 
-    @staticmethod
-    async def send(connection, messages: list[dict]) -> None:
-        for message in messages:
-            await connection.send(json.dumps(message, separators=(",", ":")))
+def warm_up() -> None:
+    """Load what cheap requests need before the first client comes: a cheap request is
+    answered on the event loop, where a first import of the bots (which takes the import
+    lock) or a first load of a shipped word list would stall every connection."""
+    import solver.play.bots  # noqa: F401 - the import itself is the point
+    from solver.lexicon.loader import SHIPPED, get_lexicon
+
+    for name in SHIPPED:
+        get_lexicon(name)
 
 
-async def serve(host: str = "127.0.0.1", port: int = 8765, limits: Limits = Limits(), ready=None) -> None:
+async def serve(host: str = "127.0.0.1", port: int = 8765, limits: Limits = NETWORK, ready=None) -> None:
     """Run until cancelled. `ready`, if given, is an asyncio.Event set once listening
     (its `port` attribute is set to the bound port, useful with port 0)."""
     server = Server(limits)
-    async with websockets.serve(server.handle, host, port, max_size=limits.max_message_bytes) as listener:
-        if ready is not None:
-            ready.port = listener.sockets[0].getsockname()[1]
-            ready.set()
-        await asyncio.Future()
+    await asyncio.to_thread(warm_up)
+    try:
+        async with websockets.serve(server.handle, host, port, max_size=limits.max_message_bytes) as listener:
+            if ready is not None:
+                ready.port = listener.sockets[0].getsockname()[1]
+                ready.set()
+            await asyncio.Future()
+    finally:
+        server.pool.shutdown(wait=False, cancel_futures=True)

@@ -40,7 +40,10 @@ from solver.play.spellevate import (
     set_of,
 )
 from solver.play.spellevate_bots import make_spellevate_bot, parse_spec
-from solver.protocol.session import ProtocolError, Session, _need, _tiles
+from solver.protocol.fields import ProtocolError
+from solver.protocol.fields import need as _need
+from solver.protocol.fields import tiles as _tiles
+from solver.protocol.session import Session
 
 MAX_PLAYERS = 32
 MAX_ROUNDS = 100
@@ -106,7 +109,9 @@ def player_name(player: int) -> str:
 def _refuse(state: RoundState, player: int, play: Play | None, lexicon, min_length, hand=None) -> None:
     """Refuse an illegal move with the referee's reason, coded by what is wrong."""
     if state.over or player != state.turn:
-        raise ProtocolError("out_of_order", state.move_error(player, play, lexicon, min_length, label=player_name))
+        reason = state.move_error(player, play, lexicon, min_length, label=player_name)
+        assert reason is not None  # a move after the end or out of turn always has a reason
+        raise ProtocolError("out_of_order", reason)
     error = state.move_error(player, play, lexicon, min_length, hand, label=player_name)
     if error is None:
         return
@@ -220,7 +225,7 @@ def on_seat_move(session: Session, table: SeatTable, message: dict):
     if play is not None and not table.view().unseen.contains(play.tiles()):
         raise ProtocolError("not_your_tile", f"{play.letters}: those tiles are not in the other hands (counted)")
     events = table.state.apply(player, play)
-    reply = {"type": "ok"}
+    reply: dict[str, object] = {"type": "ok"}
     if table.state.over:
         reply["round_over"] = events[-1]
     return [reply], table.bot_moves(), table
@@ -280,7 +285,8 @@ class HostedTable:
 
     def run(self) -> list[dict]:
         """Play the bots' moves until a remote player must move or the game ends."""
-        out = []
+        assert self.game is not None  # deal() starts a round before the bots play
+        out: list[dict] = []
         while True:
             state = self.game.state
             if state.over:
@@ -305,6 +311,7 @@ class HostedTable:
         if self.finished:
             raise ProtocolError("out_of_order", "the game is over")
         game = self.game
+        assert game is not None  # a hosted table deals its first round when it starts
         _refuse(game.state, player, play, self.lexicon, self.min_length, game.hands[player])
         events = [_event(event, self.number) for event in game.move(player, play)]
         return events + self.run()
@@ -321,7 +328,8 @@ def on_start(session: Session, table, message: dict):
     sets = _int(message, "sets", 1, 2, default=1)
     seed = _int(message, "seed", 0, 2**63 - 1, default=session.options.seed)
     lexicon, min_length, distribution = _rules(session)
-    seats, names = [], []
+    seats: list[SpellevateBot | RemoteSeat] = []
+    names: list[str] = []
     for spec in players:
         if isinstance(spec, dict) and "bot" in spec:
             name = _bot(spec["bot"])

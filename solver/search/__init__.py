@@ -8,8 +8,14 @@ so importing `solver.search.objectives` or `solver.search.reference` stays light
 
 from __future__ import annotations
 
-_LAZY = {"solve": "solving", "extend": "solving", "Solution": "solving", "warm_up": "solving",
-         "Board": "board", "dump_advice": "board"}
+_LAZY = {
+    "solve": "solving",
+    "extend": "solving",
+    "Solution": "solving",
+    "warm_up": "solving",
+    "Board": "board",
+    "dump_advice": "board",
+}
 
 
 def __getattr__(name: str):

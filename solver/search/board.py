@@ -76,8 +76,9 @@ def one_tile_hooks(grid: Grid, letter: str, lexicon: Lexicon, min_length: int = 
     (tiles among the 8 cells around: an open spot keeps room for later tiles), then cell
     order."""
     cells = grid.cells()
-    spots = sorted({(row + dr, col + dc) for row, col in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
-                   - cells.keys())
+    spots = sorted(
+        {(row + dr, col + dc) for row, col in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))} - cells.keys()
+    )
     hooks = []
     for spot in spots:
         words = 0
@@ -152,9 +153,16 @@ def lift(grid: Grid, cells: list[Cell]) -> tuple[Grid | None, TileCounts]:
 class Board:
     """A player's grid and hand, kept valid through PEEL and DUMP events."""
 
-    def __init__(self, lexicon: Lexicon | str = "en", grid: Grid | None = None, hand: TileCounts | str = "",
-                 min_length: int = 2, seed: int | None = None, time_limit: float = 2.0,
-                 node_budget: int | None = None):
+    def __init__(
+        self,
+        lexicon: Lexicon | str = "en",
+        grid: Grid | None = None,
+        hand: TileCounts | str = "",
+        min_length: int = 2,
+        seed: int | None = None,
+        time_limit: float = 2.0,
+        node_budget: int | None = None,
+    ):
         """`node_budget` caps the search nodes of each search call (a full re-solve gets
         four times as many) instead of slicing the time limit: rebuilds then depend only on
         the board (the time limit stays a safety net)."""
@@ -201,6 +209,7 @@ class Board:
         if cells.get(cell) != letter:
             raise TileError(f"no {letter} at row {cell[0] + 1}, column {cell[1] + 1} of the grid")
         started = time.perf_counter()
+        assert self.grid is not None  # the cell held the tile, so there is a grid
         self.grid, _ = lift(self.grid, [cell])
         before = self.grid  # the dumped tile itself is not "moved"
         mended = self._mend()
@@ -267,6 +276,7 @@ class Board:
             if time.perf_counter() >= deadline or self._cap(None) == 0:
                 return None
             core, lifted = lift(self.grid, cells)
+            assert core is not None  # a leaf word's shared cell stays on the grid
             placed = self._extend(core, self.hand + lifted, deadline)
             if placed:
                 return "lift", placed
@@ -283,6 +293,7 @@ class Board:
     def _cheapest_hook(self) -> Grid | None:
         """One look at the grid for the spot where the hand's one tile forms fewest words."""
         self.nodes += 1
+        assert self.grid is not None  # only called once there is a grid
         letter = self.hand.letters()
         hooks = one_tile_hooks(self.grid, letter, self.lexicon, self.min_length)
         if not hooks:
@@ -304,6 +315,7 @@ class Board:
             return True
         for _, cells in leaf_words(self.grid)[:3]:
             core, lifted = lift(self.grid, cells)
+            assert core is not None  # a leaf word's shared cell stays on the grid
             if self._extend(core, self.hand + lifted, deadline):
                 return True
         return False
@@ -322,11 +334,24 @@ class Board:
             return None
         # A local rebuild gets a slice of the time (or the node budget): the next tier may do better.
         if cap is None:
-            result = extend(base, hand, self.lexicon, time_limit=min(remaining, 0.05 + remaining / 8),
-                            seed=self.seed, min_length=self.min_length)
+            result = extend(
+                base,
+                hand,
+                self.lexicon,
+                time_limit=min(remaining, 0.05 + remaining / 8),
+                seed=self.seed,
+                min_length=self.min_length,
+            )
         else:
-            result = extend(base, hand, self.lexicon, time_limit=remaining, seed=self.seed,
-                            min_length=self.min_length, max_nodes=cap)
+            result = extend(
+                base,
+                hand,
+                self.lexicon,
+                time_limit=remaining,
+                seed=self.seed,
+                min_length=self.min_length,
+                max_nodes=cap,
+            )
         self.nodes += result.nodes
         return result.grid if result.solved else None
 
@@ -335,13 +360,24 @@ class Board:
         budget = self._cap(None if self.node_budget is None else 4 * self.node_budget)
         if remaining <= 0 or budget == 0:
             return None
-        result = solve(self.tiles, self.lexicon, time_limit=remaining, seed=self.seed, min_length=self.min_length,
-                       max_nodes=budget, objective=self.objective if budget else "any")
+        result = solve(
+            self.tiles,
+            self.lexicon,
+            time_limit=remaining,
+            seed=self.seed,
+            min_length=self.min_length,
+            max_nodes=budget,
+            objective=self.objective if budget else "any",
+        )
         self.nodes += result.nodes
-        return ("resolve", result.grid) if result.solved else None
+        if not result.solved:
+            return None
+        assert result.grid is not None  # a solved result carries its grid
+        return ("resolve", result.grid)
 
 
 # -- dump advice -----------------------------------------------------------------------
+
 
 @dataclass
 class DumpOption:
@@ -369,8 +405,10 @@ class DumpAdvice:
         return {
             "recommended": self.recommended,
             "complete_without_dump": self.keep_chance == 1.0,
-            "options": [{"letter": o.letter, "chance": round(o.chance, 4), "completions": o.completions,
-                         "samples": o.samples} for o in self.options],
+            "options": [
+                {"letter": o.letter, "chance": round(o.chance, 4), "completions": o.completions, "samples": o.samples}
+                for o in self.options
+            ],
             "nodes": self.nodes,
         }
 
@@ -378,8 +416,15 @@ class DumpAdvice:
 TRIAL_NODE_BUDGET = 200  # search nodes per tier of each dump-advice trial
 
 
-def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 0,
-                time_per_try: float = 1.0, trial_budget: int | None = None, known_stuck: bool = False) -> DumpAdvice:
+def dump_advice(
+    board: Board,
+    bunch: TileCounts,
+    samples: int = 16,
+    seed: int = 0,
+    time_per_try: float = 1.0,
+    trial_budget: int | None = None,
+    known_stuck: bool = False,
+) -> DumpAdvice:
     """Estimate, for each distinct letter of the hand, the chance that dumping it and
     drawing three tiles from `bunch` (with the dumped tile mixed in first) leads to a
     complete grid, by seeded Monte Carlo over `samples` draws with a quick rebuild
@@ -412,5 +457,3 @@ def dump_advice(board: Board, bunch: TileCounts, samples: int = 16, seed: int = 
         options.append(DumpOption(letter, wins, samples))
     options.sort(key=lambda o: (-o.chance, HARD_FIRST.index(o.letter), o.letter))
     return DumpAdvice(options[0].letter if options else None, keep_chance, options, nodes)
-
-

@@ -107,6 +107,8 @@ _options = {"prefer_extension": False}
 class LazyKernel:
     """A kernel before binding: the first call binds its module's kernels, then runs."""
 
+    __name__: str  # set by functools.update_wrapper
+
     def __init__(self, py_func: Callable, options: dict):
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
@@ -212,8 +214,7 @@ def _problem(values: tuple, kinds: tuple, what: str) -> str:
             ok = True
         else:
             ok = type(value) is np.ndarray and value.dtype.str[1:] == kind.dtype and value.ndim == kind.ndim
-            flags = value.flags if ok else None
-            ok = ok and flags.c_contiguous and (flags.writeable or not kind.writable)
+            ok = ok and value.flags.c_contiguous and (value.flags.writeable or not kind.writable)
         if not ok:
             return f"{what} {index} is {_describe(value)}, compiled for {kind}"
     return ""
@@ -238,7 +239,7 @@ def _checked(name: str, compiled: Callable) -> Callable:
         return compiled(*args)
 
     call.__name__ = call.__qualname__ = name
-    call.py_func = _declared[KERNELS_MODULE][name].py_func
+    call.py_func = _declared[KERNELS_MODULE][name].py_func  # type: ignore[attr-defined]  # numba's dispatcher attribute
     return call
 
 
@@ -247,6 +248,7 @@ def _checked(name: str, compiled: Callable) -> Callable:
 
 def _kernels_source() -> Path:
     spec = importlib.util.find_spec(KERNELS_MODULE)
+    assert spec is not None and spec.origin is not None  # solver.kernels is part of this package
     return Path(spec.origin)
 
 

@@ -18,7 +18,9 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import segno
 from starlette.applications import Starlette
@@ -92,7 +94,7 @@ def warm_up() -> None:
         log.exception("warm-up")
 
 
-def frame_of(message: dict) -> str | bytes | None:
+def frame_of(message: Mapping[str, Any]) -> str | bytes | None:
     return message.get("text") if message.get("text") is not None else message.get("bytes")
 
 

@@ -1,7 +1,7 @@
 """Rooms of the browser game: seats, the host's lobby, and the hand the server referees.
 
 A room is up to `max_seats` seats, people and bots. The server is the referee: it runs the
-same engine as `bananas play` (`solver.play.game.Hand`) on the wall clock, seats each person
+same engine as `bananas play` (`solver.play.game.Round`) on the wall clock, seats each person
 as a `Person` (the engine's Bot interface, whose calls come from the page) and our bots by
 preset. Every message from a page is checked before anything changes; a person only ever
 receives their own tiles (others' appear as counts), and the seat a connection acts for is
@@ -21,13 +21,17 @@ import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from solver.core.grid import Grid, GridError, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
-from solver.play.game import Decision, Hand, RuleError, Rules, TableView, grid_tiles
+from solver.play.game import Decision, Round, RuleError, Rules, TableView, grid_tiles
 from solver.web.config import WebConfig
+
+if TYPE_CHECKING:
+    from solver.play.bots import GreedyBot, SolverBot  # imported lazily: numba-backed
 
 LANGUAGES = ("en", "fr")
 VARIANTS = ("classic", "three-letter", "smoothie")
@@ -152,22 +156,28 @@ class Seat:
 
 
 class Game:
-    """One hand in a room: the engine's `Hand` on the wall clock, and what the pages see of it."""
+    """One hand in a room: the engine's `Round` on the wall clock, and what the pages see of it."""
 
     def __init__(self, room: Room, rules: Rules, seed: int):
         from solver.play.bots import make_bot
 
         self.room = room
         self.seats = list(room.seats)
-        self.players = [Person(seat.name) if seat.kind == "person" else make_bot(seat.spec) for seat in self.seats]
+        self.players: list[Person | SolverBot | GreedyBot] = []
+        for seat in self.seats:
+            if seat.kind == "person":
+                self.players.append(Person(seat.name))
+            else:
+                assert seat.spec is not None  # a bot seat always names its preset
+                self.players.append(make_bot(seat.spec))
         for player, seat in zip(self.players, self.seats, strict=True):
             player.name = seat.name
         self.rules = rules
         self.seed = seed
         self.events: list[dict] = []  # engine events not yet turned into messages
-        self.hand = Hand(rules, self.players, seed, observer=self.events.append)
-        self.hand.result = None  # Hand.start sets it too; pages may look before the deal
-        self.lexicon = self.hand.lexicon
+        self.round = Round(rules, self.players, seed, observer=self.events.append)
+        self.round.result = None  # Round.start sets it too; pages may look before the deal
+        self.lexicon = self.round.lexicon
         self.log: list[dict] = []
         self.tiles_left = [0] * len(self.seats)
         self.bot_held = [0] * len(self.seats)
@@ -176,10 +186,16 @@ class Game:
         self.lock = asyncio.Lock()
         self.poke = asyncio.Event()
         self.final: dict | None = None
-        self.sent_held: dict[int, str] = {}
+        self.sent_held: dict[int, tuple] = {}  # connection id -> (held, active, waiting) last sent
 
     def clock(self) -> float:
         return time.monotonic() - self.started
+
+    def person(self, index: int) -> Person:
+        """The person at seat `index` (the caller has checked that a person sits there)."""
+        player = self.players[index]
+        assert isinstance(player, Person)
+        return player
 
     def index_of(self, seat: Seat) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is seat), None)
@@ -190,7 +206,7 @@ class Game:
         self.after_step()
 
     def after_step(self) -> None:
-        hand = self.hand
+        hand = self.round
         if hand.result is None and not hand.queue:
             persons_playing = any(
                 isinstance(p, Person) and hand.seats[i].active and not hand.seats[i].waiting
@@ -216,7 +232,7 @@ class Game:
     def person_tiles_left(self) -> None:
         for index, player in enumerate(self.players):
             if isinstance(player, Person):
-                self.tiles_left[index] = len(player.rack()) if self.hand.seats[index].active else 0
+                self.tiles_left[index] = len(player.rack()) if self.round.seats[index].active else 0
 
     # -- what pages see ----------------------------------------------------------------------
     def drain_events(self) -> list[dict]:
@@ -258,7 +274,7 @@ class Game:
                 if key in event:
                     entry[key] = event[key]
         if kind in ("peel", "dump"):
-            for index, seat in enumerate(self.hand.seats):
+            for index, seat in enumerate(self.round.seats):
                 if seat.active and self.status[index] == "stuck":
                     self.status[index] = "building"
         if "bunch" in event:
@@ -266,7 +282,7 @@ class Game:
         return entry
 
     def table(self) -> dict:
-        hand = self.hand
+        hand = self.round
         self.person_tiles_left()
         players = []
         for index, seat in enumerate(self.seats):
@@ -297,13 +313,13 @@ class Game:
         }
 
     def private(self, index: int, restore: bool = False) -> dict:
-        player = self.players[index]
+        player = self.person(index)
         tiles, cells = player.snapshot()
         message = {
             "type": "tiles",
             "held": tiles.letters(),
-            "active": self.hand.seats[index].active,
-            "waiting": self.hand.seats[index].waiting,
+            "active": self.round.seats[index].active,
+            "waiting": self.round.seats[index].waiting,
         }
         if restore:
             message["cells"] = [[row, col, letter] for (row, col), letter in sorted(cells.items())]
@@ -329,14 +345,15 @@ class Game:
         }
 
     def final_boards(self) -> dict:
-        result = self.hand.result
+        result = self.round.result
+        assert result is not None  # called once the hand has ended
         boards = []
         for index, (seat, player) in enumerate(zip(self.seats, self.players, strict=True)):
             if isinstance(player, Person):
                 cells = player.snapshot()[1] or player.bananas_cells
                 grid = Grid.from_cells(cells) if cells else None
             else:
-                grid = player.current_grid() if self.hand.seats[index].active else None
+                grid = player.current_grid() if self.round.seats[index].active else None
             board = {"seat": index, "name": seat.name, "kind": seat.kind, "status": self.status[index], "grid": None}
             if grid is not None:
                 report = validate(grid, self.lexicon, None, self.rules.min_length)
@@ -420,6 +437,7 @@ class Room:
 
     def broadcast_table(self, entries: list[dict] | None = None) -> None:
         game = self.game
+        assert game is not None  # tables are broadcast while a game is on
         table = game.table()
         if entries:
             self.broadcast({"type": "log", "entries": entries})
@@ -431,7 +449,7 @@ class Room:
                 if game.sent_held.get(id(connection)) != (private["held"], private["active"], private["waiting"]):
                     game.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
                     connection.send(private)
-        if game.hand.result is not None and game.final is None:
+        if game.round.result is not None and game.final is None:
             game.final = game.final_boards()
             self.phase = "ended"
             self.broadcast(game.final)
@@ -500,7 +518,7 @@ class Room:
                 game.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
                 connection.send(private)
                 if self.spellcheck and self.phase == "playing":
-                    connection.send({"type": "check", "seq": None, **game.check(game.players[index].snapshot()[1])})
+                    connection.send({"type": "check", "seq": None, **game.check(game.person(index).snapshot()[1])})
             if game.final is not None:
                 connection.send(game.final)
 
@@ -580,13 +598,13 @@ class Room:
         self.broadcast({"type": "log", "entries": [], "reset": True})
         async with game.lock:
             game.started = time.monotonic()
-            await game.step(game.hand.start)
+            await game.step(game.round.start)
             self.broadcast_table(game.drain_events())
         self.driver = asyncio.create_task(self.drive(game))
 
     async def drive(self, game: Game) -> None:
         """Advance the engine as the wall clock reaches its events (bots' calls)."""
-        hand = game.hand
+        hand = game.round
         while hand.result is None and not self.closed:
             delay = None
             if hand.queue:
@@ -619,8 +637,8 @@ class Room:
         game = self.game
         if self.phase == "playing" and game is not None and (index := game.index_of(seat)) is not None:
             async with game.lock:
-                if game.hand.result is None:
-                    await game.step(lambda: game.hand.leave(index, game.clock()))
+                if game.round.result is None:
+                    await game.step(lambda: game.round.leave(index, game.clock()))
                 self.broadcast_table(game.drain_events())
         if seat in self.seats and self.phase != "playing":
             self.seats.remove(seat)
@@ -635,8 +653,8 @@ class Room:
 
     async def update_grid(self, connection, seat: Seat, message: dict) -> None:
         game, index = self.playing_person(seat)
-        person = game.players[index]
-        cells = parse_cells(message.get("cells"), len(game.hand.rules.distribution))
+        person = game.person(index)
+        cells = parse_cells(message.get("cells"), len(game.round.rules.distribution))
         seq = message.get("seq")
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
             raise RoomError("bad_value", "seq is an integer")
@@ -651,11 +669,11 @@ class Room:
     def playing_person(self, seat: Seat) -> tuple[Game, int]:
         game = self.game
         index = game.index_of(seat) if game is not None else None
-        if game is None or self.phase != "playing" or game.hand.result is not None:
+        if game is None or self.phase != "playing" or game.round.result is not None:
             raise RoomError("out_of_order", "no game is being played")
         if index is None or not isinstance(game.players[index], Person):
             raise RoomError("out_of_order", "you are not playing in this game")
-        if not game.hand.seats[index].active:
+        if not game.round.seats[index].active:
             raise RoomError("out_of_order", "you are out of this hand")
         return game, index
 
@@ -667,11 +685,11 @@ class Room:
         tile = message.get("tile") if call == "dump" else None
         if call == "dump" and not (isinstance(tile, str) and len(tile) == 1 and "A" <= tile <= "Z"):
             raise RoomError("bad_letters", "dump one tile, a letter A-Z")
-        person = game.players[index]
+        person = game.person(index)
         async with game.lock:
-            if game.hand.result is not None or not game.hand.seats[index].active:
+            if game.round.result is not None or not game.round.seats[index].active:
                 raise RoomError("out_of_order", "the hand is over for you")
-            view = game.hand.view()
+            view = game.round.view()
             rack = person.rack()
             if call == "peel" and not (view.can_peel and len(rack) == 0):
                 raise RoomError(
@@ -681,6 +699,7 @@ class Room:
                     else "no PEEL in this variant",
                 )
             if call == "dump":
+                assert tile is not None  # a dump's tile was checked above
                 if not view.can_dump:
                     raise RoomError(
                         "not_now",
@@ -696,7 +715,7 @@ class Room:
                 if len(rack) or not person.cells:
                     raise RoomError("not_now", "place every tile of your rack before BANANAS")
             decision = Decision("wait" if call == "stuck" else call, tile=tile, grid=person.current_grid())
-            await game.step(lambda: game.hand.external_call(index, decision, game.clock()))
+            await game.step(lambda: game.round.external_call(index, decision, game.clock()))
             self.broadcast_table(game.drain_events())
         game.poke.set()
 

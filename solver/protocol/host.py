@@ -1,0 +1,259 @@
+"""Host mode: the engine referees a whole game (start_game).
+
+It owns the bunch, seats N bots and M remote players, sends each remote player its tiles
+(`tiles`) and everyone the public events (`event`), and takes the remote players' calls
+(`call` with "player"). The round itself is `solver.play.game.Round`; this module feeds it
+the remote calls and advances it on the session's clock, a bounded slice of work per tick.
+
+Which state a remote call was made on: a call may carry `seen`, the number of `tiles`
+messages the player had received. A call made before the player's latest tiles arrived is
+judged against what the player could have known: it is neither honoured nor held against
+the player (no refusal counted, no ROTTEN BANANA); it is dropped with the error `stale`,
+and the player calls again.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from solver.core.grid import Grid
+from solver.core.tiles import TileCounts
+from solver.play.game import Decision, Round, Rules, TableView
+from solver.protocol import fields
+from solver.protocol.fields import ProtocolError
+from solver.protocol.limits import MAX_NAME_CHARS, MAX_PLAYERS, TICK_WORK_SECONDS
+
+CLOCK_TOLERANCE = 1e-6  # seconds: a tick at next_wakeup() must reach the event despite rounding
+REMOTE_CALLS = ("peel", "dump", "bananas", "stuck")
+
+
+class RemotePlayer:
+    """A seat in a hosted game whose calls come over the protocol (the Bot interface)."""
+
+    speed = 1.0
+
+    def __init__(self, name: str, seat: int, outbox: list):
+        self.name = name
+        self.seat = seat
+        self.outbox = outbox
+        self.tiles = TileCounts()
+        self.grid: Grid | None = None
+        self.sent = 0  # `tiles` messages sent to this player: what its calls' `seen` counts
+
+    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        self.tiles, self.grid = tiles, None
+        if len(tiles):
+            self.send(tiles, "split")
+
+    def receive(self, tiles: TileCounts) -> None:
+        self.tiles = self.tiles + tiles
+        self.send(tiles, "draw")
+
+    def send(self, tiles: TileCounts, reason: str) -> None:
+        self.sent += 1
+        self.outbox.append({"type": "tiles", "player": self.seat, "tiles": tiles.letters(), "reason": reason})
+
+    def give_back(self, tile: str) -> None:
+        self.tiles = self.tiles - TileCounts.from_letters(tile)
+
+    def decide(self, view: TableView) -> Decision:
+        return Decision("remote")
+
+    def holding(self) -> TileCounts:
+        return self.tiles
+
+    def current_grid(self) -> Grid | None:
+        return self.grid
+
+
+class HostMode:
+    def __init__(self, session):
+        self.session = session
+        self.round: Round | None = None
+        self.started = 0.0  # wall time of the start
+        self.announced = False
+
+    @property
+    def in_game(self) -> bool:
+        return self.round is not None and self.round.result is None
+
+    @property
+    def game(self) -> Round:
+        if self.round is None:
+            raise ProtocolError("out_of_order", "no hosted game: send start_game first")
+        return self.round
+
+    # -- messages ----------------------------------------------------------------------------
+    def on_start_game(self, message: dict, now: float) -> list[dict]:
+        session, began = self.session, time.perf_counter()
+        if self.in_game:
+            raise ProtocolError("out_of_order", "a game is already running")
+        if session.seat.in_hand:
+            raise ProtocolError("out_of_order", "a seat hand is being played: end it first (notice end)")
+        players = fields.need(message, "players", list)
+        if not 1 <= len(players) <= MAX_PLAYERS:
+            raise ProtocolError("bad_value", f"a game has 1 to {MAX_PLAYERS} players")
+        seed = fields.seed(message, default=session.options.seed)
+        seats = [self.seat_for(spec, index) for index, spec in enumerate(players)]
+        hand = Round(session.options.rules(), seats, seed, observer=self.public_event)
+        game = {"type": "game", "players": [getattr(s, "name", "bot") for s in seats], "seed": seed}
+        if isinstance(message.get("id"), (str, int)):
+            game["id"] = message["id"]
+        session.outbox.append(game)
+        mark = len(session.outbox)
+        try:
+            hand.start()
+        except (ValueError, AssertionError, OSError) as error:
+            del session.outbox[mark - 1 :]  # nothing of a game that could not start
+            raise ProtocolError("bad_value", f"the game could not start: {error}") from None
+        if any(hasattr(seat, "board") for seat in seats):  # a solver bot: load the kernels before the clock
+            from solver.search.solving import warm_up
+
+            warm_up(hand.lexicon)
+        # The clock starts when the deal goes out: the bots' set-up (loading word lists) may
+        # take a while, and the players must not find the game already under way.
+        self.round, self.started, self.announced = hand, now + (time.perf_counter() - began), False
+        return []
+
+    def seat_for(self, spec, index: int):
+        if isinstance(spec, dict) and isinstance(spec.get("bot"), str):
+            return self.session.make_bot(spec["bot"])
+        if isinstance(spec, dict) and isinstance(spec.get("remote"), str):
+            name = spec["remote"]
+            if not 1 <= len(name) <= MAX_NAME_CHARS or not name.isprintable():
+                raise ProtocolError("bad_value", f"a player's name is 1 to {MAX_NAME_CHARS} printable characters")
+            return RemotePlayer(name, index, self.session.outbox)
+        raise ProtocolError("bad_value", 'each player is {"bot": PRESET} or {"remote": NAME}')
+
+    def on_call(self, message: dict, now: float) -> list[dict]:
+        seat = self.hosted_seat(message)
+        hand = self.game
+        remote = seat.bot
+        if not isinstance(remote, RemotePlayer):
+            raise ProtocolError("bad_value", "that seat is a bot")
+        if hand.result is not None:
+            raise ProtocolError("out_of_order", "the game is over")
+        if not seat.active:
+            raise ProtocolError("out_of_order", "that player is out of this hand")
+        call = fields.need(message, "call")
+        if call not in REMOTE_CALLS:
+            raise ProtocolError("bad_value", "call is peel, dump, bananas or stuck")
+        # Every field is checked before anything changes.
+        tile = fields.tiles(fields.need(message, "tile"), "tile") if call == "dump" else None
+        shows_grid = "grid" in message or call == "bananas"
+        grid = fields.grid(fields.need(message, "grid", (list, str))) if shows_grid else None
+        seen = fields.optional(message, "seen", int)
+        clock = self.hand_clock(now)
+        if self.session.options.clock == "realtime":
+            # What happened before the call arrived happens first (tiles sent meanwhile make it
+            # stale). With the instant clock a message is the remote player's turn: it is judged
+            # on what was sent before it, and lands at the next event's time.
+            hand.advance(clock)
+            self.after_hand_step()
+            if hand.result is not None:
+                raise ProtocolError("out_of_order", "the game is over")
+        if seen is not None and not 0 <= seen <= remote.sent:
+            raise ProtocolError("bad_value", f"'seen' must be between 0 and {remote.sent}")
+        if seen is not None and seen < remote.sent:
+            raise ProtocolError("stale", f"made after {seen} of the player's {remote.sent} tiles messages: call again")
+        decision = Decision("wait" if call == "stuck" else call)
+        if grid is not None and call != "bananas" and not seat.held.contains(grid.tiles()):
+            raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
+        if tile is not None:
+            shown = grid or remote.grid
+            shown_tiles = shown.tiles() if shown else TileCounts()
+            if len(tile) != 1 or not seat.held.contains(shown_tiles) or not (seat.held - shown_tiles).contains(tile):
+                raise ProtocolError("not_your_tile", "dump one tile from that player's hand")
+            decision.tile = tile.letters()
+        shown_before = remote.grid
+        if grid is not None:
+            # The grid the player has built so far: PEEL and DUMP need to know what is in hand.
+            remote.grid = decision.grid = grid
+        refused_before, events_before = seat.refused, len(hand.events)
+        hand.external_call(message["player"], decision, clock)
+        self.after_hand_step()
+        if call != "stuck" and seat.refused > refused_before and len(hand.events) == events_before:
+            remote.grid = shown_before  # a refused call changes nothing
+            raise ProtocolError("out_of_order", f"the rules do not allow {call.upper()} now")
+        return [{"type": "ok"}]
+
+    def on_grid(self, message: dict, now: float) -> list[dict]:
+        seat = self.hosted_seat(message)
+        grid = seat.bot.current_grid()
+        return [{"type": "grid", "player": message["player"], "grid": grid.to_json() if grid else None}]
+
+    def hosted_seat(self, message: dict):
+        hand = self.game
+        player = fields.need(message, "player", int)
+        if not 0 <= player < len(hand.seats):
+            raise ProtocolError("bad_value", "no such player")
+        return hand.seats[player]
+
+    # -- the clock ---------------------------------------------------------------------------
+    def hand_clock(self, now: float) -> float:
+        """The game's clock at wall time `now`. Instant: as far as the queue goes, or, with
+        remote players, one event at a time (they get to answer between the bots' calls)."""
+        options, hand = self.session.options, self.game
+        if options.clock == "instant":
+            if not any(isinstance(s.bot, RemotePlayer) for s in hand.seats):
+                return math.inf
+            return hand.queue[0][0] if hand.queue else hand.clock
+        return (now - self.started) * options.time_scale
+
+    def next_wakeup(self) -> float | None:
+        if self.round is None or self.round.result is not None or not self.round.queue:
+            return None
+        if self.session.options.clock == "instant":
+            return 0.0
+        return self.started + self.round.queue[0][0] / self.session.options.time_scale
+
+    def tick(self, now: float) -> None:
+        """Run the events due at `now`, for TICK_WORK_SECONDS at most (then next_wakeup is
+        due at once, and other sessions' work gets its turn in between)."""
+        if self.round is None or self.round.result is not None:
+            return
+        hand, until = self.round, self.hand_clock(now) + CLOCK_TOLERANCE
+        started = time.perf_counter()
+        while hand.result is None and hand.queue and hand.queue[0][0] <= until:
+            hand.advance(hand.queue[0][0])
+            if time.perf_counter() - started > TICK_WORK_SECONDS:
+                break
+        self.after_hand_step()
+
+    def public_event(self, event: dict) -> None:
+        self.session.outbox.append({"type": "event", **public_view(event)})
+
+    def after_hand_step(self) -> None:
+        hand = self.game
+        remote_to_play = any(isinstance(s.bot, RemotePlayer) and s.active and not s.waiting for s in hand.seats)
+        if hand.result is None and not hand.queue and not remote_to_play:
+            hand.result = hand.stalemate()
+        if hand.result is not None and not self.announced:
+            self.announced = True
+            result = hand.result
+            self.session.outbox.append(
+                {
+                    "type": "game_over",
+                    "outcome": result.outcome,
+                    "winners": result.winners,
+                    "reason": result.reason,
+                    "grids": result.grids,
+                }
+            )
+
+
+def public_view(event: dict) -> dict:
+    """An engine log entry as every player may see it: tiles in hands stay private (each
+    remote player gets its own through `tiles` messages); grids shown at BANANAS are public."""
+    event = dict(event)
+    if event["event"] == "split":
+        event["hands"] = [len(hand) for hand in event["hands"]]
+    elif event["event"] == "peel":
+        event["drawn"] = sorted(int(player) for player in event["drawn"])
+    elif event["event"] == "dump":
+        event.pop("returned", None)
+        event["drawn"] = len(event["drawn"])
+    elif event["event"] == "stuck":
+        event["hand"] = len(event["hand"])
+    return event
