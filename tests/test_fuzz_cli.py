@@ -5,8 +5,8 @@ hostile value (huge, tiny, negative, non-finite, long, pathological whitespace, 
 devices, huge and binary files). Every run must end within a time bound with exit code
 0, 1 or 2, never a traceback; an exit 2 carries one `error: ...` line (or click's own
 usage error). In-process through click's runner, so hundreds of runs cost seconds.
-(`bananas engine` is covered by tests/test_fuzz_protocol.py; `bananas serve` binds a port
-and serves until stopped: it is not fuzzed here.)
+(`bananas engine` is covered by tests/test_fuzz_protocol.py; `bananas serve` is fuzzed up
+to the point where it would serve: it binds port 0 and returns at once.)
 """
 
 from __future__ import annotations
@@ -123,6 +123,32 @@ COMMANDS = {
         ["ladder", "--bots", "greedy,greedy", "--games", "2", "--players", "2", "--seed", "0", "--workers", "1"],
         [2, 4, 6, 8, 10],
     ),
+    "serve": (
+        [
+            "serve",
+            "--port",
+            "0",
+            "--rate",
+            "20",
+            "--room-idle",
+            "60",
+            "--absent",
+            "60",
+            "--distribution",
+            "A13,B3",
+            "--seed",
+            "1",
+            "--bot",
+            "easy=easy",
+            "--idle-timeout",
+            "60",
+            "--max-message",
+            "65536",
+            "--max-rooms",
+            "10",
+        ],
+        [2, 4, 6, 8, 10, 12, 14, 16, 18, 20],
+    ),
 }
 
 
@@ -133,8 +159,10 @@ class Overtime(Exception):
 @pytest.fixture(autouse=True)
 def _in_a_scratch_folder(tmp_path, monkeypatch):
     """Hostile values land in output options (--json FILE, --svg FILE): write them in a
-    scratch folder, never in the checkout."""
+    scratch folder, never in the checkout. `serve` checks its settings, binds, and returns
+    instead of serving."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("solver.web.server.serve_forever", lambda sock, config: sock.close())
 
 
 def run(args: list[str]) -> tuple[object, float]:

@@ -22,9 +22,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from solver.protocol.limits import NETWORK
-from solver.protocol.server import serve
 from solver.protocol.session import HANDLERS, Session, encode
 from solver.protocol.stdio import run_stdio
+from solver.web import BackgroundServer
 
 TIME_BOUND = 10.0  # seconds per message: a bot decision is bounded at about 5 s (docs/SECURITY.md)
 CHEAP_BOT = "easy:node_budget=30"
@@ -251,13 +251,6 @@ def test_hostile_frames_over_websocket_get_strict_json_answers(warm):
                         answered.add(reply["id"])
         return answered
 
-    async def main():
-        ready = asyncio.Event()
-        server = asyncio.create_task(serve("127.0.0.1", 0, NETWORK, ready=ready))
-        try:
-            await asyncio.wait_for(ready.wait(), 30)
-            return await asyncio.wait_for(scenario(f"ws://127.0.0.1:{ready.port}"), 120)
-        finally:
-            server.cancel()
-
-    assert len(asyncio.run(main())) == len(frames)
+    with BackgroundServer() as server:
+        answered = asyncio.run(asyncio.wait_for(scenario(server.engine_url), 120))
+    assert len(answered) == len(frames)

@@ -20,6 +20,7 @@ import struct
 import subprocess
 import sys
 import time
+from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner
@@ -28,9 +29,9 @@ from websockets.asyncio.client import connect
 
 from solver.cli import main as cli
 from solver.protocol.limits import BOT_SPEEDS, MAX_GRID_CELLS, NETWORK, TIME_SCALES, Limits
-from solver.protocol.server import serve
 from solver.protocol.session import Session, encode
 from solver.protocol.stdio import lines_of, run_stdio
+from solver.web import BackgroundServer, WebConfig
 
 CROSS = [".M.", "CAT", ".P."]
 
@@ -49,20 +50,8 @@ def code_of(replies: list[dict]) -> str | None:
 
 
 def run_server(scenario, limits: Limits = NETWORK, timeout: float = 90.0):
-    async def main():
-        ready = asyncio.Event()
-        server = asyncio.create_task(serve("127.0.0.1", 0, limits, ready=ready))
-        try:
-            await asyncio.wait_for(ready.wait(), 30)
-            return await asyncio.wait_for(scenario(f"ws://127.0.0.1:{ready.port}"), timeout)
-        finally:
-            server.cancel()
-            try:
-                await asyncio.wait_for(server, 30)
-            except asyncio.CancelledError:
-                pass
-
-    return asyncio.run(main())
+    with BackgroundServer(WebConfig(engine=limits)) as server:
+        return asyncio.run(asyncio.wait_for(scenario(server.engine_url), timeout))
 
 
 async def ask(ws, message: dict, timeout: float = 30.0) -> dict:
@@ -265,7 +254,7 @@ def flood_without_reading(port: int, frame: bytes, seconds: float) -> str:
         sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
         sock.sendall(
-            f"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"GET /engine HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
         )
         response = b""
@@ -291,7 +280,7 @@ def test_6_a_slow_reader_is_dropped_and_its_slot_freed(en):
 
     async def scenario(url):
         started = time.monotonic()
-        ended = await asyncio.to_thread(flood_without_reading, int(url.rsplit(":", 1)[1]), frame, 30.0)
+        ended = await asyncio.to_thread(flood_without_reading, urlsplit(url).port, frame, 30.0)
         async with connect(url) as fresh:
             reply = await ask(fresh, {"type": "hello", "id": "next"}, timeout=10)
         return ended, reply, time.monotonic() - started
@@ -308,18 +297,18 @@ def test_7_a_hello_is_answered_while_heavy_work_fills_the_workers():
     connection's hello and check are answered at once, while those games are under way."""
     limits = Limits(workers=1)
     players = [{"bot": "easy:node_budget=2000"}] * 8
-    playing = {1: False, 2: False}  # a heavy client's game is under way
+    playing = {1: False, 2: False}  # a heavy client's game is asked for and not over
     done = asyncio.Event()
 
     async def heavy(url, number, started: asyncio.Event):
         async with connect(url) as ws:
             await ask(ws, {"type": "options", "clock": "instant"})
             for seed in range(50):
+                playing[number] = True  # from the request until its game_over: the worker owes it work
                 await ws.send(json.dumps({"type": "start_game", "players": players, "seed": 10 * seed + number}))
                 events = 0
                 while (message := json.loads(await asyncio.wait_for(ws.recv(), 120)))["type"] != "game_over":
                     events += message["type"] == "event"
-                    playing[number] = events >= 2
                     if events == 2:
                         started.set()
                 playing[number] = False
@@ -558,48 +547,13 @@ def test_minor_seeds_are_non_negative_everywhere():
     assert code_of(answer(Session(), {"type": "options", "seed": 2**64})) == "bad_value"
 
 
-# -- the same promises at `bananas serve`'s /engine endpoint (solver.web) ------------------------
-# `bananas serve` now runs the browser game's Starlette app, whose /engine endpoint drives the
-# Session with a loop of its own. These pin the gaps until that loop is
-# solver.protocol.server.drive_session (then they pass, and the xfail marks must go).
-
-WEB_GAP = "solver/web/app.py's /engine loop is not solver.protocol.server.drive_session yet"
-
-
-def web_engine(scenario):
-    from solver.web.server import BackgroundServer
-
-    with BackgroundServer() as server:
-        url = server.url.replace("http://", "ws://") + "/engine"
-        return asyncio.run(asyncio.wait_for(scenario(url), 120))
-
-
-@pytest.mark.xfail(strict=True, reason=WEB_GAP)
-def test_web_engine_hears_a_remote_player_during_an_instant_hosted_game():
-    async def scenario(url):
-        async with connect(url) as ws:
-            small = "A6,E8,I5,O5,U2,S5,T5,R5,N5,L4"  # 50 tiles: a short game
-            await ask(ws, {"type": "options", "clock": "instant", "distribution": small})
-            players = [{"bot": "hard"}, {"remote": "me"}]
-            await ws.send(json.dumps({"type": "start_game", "players": players, "seed": 4}))
-            kinds = []
-            while True:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 120))
-                kinds.append(message["type"] if message["type"] != "error" else message["code"])
-                if message["type"] == "tiles":
-                    await ws.send(json.dumps({"type": "call", "player": 1, "call": "stuck"}))
-                if message["type"] == "game_over":
-                    return kinds
-
-    kinds = web_engine(scenario)
-    assert [kind for kind in kinds[: kinds.index("game_over")] if kind in ("ok", "stale")], kinds[:40]
-
-
-@pytest.mark.xfail(strict=True, reason=WEB_GAP)
-def test_web_engine_refuses_binary_frames():
+def test_minor_binary_frames_get_an_error_reply_and_the_session_goes_on():
     async def scenario(url):
         async with connect(url) as ws:
             await ws.send(json.dumps({"type": "hello", "id": 1}).encode())
-            return json.loads(await asyncio.wait_for(ws.recv(), 30))
+            refused = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            return refused, await ask(ws, {"type": "hello", "id": 2})
 
-    assert web_engine(scenario)["code"] == "bad_json"
+    refused, hello = run_server(scenario)
+    assert refused["type"] == "error" and refused["code"] == "bad_json" and "text" in refused["message"]
+    assert hello["type"] == "hello" and hello["id"] == 2

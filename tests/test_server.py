@@ -1,7 +1,8 @@
-"""`bananas serve` (`solver.protocol.server`): the engine protocol over real WebSocket sockets.
+"""`bananas serve`: the engine protocol endpoint over real WebSocket sockets (solver.web,
+whose sessions `solver.protocol.server.drive_session` drives).
 
-Every test starts its own server on 127.0.0.1 port 0 inside `asyncio.run`, bounds every
-wait with a timeout, and stops the server (cancels it) when done. Covered: whole games
+Every test starts its own server on 127.0.0.1 port 0 (`BackgroundServer`), bounds every
+wait with a timeout, and stops the server when done. Covered: whole games
 through a socket (host mode with two bots and a remote player this test plays; seat
 mode with this test as the referee, checking the BANANAS grid against exactly the tiles
 it dealt), isolation of concurrent sessions, the limits (sessions 1013, idle 1000,
@@ -11,7 +12,6 @@ message size 1009, a vanished client) and the `serve` command when the port is t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import socket
@@ -26,8 +26,8 @@ from websockets.asyncio.client import connect
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ENGLISH, TileCounts, draw
-from solver.protocol.limits import NETWORK
-from solver.protocol.server import Limits, serve
+from solver.protocol.limits import NETWORK, Limits
+from solver.web import BackgroundServer, WebConfig
 
 CROSS = [".M.", "CAT", ".P."]
 TEST_TIMEOUT = 60.0  # seconds: every test's whole conversation
@@ -42,20 +42,9 @@ def lexicon():
 
 
 def run(scenario, limits: Limits = NETWORK):
-    """Start a server, run `scenario(url)` against it, stop the server; all bounded."""
-
-    async def main():
-        ready = asyncio.Event()
-        server = asyncio.create_task(serve("127.0.0.1", 0, limits, ready=ready))
-        try:
-            await asyncio.wait_for(ready.wait(), 30)
-            return await asyncio.wait_for(scenario(f"ws://127.0.0.1:{ready.port}"), TEST_TIMEOUT)
-        finally:
-            server.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(server, 30)
-
-    return asyncio.run(main())
+    """Start a server, run `scenario(url)` against its engine endpoint, stop it; all bounded."""
+    with BackgroundServer(WebConfig(engine=limits)) as server:
+        return asyncio.run(asyncio.wait_for(scenario(server.engine_url), TEST_TIMEOUT))
 
 
 async def request(ws, message: dict, *, until: str | None = None, timeout: float = 30.0) -> list[dict]:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import subprocess
 import time
 import urllib.error
 import urllib.request
+from urllib.parse import urlsplit
 
 import pytest
 from conftest import bananas_script
@@ -25,7 +27,7 @@ from solver.core.tiles import TileCounts, parse_distribution
 from solver.play.bots import make_bot
 from solver.play.game import Round, Rules
 from solver.search import solve
-from solver.web import BackgroundServer, EngineLimits, WebConfig
+from solver.web import BackgroundServer, Limits, WebConfig
 
 SLOW_BOT = "easy:node_budget=40,speed=0.02"
 ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an empty bunch
@@ -169,6 +171,38 @@ def test_room_creation_rejects_bad_settings_and_the_room_limit_says_so():
         assert json.loads(reply)["code"] == "too_many_rooms" and "try again later" in json.loads(reply)["message"]
 
 
+def test_slow_or_huge_requests_are_cut_off_and_websockets_are_not():
+    """A request head or body that does not arrive within header_timeout ends the
+    connection (408 for a body); a body over the message limit gets 413, unread; an open
+    WebSocket is not subject to the head's timeout."""
+
+    def seconds_until_closed(port: int, payload: bytes) -> tuple[float, bytes]:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(payload)
+            began, answer = time.monotonic(), b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+            return time.monotonic() - began, answer
+
+    async def engine_outlives_the_timeout(url):
+        async with connect(url) as ws:
+            await asyncio.sleep(1.5)
+            return await request(ws, {"type": "hello", "id": 1})
+
+    with start(header_timeout=0.5) as server:
+        port = urlsplit(server.url).port
+        for payload in (b"", b"GET / HTTP/1.1\r\nHost: x\r\n"):  # nothing, half a head
+            elapsed, answer = seconds_until_closed(port, payload)
+            assert 0.4 < elapsed < 5 and answer == b"", payload
+        slow_body = b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"
+        elapsed, answer = seconds_until_closed(port, slow_body)
+        assert elapsed < 5 and answer.startswith(b"HTTP/1.1 408 ")
+        status, _, reply = http(server.url + "/api/rooms", b" " * (WebConfig().max_message_bytes + 1))
+        assert status == 413 and json.loads(reply)["code"] == "too_large"
+        replies = asyncio.run(asyncio.wait_for(engine_outlives_the_timeout(server.engine_url), TIMEOUT))
+        assert replies[0]["type"] == "hello"
+
+
 # -- the referee ------------------------------------------------------------------------------------
 
 
@@ -292,6 +326,36 @@ def test_message_size_and_rate_limits_answer_with_errors_and_keep_the_connection
 # -- reconnecting, leaving, closing ---------------------------------------------------------------
 
 
+def test_a_page_that_does_not_read_is_dropped_after_the_write_timeout():
+    """A blocked write to one page ends in an abort of its connection, within the timeout,
+    so neither the room's broadcasts nor the page's slot wait on it."""
+    from solver.web.app import TRANSPORT, Connection
+
+    class Transport:
+        aborted = False
+
+        def abort(self):
+            self.aborted = True
+
+    class NeverReads:
+        def __init__(self):
+            self.scope = {TRANSPORT: Transport()}
+
+        async def send_text(self, text):
+            await asyncio.Event().wait()  # the TCP window stays shut
+
+    async def scenario():
+        page = NeverReads()
+        connection = Connection(page, write_timeout=0.2)
+        connection.send({"type": "state"})
+        started = time.monotonic()
+        await asyncio.wait_for(connection.write(), 5)
+        return page.scope[TRANSPORT].aborted, connection.closing, time.monotonic() - started
+
+    aborted, closing, elapsed = asyncio.run(scenario())
+    assert aborted and closing and 0.2 <= elapsed < 2.0
+
+
 def test_a_reconnect_token_restores_the_seat_and_grid_and_a_long_absence_is_leaving():
     with start(absent_seconds=1.0) as server:
         room = new_room(server)
@@ -385,7 +449,7 @@ def test_hand_leave_returns_the_tiles_and_the_last_leaver_ends_the_hand():
 # -- the engine protocol endpoint ------------------------------------------------------------------
 
 
-def engine(scenario, limits: EngineLimits = EngineLimits(), path: str = "/engine"):
+def engine(scenario, limits: Limits = Limits(), path: str = "/engine"):
     with start(engine=limits) as server:
         url = server.url.replace("http://", "ws://") + path
         return run(lambda: scenario(url))
@@ -420,14 +484,14 @@ def test_engine_endpoint_limits_sessions_size_and_idle_time():
             async with connect(url) as second:
                 return await closed_code(second)
 
-    assert engine(sessions, EngineLimits(max_sessions=1)) == 1013
+    assert engine(sessions, Limits(max_sessions=1)) == 1013
 
     async def size(url):
         async with connect(url, max_size=None) as ws:
             await ws.send(json.dumps({"type": "hello", "pad": "x" * 2000}))
             return await closed_code(ws)
 
-    assert engine(size, EngineLimits(max_message_bytes=1024)) == 1009
+    assert engine(size, Limits(max_message_bytes=1024)) == 1009
 
     async def idle(url):
         async with connect(url) as ws:
@@ -435,7 +499,7 @@ def test_engine_endpoint_limits_sessions_size_and_idle_time():
             code = await closed_code(ws, timeout=5)
             return code, time.monotonic() - started
 
-    code, elapsed = engine(idle, EngineLimits(idle_timeout=1))
+    code, elapsed = engine(idle, Limits(idle_timeout=1))
     assert code == 1000 and 0.9 <= elapsed <= 2.5
 
 

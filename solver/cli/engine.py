@@ -1,10 +1,12 @@
 """`bananas engine` (the protocol on stdin/stdout) and `bananas serve` (the browser game, and
 the protocol over WebSocket).
 
-Registered into the `bananas` group by solver/cli.py; see docs/PROTOCOL.md.
+Registered into the `bananas` group by solver/cli/__init__.py; see docs/PROTOCOL.md.
 """
 
 from __future__ import annotations
+
+import math
 
 import click
 
@@ -41,7 +43,7 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
     "--rate",
     default=20.0,
     show_default=True,
-    type=click.FloatRange(min=0.1),
+    type=click.FloatRange(0.1, 1000.0),
     help="Messages a page may send per second.",
 )
 @click.option(
@@ -94,11 +96,17 @@ def serve(
 ) -> None:
     """Serve the browser game at http://HOST:PORT/ (rooms of people and bots), and the engine
     protocol over WebSocket at ws://HOST:PORT/engine for other programs (docs/PROTOCOL.md)."""
-    from solver.cli.common import fail
-    from solver.web.config import EngineLimits, WebConfig, default_bots
+    from dataclasses import replace
+
+    from solver.cli.common import check_seconds, fail, require
+    from solver.protocol.limits import NETWORK
+    from solver.web.config import WebConfig, default_bots
     from solver.web.server import bind, serve_forever, url_of
 
     try:
+        require(math.isfinite(rate), f"--rate must be a number of messages a second from 0.1 to 1000, got {rate}")
+        for value, option in ((room_idle, "--room-idle"), (absent, "--absent"), (idle_timeout, "--idle-timeout")):
+            check_seconds(value, option, positive=True)
         config = WebConfig(
             max_rooms=max_rooms,
             max_seats=seats,
@@ -110,7 +118,9 @@ def serve(
             distribution=distribution,
             seed=seed,
             bots=bots or default_bots(),
-            engine=EngineLimits(max_sessions=max_sessions, idle_timeout=idle_timeout, max_message_bytes=max_message),
+            engine=replace(
+                NETWORK, max_sessions=max_sessions, idle_timeout=idle_timeout, max_message_bytes=max_message
+            ),
         )
         from solver.web.rooms import Rooms
 

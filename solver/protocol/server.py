@@ -1,20 +1,18 @@
-"""`bananas serve`: the engine protocol over WebSocket, many isolated sessions.
+"""The engine protocol over a network connection: one isolated session per connection.
 
-Each connection gets its own network `solver.protocol.session.Session` (no file access);
-a text frame is one protocol message, and every reply is one text frame of strict JSON.
-The limits (`solver.protocol.limits.Limits`, docs/SECURITY.md): message size (a larger
-frame closes the connection with 1009), concurrent sessions (1013 "try again later"), idle
-time (1000), slow readers (a reply queue and a write timeout: 1008), binary frames (an
-error reply). Loopback only by default. Uses the `websockets` library (asyncio).
+`drive_session` runs one network `solver.protocol.session.Session` (no file access) over
+any message transport, given a receive and a send: `bananas serve` uses it for its
+WebSocket endpoint (solver/web/app.py). A text frame is one protocol message, and every
+reply is one text frame of strict JSON. The limits (`solver.protocol.limits.Limits`,
+docs/SECURITY.md): message size (the transport closes with 1009), concurrent sessions
+(1013 "try again later"), idle time (1000), slow readers (a reply queue and a write
+timeout: the connection is dropped), binary frames (an error reply).
 
 Fairness: the messages that make a bot think, and the ticks of hosted games, run on a
 small pool of worker threads (`Limits.workers`; the numba kernels release the GIL), one job
 per connection at a time and a bounded slice of game per tick; every other message
 (hello, check, grid, errors) is answered on the event loop at once, so a cheap request
 never queues behind heavy ones.
-
-`drive_session` is the transport-independent part: any WebSocket server (the browser
-game's Starlette app too) can run a session with it, given a receive and a send.
 """
 
 from __future__ import annotations
@@ -25,12 +23,10 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
-import websockets
-
-from solver.protocol.limits import MAX_WAIT_SECONDS, NETWORK, Limits
+from solver.protocol.limits import MAX_WAIT_SECONDS, Limits
 from solver.protocol.session import Session, encode, error_reply
 
-__all__ = ["Limits", "Server", "drive_session", "serve"]
+__all__ = ["CLOSE_CODES", "Limits", "SlowReader", "drive_session", "warm_up"]
 
 
 class SlowReader(Exception):
@@ -108,32 +104,6 @@ async def _write(outgoing: asyncio.Queue, send: Callable[[str], Awaitable[None]]
 CLOSE_CODES = {"bye": (1000, "bye"), "idle": (1000, "idle timeout"), "slow reader": (1008, "slow reader")}
 
 
-class Server:
-    def __init__(self, limits: Limits = NETWORK):
-        self.limits = limits
-        self.sessions = 0
-        self.pool = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="bananas-session")
-
-    async def handle(self, connection) -> None:
-        if self.sessions >= self.limits.max_sessions:
-            await connection.close(1013, "too many sessions")
-            return
-        self.sessions += 1
-        try:
-            # Network clients: a session that cannot read files, with the network limits.
-            session = Session(allow_paths=False, limits=self.limits)
-            why = await drive_session(session, connection.recv, connection.send, self.limits, self.pool)
-            code, reason = CLOSE_CODES[why]
-            if why == "slow reader":
-                connection.transport.abort()  # a close handshake would wait on the same full buffers
-            else:
-                await asyncio.wait_for(connection.close(code, reason), self.limits.write_timeout)
-        except (websockets.ConnectionClosed, TimeoutError):
-            pass  # the client vanished: its session is simply dropped
-        finally:
-            self.sessions -= 1
-
-
 def warm_up() -> None:
     """Load what cheap requests need before the first client comes: a cheap request is
     answered on the event loop, where a first import of the bots (which takes the import
@@ -143,18 +113,3 @@ def warm_up() -> None:
 
     for name in SHIPPED:
         get_lexicon(name)
-
-
-async def serve(host: str = "127.0.0.1", port: int = 8765, limits: Limits = NETWORK, ready=None) -> None:
-    """Run until cancelled. `ready`, if given, is an asyncio.Event set once listening
-    (its `port` attribute is set to the bound port, useful with port 0)."""
-    server = Server(limits)
-    await asyncio.to_thread(warm_up)
-    try:
-        async with websockets.serve(server.handle, host, port, max_size=limits.max_message_bytes) as listener:
-            if ready is not None:
-                ready.port = listener.sockets[0].getsockname()[1]
-                ready.set()
-            await asyncio.Future()
-    finally:
-        server.pool.shutdown(wait=False, cancel_futures=True)

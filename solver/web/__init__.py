@@ -1,8 +1,9 @@
 """The browser game: rooms of people and bots at one table, refereed by the server, and the
 engine protocol over WebSocket for other programs (`bananas serve`)."""
 
+from solver.protocol.limits import Limits
 from solver.web.app import create_app
-from solver.web.config import EngineLimits, WebConfig
+from solver.web.config import WebConfig
 from solver.web.server import BackgroundServer
 
-__all__ = ["BackgroundServer", "EngineLimits", "WebConfig", "create_app"]
+__all__ = ["BackgroundServer", "Limits", "WebConfig", "create_app"]

@@ -18,18 +18,24 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import segno
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from solver.protocol.limits import Limits
+from solver.protocol.server import CLOSE_CODES, drive_session
+from solver.protocol.server import warm_up as load_for_cheap_requests
 from solver.protocol.session import Session
 from solver.web.config import TokenBucket, WebConfig
 from solver.web.rooms import Room, RoomError, Rooms
@@ -51,10 +57,12 @@ NOT_FOUND_PAGE = """<!doctype html>
 
 class Connection:
     """A page's WebSocket: messages are queued and written by one task, so a slow reader
-    never holds up a broadcast."""
+    never holds up a broadcast. A page that lets MAX_QUEUED messages pile up, or blocks one
+    write for `write_timeout` seconds, is dropped (its person may reconnect)."""
 
-    def __init__(self, websocket: WebSocket):
+    def __init__(self, websocket: WebSocket, write_timeout: float):
         self.websocket = websocket
+        self.write_timeout = write_timeout
         self.queue: asyncio.Queue = asyncio.Queue()
         self.closing = False
 
@@ -73,9 +81,14 @@ class Connection:
 
     async def write(self) -> None:
         with contextlib.suppress(Exception):
-            while (message := await self.queue.get()) is not None:
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
-            await self.websocket.close(1000)
+            try:
+                while (message := await self.queue.get()) is not None:
+                    text = json.dumps(message, separators=(",", ":"), allow_nan=False)
+                    await asyncio.wait_for(self.websocket.send_text(text), self.write_timeout)
+                await asyncio.wait_for(self.websocket.close(1000), self.write_timeout)
+            except TimeoutError:
+                self.closing = True
+                abort(self.websocket)
 
 
 _warm = threading.Lock()
@@ -98,10 +111,71 @@ def frame_of(message: Mapping[str, Any]) -> str | bytes | None:
     return message.get("text") if message.get("text") is not None else message.get("bytes")
 
 
+def size_of(frame: str | bytes) -> int:
+    return len(frame) if isinstance(frame, bytes) else len(frame.encode("utf-8", "surrogatepass"))
+
+
+class TooLarge(Exception):
+    """A frame or request body over its size limit (a WebSocket is closed with 1009)."""
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request's body, read no further than `limit` bytes (Starlette's own reader has no bound)."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise TooLarge
+    return bytes(body)
+
+
+def engine_frames(websocket: WebSocket, limits: Limits) -> Callable[[], Awaitable[str | bytes]]:
+    """The `receive` of `drive_session`: the next frame's text or bytes; raises
+    WebSocketDisconnect when the client goes, TooLarge past the message limit."""
+
+    async def receive() -> str | bytes:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        frame = frame_of(message) or ""
+        if size_of(frame) > limits.max_message_bytes:
+            raise TooLarge
+        return frame
+
+    return receive
+
+
+class TransportInScope:
+    """ASGI middleware: keeps the connection's transport in the scope, for `abort`. ASGI has
+    no abort, and a close frame would queue behind the bytes a slow reader never reads, so
+    this reaches uvicorn's protocol (the bound method that is its raw `send`)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[TRANSPORT] = getattr(getattr(send, "__self__", None), "transport", None)
+        await self.app(scope, receive, send)
+
+
+TRANSPORT = "bananas.transport"
+
+
+def abort(websocket: WebSocket) -> None:
+    """Drop the TCP connection at once (under a server without a transport in reach, the
+    connection closes normally when the app returns)."""
+    transport = websocket.scope.get(TRANSPORT)
+    if transport is not None:
+        transport.abort()
+
+
 def create_app(config: WebConfig | None = None) -> Starlette:
     config = config or WebConfig()
     rooms = Rooms(config)
     engine_sessions = {"open": 0}
+    # The engine sessions' heavy messages (those that make a bot think) share these threads.
+    pool = ThreadPoolExecutor(max_workers=config.engine.workers, thread_name_prefix="bananas-engine")
 
     def base_url(request: Request | WebSocket) -> str:
         if config.public_url:
@@ -118,8 +192,14 @@ def create_app(config: WebConfig | None = None) -> Starlette:
 
     async def create_room(request: Request) -> Response:
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+            reading = read_body(request, config.max_message_bytes)
+            body = json.loads(await asyncio.wait_for(reading, config.header_timeout))
+        except TooLarge:
+            message = f"a request body may hold at most {config.max_message_bytes} bytes"
+            return JSONResponse({"code": "too_large", "message": message}, status_code=413)
+        except TimeoutError:
+            return JSONResponse({"code": "timeout", "message": "the request body came too slowly"}, status_code=408)
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return JSONResponse({"code": "bad_json", "message": "send a JSON object"}, status_code=400)
         if not isinstance(body, dict):
             return JSONResponse({"code": "bad_json", "message": "send a JSON object"}, status_code=400)
@@ -149,7 +229,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             await websocket.send_json({"type": "error", "code": "no_room", "message": "this room does not exist"})
             await websocket.close(4404)
             return
-        connection = Connection(websocket)
+        connection = Connection(websocket, config.write_timeout)
         writer = asyncio.create_task(connection.write())
         room.connections[connection] = None
         bucket = TokenBucket(config.messages_per_second, config.message_burst)
@@ -181,7 +261,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
                 await asyncio.wait_for(writer, 5)
 
     async def handle_frame(room: Room, connection: Connection, frame) -> None:
-        size = len(frame.encode("utf-8", "surrogatepass")) if isinstance(frame, str) else len(frame or b"")
+        size = size_of(frame or "")
         try:
             if size > config.max_message_bytes:
                 raise RoomError("too_large", f"a message may hold at most {config.max_message_bytes} bytes")
@@ -199,7 +279,8 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             connection.send({"type": "error", "code": "internal", "message": f"{type(error).__name__}: {error}"})
 
     async def engine_socket(websocket: WebSocket) -> None:
-        """The engine protocol, as `bananas engine` speaks it on stdio (docs/PROTOCOL.md)."""
+        """The engine protocol, as `bananas engine` speaks it on stdio (docs/PROTOCOL.md), run
+        by the same driver and limits as every network session (solver.protocol.server)."""
         limits = config.engine
         await websocket.accept()
         if engine_sessions["open"] >= limits.max_sessions:
@@ -207,44 +288,20 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             return
         engine_sessions["open"] += 1
         try:
-            # Network clients may not make the server read its files.
-            session = Session(allow_paths=False, max_message_bytes=limits.max_message_bytes)
-            await serve_session(websocket, session, limits)
-        except WebSocketDisconnect:
-            pass
+            # Network clients: a session that cannot read files, with the network limits.
+            session = Session(allow_paths=False, limits=limits)
+            why = await drive_session(session, engine_frames(websocket, limits), websocket.send_text, limits, pool)
+            if why == "slow reader":
+                abort(websocket)  # a close frame would queue behind the replies nobody reads
+            else:
+                code, reason = CLOSE_CODES[why]
+                await asyncio.wait_for(websocket.close(code, reason), limits.write_timeout)
+        except TooLarge:
+            await asyncio.wait_for(websocket.close(1009, "message too big"), limits.write_timeout)
+        except (WebSocketDisconnect, TimeoutError):
+            pass  # the client vanished: its session is simply dropped
         finally:
             engine_sessions["open"] -= 1
-
-    async def serve_session(websocket: WebSocket, session: Session, limits) -> None:
-        last_heard = time.monotonic()
-        while not session.closed:
-            now = time.monotonic()
-            wakeup = session.next_wakeup()
-            idle_left = last_heard + limits.idle_timeout - now
-            if idle_left <= 0:
-                await websocket.close(1000, "idle timeout")
-                return
-            timeout = idle_left if wakeup is None else max(0.0, min(idle_left, wakeup - now))
-            try:
-                message = await asyncio.wait_for(websocket.receive(), timeout)
-            except TimeoutError:
-                await send_all(websocket, await asyncio.to_thread(session.tick, time.monotonic()))
-                continue
-            if message["type"] == "websocket.disconnect":
-                return
-            frame = frame_of(message) or ""
-            if len(frame if isinstance(frame, bytes) else frame.encode("utf-8", "surrogatepass")) > (
-                limits.max_message_bytes
-            ):
-                await websocket.close(1009, "message too big")
-                return
-            last_heard = time.monotonic()
-            await send_all(websocket, await asyncio.to_thread(session.receive, frame, last_heard))
-        await websocket.close(1000, "bye")
-
-    async def send_all(websocket: WebSocket, messages: list[dict]) -> None:
-        for message in messages:
-            await websocket.send_text(json.dumps(message, separators=(",", ":")))
 
     async def janitor() -> None:
         """Persons gone too long leave; idle and empty rooms close."""
@@ -258,6 +315,9 @@ def create_app(config: WebConfig | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        # Cheap engine requests are answered on the event loop: what they need is loaded
+        # before the first client comes (0.3 s). The kernels warm up in the background.
+        await asyncio.to_thread(load_for_cheap_requests)
         asyncio.get_running_loop().run_in_executor(None, warm_up)
         task = asyncio.create_task(janitor())
         try:
@@ -265,6 +325,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         finally:
             task.cancel()
             rooms.close_all()
+            pool.shutdown(wait=False, cancel_futures=True)
 
     routes = [
         Route("/", page),
@@ -276,7 +337,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         WebSocketRoute("/r/{room}/ws", room_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(TransportInScope)])
     app.state.rooms = rooms
     app.state.config = config
     return app

@@ -5,22 +5,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from solver.protocol.session import MAX_MESSAGE_BYTES
+from solver.protocol.limits import NETWORK, Limits
 
 BOT_PRESETS = ("easy", "medium", "hard", "long", "compact", "reckless", "greedy")
 
 
 def default_bots() -> dict[str, str]:
     return {name: name for name in BOT_PRESETS}
-
-
-@dataclass
-class EngineLimits:
-    """The engine protocol's WebSocket endpoint (/engine): one Session per connection."""
-
-    max_sessions: int = 64
-    idle_timeout: float = 300.0  # seconds a silent session is kept
-    max_message_bytes: int = MAX_MESSAGE_BYTES
 
 
 @dataclass
@@ -32,20 +23,23 @@ class WebConfig:
     max_message_bytes: int = 16 * 1024  # one message from a page
     messages_per_second: float = 20.0  # sustained rate per connection ...
     message_burst: int = 60  # ... and the burst allowed above it
+    write_timeout: float = 10.0  # seconds one write to a page may block before it is dropped
+    header_timeout: float = 10.0  # seconds a connection may take to send a request head, or a body
     room_idle_seconds: float = 1800.0  # a room where no person has acted for this long is closed
     absent_seconds: float = 60.0  # a person disconnected for this long has left the table
     public_url: str | None = None  # base of room links and QR codes (default: the address the page used)
     distribution: str | None = None  # a tile set for every room ('A13,B3,...'); default: the language's
     seed: int | None = None  # rooms' deals from this seed (reproducible); default: random
     bots: dict[str, str] = field(default_factory=default_bots)  # preset shown in the page -> bot spec
-    engine: EngineLimits = field(default_factory=EngineLimits)
+    engine: Limits = NETWORK  # the engine endpoint (/engine): one network Session per connection
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_seats <= 8:
             raise ValueError("seats per room must be between 1 and 8")
         if self.max_rooms < 1 or self.max_message_bytes < 256 or self.message_burst < 1:
             raise ValueError("rooms, message size (>= 256 bytes) and burst must be positive")
-        if self.messages_per_second <= 0 or self.room_idle_seconds <= 0 or self.absent_seconds <= 0:
+        timeouts = (self.room_idle_seconds, self.absent_seconds, self.write_timeout, self.header_timeout)
+        if self.messages_per_second <= 0 or min(timeouts) <= 0:
             raise ValueError("rates and timeouts must be positive")
         if not self.bots:
             raise ValueError("the page needs at least one bot preset")

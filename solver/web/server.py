@@ -3,11 +3,13 @@ clear error), from the command line or in a background thread (tests, embedding)
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from solver.web.app import create_app
 from solver.web.config import WebConfig
@@ -27,13 +29,50 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+MAX_CONNECTIONS = 512  # plain HTTP requests past this many open connections get 503
+
+
+class BoundedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, closing a connection that has not sent a whole request
+    head within `header_timeout` seconds (uvicorn bounds only keep-alive idleness, so a client
+    that sends half a request line would hold its connection forever)."""
+
+    header_timeout = 10.0
+    header_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_header_timer()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._arm_header_timer()  # the next request on a kept-alive connection, too
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.header_timer is not None:
+            self.header_timer.cancel()
+        super().connection_lost(exc)
+
+    def _arm_header_timer(self) -> None:
+        if self.header_timer is not None:
+            self.header_timer.cancel()
+        self.header_timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+
+    def _headers_too_slow(self) -> None:
+        upgraded = self.transport.get_protocol() is not self  # a WebSocket now: its own limits
+        waiting = self.cycle is None or self.cycle.response_complete
+        if not upgraded and waiting and not self.transport.is_closing():
+            self.transport.close()
+
+
 def make_server(config: WebConfig) -> uvicorn.Server:
     app = create_app(config)
     largest = max(config.max_message_bytes, config.engine.max_message_bytes)
     return uvicorn.Server(
         uvicorn.Config(
             app,
-            http="h11",
+            http=type("BoundedH11Protocol", (BoundedH11Protocol,), {"header_timeout": config.header_timeout}),
+            limit_concurrency=MAX_CONNECTIONS,
             ws="websockets-sansio",
             ws_max_size=largest,  # each endpoint enforces its own, smaller, limit
             lifespan="on",
@@ -60,6 +99,7 @@ class BackgroundServer:
         self.config = config or WebConfig()
         self.socket = bind(host, port)
         self.url = url_of(self.socket).rstrip("/")
+        self.engine_url = self.url.replace("http://", "ws://", 1) + "/engine"  # the engine protocol
         self.server = make_server(self.config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
