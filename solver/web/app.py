@@ -83,12 +83,46 @@ class Connection:
         with contextlib.suppress(Exception):
             try:
                 while (message := await self.queue.get()) is not None:
-                    text = json.dumps(message, separators=(",", ":"), allow_nan=False)
+                    text = encode(message)
                     await asyncio.wait_for(self.websocket.send_text(text), self.write_timeout)
                 await asyncio.wait_for(self.websocket.close(1000), self.write_timeout)
             except TimeoutError:
                 self.closing = True
                 abort(self.websocket)
+
+
+def encode(message: dict) -> str:
+    """A message to a page as strict JSON. Nothing we send may hold NaN or an infinity
+    (JSON.parse rejects them): the values are made finite where they are computed, and a
+    message that still fails is replaced by an `internal` error rather than silently ending
+    the page's writer."""
+    try:
+        return json.dumps(message, separators=(",", ":"), allow_nan=False)
+    except (ValueError, TypeError) as error:
+        log.error("unencodable message to a page (%s): %.200r", error, message)
+        return json.dumps({"type": "error", "code": "internal", "message": "the server could not encode a message"})
+
+
+async def handle_frame(room: Room, connection, frame: str | bytes | None, max_bytes: int) -> None:
+    """One frame from a page: checked, parsed and handed to its room; every problem is one
+    `error` message to that page, and the connection goes on."""
+    try:
+        if isinstance(frame, bytes):
+            raise RoomError("bad_json", "binary frames are not accepted: send JSON as text frames")
+        if size_of(frame or "") > max_bytes:
+            raise RoomError("too_large", f"a message may hold at most {max_bytes} bytes")
+        try:
+            message = json.loads(frame or "")
+        except (ValueError, TypeError, RecursionError):
+            raise RoomError("bad_json", "a message is one JSON object") from None
+        if not isinstance(message, dict):
+            raise RoomError("bad_json", "a message is one JSON object")
+        await room.handle(connection, message)
+    except RoomError as error:
+        connection.send({"type": "error", "code": error.code, "message": error.message})
+    except Exception as error:  # a bug of ours must not end the room: report it
+        log.exception("room %s", room.id)
+        connection.send({"type": "error", "code": "internal", "message": f"{type(error).__name__}: {error}"[:300]})
 
 
 _warm = threading.Lock()
@@ -251,7 +285,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
                             }
                         )
                     continue
-                await handle_frame(room, connection, frame)
+                await handle_frame(room, connection, frame, config.max_message_bytes)
         except WebSocketDisconnect:
             pass
         finally:
@@ -259,24 +293,6 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             connection.close()
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(writer, 5)
-
-    async def handle_frame(room: Room, connection: Connection, frame) -> None:
-        size = size_of(frame or "")
-        try:
-            if size > config.max_message_bytes:
-                raise RoomError("too_large", f"a message may hold at most {config.max_message_bytes} bytes")
-            try:
-                message = json.loads(frame)
-            except (ValueError, TypeError, RecursionError):
-                raise RoomError("bad_json", "a message is one JSON object") from None
-            if not isinstance(message, dict):
-                raise RoomError("bad_json", "a message is one JSON object")
-            await room.handle(connection, message)
-        except RoomError as error:
-            connection.send({"type": "error", "code": error.code, "message": error.message})
-        except Exception as error:  # a bug of ours must not end the room: report it
-            log.exception("room %s", room.id)
-            connection.send({"type": "error", "code": "internal", "message": f"{type(error).__name__}: {error}"})
 
     async def engine_socket(websocket: WebSocket) -> None:
         """The engine protocol, as `bananas engine` speaks it on stdio (docs/PROTOCOL.md), run

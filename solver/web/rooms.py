@@ -53,10 +53,15 @@ def clean_name(value) -> str:
     if not isinstance(value, str):
         raise RoomError("bad_value", "a name is a string")
     name = "".join(ch for ch in unicodedata.normalize("NFC", value) if unicodedata.category(ch)[0] != "C")
-    name = " ".join(name.split())[:MAX_NAME]
+    name = " ".join(name.split())[:MAX_NAME].rstrip()
     if not name:
         raise RoomError("bad_value", "please enter a name")
     return name
+
+
+def numbered_name(name: str, number: int) -> str:
+    suffix = f" {number}"
+    return name[: MAX_NAME - len(suffix)].rstrip() + suffix
 
 
 def parse_cells(value, limit: int) -> dict[Cell, str]:
@@ -526,10 +531,12 @@ class Room:
         taken = {s.name for s in self.seats}
         if name not in taken:
             return name
+        # The number must survive the cut to MAX_NAME, or the numbered name is the taken
+        # name again (and this loop never ended): shorten the name, not the number.
         number = 2
-        while f"{name} {number}"[:MAX_NAME] in taken:
+        while (numbered := numbered_name(name, number)) in taken:
             number += 1
-        return f"{name} {number}"[:MAX_NAME]
+        return numbered
 
     def need_host(self, seat: Seat) -> None:
         if seat is not self.host:
