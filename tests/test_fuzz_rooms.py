@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 import urllib.parse
 
@@ -27,7 +28,7 @@ import pytest
 from test_web import Page, http, new_room
 
 from solver.web import BackgroundServer, WebConfig
-from solver.web.app import encode, handle_frame
+from solver.web.app import STATIC, encode, handle_frame
 from solver.web.rooms import MAX_NAME, Person, Room, Rooms, cells_tiles
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
@@ -44,7 +45,13 @@ def config(**settings) -> WebConfig:
 # Raw JSON tokens a hostile page writes, which json.dumps cannot (Python's json.loads accepts
 # the first three; the last two are deeply nested values, under and over the recursion limit).
 NAN, INF, NEG_INF = "NaN", "Infinity", "-Infinity"
-RAW = {NAN: NAN, INF: INF, NEG_INF: NEG_INF, "DEEP": "[" * 3000 + "]" * 3000, "DEEP_OBJ": '{"a":' * 2000 + "1" + "}" * 2000}
+RAW = {
+    NAN: NAN,
+    INF: INF,
+    NEG_INF: NEG_INF,
+    "DEEP": "[" * 3000 + "]" * 3000,
+    "DEEP_OBJ": '{"a":' * 2000 + "1" + "}" * 2000,
+}
 
 HOSTILE = [
     None,
@@ -144,12 +151,8 @@ PROBE = json.dumps({"type": "probe"})  # answered in every state: unknown_type, 
 
 
 def test_every_message_type_the_page_sends_is_covered():
-    from pathlib import Path
-
-    import solver.web.app
-
-    script = (Path(solver.web.app.__file__).parent / "static" / "app.js").read_text()
-    sent = set(__import__("re").findall(r'type: "([a-z_]+)"', script))
+    script = (STATIC / "app.js").read_text(encoding="utf-8")
+    sent = set(re.findall(r'type: "([a-z_]+)"', script))
     assert sent and sent <= set(FIELDS)
 
 
@@ -202,8 +205,10 @@ async def deliver(room: Room, page: FakePage, frame: str) -> float:
 
 async def room_in(state: str, rooms: Rooms) -> tuple[Room, dict[str, FakePage]]:
     """A room in `state`: lobby (host, guest and a bot), playing (host and guest mid-hand),
-    ended (the same hand over: both were stuck)."""
-    room = rooms.create("en", True, "classic")
+    bot (the same with a bot playing, in worker threads, while the pages send), smoothie
+    (Banana Smoothie mid-hand: no PEEL or DUMP, spellcheck off), ended (a hand over: both
+    were stuck)."""
+    room = rooms.create("en", state != "smoothie", "smoothie" if state == "smoothie" else "classic")
     pages = {role: FakePage(role) for role in ROLES}
     for page in pages.values():
         room.connections[page] = None
@@ -213,6 +218,8 @@ async def room_in(state: str, rooms: Rooms) -> tuple[Room, dict[str, FakePage]]:
         await deliver(room, pages["host"], json.dumps({"type": "add_bot", "preset": "easy"}))
         assert [seat.kind for seat in room.seats] == ["person", "person", "bot"]
         return room, pages
+    if state == "bot":
+        await deliver(room, pages["host"], json.dumps({"type": "add_bot", "preset": "easy"}))
     await deliver(room, pages["host"], json.dumps({"type": "start"}))
     assert room.phase == "playing", pages["host"].received[-3:]
     if state == "ended":
@@ -242,7 +249,7 @@ def room_problems(room: Room) -> list[str]:
             hand.check_invariant()  # bunch + hands (grids are in hands) + unused = the set
         except AssertionError as error:
             problems.append(str(error))
-        for index, player in enumerate(game.players):
+        for player in game.players:
             if isinstance(player, Person):
                 tiles, cells = player.snapshot()
                 if not tiles.contains(cells_tiles(cells)):
@@ -297,13 +304,107 @@ def warm():
     make_bot(CHEAP_BOT)
 
 
-@pytest.mark.parametrize("state", ["lobby", "playing", "ended"])
+@pytest.mark.parametrize("state", ["lobby", "playing", "bot", "smoothie", "ended"])
 def test_hostile_values_in_every_field_of_every_room_message(warm, state, capsys):
     started = time.perf_counter()
     problems, slowest, count = asyncio.run(fuzz_state(state))
     with capsys.disabled():
-        print(f"\n{state}: {count} hostile messages in {time.perf_counter() - started:.1f} s, slowest {slowest * 1000:.0f} ms")
+        print(
+            f"\n{state}: {count} hostile messages in {time.perf_counter() - started:.1f} s, "
+            f"slowest {slowest * 1000:.0f} ms"
+        )
     assert not problems, "\n".join(problems[:20])
+
+
+# -- regressions (each found by the fuzz or by reading what it reached) -------------------------------
+
+
+async def two_persons(rooms: Rooms, *, start: bool = True) -> tuple[Room, FakePage, FakePage]:
+    room = rooms.create("en", True, "classic")
+    host, guest = FakePage("host"), FakePage("guest")
+    for role, page in (("Hostess", host), ("Guest", guest)):
+        room.connections[page] = None
+        await deliver(room, page, json.dumps({"type": "join", "name": role}))
+    if start:
+        await deliver(room, host, json.dumps({"type": "start"}))
+    return room, host, guest
+
+
+def last_error(page: FakePage) -> dict:
+    return next(m for m in reversed(page.received) if m["type"] == "error")
+
+
+def test_a_seat_left_in_one_hand_is_not_dealt_into_the_next():
+    """A person who left mid-hand keeps the seat until the hand ends; a `start` straight from
+    the ended hand dealt them in, and the hand could then never end (they never act)."""
+
+    async def scenario():
+        room, host, guest = await two_persons(Rooms(config()))
+        await deliver(room, guest, json.dumps({"type": "leave"}))
+        await deliver(room, host, json.dumps({"type": "call", "call": "stuck"}))
+        assert room.phase == "ended"
+        await deliver(room, host, json.dumps({"type": "start"}))
+        assert room.phase == "playing" and [seat.name for seat in room.game.seats] == ["Hostess"]
+        await deliver(room, host, json.dumps({"type": "call", "call": "stuck"}))
+        assert room.phase == "ended", host.received[-3:]
+        room.close("done")
+
+    asyncio.run(scenario())
+
+
+def test_grid_seq_is_bounded_and_values_quoted_back_are_short():
+    async def scenario():
+        room, host, _ = await two_persons(Rooms(config()))
+        for seq in (-1, 2**53, 10**300, 1.0):
+            await deliver(room, host, json.dumps({"type": "grid", "seq": seq, "cells": []}))
+            assert last_error(host)["code"] == "bad_value", seq
+        await deliver(room, host, json.dumps({"type": "grid", "seq": 2**53 - 1, "cells": []}))
+        assert host.received[-1] == {"type": "check", "seq": 2**53 - 1, **host.received[-1]}
+        await deliver(room, host, json.dumps({"type": "x" * 10_000}))
+        assert len(last_error(host)["message"]) < 100
+        room.close("done")
+
+    asyncio.run(scenario())
+
+
+def test_forged_tokens_take_no_seat():
+    async def scenario():
+        room, host, _ = await two_persons(Rooms(config()), start=False)
+        token = next(m for m in host.received if m["type"] == "welcome")["token"]
+        for forged in (token[:-1], token + "x", token.upper(), [token], {"token": token}, "\u00e9" + token[1:], ""):
+            thief = FakePage("thief")
+            room.connections[thief] = None
+            await deliver(room, thief, json.dumps({"type": "join", "name": "Thief", "token": forged}))
+            welcome = next(m for m in thief.received if m["type"] == "welcome")
+            assert welcome["name"].startswith("Thief") and welcome["token"] != token, forged
+            await deliver(room, thief, json.dumps({"type": "leave"}))
+        room.close("done")
+
+    asyncio.run(scenario())
+
+
+def test_one_room_takes_a_bounded_number_of_sockets():
+    from solver.web.app import MAX_ROOM_CONNECTIONS
+
+    with BackgroundServer(config()) as server:
+        room = new_room(server)
+        url = server.url.replace("http://", "ws://") + f"/r/{room}/ws"
+
+        async def scenario():
+            from websockets.asyncio.client import connect
+
+            sockets = [await connect(url) for _ in range(MAX_ROOM_CONNECTIONS)]
+            async with connect(url) as extra:
+                reply = strict(await asyncio.wait_for(extra.recv(), 10))
+                assert reply["code"] == "room_busy", reply
+            await sockets[0].close()
+            await asyncio.sleep(0.2)
+            async with StrictPage(server, room) as page:  # a freed slot is usable again
+                await page.join("Late")
+            for ws in sockets[1:]:
+                await ws.close()
+
+        asyncio.run(asyncio.wait_for(scenario(), 60))
 
 
 # -- through the real server --------------------------------------------------------------------------

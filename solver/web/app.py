@@ -42,6 +42,7 @@ from solver.web.rooms import Room, RoomError, Rooms
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUEUED = 2000  # messages waiting for a page that does not read: past this it is dropped
+MAX_ROOM_CONNECTIONS = 32  # open sockets on one room (each gets its broadcasts): past this, refused
 log = logging.getLogger("bananas.web")
 
 NOT_FOUND_PAGE = """<!doctype html>
@@ -262,6 +263,11 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         if room is None or room.closed:
             await websocket.send_json({"type": "error", "code": "no_room", "message": "this room does not exist"})
             await websocket.close(4404)
+            return
+        if len(room.connections) >= MAX_ROOM_CONNECTIONS:
+            message = f"this room has {MAX_ROOM_CONNECTIONS} connections open: try again later"
+            await websocket.send_json({"type": "error", "code": "room_busy", "message": message})
+            await websocket.close(1013)
             return
         connection = Connection(websocket, config.write_timeout)
         writer = asyncio.create_task(connection.write())

@@ -37,6 +37,8 @@ LANGUAGES = ("en", "fr")
 VARIANTS = ("classic", "three-letter", "smoothie")
 MAX_NAME = 24
 MAX_COORD = 200  # grid cells a page may use, in each direction from the origin
+MAX_SEQ = 2**53 - 1  # a grid update's number, echoed in its check: exact in JavaScript
+MAX_QUOTED = 40  # characters of a page's value quoted back in an error
 Cell = tuple[int, int]
 
 
@@ -57,6 +59,19 @@ def clean_name(value) -> str:
     if not name:
         raise RoomError("bad_value", "please enter a name")
     return name
+
+
+def quote(value) -> str:
+    """A page's value, for an error message: short, whatever it was sent."""
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTED else text[: MAX_QUOTED - 3] + "..."
+
+
+def same_token(token: str | None, given) -> bool:
+    """Whether a page's reconnect token is this seat's (compared in constant time)."""
+    if token is None or not isinstance(given, str) or not given.isascii():
+        return False
+    return secrets.compare_digest(token, given)
 
 
 def numbered_name(name: str, number: int) -> str:
@@ -484,7 +499,7 @@ class Room:
             else None
         )
         if handler is None:
-            raise RoomError("unknown_type", f"unknown message type {kind!r}")
+            raise RoomError("unknown_type", f"unknown message type {quote(kind)}")
         self.last_activity = time.monotonic()
         if kind in ("grid", "call"):
             await handler(connection, seat, message)
@@ -496,7 +511,7 @@ class Room:
         if self.connections.get(connection) is not None:
             raise RoomError("out_of_order", "already seated")
         token = message.get("token")
-        seat = next((s for s in self.seats if s.kind == "person" and token and s.token == token), None)
+        seat = next((s for s in self.seats if s.kind == "person" and same_token(s.token, token)), None)
         if seat is None:
             name = clean_name(message.get("name"))
             if self.phase == "playing":
@@ -595,6 +610,9 @@ class Room:
 
     async def start(self, connection, seat: Seat, message: dict) -> None:
         self.need_host(seat)
+        # Persons who left the last hand keep their seat until it ends; dealt into this one
+        # they would never act, and the hand could never end in a stalemate.
+        self.seats = [s for s in self.seats if s.kind == "bot" or s.token is not None]
         rules = self.rules()
         seed = self.next_seed()
         game = await asyncio.to_thread(Game, self, rules, seed)  # loads word lists the first time
@@ -663,8 +681,8 @@ class Room:
         person = game.person(index)
         cells = parse_cells(message.get("cells"), len(game.round.rules.distribution))
         seq = message.get("seq")
-        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
-            raise RoomError("bad_value", "seq is an integer")
+        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq <= MAX_SEQ):
+            raise RoomError("bad_value", f"seq is an integer from 0 to {MAX_SEQ}")
         before = game.tiles_left[index]
         person.set_cells(cells)
         if self.spellcheck:
