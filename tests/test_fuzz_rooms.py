@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import time
 import urllib.parse
@@ -316,6 +317,73 @@ def test_hostile_values_in_every_field_of_every_room_message(warm, state, capsys
     assert not problems, "\n".join(problems[:20])
 
 
+async def random_play(seed: int, variant: str, steps: int = 300) -> tuple[list[str], int]:
+    """Two persons (and a bot on even seeds) playing a seeded random mix of plausible moves:
+    grids from their own tiles, dumps, peels, BANANAS, stuck, leaving and coming back by
+    token, start and again, bots added and removed; the room checked after every message."""
+    rng = random.Random(seed)
+    rooms = Rooms(config(distribution="A3,D1,E4,I2,L1,N2,O2,R2,S2,T2,U2,M2" if seed % 3 == 0 else None))
+    room = rooms.create("en", seed % 4 != 1, variant)
+    pages = [FakePage(f"page {index}") for index in range(3)]
+    for page in pages:
+        room.connections[page] = None
+    await deliver(room, pages[0], json.dumps({"type": "join", "name": "Hostess"}))
+    await deliver(room, pages[1], json.dumps({"type": "join", "name": "Guest"}))
+    if seed % 2 == 0:
+        await deliver(room, pages[0], json.dumps({"type": "add_bot", "preset": "easy"}))
+    await deliver(room, pages[0], json.dumps({"type": "start"}))
+    problems: list[str] = []
+    for step in range(steps):
+        page = rng.choice(pages)
+        held = next((m["held"] for m in reversed(page.received) if m["type"] == "tiles"), "")
+        token = next((m["token"] for m in reversed(page.received) if m["type"] == "welcome"), None)
+        letters = rng.sample(held, rng.randint(0, len(held))) if held else []
+        spots = rng.sample([(row, col) for row in range(-9, 10) for col in range(-9, 10)], len(letters))
+        in_a_row = [[0, col, letter] for col, letter in enumerate(letters)]
+        message = rng.choice(
+            [
+                {"type": "grid", "seq": step, "cells": in_a_row},
+                {"type": "grid", "seq": step, "cells": [[r, c, letter] for (r, c), letter in zip(spots, letters)]},
+                {"type": "call", "call": "dump", "tile": rng.choice(held or "E")},
+                {"type": "call", "call": rng.choice(["peel", "bananas", "stuck"])},
+                {"type": "call", "call": "stuck"},  # with leaving, what ends a hand the persons cannot win
+                {"type": "leave"} if rng.random() < 0.3 else {"type": "probe"},
+                {"type": "join", "name": "Newcomer", "token": token},
+                {"type": rng.choice(["again", "start"])},
+                {"type": "add_bot", "preset": "easy"},
+                {"type": "remove_bot", "seat": rng.randint(0, 3)},
+                None,
+            ]
+        )
+        if message is None:
+            await asyncio.sleep(rng.random() * 0.05)  # the bot's calls land meanwhile
+            continue
+        await deliver(room, page, json.dumps(message))
+        await asyncio.sleep(0)
+        found = [problem for other in pages for problem in other.problems] + room_problems(room)
+        problems += [f"seed {seed} {variant} step {step} {message}: {problem}" for problem in found]
+        if problems:
+            break
+    room.close("done")
+    ended = max(sum(message["type"] == "end" for message in page.received) for page in pages)
+    return problems, ended
+
+
+@pytest.mark.parametrize("variant", ["classic", "smoothie"])
+def test_random_play_keeps_every_tile_and_never_errs_internally(warm, variant):
+    async def scenario():
+        problems, ends = [], 0
+        for seed in range(6):
+            found, ended = await random_play(seed, variant)
+            problems += found
+            ends += ended
+        return problems, ends
+
+    problems, ends = asyncio.run(scenario())
+    assert not problems, "\n".join(problems[:10])
+    assert ends >= 2  # hands did end (and a page was told each time)
+
+
 # -- regressions (each found by the fuzz or by reading what it reached) -------------------------------
 
 
@@ -347,6 +415,22 @@ def test_a_seat_left_in_one_hand_is_not_dealt_into_the_next():
         assert room.phase == "playing" and [seat.name for seat in room.game.seats] == ["Hostess"]
         await deliver(room, host, json.dumps({"type": "call", "call": "stuck"}))
         assert room.phase == "ended", host.received[-3:]
+        room.close("done")
+
+    asyncio.run(scenario())
+
+
+def test_a_hand_ended_by_leaving_stops_its_driver():
+    """A hand whose last player left ended without waking the task that drives it: one task
+    and one Game held for ever per such hand."""
+
+    async def scenario():
+        room, host, guest = await two_persons(Rooms(config()))
+        driver = room.driver
+        for page in (guest, host):
+            await deliver(room, page, json.dumps({"type": "leave"}))
+        assert room.phase == "ended"
+        await asyncio.wait_for(driver, 5)
         room.close("done")
 
     asyncio.run(scenario())

@@ -470,6 +470,7 @@ class Room:
                     game.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
                     connection.send(private)
         if game.round.result is not None and game.final is None:
+            game.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
             game.final = game.final_boards()
             self.phase = "ended"
             self.broadcast(game.final)
