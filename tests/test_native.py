@@ -327,3 +327,24 @@ def test_one_build_at_a_time(tmp_path, monkeypatch):
         holder.wait()
     assert not native.build_in_progress() and not prep.building()
     native.wait_for_build()  # returns at once
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(JIT_DISABLED, reason="the CLI's fast path")
+def test_a_cold_bananas_solve_answers_before_its_build_ends(tmp_path, en):
+    """Empty cache: `bananas solve` prints a valid grid from the uncompiled kernels while the
+    extension builds in a background process that outlives it; the next run uses the build."""
+    if native.build_blocker():
+        pytest.skip(f"cannot build the extension here: {native.build_blocker()}")
+    env = dict(os.environ, BANANAS_CACHE=str(tmp_path), BANANAS_FAST_START="1")
+    hand = "AEEIRSTQUNLDOGCABHMPR"
+    command = [sys.executable, "-c", "from solver.cli import main; main()", "solve", hand]
+    first = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert first.returncode == 0, first.stderr
+    *grid, summary = first.stdout.splitlines()
+    assert summary.startswith("# solved: 21 tiles")
+    assert validate(Grid.parse("\n".join(grid)), en, TileCounts.from_letters(hand)).ok
+    wait = "from solver.search import native; native.wait_for_build(); print(native.extension_state())"
+    assert run_python(wait, **env).stdout.strip() == "built"  # the background build went on, and finished
+    second = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert second.returncode == 0 and second.stdout == first.stdout.replace(summary, second.stdout.splitlines()[-1])
