@@ -545,15 +545,3 @@ def test_minor_seeds_are_non_negative_everywhere():
     ):
         assert code_of(answer(Session(), message)) == "bad_value"
     assert code_of(answer(Session(), {"type": "options", "seed": 2**64})) == "bad_value"
-
-
-def test_minor_binary_frames_get_an_error_reply_and_the_session_goes_on():
-    async def scenario(url):
-        async with connect(url) as ws:
-            await ws.send(json.dumps({"type": "hello", "id": 1}).encode())
-            refused = json.loads(await asyncio.wait_for(ws.recv(), 30))
-            return refused, await ask(ws, {"type": "hello", "id": 2})
-
-    refused, hello = run_server(scenario)
-    assert refused["type"] == "error" and refused["code"] == "bad_json" and "text" in refused["message"]
-    assert hello["type"] == "hello" and hello["id"] == 2

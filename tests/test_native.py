@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.core.grid import Grid, validate
-from solver.core.tiles import TileCounts
+from solver.core.tiles import ENGLISH, TileCounts, draw
 from solver.search import kernels as K
 from solver.search import native
 from solver.search.proofs import word_count_vectors
@@ -228,3 +228,123 @@ def test_a_build_process_that_dies_leaves_a_note_and_the_jit_serves(tmp_path, mo
     assert native.extension_state() == "failed"
     assert native.failure_note().read_text() == "the build process exited with code 3\n"
     assert solve("CATMAP", en, time_limit=60).solved
+
+
+# -- a first run: uncompiled while the build goes on ---------------------------------------------
+
+
+@pytest.fixture
+def fresh_binding():
+    """Kernels unbound before and after (the next call binds numba's JIT again), extension off."""
+    native.unbind()
+    yield
+    native.prefer_extension(False)
+    native.unbind()
+
+
+def test_the_python_kernels_find_the_same_grids_as_the_compiled_ones(en, fresh_binding):
+    rng = np.random.default_rng(11)
+    hands = [draw(ENGLISH, size, rng) for size in (11, 15, 21) for _ in range(3)]
+    compiled = [solve(hand, en, time_limit=60, max_nodes=300) for hand in hands]
+    native.bind_python()
+    assert type(K.search).__name__ == "function" and K.search is native._declared[K.__name__]["search"].py_func
+    interpreted = [solve(hand, en, time_limit=60, max_nodes=300) for hand in hands]
+    for hand, fast, slow in zip(hands, compiled, interpreted, strict=True):
+        assert (slow.status, slow.nodes) == (fast.status, fast.nodes)
+        assert (slow.grid.rows if slow.grid else None) == (fast.grid.rows if fast.grid else None)
+        assert slow.grid is None or validate(slow.grid, en, hand).ok
+
+
+def sleeper(seconds: float) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({seconds})"])
+
+
+def test_a_first_solve_runs_uncompiled_while_the_build_goes_on(tmp_path, monkeypatch, en, fresh_binding):
+    from solver.cli import grids, warmup
+
+    monkeypatch.setenv("BANANAS_CACHE", str(tmp_path))
+    monkeypatch.setenv("BANANAS_FAST_START", "1")
+    if not native.fast_start_enabled():
+        pytest.skip("no fast start under NUMBA_DISABLE_JIT")
+    builder = sleeper(60)  # a build that is still going
+    monkeypatch.setattr(warmup, "start_extension_build", lambda: builder)
+    try:
+        prep = warmup.KernelPrep()
+        solve_hand = grids.make_solver(en, 2, 10.0, "any", None, prep)
+        hand = TileCounts.from_letters("AEEIRSTQUNLDOGCABHMPR")
+        result = solve_hand(hand)
+        assert prep.interpreted and type(K.search).__name__ == "function"
+        assert result.solved and validate(result.grid, en, hand).ok
+        assert not prep.compiled(wait=False)  # the build is not done: stays uncompiled
+    finally:
+        builder.kill()
+        builder.wait()
+    assert prep.compiled(wait=False) and not prep.interpreted  # done (here: died): numba's JIT serves
+    assert native.extension_state() == "failed"  # the killed build is noted, not retried
+    assert solve_hand(hand).solved
+
+
+def test_a_hand_too_slow_uncompiled_waits_for_the_compiled_kernels(tmp_path, monkeypatch, en, fresh_binding):
+    from solver.cli import grids, warmup
+
+    monkeypatch.setenv("BANANAS_CACHE", str(tmp_path))
+    monkeypatch.setenv("BANANAS_FAST_START", "1")
+    if not native.fast_start_enabled():
+        pytest.skip("no fast start under NUMBA_DISABLE_JIT")
+    monkeypatch.setattr(warmup, "start_extension_build", lambda: sleeper(1))
+    monkeypatch.setattr(grids, "INTERPRETED_SECONDS", 0.0)  # every uncompiled attempt times out
+    prep = warmup.KernelPrep()
+    solve_hand = grids.make_solver(en, 2, 10.0, "any", None, prep)
+    hand = TileCounts.from_letters("AEEIRSTQUNLDOGCABHMPR")
+    result = solve_hand(hand)
+    assert not prep.interpreted and type(K.search).__name__ == "CPUDispatcher"  # waited, then numba's JIT
+    assert result.solved and validate(result.grid, en, hand).ok
+
+
+def test_one_build_at_a_time(tmp_path, monkeypatch):
+    from solver.cli import warmup
+
+    monkeypatch.setenv("BANANAS_CACHE", str(tmp_path))
+    monkeypatch.setenv("BANANAS_FAST_START", "1")
+    if not native.fast_start_enabled():
+        pytest.skip("no fast start under NUMBA_DISABLE_JIT")
+    lock = native.build_lock()
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"import fcntl, sys, time\nf = open({str(lock)!r}, 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\n"
+         "print('held', flush=True)\ntime.sleep(60)"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert native.build_in_progress()
+        monkeypatch.setattr(warmup, "start_extension_build", lambda: pytest.fail("a second build was started"))
+        prep = warmup.KernelPrep()
+        assert prep.builder is None and prep.building()
+    finally:
+        holder.kill()
+        holder.wait()
+    assert not native.build_in_progress() and not prep.building()
+    native.wait_for_build()  # returns at once
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(JIT_DISABLED, reason="the CLI's fast path")
+def test_a_cold_bananas_solve_answers_before_its_build_ends(tmp_path, en):
+    """Empty cache: `bananas solve` prints a valid grid from the uncompiled kernels while the
+    extension builds in a background process that outlives it; the next run uses the build."""
+    if native.build_blocker():
+        pytest.skip(f"cannot build the extension here: {native.build_blocker()}")
+    env = dict(os.environ, BANANAS_CACHE=str(tmp_path), BANANAS_FAST_START="1")
+    hand = "AEEIRSTQUNLDOGCABHMPR"
+    command = [sys.executable, "-c", "from solver.cli import main; main()", "solve", hand]
+    first = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert first.returncode == 0, first.stderr
+    *grid, summary = first.stdout.splitlines()
+    assert summary.startswith("# solved: 21 tiles")
+    assert validate(Grid.parse("\n".join(grid)), en, TileCounts.from_letters(hand)).ok
+    wait = "from solver.search import native; native.wait_for_build(); print(native.extension_state())"
+    assert run_python(wait, **env).stdout.strip() == "built"  # the background build went on, and finished
+    second = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert second.returncode == 0 and second.stdout == first.stdout.replace(summary, second.stdout.splitlines()[-1])

@@ -17,6 +17,7 @@ import os
 import socket
 import subprocess
 import time
+import urllib.request
 
 import numpy as np
 import pytest
@@ -398,7 +399,7 @@ def test_serve_command_exits_2_with_an_error_line_when_the_port_is_taken():
     assert "Traceback" not in done.stderr
 
 
-def test_serve_command_serves_and_stops_on_sigint():
+def test_serve_command_prints_its_urls_serves_the_page_and_the_engine_and_stops_on_sigint():
     import signal
 
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
@@ -412,6 +413,10 @@ def test_serve_command_serves_and_stops_on_sigint():
         env=dict(os.environ),
     )
     try:
+        line = process.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line and f"ws://127.0.0.1:{port}/engine" in line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+            assert page.status == 200 and "/static/app.js" in page.read().decode()
 
         async def talk():
             # A loaded machine may take long to start the server; until it listens, a connection

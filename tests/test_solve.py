@@ -30,7 +30,7 @@ from solver.core.grid import find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
 from solver.search.proofs import LETTER_COUNTS, letter_count_proof
 from solver.search.reference import exhaustive_grid_exists
-from solver.search.solving import MAX_TILES, PROOF_COMPLETE_UP_TO, solve
+from solver.search.solving import MAX_SOLVE_TILES, PROOF_COMPLETE_UP_TO, solve
 
 STATUSES = ("solved", "no-grid", "exhausted", "timeout")
 # Seconds a call may overrun its time limit here: generous, because a loaded 2-core CI machine can
@@ -229,7 +229,7 @@ def test_adversarial_hands(en, hand):
 
 
 def test_adversarial_max_tiles_hand_is_at_the_cap():
-    assert len(ADVERSARIAL[-1].values[0]) == MAX_TILES
+    assert len(ADVERSARIAL[-1].values[0]) == MAX_SOLVE_TILES
 
 
 def test_whole_english_bag_solved(en):
@@ -545,7 +545,7 @@ def test_min_length_three_has_no_two_letter_words(en):
         pytest.param("   ", {}, TileError, id="blank"),
         pytest.param("CAT1", {}, TileError, id="digit"),
         pytest.param("CAT-MAP", {}, TileError, id="punctuation"),
-        pytest.param("A" * (MAX_TILES + 1), {}, TileError, id="1001-tiles"),
+        pytest.param("A" * (MAX_SOLVE_TILES + 1), {}, TileError, id="1001-tiles"),
         pytest.param("CATMAP", {"objective": "shortest"}, ValueError, id="unknown-objective"),
         pytest.param("CATMAP", {"objective": ""}, ValueError, id="empty-objective"),
         pytest.param("CATMAP", {"time_limit": -1.0}, ValueError, id="time-limit-negative"),

@@ -189,6 +189,21 @@ def test_play_json_log_is_replayable_and_identical_across_runs():
     assert records[-1]["event"] == "match"
 
 
+def test_bots_with_several_settings_keep_their_commas():
+    from solver.cli.games import split_specs
+
+    assert split_specs("hard:speed=3,risk=0.1,medium,greedy:speed=2") == [
+        "hard:speed=3,risk=0.1",
+        "medium",
+        "greedy:speed=2",
+    ]
+    assert split_specs("hard,medium") == ["hard", "medium"]
+    result = invoke(play, "--players", "2", "--bots", "hard:speed=3,risk=0.1,easy:speed=2", "--seed", "1", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.splitlines()[0])["bots"] == ["hard:speed=3,risk=0.1", "easy:speed=2"]
+    assert_one_error_line(invoke(play, "--players", "2", "--bots", "hard,speed=3"))  # a setting needs its bot's colon
+
+
 def test_play_solo_defaults_to_one_player():
     result = invoke(play, "--variant", "solo", "--bots", "medium", "--seed", "0", "--json")
     assert result.exit_code == 0, result.output

@@ -477,32 +477,6 @@ def test_engine_protocol_at_engine_and_at_the_root_for_older_clients():
     assert engine(hosted_game, path="/") == first  # the same seed, the same game
 
 
-def test_engine_endpoint_limits_sessions_size_and_idle_time():
-    async def sessions(url):
-        async with connect(url) as first:
-            assert (await request(first, {"type": "hello"}))[0]["type"] == "hello"
-            async with connect(url) as second:
-                return await closed_code(second)
-
-    assert engine(sessions, Limits(max_sessions=1)) == 1013
-
-    async def size(url):
-        async with connect(url, max_size=None) as ws:
-            await ws.send(json.dumps({"type": "hello", "pad": "x" * 2000}))
-            return await closed_code(ws)
-
-    assert engine(size, Limits(max_message_bytes=1024)) == 1009
-
-    async def idle(url):
-        async with connect(url) as ws:
-            started = time.monotonic()
-            code = await closed_code(ws, timeout=5)
-            return code, time.monotonic() - started
-
-    code, elapsed = engine(idle, Limits(idle_timeout=1))
-    assert code == 1000 and 0.9 <= elapsed <= 2.5
-
-
 # -- the command ------------------------------------------------------------------------------------
 
 
@@ -524,33 +498,3 @@ def test_serve_rejects_bad_settings_with_one_error_line(arguments, message):
     )
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr
-
-
-def test_serve_prints_the_page_url_and_serves_it():
-    import signal
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen(
-        [bananas_script(), "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ),
-    )
-    try:
-        line = process.stdout.readline()
-        assert f"http://127.0.0.1:{port}/" in line and f"ws://127.0.0.1:{port}/engine" in line
-        status, kind, body = http(f"http://127.0.0.1:{port}/")
-        assert status == 200 and "/static/app.js" in body
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=20) == 0
-        assert "Traceback" not in process.stderr.read()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        process.stdout.close()
-        process.stderr.close()

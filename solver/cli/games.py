@@ -55,7 +55,14 @@ def check_seed(seed: int) -> None:
 
 
 def split_specs(bots: str) -> list[str]:
-    specs = [spec.strip() for spec in bots.split(",")]
+    """'hard:speed=3,risk=0.1,medium' -> ['hard:speed=3,risk=0.1', 'medium']: a comma starts
+    a new bot unless what follows is one more setting (KEY=VALUE) of a bot that has some."""
+    specs: list[str] = []
+    for piece in (piece.strip() for piece in bots.split(",")):
+        if "=" in piece and ":" not in piece and specs and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
     if not bots.strip() or not all(specs):
         raise ValueError(f"--bots: expected comma-separated bot presets, got {bots!r}")
     return specs

@@ -71,7 +71,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from solver.core.grid import Grid, best_translation, find_words, validate
+from solver.core.grid import MIN_WORD_LENGTHS, Grid, best_translation, find_words, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 
@@ -105,7 +105,7 @@ class Rules:
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise RuleError(f"unknown variant {self.variant!r} (choose from {', '.join(VARIANTS)})")
-        if self.min_length not in (2, 3):
+        if self.min_length not in MIN_WORD_LENGTHS:
             raise RuleError("minimum word length must be 2 or 3")
         if self.solo_objective not in ("time", "fewest-words"):
             raise RuleError("solo objective must be 'time' or 'fewest-words'")

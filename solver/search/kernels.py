@@ -961,7 +961,8 @@ def _expand(ws, graph, ordering, depth):
         move_end, letter_end, cut = generate_moves(ws, graph, ordering, move_base, letter_base)
         complete = 1 - cut
     if move_end > move_base:
-        ranked = np.argsort(-scores[move_base:move_end])
+        # Stable: ties keep generation order, the same compiled or not (quicksorts break ties differently).
+        ranked = np.argsort(-scores[move_base:move_end], kind="mergesort")
         for i in range(move_end - move_base):
             order[move_base + i] = move_base + ranked[i]
         cap = min(state[ST_MAX_BRANCH], KEEP_CAPACITY)

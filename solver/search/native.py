@@ -17,7 +17,8 @@ source, `ENTRIES`, the Python version and the machine; it is built for the gener
 the architecture (portable, e.g. inside a container image). Building it needs a C compiler,
 Python's headers and setuptools; where any is missing, or the build fails, the kernels stay on
 numba's JIT (a `.failed` note beside the key says why, and stops later runs retrying).
-BANANAS_FAST_START=0 turns the extension off.
+BANANAS_FAST_START=0 turns the extension off. One process builds at a time (an flock on
+`<key>.lock`); `bind_python` runs the kernels uncompiled meanwhile (solver/cli/warmup.py).
 Every call into the extension checks its arguments against `ENTRIES` and falls back to the JIT
 on any difference, so a change in what `solving` passes cannot reach compiled code unchecked.
 
@@ -27,6 +28,7 @@ on any difference, so a change in what `solving` passes cannot reach compiled co
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -39,7 +41,7 @@ import sys
 import tempfile
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -176,6 +178,25 @@ def bind_jit(module_name: str, replace: tuple[str, ...] = ()) -> None:
                 setattr(module, name, numba.njit(**kernel.options)(kernel.py_func))
 
 
+def bind_python(module_name: str = KERNELS_MODULE) -> None:
+    """Bind every kernel of the module to its pure-Python function: the same code run by the
+    interpreter (as under NUMBA_DISABLE_JIT, so the same results), some 50-100x slower than
+    compiled. For a first run, while the compiled kernels build in another process."""
+    with _lock:
+        module = sys.modules[module_name]
+        for name, kernel in _declared.get(module_name, {}).items():
+            setattr(module, name, kernel.py_func)
+
+
+def unbind(module_name: str = KERNELS_MODULE) -> None:
+    """Make every kernel of the module unbound again: the next call binds them afresh (to the
+    extension, if it is built by then)."""
+    with _lock:
+        module = sys.modules[module_name]
+        for name, kernel in _declared.get(module_name, {}).items():
+            setattr(module, name, kernel)
+
+
 def fast_start_enabled() -> bool:
     """False when BANANAS_FAST_START=0 (or numba's JIT is disabled): the extension is neither
     built nor used, the kernels run on numba's JIT."""
@@ -266,6 +287,46 @@ def extension_file(directory: Path | None = None) -> Path:
     return next((path for path in candidates if path.is_file()), candidates[0])
 
 
+def build_lock(directory: Path | None = None) -> Path:
+    """Held (flock) by the process building the extension: one build at a time per key."""
+    directory = directory or extension_dir()
+    return directory.with_name(directory.name + ".lock")
+
+
+@contextlib.contextmanager
+def _holding(lock: Path, wait: bool) -> Iterator[bool]:
+    """Hold the exclusive lock on `lock` (waiting for it when `wait`); yields False when it is
+    held elsewhere and not waited for. Where flock is missing, every caller holds it."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: concurrent builds stay safe, only wasteful
+        yield True
+        return
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def build_in_progress() -> bool:
+    """True while another process builds the extension."""
+    with _holding(build_lock(), wait=False) as free:
+        return not free
+
+
+def wait_for_build() -> None:
+    """Return once no process is building the extension."""
+    with _holding(build_lock(), wait=True):
+        pass
+
+
 def failure_note(directory: Path | None = None) -> Path:
     directory = directory or extension_dir()
     return directory.with_name(directory.name + ".failed")
@@ -337,16 +398,17 @@ def _numba_signature(result: str, arguments: tuple):
 def build_extension() -> str:
     """Compile the entry kernels into the extension (seconds to tens of seconds: the kernels are
     compiled, then linked by the C compiler). Returns '' when built, else why not (also written
-    to the failure note). Safe against a concurrent build: the first to finish wins."""
+    to the failure note). One build at a time: a second caller waits for the first's result."""
     directory = extension_dir()
-    if extension_file(directory).is_file():
-        return ""
-    problem = build_blocker()
-    if not problem:
-        try:
-            _compile_into(directory)
-        except Exception as error:  # the JIT still serves: record why and move on
-            problem = f"{type(error).__name__}: {error}".strip()
+    with _holding(build_lock(directory), wait=True):
+        if extension_file(directory).is_file():  # built by the process that held the lock
+            return ""
+        problem = build_blocker()
+        if not problem:
+            try:
+                _compile_into(directory)
+            except Exception as error:  # the JIT still serves: record why and move on
+                problem = f"{type(error).__name__}: {error}".strip()
     if problem:
         note_failure(problem)
     else:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.core.grid import Grid, find_words
+from solver.core.grid import MIN_WORD_LENGTHS, Grid, find_words
 from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search import kernels as K
@@ -100,7 +100,7 @@ def _workspace(tile_count: int) -> K.Workspace:
         size *= 2
     spaces = _THREAD.__dict__.setdefault("workspaces", {})
     if size not in spaces:
-        spaces[size] = K.new_workspace(size, MOVE_CAPACITY, LETTER_CAPACITY, TT_SIZE, max_board_tiles=MAX_TILES)
+        spaces[size] = K.new_workspace(size, MOVE_CAPACITY, LETTER_CAPACITY, TT_SIZE, max_board_tiles=MAX_SOLVE_TILES)
     return spaces[size]
 
 
@@ -192,7 +192,7 @@ SMALL_HAND_PHASES = (Phase(0, 6_000, 3_000), Phase(8, 20_000, 20_000), Phase(0, 
 # generation, then widen both.
 LARGE_HAND_PHASES = (Phase(16, 50_000, 400), Phase(48, 400_000, None))
 EXHAUSTIVE_UP_TO = 30
-MAX_TILES = 1000  # the board is (2n+5)^2 cells: bound the memory a hand can ask for
+MAX_SOLVE_TILES = 1000  # the board is (2n+5)^2 cells: bound the memory a hand can ask for
 PROOF_COMPLETE_UP_TO = 5  # the move model reaches every grid of up to this many tiles
 
 
@@ -231,10 +231,10 @@ def warm_up(lexicon: Lexicon, include_extend: bool = True) -> None:
 def _check_arguments(tiles: TileCounts, objective: str, min_length: int, time_limit: float) -> None:
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r} (choose from {', '.join(OBJECTIVES)})")
-    if min_length not in (2, 3):
+    if min_length not in MIN_WORD_LENGTHS:
         raise ValueError("minimum word length must be 2 or 3")
-    if len(tiles) > MAX_TILES:
-        raise TileError(f"{len(tiles)} tiles: the solver takes at most {MAX_TILES}")
+    if len(tiles) > MAX_SOLVE_TILES:
+        raise TileError(f"{len(tiles)} tiles: the solver takes at most {MAX_SOLVE_TILES}")
     if not time_limit >= 0:  # also rejects NaN
         raise ValueError(f"time limit must be a number of seconds >= 0, got {time_limit}")
 
