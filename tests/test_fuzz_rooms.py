@@ -443,7 +443,7 @@ def test_grid_seq_is_bounded_and_values_quoted_back_are_short():
             await deliver(room, host, json.dumps({"type": "grid", "seq": seq, "cells": []}))
             assert last_error(host)["code"] == "bad_value", seq
         await deliver(room, host, json.dumps({"type": "grid", "seq": 2**53 - 1, "cells": []}))
-        assert host.received[-1] == {"type": "check", "seq": 2**53 - 1, **host.received[-1]}
+        assert next(m for m in reversed(host.received) if m["type"] == "check")["seq"] == 2**53 - 1
         await deliver(room, host, json.dumps({"type": "x" * 10_000}))
         assert len(last_error(host)["message"]) < 100
         room.close("done")
