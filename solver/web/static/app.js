@@ -207,7 +207,7 @@ const handlers = {
   },
   error(message) {
     const text = errorText(message);
-    if (!state.joined && ["room_full", "game_running", "no_room"].includes(message.code)) {
+    if (!state.joined && ["room_full", "game_running", "no_room", "room_busy"].includes(message.code)) {
       $("join-message").textContent = text;
       $("join-message").hidden = false;
       show("join");
