@@ -193,16 +193,16 @@ def place(page, letter: str, row: int, col: int, gesture: str):
     page.wait_for_selector(f'#board-layer .tile[data-row="{row}"][data-col="{col}"]')
 
 
-def solved(letters: str, objective: str = "any") -> Grid:
+def solved(letters: str, objective: str = "any", lexicon: str = "en") -> Grid:
     """A grid for the rack: the first one found, or (compact) the smallest box in a second."""
-    result = solve(letters, lexicon="en", time_limit=1.0 if objective == "compact" else 10.0, objective=objective)
+    result = solve(letters, lexicon=lexicon, time_limit=1.0 if objective == "compact" else 10.0, objective=objective)
     assert result.status == "solved", (letters, result.status)
     return result.grid
 
 
-def build(page, letters: str, gesture: str, touch: bool = False, objective: str = "any") -> Grid:
+def build(page, letters: str, gesture: str, touch: bool = False, objective: str = "any", lexicon: str = "en") -> Grid:
     """Lay out a solver grid for the rack with real gestures; the board ends with exactly it."""
-    grid = solved(letters, objective)
+    grid = solved(letters, objective, lexicon)
     fit(page, grid, touch)
     top, left = -(grid.height // 2), -(grid.width // 2)
     for (row, col), letter in sorted(grid.cells().items()):
@@ -456,3 +456,29 @@ def test_a_phone_plays_a_solo_game_with_taps_only(browser, serve, shots, en):
     report = validate(final, en, parse_distribution(ONE_HAND_SET))  # every tile of the set, in valid words
     assert report.ok, report.problems()
     assert phone.errors == []
+
+
+def test_the_french_page_plays_a_french_game(browser, serve, fr):
+    """Language fr on the home page: the page speaks French, the room plays with the French
+    word list (a French grid wins, checked by the validator against the French lexicon)."""
+    server = serve(distribution=ONE_HAND_SET)
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.select_option("#language", "fr")
+    assert page.inner_text("#create") == "Créer une salle"
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    page.fill("#name", "Zoé")
+    page.click("#create")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.click("#start")
+    wait_for_tiles(page, 21)
+    built = build(page, rack(page), "tap", lexicon="fr")
+    wait_text(page, "#players li.me .count", "reste 0")
+    page.click("#bananas")
+    page.wait_for_selector("#end:not([hidden])")
+    assert page.inner_text("#end-title") == "Zoé gagne !"
+    final = end_boards(page)["Zoé"]
+    assert final == built
+    report = validate(final, fr, parse_distribution(ONE_HAND_SET))
+    assert report.ok, report.problems()
+    assert page.errors == []
