@@ -31,6 +31,7 @@ class WebConfig:
     distribution: str | None = None  # a tile set for every room ('A13,B3,...'); default: the language's
     seed: int | None = None  # rooms' deals from this seed (reproducible); default: random
     bots: dict[str, str] = field(default_factory=default_bots)  # preset shown in the page -> bot spec
+    spellevate_delay: float = 1.0  # seconds before each bot move in Spellevate, so a person can follow
     engine: Limits = NETWORK  # the engine endpoint (/engine): one network Session per connection
 
     def __post_init__(self) -> None:
@@ -41,6 +42,8 @@ class WebConfig:
         timeouts = (self.room_idle_seconds, self.absent_seconds, self.write_timeout, self.header_timeout)
         if self.messages_per_second <= 0 or min(timeouts) <= 0:
             raise ValueError("rates and timeouts must be positive")
+        if not 0 <= self.spellevate_delay <= 60:
+            raise ValueError("the Spellevate bot delay is between 0 and 60 seconds")
         if not self.bots:
             raise ValueError("the page needs at least one bot preset")
 

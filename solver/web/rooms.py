@@ -32,9 +32,10 @@ from solver.web.config import WebConfig
 
 if TYPE_CHECKING:
     from solver.play.bots import GreedyBot, SolverBot  # imported lazily: numba-backed
+    from solver.web.spellevate_room import SpellevateGame
 
 LANGUAGES = ("en", "fr")
-VARIANTS = ("classic", "three-letter", "smoothie")
+VARIANTS = ("classic", "three-letter", "smoothie", "spellevate")  # spellevate: the other game (spellevate_room)
 MAX_NAME = 24
 MAX_COORD = 200  # grid cells a page may use, in each direction from the origin
 MAX_SEQ = 2**53 - 1  # a grid update's number, echoed in its check: exact in JavaScript
@@ -408,7 +409,8 @@ class Room:
         self.seats: list[Seat] = []
         self.host: Seat | None = None
         self.phase = "lobby"  # lobby | playing | ended
-        self.game: Game | None = None
+        self.game: Game | SpellevateGame | None = None
+        self.spellevate_leader: Seat | None = None  # the last round's winner leads the next
         self.hands = 0
         self.created = self.last_activity = time.monotonic()
         self.connections: dict = {}  # connection -> Seat (None until joined)
@@ -434,7 +436,7 @@ class Room:
             "variant": self.variant,
             "phase": self.phase,
             "max_seats": self.config.max_seats,
-            "bots": list(self.config.bots),
+            "bots": list(self.bot_presets()),
             "seats": [
                 {
                     "seat": index,
@@ -457,7 +459,7 @@ class Room:
 
     def broadcast_table(self, entries: list[dict] | None = None) -> None:
         game = self.game
-        assert game is not None  # tables are broadcast while a game is on
+        assert isinstance(game, Game)  # Bananagrams tables are broadcast while its game is on
         table = game.table()
         if entries:
             self.broadcast({"type": "log", "entries": entries})
@@ -495,6 +497,8 @@ class Room:
                 "leave": self.leave,
                 "grid": self.update_grid,
                 "call": self.call,
+                "play": self.spellevate_move,
+                "pass": self.spellevate_move,
             }.get(kind)
             if isinstance(kind, str)
             else None
@@ -502,7 +506,7 @@ class Room:
         if handler is None:
             raise RoomError("unknown_type", f"unknown message type {quote(kind)}")
         self.last_activity = time.monotonic()
-        if kind in ("grid", "call"):
+        if kind in ("grid", "call", "play", "pass"):
             await handler(connection, seat, message)
         else:
             async with self.lobby_lock:
@@ -529,7 +533,9 @@ class Room:
         self.last_activity = time.monotonic()
         connection.send({"type": "welcome", "token": seat.token, "name": seat.name, "room": self.id})
         self.broadcast_room()
-        if self.game is not None:
+        if self.game is not None and not isinstance(self.game, Game):
+            self.game.restore(connection, seat)
+        elif self.game is not None:
             game = self.game
             connection.send({"type": "log", "entries": game.log, "reset": True})
             self.broadcast(game.table())  # everyone sees the seat connected again
@@ -563,13 +569,26 @@ class Room:
     async def add_bot(self, connection, seat: Seat, message: dict) -> None:
         self.need_host(seat)
         preset = message.get("preset")
-        if not isinstance(preset, str) or preset not in self.config.bots:
-            raise RoomError("bad_value", f"bot presets: {', '.join(self.config.bots)}")
+        presets = self.bot_presets()
+        if not isinstance(preset, str) or preset not in presets:
+            raise RoomError("bad_value", f"bot presets: {', '.join(presets)}")
         if len(self.seats) >= self.config.max_seats:
             raise RoomError("room_full", f"this room is full: {self.config.max_seats} players are seated")
         name = self.unique_name(f"{preset} bot")
-        self.seats.append(Seat("bot", name, spec=self.config.bots[preset], preset=preset))
+        self.seats.append(Seat("bot", name, spec=presets[preset], preset=preset))
         self.broadcast_room()
+
+    def bot_presets(self) -> dict[str, str]:
+        """The bots this room's game seats: preset shown in the page -> bot spec."""
+        if self.variant == "spellevate":
+            from solver.web.spellevate_room import SPELLEVATE_BOTS
+
+            return SPELLEVATE_BOTS
+        return self.config.bots
+
+    def distribution(self) -> TileCounts:
+        loaded = load_distribution(self.config.distribution) if self.config.distribution else None
+        return loaded or DISTRIBUTIONS[self.language]
 
     async def remove_bot(self, connection, seat: Seat, message: dict) -> None:
         self.need_host(seat)
@@ -590,10 +609,9 @@ class Room:
             engine_variant = "solo"  # one person alone plays solo
         else:
             engine_variant = "classic"
-        distribution = load_distribution(self.config.distribution) if self.config.distribution else None
         rules = Rules(
             lexicon=self.language,
-            distribution=distribution or DISTRIBUTIONS[self.language],
+            distribution=self.distribution(),
             min_length=3 if variant == "three-letter" else 2,
             variant=engine_variant,
         )
@@ -614,6 +632,9 @@ class Room:
         # Persons who left the last hand keep their seat until it ends; dealt into this one
         # they would never act, and the hand could never end in a stalemate.
         self.seats = [s for s in self.seats if s.kind == "bot" or s.token is not None]
+        if self.variant == "spellevate":
+            await self.start_spellevate()
+            return
         rules = self.rules()
         seed = self.next_seed()
         game = await asyncio.to_thread(Game, self, rules, seed)  # loads word lists the first time
@@ -627,6 +648,29 @@ class Room:
             await game.step(game.round.start)
             self.broadcast_table(game.drain_events())
         self.driver = asyncio.create_task(self.drive(game))
+
+    async def start_spellevate(self) -> None:
+        from solver.web.spellevate_room import SpellevateGame, check_players
+
+        tiles = self.distribution()
+        check_players(len(self.seats), tiles)
+        leader = self.seats.index(self.spellevate_leader) if self.spellevate_leader in self.seats else None
+        seed = self.next_seed()
+        game = await asyncio.to_thread(SpellevateGame, self, tiles, seed, leader)  # loads word lists the first time
+        self.hands += 1
+        self.game = game
+        self.phase = "playing"
+        self.broadcast_room()
+        self.broadcast({"type": "log", "entries": [], "reset": True})
+        async with game.lock:
+            game.broadcast(game.opening)
+        self.driver = asyncio.create_task(game.drive(self.config.spellevate_delay))
+
+    async def spellevate_move(self, connection, seat: Seat, message: dict) -> None:
+        game = self.game
+        if not (self.phase == "playing" and game is not None and not isinstance(game, Game)):
+            raise RoomError("out_of_order", "no Spellevate round is being played")
+        await game.person_move(seat, message, passing=message.get("type") == "pass")
 
     async def drive(self, game: Game) -> None:
         """Advance the engine as the wall clock reaches its events (bots' calls)."""
@@ -662,10 +706,13 @@ class Room:
         """A person leaves: from the lobby their seat goes; in a game they are out of the hand."""
         game = self.game
         if self.phase == "playing" and game is not None and (index := game.index_of(seat)) is not None:
-            async with game.lock:
-                if game.round.result is None:
-                    await game.step(lambda: game.round.leave(index, game.clock()))
-                self.broadcast_table(game.drain_events())
+            if not isinstance(game, Game):
+                await game.leave(index)  # a bot finishes their Spellevate hand
+            else:
+                async with game.lock:
+                    if game.round.result is None:
+                        await game.step(lambda: game.round.leave(index, game.clock()))
+                    self.broadcast_table(game.drain_events())
         if seat in self.seats and self.phase != "playing":
             self.seats.remove(seat)
         for connection in list(seat.connections):
@@ -694,6 +741,8 @@ class Room:
 
     def playing_person(self, seat: Seat) -> tuple[Game, int]:
         game = self.game
+        if game is not None and not isinstance(game, Game):
+            raise RoomError("out_of_order", "this room plays Spellevate: send a play or a pass")
         index = game.index_of(seat) if game is not None else None
         if game is None or self.phase != "playing" or game.round.result is not None:
             raise RoomError("out_of_order", "no game is being played")
