@@ -482,3 +482,72 @@ def test_the_french_page_plays_a_french_game(browser, serve, fr):
     report = validate(final, fr, parse_distribution(ONE_HAND_SET))
     assert report.ok, report.problems()
     assert page.errors == []
+
+
+# -- 6. Spellevate: a person against two bots, on a phone -------------------------------------------
+
+
+def sp_log_count(page) -> int:
+    return page.locator("#sp-log li").count()
+
+
+def test_a_person_plays_a_whole_spellevate_round_against_two_bots_on_a_phone(browser, serve, shots):
+    """The other game of the page: a phone taps tiles into a word and plays it, is refused an
+    illegal play, picks listed plays or passes, and sees the scores (they sum to zero)."""
+    server = serve(spellevate_delay=0.05)
+    phone = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(server.url + "/")
+    phone.fill("#name", "Sam")
+    phone.tap("input[name=variant][value=spellevate]")
+    phone.tap("#create")
+    phone.wait_for_selector("#lobby:not([hidden])")
+    assert phone.is_disabled("#start") and phone.is_visible("#sp-need")  # a round takes three players
+    assert phone.eval_on_selector_all("#bot-preset option", "o => o.map(x => x.value)") == ["simple", "planner"]
+    add_bot(phone, "simple")
+    add_bot(phone, "planner")
+    phone.tap("#start")
+    phone.wait_for_selector("#spell:not([hidden]) #sp-hand .tile")
+    assert phone.locator("#sp-hand .tile").count() == 48  # all 144 tiles dealt to three players
+    moves = {"tapped": 0, "listed": 0, "passed": 0, "refused": 0}
+    while True:
+        phone.wait_for_function(
+            "!document.getElementById('end').hidden || "
+            "(document.querySelector('#sp-turn.mine') && !document.getElementById('sp-play').disabled)"
+        )
+        if phone.is_visible("#end"):
+            break
+        before = sp_log_count(phone)
+        options = phone.locator("#sp-plays .sp-option")
+        if moves["refused"] == 0:  # a play the hand cannot make: refused, nothing changes
+            phone.fill("#sp-word", "QQQQ")
+            phone.tap("#sp-play")
+            phone.wait_for_selector("#toast:not([hidden])")
+            assert "Not allowed" in phone.inner_text("#toast")
+            assert sp_log_count(phone) == before and phone.is_enabled("#sp-play")
+            phone.tap("#sp-clear")
+            moves["refused"] += 1
+        if options.count() and moves["tapped"] == 0 and phone.locator("#sp-table .tile").count():
+            word = options.first.inner_text()
+            for letter in word:  # tap the tiles in order: the word forms in the box
+                phone.locator("#sp-hand .tile:not(.used)", has_text=letter).first.tap()
+            assert phone.input_value("#sp-word") == word
+            phone.evaluate("document.getElementById('toast').hidden = true")  # the refusal's notice, read above
+            phone.screenshot(path=str(shots / "spellevate.png"), full_page=True)
+            phone.tap("#sp-play")
+            moves["tapped"] += 1
+        elif options.count():
+            options.first.tap()
+            moves["listed"] += 1
+        else:
+            phone.tap("#sp-pass")
+            moves["passed"] += 1
+        phone.wait_for_function(f"document.querySelectorAll('#sp-log li').length > {before}")
+    assert moves["tapped"] == 1 and moves["refused"] == 1
+    assert "wins the round" in phone.inner_text("#end-title")
+    rows = phone.locator("#sp-scores tr[data-name]")
+    assert rows.count() == 3
+    scores = [int(rows.nth(i).locator("td").nth(2).inner_text()) for i in range(3)]
+    left = [int(rows.nth(i).locator("td").nth(1).inner_text()) for i in range(3)]
+    assert sum(scores) == 0 and sorted(left)[0] == 0 and max(scores) == sum(left)
+    assert "goes out and wins the round" in phone.inner_text("#sp-log")
+    assert phone.errors == []

@@ -3,6 +3,7 @@
 
 import { Board } from "./board.js";
 import { has, setLanguage, t } from "./i18n.js";
+import { initSpellevate, onHand, onTable, renderScores, reset as resetSpellevate } from "./spellevate.js";
 
 const $ = (id) => document.getElementById(id);
 const store = {
@@ -49,7 +50,10 @@ function toast(text) {
   toastTimer = setTimeout(() => (box.hidden = true), 4000);
 }
 
+const isSpellevate = () => state.room?.variant === "spellevate";
+
 function errorText(message) {
+  if (message.code === "bad_play") return t("sp_refused", { reason: message.message });
   const key = `err_${message.code}`;
   if (!has(key)) return message.message;
   return t(key, { count: state.room?.max_seats ?? 4 });
@@ -167,11 +171,13 @@ const handlers = {
   room(message) {
     state.room = message;
     setLanguage(message.language);
+    const tableView = isSpellevate() ? "spell" : "table";
     if (message.phase === "lobby") {
+      resetSpellevate();
       renderLobby();
       show("lobby");
-    } else if (message.phase === "playing" && document.body.dataset.view !== "table") {
-      show("table");
+    } else if (message.phase === "playing" && document.body.dataset.view !== tableView) {
+      show(tableView);
     }
     if (message.phase === "ended") renderEndControls();
   },
@@ -179,6 +185,7 @@ const handlers = {
     if (message.reset) {
       state.log = [];
       $("log").replaceChildren();
+      $("sp-log").replaceChildren();
     }
     for (const entry of message.entries) addLog(entry);
   },
@@ -203,6 +210,18 @@ const handlers = {
   },
   end(message) {
     renderEnd(message);
+    show("end");
+  },
+  spellevate(message) {
+    onTable(message, state.room?.seats.find((seat) => seat.you)?.name);
+  },
+  hand(message) {
+    onHand(message);
+  },
+  spellevate_end(message) {
+    showEndOf("spellevate");
+    renderScores(message);
+    renderEndControls();
     show("end");
   },
   error(message) {
@@ -242,7 +261,7 @@ function renderLobby() {
   const link = `${location.origin}/r/${room.id}`;
   $("room-link").value = link;
   $("qr").src = `/r/${room.id}/qr.svg`;
-  $("room-settings").textContent = t("settings_line", {
+  $("room-settings").textContent = t(isSpellevate() ? "settings_spellevate" : "settings_line", {
     language: t(room.language),
     variant: t(room.variant),
     spellcheck: t(room.spellcheck ? "on" : "off"),
@@ -283,6 +302,9 @@ function renderLobby() {
   }
   const full = room.seats.length >= room.max_seats;
   $("add-bot").disabled = full;
+  const short = isSpellevate() && room.seats.length < 3; // the engine's table: 3 players or more
+  $("start").disabled = short;
+  $("sp-need").hidden = !short;
 }
 
 // -- table ------------------------------------------------------------------------------------------
@@ -322,18 +344,27 @@ function updateButtons() {
 }
 
 function addLog(entry) {
-  const values = { who: entry.who, count: entry.hand_size, problems: (entry.problems || []).join("; ") };
-  const text = t(`log_${entry.kind}`, values);
+  const values = { who: entry.who, count: entry.hand_size, problems: (entry.problems || []).join("; "),
+    letters: entry.letters, left: entry.left };
+  const kind = entry.kind === "sp_lead" && !entry.letters ? "sp_lead_winner" : entry.kind;
+  const text = t(`log_${kind}`, values);
   const item = document.createElement("li");
   item.className = `log-${entry.kind}`;
   const minutes = Math.floor(entry.t / 60);
   const seconds = String(Math.floor(entry.t % 60)).padStart(2, "0");
   item.textContent = `${minutes}:${seconds} ${text}`;
-  $("log").prepend(item);
+  $(entry.kind.startsWith("sp_") ? "sp-log" : "log").prepend(item);
 }
 
 // -- end ----------------------------------------------------------------------------------------------
+function showEndOf(game) {
+  const spellevate = game === "spellevate";
+  $("final-grids").hidden = $("boards").hidden = spellevate;
+  $("sp-scores-title").hidden = $("sp-scores").hidden = $("sp-scores-note").hidden = !spellevate;
+}
+
 function renderEnd(message) {
+  showEndOf("bananagrams");
   const names = message.winners.join(", ");
   const title = message.outcome === "win" ? t("win_one", { names }) :
     message.outcome === "shared" ? t("win_shared", { names }) :
@@ -390,6 +421,7 @@ function bindButtons() {
   $("start").addEventListener("click", () => send({ type: "start" }));
   $("again").addEventListener("click", () => send({ type: "again" }));
   $("leave").addEventListener("click", () => send({ type: "leave" }));
+  $("sp-leave").addEventListener("click", () => send({ type: "leave" }));
   $("shuffle").addEventListener("click", () => board.shuffle());
   $("recall").addEventListener("click", () => board.recallAll());
   $("peel").addEventListener("click", () => call("peel"));
@@ -407,6 +439,7 @@ function bindButtons() {
 }
 
 bindButtons();
+initSpellevate(send);
 const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)$/);
 if (match) initRoom(match[1]);
 else initHome();
