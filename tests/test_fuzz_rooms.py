@@ -1,11 +1,11 @@
 """A fuzz of the browser game's room messages with hostile values (issue 15, the room server).
 
 Every message type a page may send (`join`, `add_bot`, `remove_bot`, `start`, `again`,
-`leave`, `grid`, `call`), each of its fields, gets some sixty hostile values (huge, tiny,
-NaN and infinities as raw JSON literals, wrong kinds, long strings, pathological whitespace,
-paths, odd Unicode and lone surrogates, forged tokens and seat numbers, hostile grids),
-from a host, a seated guest and a page that has not joined, in a room's lobby, mid-hand
-and after a hand. Each must be answered without the `internal` code, within a time bound,
+`leave`, `grid`, `call`, and Spellevate's `play` and `pass`), each of its fields, gets some
+sixty hostile values (huge, tiny, NaN and infinities as raw JSON literals, wrong kinds, long
+strings, pathological whitespace, paths, odd Unicode and lone surrogates, forged tokens and
+seat numbers, hostile grids), from a host, a seated guest and a page that has not joined,
+in a room's lobby, mid-hand and after a hand. Each must be answered without the `internal` code, within a time bound,
 with strict JSON only (no NaN or Infinity) to every page, leave the room consistent (seats,
 names, host, and every tile of the set: hands + grids + bunch = the distribution), and
 leave the connection usable (a following message is answered).
@@ -30,7 +30,7 @@ from test_web import Page, http, new_room
 
 from solver.web import BackgroundServer, WebConfig
 from solver.web.app import STATIC, encode, handle_frame
-from solver.web.rooms import MAX_NAME, Person, Room, Rooms, cells_tiles
+from solver.web.rooms import MAX_NAME, Game, Person, Room, Rooms, cells_tiles
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
 CHEAP_BOT = "easy:node_budget=30"
@@ -38,7 +38,13 @@ MAX_BYTES = 16 * 1024
 
 
 def config(**settings) -> WebConfig:
-    defaults = {"seed": 5, "bots": {"easy": CHEAP_BOT}, "messages_per_second": 10_000.0, "message_burst": 10_000}
+    defaults = {
+        "seed": 5,
+        "bots": {"easy": CHEAP_BOT},
+        "messages_per_second": 10_000.0,
+        "message_burst": 10_000,
+        "spellevate_delay": 0.0,
+    }
     settings = {**defaults, **settings}
     return WebConfig(**settings)
 
@@ -135,6 +141,8 @@ FIELDS = {
     "leave": ["extra"],
     "grid": ["cells", "seq"],
     "call": ["call", "tile"],
+    "play": ["letters"],
+    "pass": ["extra"],
     "probe": ["type"],
 }
 BASE = {
@@ -146,13 +154,15 @@ BASE = {
     "leave": {},
     "grid": {"seq": 1, "cells": [[0, 0, "E"]]},
     "call": {"call": "dump", "tile": "E"},
+    "play": {"letters": "E"},
+    "pass": {},
     "probe": {},
 }
 PROBE = json.dumps({"type": "probe"})  # answered in every state: unknown_type, or out_of_order before a join
 
 
 def test_every_message_type_the_page_sends_is_covered():
-    script = (STATIC / "app.js").read_text(encoding="utf-8")
+    script = "".join(path.read_text(encoding="utf-8") for path in STATIC.glob("*.js"))
     sent = set(re.findall(r'type: "([a-z_]+)"', script))
     assert sent and sent <= set(FIELDS)
 
@@ -208,8 +218,11 @@ async def room_in(state: str, rooms: Rooms) -> tuple[Room, dict[str, FakePage]]:
     """A room in `state`: lobby (host, guest and a bot), playing (host and guest mid-hand),
     bot (the same with a bot playing, in worker threads, while the pages send), smoothie
     (Banana Smoothie mid-hand: no PEEL or DUMP, spellcheck off), ended (a hand over: both
-    were stuck)."""
-    room = rooms.create("en", state != "smoothie", "smoothie" if state == "smoothie" else "classic")
+    were stuck), spellevate (a Spellevate round with a `simple` bot, bots moving at once),
+    spellevate_ended (that round played to its end)."""
+    spellevate = state.startswith("spellevate")
+    variant = "smoothie" if state == "smoothie" else "spellevate" if spellevate else "classic"
+    room = rooms.create("en", state != "smoothie", variant)
     pages = {role: FakePage(role) for role in ROLES}
     for page in pages.values():
         room.connections[page] = None
@@ -219,10 +232,13 @@ async def room_in(state: str, rooms: Rooms) -> tuple[Room, dict[str, FakePage]]:
         await deliver(room, pages["host"], json.dumps({"type": "add_bot", "preset": "easy"}))
         assert [seat.kind for seat in room.seats] == ["person", "person", "bot"]
         return room, pages
-    if state == "bot":
-        await deliver(room, pages["host"], json.dumps({"type": "add_bot", "preset": "easy"}))
+    if state == "bot" or spellevate:
+        preset = "simple" if spellevate else "easy"
+        await deliver(room, pages["host"], json.dumps({"type": "add_bot", "preset": preset}))
     await deliver(room, pages["host"], json.dumps({"type": "start"}))
     assert room.phase == "playing", pages["host"].received[-3:]
+    if state == "spellevate_ended":
+        await play_spellevate_out(room, [pages["host"], pages["guest"]])
     if state == "ended":
         for role in ("host", "guest"):
             await deliver(room, pages[role], json.dumps({"type": "call", "call": "stuck"}))
@@ -244,7 +260,14 @@ def room_problems(room: Room) -> list[str]:
     if room.host is not None and (room.host not in room.seats or room.host.kind != "person"):
         problems.append("the host has no seat")
     game = room.game
-    if game is not None:
+    if game is not None and not isinstance(game, Game):
+        spellevate = game.round
+        held = sum(spellevate.hands, spellevate.state.played)
+        if held != spellevate.tiles or [len(hand) for hand in spellevate.hands] != spellevate.state.sizes:
+            problems.append("Spellevate: hands + tiles played are not the tiles dealt")
+        if (room.phase == "playing") != (not spellevate.state.over):
+            problems.append(f"phase {room.phase} but the round is over: {spellevate.state.over}")
+    elif game is not None:
         hand = game.round
         try:
             hand.check_invariant()  # bunch + hands (grids are in hands) + unused = the set
@@ -294,18 +317,34 @@ async def fuzz_state(state: str) -> tuple[list[str], float, int]:
     return problems, slowest, count
 
 
+async def play_spellevate_out(room: Room, pages: list[FakePage], moves: int = 2000) -> None:
+    """Each person makes the first play listed to them (or passes) until the round ends."""
+    for _ in range(moves):
+        if room.phase != "playing":
+            return
+        for page in pages:
+            hand = next((m for m in reversed(page.received) if m["type"] == "hand"), None)
+            if hand is not None and hand["your_turn"]:
+                move = {"type": "play", "letters": hand["plays"][0]} if hand["plays"] else {"type": "pass"}
+                await deliver(room, page, json.dumps(move))
+        await asyncio.sleep(0.002)  # the bot's move lands meanwhile
+    raise AssertionError("the Spellevate round did not end")
+
+
 @pytest.fixture(scope="module")
 def warm():
     """The word list and the bot's kernels, loaded once before anything is timed."""
     from solver.lexicon.loader import get_lexicon
     from solver.play.bots import make_bot
+    from solver.play.spellevate_bots import word_index
 
     get_lexicon("en")
     get_lexicon("en", 50)
     make_bot(CHEAP_BOT)
+    word_index(get_lexicon("en"))
 
 
-@pytest.mark.parametrize("state", ["lobby", "playing", "bot", "smoothie", "ended"])
+@pytest.mark.parametrize("state", ["lobby", "playing", "bot", "smoothie", "ended", "spellevate", "spellevate_ended"])
 def test_hostile_values_in_every_field_of_every_room_message(warm, state, capsys):
     started = time.perf_counter()
     problems, slowest, count = asyncio.run(fuzz_state(state))
@@ -367,6 +406,69 @@ async def random_play(seed: int, variant: str, steps: int = 300) -> tuple[list[s
     room.close("done")
     ended = max(sum(message["type"] == "end" for message in page.received) for page in pages)
     return problems, ended
+
+
+async def random_spellevate(seed: int, steps: int = 400) -> tuple[list[str], int]:
+    """Spellevate: two persons and a bot, a seeded random mix of listed plays, letters from the
+    hand, garbage, passes, leaving and coming back by token, again, start, bots added and
+    removed; the room checked after every message."""
+    rng = random.Random(seed)
+    room = Rooms(config()).create("en", True, "spellevate")
+    pages = [FakePage(f"page {index}") for index in range(3)]
+    for page in pages:
+        room.connections[page] = None
+    await deliver(room, pages[0], json.dumps({"type": "join", "name": "Hostess"}))
+    await deliver(room, pages[1], json.dumps({"type": "join", "name": "Guest"}))
+    await deliver(room, pages[0], json.dumps({"type": "add_bot", "preset": rng.choice(["simple", "planner"])}))
+    await deliver(room, pages[0], json.dumps({"type": "start"}))
+    problems: list[str] = []
+    for step in range(steps):
+        page = rng.choice(pages)
+        hand = next((m for m in reversed(page.received) if m["type"] == "hand"), {"letters": "", "plays": []})
+        token = next((m["token"] for m in reversed(page.received) if m["type"] == "welcome"), None)
+        held = hand["letters"] or "Z"
+        message = rng.choice(
+            [
+                {"type": "play", "letters": rng.choice(hand["plays"] or ["E"])},
+                {"type": "play", "letters": rng.choice(hand["plays"] or ["E"])},
+                {"type": "play", "letters": "".join(rng.sample(held, rng.randint(1, min(4, len(held)))))},
+                {"type": "play", "letters": rng.choice(["", "QQ", "a", "ZZZZZZZZ", "ÉTÉ", "c a t"])},
+                {"type": "pass"},
+                {"type": "pass"},
+                {"type": "leave"} if rng.random() < 0.2 else {"type": "probe"},
+                {"type": "join", "name": "Newcomer", "token": token},
+                {"type": rng.choice(["again", "start"])},
+                {"type": "add_bot", "preset": rng.choice(["simple", "planner", "easy"])},
+                {"type": "remove_bot", "seat": rng.randint(0, 3)},
+                None,
+            ]
+        )
+        if message is None:
+            await asyncio.sleep(rng.random() * 0.02)  # the bot's moves land meanwhile
+            continue
+        await deliver(room, page, json.dumps(message))
+        await asyncio.sleep(0)
+        found = [problem for other in pages for problem in other.problems] + room_problems(room)
+        problems += [f"seed {seed} spellevate step {step} {message}: {problem}" for problem in found]
+        if problems:
+            break
+    room.close("done")
+    ended = max(sum(message["type"] == "spellevate_end" for message in page.received) for page in pages)
+    return problems, ended
+
+
+def test_random_spellevate_play_keeps_every_tile_and_never_errs_internally(warm):
+    async def scenario():
+        problems, ends = [], 0
+        for seed in range(4):
+            found, ended = await random_spellevate(seed)
+            problems += found
+            ends += ended
+        return problems, ends
+
+    problems, ends = asyncio.run(scenario())
+    assert not problems, "\n".join(problems[:10])
+    assert ends >= 1  # rounds did end (and the pages were told)
 
 
 @pytest.mark.parametrize("variant", ["classic", "smoothie"])
