@@ -63,6 +63,13 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
 @click.option("--distribution", help="Tile set of every room, e.g. A13,B3,... (default: the room's language).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed the rooms' deals (reproducible games).")
 @click.option("--bot", "bots", multiple=True, callback=_bot_presets, help="NAME=SPEC: a bot preset the page offers.")
+@click.option(
+    "--spellevate-delay",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0.0, 60.0),
+    help="Seconds before each bot move in Spellevate rooms (so people can follow the table).",
+)
 @click.option("--max-sessions", default=64, show_default=True, type=click.IntRange(1, 10_000))
 @click.option(
     "--idle-timeout",
@@ -90,6 +97,7 @@ def serve(
     distribution: str | None,
     seed: int | None,
     bots: dict[str, str] | None,
+    spellevate_delay: float,
     max_sessions: int,
     idle_timeout: float,
     max_message: int,
@@ -105,6 +113,7 @@ def serve(
 
     try:
         require(math.isfinite(rate), f"--rate must be a number of messages a second from 0.1 to 1000, got {rate}")
+        require(math.isfinite(spellevate_delay), f"--spellevate-delay must be 0 to 60 seconds, got {spellevate_delay}")
         for value, option in ((room_idle, "--room-idle"), (absent, "--absent"), (idle_timeout, "--idle-timeout")):
             check_seconds(value, option, positive=True)
         config = WebConfig(
@@ -118,6 +127,7 @@ def serve(
             distribution=distribution,
             seed=seed,
             bots=bots or default_bots(),
+            spellevate_delay=spellevate_delay,
             engine=replace(
                 NETWORK, max_sessions=max_sessions, idle_timeout=idle_timeout, max_message_bytes=max_message
             ),
