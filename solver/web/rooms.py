@@ -7,6 +7,9 @@ preset. Every message from a page is checked before anything changes; a person o
 receives their own tiles (others' appear as counts), and the seat a connection acts for is
 the one its join bound it to, never a field of a message.
 
+A room plays Bananagrams (`Game`, below) or, when created with the variant `spellevate`, the
+turn-based Spellevate (`solver.web.spellevate_room`): the lobby here is shared by both.
+
 Threads: the engine's work (bots thinking, calls) runs in worker threads under the room's
 asyncio lock, so the event loop keeps serving pages. A person's grid updates only take that
 person's own small lock, so spellcheck answers while a bot thinks.
@@ -650,13 +653,17 @@ class Room:
         self.driver = asyncio.create_task(self.drive(game))
 
     async def start_spellevate(self) -> None:
+        from solver.play.spellevate import SpellevateError
         from solver.web.spellevate_room import SpellevateGame, check_players
 
         tiles = self.distribution()
         check_players(len(self.seats), tiles)
         leader = self.seats.index(self.spellevate_leader) if self.spellevate_leader in self.seats else None
         seed = self.next_seed()
-        game = await asyncio.to_thread(SpellevateGame, self, tiles, seed, leader)  # loads word lists the first time
+        try:
+            game = await asyncio.to_thread(SpellevateGame, self, tiles, seed, leader)  # loads word lists the first time
+        except SpellevateError as error:  # a tile set the rules cannot play (--distribution)
+            raise RoomError("bad_start", str(error)) from None
         self.hands += 1
         self.game = game
         self.phase = "playing"

@@ -15,6 +15,7 @@ A person who leaves mid-round hands their seat to a `simple` bot, so the round c
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import TYPE_CHECKING
 
@@ -39,6 +40,7 @@ from solver.web.rooms import RoomError, Seat, quote
 if TYPE_CHECKING:
     from solver.web.rooms import Room
 
+log = logging.getLogger("bananas.web")
 SPELLEVATE_BOTS = {"simple": "simple", "planner": "planner"}  # preset shown in the page -> bot spec
 MIN_LENGTH = 2
 MAX_PLAY = 64  # letters a play may have (a hand holds at most 48 of the 144 tiles)
@@ -226,6 +228,15 @@ class SpellevateGame:
 
     async def drive(self, delay: float) -> None:
         """The bots' moves: whenever it is a bot's turn, it plays after `delay` seconds."""
+        try:
+            await self.bot_moves(delay)
+        except Exception:  # a bot's bug must be seen, not end the task silently
+            log.exception("Spellevate room %s", self.room.id)
+            failed = {"type": "error", "code": "internal", "message": "a bot failed: the round cannot go on"}
+            self.room.broadcast(failed)
+            raise
+
+    async def bot_moves(self, delay: float) -> None:
         while not self.over and not self.room.closed:
             turn = self.round.state.turn
             if turn not in self.bots:
