@@ -68,6 +68,10 @@ function initHome() {
     store.set("language", $("language").value);
     setLanguage($("language").value);
   });
+  for (const radio of document.querySelectorAll("input[name=variant]")) {
+    // Spellevate has no grids to check: its spellcheck setting means nothing.
+    radio.addEventListener("change", () => ($("spellcheck").disabled = radio.value === "spellevate" && radio.checked));
+  }
   $("home-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = $("name").value.trim();
