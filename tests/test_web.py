@@ -353,7 +353,7 @@ def test_a_page_that_does_not_read_is_dropped_after_the_write_timeout():
         return page.scope[TRANSPORT].aborted, connection.closing, time.monotonic() - started
 
     aborted, closing, elapsed = asyncio.run(scenario())
-    assert aborted and closing and 0.2 <= elapsed < 2.0
+    assert aborted and closing and 0.2 <= elapsed < 10  # the bound only catches a hang
 
 
 def test_a_reconnect_token_restores_the_seat_and_grid_and_a_long_absence_is_leaving():
