@@ -168,9 +168,10 @@ class SpellevateGame:
                 if self.sent_held.get(id(connection)) != key:
                     self.sent_held[id(connection)] = key
                     connection.send(private)
-        if self.over and self.final is None:
+        winner = self.round.state.winner
+        if winner is not None and self.final is None:
             self.final = self.end_message()
-            room.spellevate_leader = self.seats[self.round.state.winner or 0]  # the winner leads the next round
+            room.spellevate_leader = self.seats[winner]  # the winner leads the next round
             room.phase = "ended"
             room.broadcast(self.final)
             room.broadcast_room()
