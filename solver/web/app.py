@@ -265,8 +265,8 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             await websocket.close(4404)
             return
         if len(room.connections) >= MAX_ROOM_CONNECTIONS:
-            message = f"this room has {MAX_ROOM_CONNECTIONS} connections open: try again later"
-            await websocket.send_json({"type": "error", "code": "room_busy", "message": message})
+            busy = f"this room has {MAX_ROOM_CONNECTIONS} connections open: try again later"
+            await websocket.send_json({"type": "error", "code": "room_busy", "message": busy})
             await websocket.close(1013)
             return
         connection = Connection(websocket, config.write_timeout)
