@@ -641,16 +641,20 @@ class Room:
         rules = self.rules()
         seed = self.next_seed()
         game = await asyncio.to_thread(Game, self, rules, seed)  # loads word lists the first time
-        self.hands += 1
-        self.game = game
-        self.phase = "playing"
-        self.broadcast_room()
-        self.broadcast({"type": "log", "entries": [], "reset": True})
+        self.begin(game)
         async with game.lock:
             game.started = time.monotonic()
             await game.step(game.round.start)
             self.broadcast_table(game.drain_events())
         self.driver = asyncio.create_task(self.drive(game))
+
+    def begin(self, game) -> None:
+        """A new hand (or round) is under way: every page hears of it, with a fresh log."""
+        self.hands += 1
+        self.game = game
+        self.phase = "playing"
+        self.broadcast_room()
+        self.broadcast({"type": "log", "entries": [], "reset": True})
 
     async def start_spellevate(self) -> None:
         from solver.play.spellevate import SpellevateError
@@ -664,11 +668,7 @@ class Room:
             game = await asyncio.to_thread(SpellevateGame, self, tiles, seed, leader)  # loads word lists the first time
         except SpellevateError as error:  # a tile set the rules cannot play (--distribution)
             raise RoomError("bad_start", str(error)) from None
-        self.hands += 1
-        self.game = game
-        self.phase = "playing"
-        self.broadcast_room()
-        self.broadcast({"type": "log", "entries": [], "reset": True})
+        self.begin(game)
         async with game.lock:
             game.broadcast(game.opening)
         self.driver = asyncio.create_task(game.drive(self.config.spellevate_delay))
