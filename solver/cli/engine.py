@@ -20,6 +20,24 @@ def engine() -> None:
     run_stdio()
 
 
+class FiniteRange(click.FloatRange):
+    """click's FloatRange, refusing NaN as well (it passes every range comparison)."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+
+DAY = 86_400.0  # the longest time option
+
+
+def number_option(name: str, default: float, low: float, high: float, help: str):
+    """A finite number option in [low, high] (inf and NaN are refused by click, exit 2)."""
+    return click.option(name, default=default, show_default=True, type=FiniteRange(low, high), help=help)
+
+
 def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None:
     """--bot NAME=SPEC (repeatable): the bot presets the page offers (default: every preset)."""
     if not values:
@@ -39,45 +57,21 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
 @click.option("--public-url", help="Base of room links and QR codes (e.g. http://192.168.1.20:8765).")
 @click.option("--max-rooms", default=100, show_default=True, type=click.IntRange(1, 100_000))
 @click.option("--seats", default=4, show_default=True, type=click.IntRange(1, 8), help="Seats per room.")
-@click.option(
-    "--rate",
-    default=20.0,
-    show_default=True,
-    type=click.FloatRange(0.1, 1000.0),
-    help="Messages a page may send per second.",
-)
-@click.option(
-    "--room-idle",
-    default=1800.0,
-    show_default=True,
-    type=click.FloatRange(min=1.0),
-    help="Seconds without a person's action after which a room closes.",
-)
-@click.option(
-    "--absent",
-    default=60.0,
-    show_default=True,
-    type=click.FloatRange(min=1.0),
-    help="Seconds a disconnected person keeps their seat.",
-)
+@number_option("--rate", 20.0, 0.1, 1000.0, "Messages a page may send per second.")
+@number_option("--room-idle", 1800.0, 1.0, DAY, "Seconds without a person's action after which a room closes.")
+@number_option("--absent", 60.0, 1.0, DAY, "Seconds a disconnected person keeps their seat.")
 @click.option("--distribution", help="Tile set of every room, e.g. A13,B3,... (default: the room's language).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed the rooms' deals (reproducible games).")
 @click.option("--bot", "bots", multiple=True, callback=_bot_presets, help="NAME=SPEC: a bot preset the page offers.")
-@click.option(
+@number_option(
     "--spellevate-delay",
-    default=1.0,
-    show_default=True,
-    type=click.FloatRange(0.0, 60.0),
-    help="Seconds before each bot move in Spellevate rooms (so people can follow the table).",
+    1.0,
+    0.0,
+    60.0,
+    "Seconds before each bot move in Spellevate rooms (so people can follow the table).",
 )
 @click.option("--max-sessions", default=64, show_default=True, type=click.IntRange(1, 10_000))
-@click.option(
-    "--idle-timeout",
-    default=300.0,
-    show_default=True,
-    type=click.FloatRange(min=1.0),
-    help="Seconds a silent engine session is kept.",
-)
+@number_option("--idle-timeout", 300.0, 1.0, DAY, "Seconds a silent engine session is kept.")
 @click.option(
     "--max-message",
     default=64 * 1024,
@@ -106,16 +100,12 @@ def serve(
     protocol over WebSocket at ws://HOST:PORT/engine for other programs (docs/PROTOCOL.md)."""
     from dataclasses import replace
 
-    from solver.cli.common import check_seconds, fail, require
+    from solver.cli.common import fail
     from solver.protocol.limits import NETWORK
     from solver.web.config import WebConfig, default_bots
     from solver.web.server import bind, serve_forever, url_of
 
     try:
-        require(math.isfinite(rate), f"--rate must be a number of messages a second from 0.1 to 1000, got {rate}")
-        require(math.isfinite(spellevate_delay), f"--spellevate-delay must be 0 to 60 seconds, got {spellevate_delay}")
-        for value, option in ((room_idle, "--room-idle"), (absent, "--absent"), (idle_timeout, "--idle-timeout")):
-            check_seconds(value, option, positive=True)
         config = WebConfig(
             max_rooms=max_rooms,
             max_seats=seats,
