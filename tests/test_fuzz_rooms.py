@@ -30,7 +30,8 @@ from test_web import Page, http, new_room
 
 from solver.web import BackgroundServer, WebConfig
 from solver.web.app import STATIC, encode, handle_frame
-from solver.web.rooms import MAX_NAME, Game, Person, Room, Rooms, cells_tiles
+from solver.web.bananagrams_table import BananagramsTable, Person, cells_tiles
+from solver.web.rooms import MAX_NAME, Room, Rooms
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
 CHEAP_BOT = "easy:node_budget=30"
@@ -259,15 +260,15 @@ def room_problems(room: Room) -> list[str]:
             problems.append(f"bad name {name!r}")
     if room.host is not None and (room.host not in room.seats or room.host.kind != "person"):
         problems.append("the host has no seat")
-    game = room.game
-    if game is not None and not isinstance(game, Game):
+    game = room.table
+    if game is not None and not isinstance(game, BananagramsTable):
         spellevate = game.round
         held = sum(spellevate.hands, spellevate.state.played)
         if held != spellevate.tiles or [len(hand) for hand in spellevate.hands] != spellevate.state.sizes:
             problems.append("Spellevate: hands + tiles played are not the tiles dealt")
         if (room.phase == "playing") != (not spellevate.state.over):
             problems.append(f"phase {room.phase} but the round is over: {spellevate.state.over}")
-    elif game is not None:
+    elif isinstance(game, BananagramsTable):
         hand = game.round
         try:
             hand.check_invariant()  # bunch + hands (grids are in hands) + unused = the set
@@ -514,7 +515,7 @@ def test_a_seat_left_in_one_hand_is_not_dealt_into_the_next():
         await deliver(room, host, json.dumps({"type": "call", "call": "stuck"}))
         assert room.phase == "ended"
         await deliver(room, host, json.dumps({"type": "start"}))
-        assert room.phase == "playing" and [seat.name for seat in room.game.seats] == ["Hostess"]
+        assert room.phase == "playing" and [seat.name for seat in room.table.seats] == ["Hostess"]
         await deliver(room, host, json.dumps({"type": "call", "call": "stuck"}))
         assert room.phase == "ended", host.received[-3:]
         room.close("done")
@@ -524,11 +525,11 @@ def test_a_seat_left_in_one_hand_is_not_dealt_into_the_next():
 
 def test_a_hand_ended_by_leaving_stops_its_driver():
     """A hand whose last player left ended without waking the task that drives it: one task
-    and one Game held for ever per such hand."""
+    and one table held for ever per such hand."""
 
     async def scenario():
         room, host, guest = await two_persons(Rooms(config()))
-        driver = room.driver
+        (driver,) = room.table_handle.tasks
         for page in (guest, host):
             await deliver(room, page, json.dumps({"type": "leave"}))
         assert room.phase == "ended"

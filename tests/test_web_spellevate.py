@@ -14,7 +14,7 @@ from test_web import Page, new_room, run, start
 
 from solver.core.tiles import ENGLISH, TileCounts
 from solver.play.spellevate import scores
-from solver.web.spellevate_room import MAX_PLAY
+from solver.web.spellevate_table import MAX_PLAY
 
 
 @pytest.fixture(autouse=True, scope="module")

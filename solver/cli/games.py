@@ -28,8 +28,9 @@ import click
 from solver.cli.common import reports_input_errors
 from solver.cli.outputs import STDOUT, check_writable, progress_bar, write_file, write_text
 from solver.play.game import MATCH_FORMATS, Rules
+from solver.play.variants import BANANAGRAMS, VARIANTS, offered
 
-VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
+VARIANT_CHOICES = offered(BANANAGRAMS)
 LANGUAGES = ("en", "fr")
 SIDE_BY_SIDE_WIDTH = 100  # grids are drawn side by side when they fit this many columns
 GAP = "   "
@@ -39,14 +40,16 @@ MAX_SPELLEVATE_PLAYERS = 288  # a tile each from a double set
 
 
 def make_rules(variant: str, lang: str) -> Rules:
-    """--variant and --lang: three-letter is the classic game with a 3-letter minimum."""
-    if variant == "three-letter":
-        return Rules.for_language(lang, variant="classic", min_length=3)
-    return Rules.for_language(lang, variant=variant)
+    """--variant and --lang (the catalogue, `solver.play.variants`)."""
+    return Rules.for_variant(VARIANTS[variant], lang)
 
 
 def default_players(players: int | None, variant: str, otherwise: int) -> int:
-    return (1 if variant == "solo" else otherwise) if players is None else players
+    """--players, or the variant's own count when it has one (solo)."""
+    if players is not None:
+        return players
+    kind = VARIANTS[variant]
+    return kind.min_players if kind.min_players == kind.max_players else otherwise
 
 
 def check_seed(seed: int) -> None:

@@ -26,10 +26,14 @@ ERROR_CODES = {
 
 
 class ProtocolError(Exception):
-    def __init__(self, code: str, message: str):
+    """A message the session cannot act on: the client gets `code` and `message` (and, for a
+    call the rules refuse, `reason`: the engine's refusal code, `solver.play.game.Refusal`)."""
+
+    def __init__(self, code: str, message: str, reason: str | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 def need(message: dict, name: str, kind: type | tuple = str):

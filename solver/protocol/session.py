@@ -27,7 +27,9 @@ from solver import __version__
 from solver.core.grid import MIN_WORD_LENGTHS, GridError, validate
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError
 from solver.lexicon.loader import SHIPPED, LexiconError, get_lexicon
-from solver.play.game import MATCH_FORMATS, VARIANTS, RuleError, Rules
+from solver.play.game import MATCH_FORMATS, RuleError, Rules
+from solver.play.presets import preset_names
+from solver.play.variants import ENGINE_VARIANTS
 from solver.protocol import fields
 from solver.protocol.fields import ERROR_CODES, ProtocolError
 from solver.protocol.host import HostMode
@@ -133,7 +135,7 @@ class Session:
                     reply.setdefault("id", message["id"])
             self.outbox.extend(replies)
         except ProtocolError as error:
-            self.outbox.append(error_reply(error.code, error.message, message))
+            self.outbox.append(error_reply(error.code, error.message, message, error.reason))
         except (TileError, GridError, LexiconError, RuleError, ValueError) as error:
             self.outbox.append(error_reply("bad_value", str(error), message))
         except Exception as error:  # a bug of ours must not end the session: report it
@@ -206,8 +208,6 @@ class Session:
 
     # -- messages usable any time --------------------------------------------------------------
     def on_hello(self, message: dict, now: float) -> list[dict]:
-        from solver.play.bots import PRESETS
-
         return [
             {
                 "type": "hello",
@@ -215,9 +215,9 @@ class Session:
                 "engine": "bananas",
                 "version": __version__,
                 "lexicons": list(SHIPPED),
-                "variants": list(VARIANTS),
+                "variants": list(ENGINE_VARIANTS),
                 "min_lengths": list(MIN_WORD_LENGTHS),
-                "bots": list(PRESETS) + ["greedy"],
+                "bots": list(preset_names()),
                 "modes": ["seat", "host"],
                 "clocks": list(CLOCKS),
                 "match_formats": list(MATCH_FORMATS),
@@ -294,8 +294,10 @@ HANDLERS = {
 }
 
 
-def error_reply(code: str, message: str, request: dict | None = None) -> dict:
+def error_reply(code: str, message: str, request: dict | None = None, reason: str | None = None) -> dict:
     reply = {"type": "error", "code": code, "message": message[:500]}
+    if reason is not None:
+        reply["reason"] = reason
     if isinstance(request, dict) and isinstance(request.get("id"), (str, int)):
         reply["id"] = request["id"]
     return reply

@@ -38,7 +38,8 @@ from solver.protocol.server import CLOSE_CODES, drive_session
 from solver.protocol.server import warm_up as load_for_cheap_requests
 from solver.protocol.session import Session
 from solver.web.config import TokenBucket, WebConfig
-from solver.web.rooms import Room, RoomError, Rooms
+from solver.web.rooms import Room, Rooms
+from solver.web.table import RoomError
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUEUED = 2000  # messages waiting for a page that does not read: past this it is dropped
@@ -120,7 +121,7 @@ async def handle_frame(room: Room, connection, frame: str | bytes | None, max_by
             raise RoomError("bad_json", "a message is one JSON object")
         await room.handle(connection, message)
     except RoomError as error:
-        connection.send({"type": "error", "code": error.code, "message": error.message})
+        connection.send(error.reply())
     except Exception as error:  # a bug of ours must not end the room: report it
         log.exception("room %s", room.id)
         connection.send({"type": "error", "code": "internal", "message": f"{type(error).__name__}: {error}"[:300]})

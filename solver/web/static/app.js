@@ -56,7 +56,7 @@ function errorText(message) {
   if (message.code === "bad_play") return t("sp_refused", { reason: message.message });
   const key = `err_${message.code}`;
   if (!has(key)) return message.message;
-  return t(key, { count: state.room?.max_seats ?? 4 });
+  return t(key, { count: state.room?.max_seats ?? 4, ...(message.params ?? {}) });
 }
 
 // -- home -------------------------------------------------------------------------------------
