@@ -89,6 +89,8 @@ class Room:
             "language": self.language,
             "spellcheck": self.spellcheck,
             "variant": self.variant.name,
+            "game": self.variant.game,  # the kind of table: bananagrams | spellevate
+            "min_players": self.variant.min_players,
             "phase": self.phase,
             "max_seats": self.config.max_seats,
             "bots": list(self.bot_presets()),

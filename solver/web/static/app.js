@@ -50,7 +50,7 @@ function toast(text) {
   toastTimer = setTimeout(() => (box.hidden = true), 4000);
 }
 
-const isSpellevate = () => state.room?.variant === "spellevate";
+const isSpellevate = () => state.room?.game === "spellevate"; // the kind of table, from the variant catalogue
 
 function errorText(message) {
   if (message.code === "bad_play") return t("sp_refused", { reason: message.message });
@@ -70,7 +70,7 @@ function initHome() {
   });
   for (const radio of document.querySelectorAll("input[name=variant]")) {
     // Spellevate has no grids to check: its spellcheck setting means nothing.
-    radio.addEventListener("change", () => ($("spellcheck").disabled = radio.value === "spellevate" && radio.checked));
+    radio.addEventListener("change", () => ($("spellcheck").disabled = radio.dataset.game === "spellevate" && radio.checked));
   }
   $("home-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -306,9 +306,9 @@ function renderLobby() {
   }
   const full = room.seats.length >= room.max_seats;
   $("add-bot").disabled = full;
-  const short = isSpellevate() && room.seats.length < 3; // the engine's table: 3 players or more
+  const short = room.seats.length < room.min_players; // the variant's own count (Spellevate: 3 or more)
   $("start").disabled = short;
-  $("sp-need").hidden = !short;
+  $("sp-need").hidden = !(short && isSpellevate());
 }
 
 // -- table ------------------------------------------------------------------------------------------
