@@ -121,10 +121,11 @@ class Rules:
     @classmethod
     def for_variant(cls, variant: Variant, language: str, **options) -> Rules:
         """The rules of a catalogue variant (`solver.play.variants`) in `language` (options:
-        distribution, solo_objective)."""
+        distribution, solo_objective, min_length: the variant's own by default)."""
         if variant.engine is None:
             raise RuleError(f"{variant.title} is not a Bananagrams hand")
-        return cls.for_language(language, variant=variant.engine, min_length=variant.min_length, **options)
+        options.setdefault("min_length", variant.min_length)
+        return cls.for_language(language, variant=variant.engine, **options)
 
     @property
     def kind(self) -> Variant:

@@ -119,10 +119,13 @@ class Person:
 
 
 def table_rules(setup: TableSetup) -> Rules:
-    """The engine's rules for the room's variant and the players seated (one alone: solo)."""
-    players = len(setup.seats)
+    """The engine's rules for the room's variant and the players seated (one alone plays solo,
+    with the room's shortest word)."""
+    players, variant = len(setup.seats), setup.variant
     try:
-        rules = Rules.for_variant(setup.variant.at_table(players), setup.language, distribution=setup.distribution)
+        rules = Rules.for_variant(
+            variant.at_table(players), setup.language, distribution=setup.distribution, min_length=variant.min_length
+        )
         rules.check_players(players)
     except RuleError as error:
         raise RoomError("bad_start", str(error)) from None
