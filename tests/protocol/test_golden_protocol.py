@@ -22,7 +22,7 @@ import pytest
 
 from solver.protocol.session import Session
 
-PROTOCOL_DOC = Path(__file__).resolve().parents[1] / "docs" / "PROTOCOL.md"
+PROTOCOL_DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 
 
 def example_transcripts() -> list[list[str]]:

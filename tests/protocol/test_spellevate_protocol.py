@@ -15,7 +15,7 @@ from solver.protocol import spellevate as spellevate_module
 from solver.protocol.session import Session
 from solver.protocol.stdio import run_stdio
 
-PROTOCOL_MD = Path(__file__).resolve().parents[1] / "docs" / "PROTOCOL.md"
+PROTOCOL_MD = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 SMALL_SET = "A2,C1,E3,I2,N2,O2,R2,S3,T3,Z1"  # 21 tiles: short games
 
 

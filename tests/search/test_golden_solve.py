@@ -26,7 +26,7 @@ from solver.core.grid import validate
 from solver.core.tiles import ENGLISH, TileCounts, draw
 from solver.search.solving import solve
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "solve.txt"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "solve.txt"
 GOLDEN_SEED = 1313
 NODE_CAP = 2_000
 HANDS_PER_SIZE = 8

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 SMALLEST = {
     "solve": ["bench_solve.py", "--quick", "--sizes", "11", "--time-limit", "0.2"],

@@ -192,7 +192,7 @@ def test_warm_up_reports_a_missing_word_list(tmp_path):
 
 
 def test_readme_start_up_figures_come_from_the_latest_recorded_run():
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     latest = sorted((root / "benchmarks" / "results").glob("????-??-??-startup.md"))[-1]
     summary = latest.read_text().split("## Summary (README)\n", 1)[1].strip().splitlines()
     readme = (root / "README.md").read_text()

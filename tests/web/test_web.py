@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from conftest import bananas_script
-from test_server import closed_code, request
+from test_protocol_server import closed_code, request
 from websockets.asyncio.client import connect
 
 from solver.core.grid import Grid, validate

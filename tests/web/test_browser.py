@@ -38,7 +38,7 @@ CHROMIUM_ARGS = [
 ]
 WAIT_MS = 20_000  # the longest any page waits for the server
 SLOW_BOT = "easy:node_budget=40,speed=0.02"  # thinks for minutes of wall time: never races the people
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # Three hands of 21 and six more: a DUMP leaves four, one PEEL leaves one (< 3 players: BANANAS).
 SMALL_SET = "A8,B1,C2,D3,E11,G2,H2,I6,L4,M2,N4,O7,P2,R5,S3,T5,U1,Y1"
 

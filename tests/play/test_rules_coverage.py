@@ -19,7 +19,7 @@ import pytest
 
 pytestmark = pytest.mark.nojit
 
-RULES = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
+RULES = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
 RULE_ID = re.compile(r"^- \*\*([a-z]+\.[a-z-]+)\*\* \S", re.M)
 
 # rule identifier in docs/RULES.md -> the test_rule_* tests that check it

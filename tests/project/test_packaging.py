@@ -15,7 +15,7 @@ import pytest
 
 from solver.lexicon import loader
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WORD_LISTS = sorted(path.name for path in (ROOT / "lexicons").iterdir() if path.is_file())
 
 
