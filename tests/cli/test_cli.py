@@ -9,22 +9,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import bananas_script
+from helpers import FakeTerminal, assert_one_error_line, bananas_script, run_cli
 
 from solver.cli import common as cli
-from solver.cli import grids, main
+from solver.cli import grids
 from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 
 VALID_GRID = ".M.\nCAT\n.P.\n"  # CAT across, MAP down through its A
 ANSI = "\x1b["
-
-
-def run(*args: str, input: str | bytes | None = None, color: bool = False):
-    # color=True stops click from stripping ANSI codes, so a test can see what the CLI emits.
-    return CliRunner().invoke(main, list(args), input=input, color=color)
 
 
 def error_lines(result) -> list[str]:
@@ -39,53 +33,53 @@ def subprocess_env() -> dict[str, str]:
 
 
 def test_check_valid_grid_exits_0(grid_file):
-    result = run("check", grid_file(VALID_GRID))
+    result = run_cli("check", grid_file(VALID_GRID))
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [".M.", "CAT", ".P.", "valid: 2 words, 5 tiles"]
 
 
 def test_check_invalid_word_exits_1_and_names_it(grid_file):
-    result = run("check", grid_file("CAT\n.X.\n.P.\n"))
+    result = run_cli("check", grid_file("CAT\n.X.\n.P.\n"))
     assert result.exit_code == 1
     assert "not a word: AXP (down at row 1, column 2)" in result.stdout
     assert "valid:" not in result.stdout
 
 
 def test_check_disconnected_grid_exits_1(grid_file):
-    result = run("check", grid_file("CAT\n...\nMAP\n"))
+    result = run_cli("check", grid_file("CAT\n...\nMAP\n"))
     assert result.exit_code == 1
     assert "grid is not connected: 2 parts of 3, 3 tiles" in result.stdout
 
 
 def test_check_tiles_must_match_exactly(grid_file):
     path = grid_file(VALID_GRID)
-    assert run("check", path, "--tiles", "catmp").exit_code == 0
-    short = run("check", path, "--tiles", "CATMPS")
+    assert run_cli("check", path, "--tiles", "catmp").exit_code == 0
+    short = run_cli("check", path, "--tiles", "CATMPS")
     assert short.exit_code == 1
     assert "tiles not on the grid: S" in short.stdout
-    extra = run("check", path, "--tiles", "CATM")
+    extra = run_cli("check", path, "--tiles", "CATM")
     assert extra.exit_code == 1
     assert "tiles on the grid that are not in the hand: P" in extra.stdout
 
 
 def test_check_tiles_accepts_a_distribution(grid_file):
     path = grid_file(VALID_GRID)
-    assert run("check", path, "--tiles", "A1,C1,M1,P1,T1").exit_code == 0
-    whole_bag = run("check", path, "--tiles", "en", "--json")
+    assert run_cli("check", path, "--tiles", "A1,C1,M1,P1,T1").exit_code == 0
+    whole_bag = run_cli("check", path, "--tiles", "en", "--json")
     assert whole_bag.exit_code == 1
     assert len(json.loads(whole_bag.stdout)["missing"]) == 144 - 5
 
 
 def test_check_min_length_3_rejects_two_letter_words(grid_file):
     path = grid_file("AT\n")
-    assert run("check", path).exit_code == 0
-    result = run("check", path, "--min-length", "3")
+    assert run_cli("check", path).exit_code == 0
+    result = run_cli("check", path, "--min-length", "3")
     assert result.exit_code == 1
     assert "not a word: AT" in result.stdout
 
 
 def test_check_json_output(grid_file):
-    result = run("check", grid_file("CAT\n.X.\n.P.\n"), "--json", "--tiles", "CATXP")
+    result = run_cli("check", grid_file("CAT\n.X.\n.P.\n"), "--json", "--tiles", "CATXP")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data["valid"] is False
@@ -99,38 +93,33 @@ def test_check_json_output(grid_file):
 
 def test_check_reads_json_rows_and_solve_results_from_stdin():
     rows = json.dumps(["CAT", ".X.", ".P."])
-    assert run("check", "-", input=rows).exit_code == 1
+    assert run_cli("check", "-", input=rows).exit_code == 1
     as_object = json.dumps({"grid": [".M.", "CAT", ".P."]})
-    assert run("check", "-", input=as_object).exit_code == 0
-    assert run("check", "-", input=VALID_GRID).exit_code == 0
+    assert run_cli("check", "-", input=as_object).exit_code == 0
+    assert run_cli("check", "-", input=VALID_GRID).exit_code == 0
 
 
 def test_check_uses_the_hand_recorded_in_a_solve_result():
     result = {"tiles": "ACMPT", "status": "solved", "grid": [".M.", "CAT", ".P."]}
-    assert run("check", "-", input=json.dumps(result)).exit_code == 0
-    tampered = run("check", "-", input=json.dumps({**result, "tiles": "ACMPTS"}))
+    assert run_cli("check", "-", input=json.dumps(result)).exit_code == 0
+    tampered = run_cli("check", "-", input=json.dumps({**result, "tiles": "ACMPTS"}))
     assert tampered.exit_code == 1
     assert "tiles not on the grid: S" in tampered.stdout
     # an explicit --tiles wins over the recorded hand
-    assert run("check", "-", "--tiles", "ACMPT", input=json.dumps({**result, "tiles": "Z"})).exit_code == 0
+    assert run_cli("check", "-", "--tiles", "ACMPT", input=json.dumps({**result, "tiles": "Z"})).exit_code == 0
 
 
 def test_check_has_no_colour_codes_when_not_a_terminal(grid_file):
-    result = run("check", grid_file("CAT\n.X.\n.P.\n"), color=True)
+    result = run_cli("check", grid_file("CAT\n.X.\n.P.\n"), color=True)
     assert result.exit_code == 1
     assert ANSI not in result.output
 
 
 def test_check_colours_exactly_the_invalid_words_cells(grid_file, monkeypatch):
     monkeypatch.setattr(grids, "colour_wanted", lambda: True)
-    result = run("check", grid_file("CAT\n.X.\n.P.\n"), color=True)
+    result = run_cli("check", grid_file("CAT\n.X.\n.P.\n"), color=True)
     red = lambda letter: f"\x1b[31m\x1b[1m{letter}\x1b[0m"  # noqa: E731
     assert result.stdout.splitlines()[:3] == [f"C{red('A')}T", f".{red('X')}.", f".{red('P')}."]
-
-
-class FakeTerminal:
-    def isatty(self) -> bool:
-        return True
 
 
 def test_colour_only_on_a_terminal_and_without_no_color(monkeypatch):
@@ -145,7 +134,7 @@ def test_colour_only_on_a_terminal_and_without_no_color(monkeypatch):
 
 
 def test_words_lists_longest_first_in_upper_case():
-    result = run("words", "tca")
+    result = run_cli("words", "tca")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert "CAT" in lines and "ACT" in lines
@@ -154,13 +143,13 @@ def test_words_lists_longest_first_in_upper_case():
 
 
 def test_words_respects_limit_and_min_length():
-    assert len(run("words", "TCA", "--limit", "2").stdout.splitlines()) == 2
-    three = run("words", "TCA", "--min-length", "3").stdout.splitlines()
+    assert len(run_cli("words", "TCA", "--limit", "2").stdout.splitlines()) == 2
+    three = run_cli("words", "TCA", "--min-length", "3").stdout.splitlines()
     assert three and all(len(word) == 3 for word in three)
 
 
 def test_words_json():
-    data = json.loads(run("words", "TCA", "--json", "--limit", "1").stdout)
+    data = json.loads(run_cli("words", "TCA", "--json", "--limit", "1").stdout)
     assert data == {"tiles": "ACT", "words": ["ACT"]}
 
 
@@ -175,26 +164,26 @@ def assert_valid_solution(data: dict, hand: str) -> None:
 
 
 def test_solve_small_hand_gives_a_valid_grid_with_exactly_its_tiles():
-    result = run("solve", "catmap", "--json", "--time-limit", "30")
+    result = run_cli("solve", "catmap", "--json", "--time-limit", "30")
     assert result.exit_code == 0
     assert_valid_solution(json.loads(result.stdout), "CATMAP")
 
 
 def test_solve_text_output_is_a_grid_file_check_accepts():
-    result = run("solve", "CATMAP", "--time-limit", "30")
+    result = run_cli("solve", "CATMAP", "--time-limit", "30")
     assert result.exit_code == 0
     *grid, summary = result.stdout.splitlines()
     assert summary.startswith("# solved: 6 tiles, ") and " ms, " in summary
-    assert run("check", "-", "--tiles", "CATMAP", input=result.stdout).exit_code == 0
+    assert run_cli("check", "-", "--tiles", "CATMAP", input=result.stdout).exit_code == 0
 
 
 def test_solve_json_output_checks_with_its_recorded_hand():
-    solved = run("solve", "CATMAP", "--json", "--time-limit", "30")
-    assert run("check", "-", input=solved.stdout).exit_code == 0
+    solved = run_cli("solve", "CATMAP", "--json", "--time-limit", "30")
+    assert run_cli("check", "-", input=solved.stdout).exit_code == 0
 
 
 def test_solve_single_tile_is_no_grid_and_exits_1():
-    result = run("solve", "Q", "--json")
+    result = run_cli("solve", "Q", "--json")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data.pop("elapsed_ms") >= 0
@@ -207,19 +196,19 @@ def test_solve_single_tile_is_no_grid_and_exits_1():
         "objective": "any",
         "proof": "a grid needs at least two tiles",
     }
-    text = run("solve", "Q")
+    text = run_cli("solve", "Q")
     assert text.exit_code == 1
     assert text.stdout.startswith("# no-grid: 1 tile, 0 words")
 
 
 def test_solve_same_seed_same_grid():
-    first = json.loads(run("solve", "CATMAPS", "--json", "--seed", "7", "--time-limit", "30").stdout)
-    second = json.loads(run("solve", "CATMAPS", "--json", "--seed", "7", "--time-limit", "30").stdout)
+    first = json.loads(run_cli("solve", "CATMAPS", "--json", "--seed", "7", "--time-limit", "30").stdout)
+    second = json.loads(run_cli("solve", "CATMAPS", "--json", "--seed", "7", "--time-limit", "30").stdout)
     assert first["grid"] == second["grid"]
 
 
 def test_solve_batch_writes_one_json_line_per_hand():
-    result = run("solve", "-", "--json", "--time-limit", "30", input="CAT\n\n# a comment\nmap\n  tacs  \n")
+    result = run_cli("solve", "-", "--json", "--time-limit", "30", input="CAT\n\n# a comment\nmap\n  tacs  \n")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert len(lines) == 3
@@ -228,7 +217,7 @@ def test_solve_batch_writes_one_json_line_per_hand():
 
 
 def test_solve_batch_reports_a_bad_line_and_goes_on():
-    result = run("solve", "-", "--json", "--time-limit", "30", input=b"CAT\nC4T\n\xff\xfe\nMAP\n")
+    result = run_cli("solve", "-", "--json", "--time-limit", "30", input=b"CAT\nC4T\n\xff\xfe\nMAP\n")
     assert result.exit_code == 2
     first, bad, undecodable, last = (json.loads(line) for line in result.stdout.splitlines())
     assert first["status"] == last["status"] == "solved"
@@ -237,13 +226,13 @@ def test_solve_batch_reports_a_bad_line_and_goes_on():
 
 
 def test_solve_batch_exits_1_when_a_hand_is_not_solved():
-    result = run("solve", "-", "--json", "--time-limit", "30", input="CAT\nQ\n")
+    result = run_cli("solve", "-", "--json", "--time-limit", "30", input="CAT\nQ\n")
     assert result.exit_code == 1
     assert [json.loads(line)["status"] for line in result.stdout.splitlines()] == ["solved", "no-grid"]
 
 
 def test_solve_batch_text_output_reports_bad_lines_on_stderr():
-    result = run("solve", "-", input="CAT\nC4T\n")
+    result = run_cli("solve", "-", input="CAT\nC4T\n")
     assert result.exit_code == 2
     assert result.stdout.count("# solved: 3 tiles") == 1
     assert error_lines(result) == ["error: line 2: 'C4T' has characters other than the letters A-Z: '4'"]
@@ -299,22 +288,17 @@ def bad_input_paths(tmp_path: Path) -> dict[str, str]:
 @pytest.mark.parametrize("case", BAD_INPUTS)
 def test_bad_input_is_one_error_line_and_exit_2(case, bad_input_paths):
     args, stdin = BAD_INPUTS[case]
-    result = run(*(arg.format(**bad_input_paths) for arg in args), input=stdin)
-    assert result.exit_code == 2, result.output
-    assert isinstance(result.exception, SystemExit)  # not an uncaught exception
-    lines = error_lines(result)
-    assert len(lines) == 1 and lines[0].startswith("error: "), lines
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
+    result = run_cli(*(arg.format(**bad_input_paths) for arg in args), input=stdin)
+    assert_one_error_line(result)
 
 
 def test_click_usage_errors_exit_2():
-    assert run("solve", "CAT", "--objective", "best").exit_code == 2
-    assert run("words").exit_code == 2
+    assert run_cli("solve", "CAT", "--objective", "best").exit_code == 2
+    assert run_cli("words").exit_code == 2
 
 
 def test_help_lists_every_command_with_an_example():
-    result = run("--help")
+    result = run_cli("--help")
     assert result.exit_code == 0
     for command in ("check", "solve", "words"):
         assert f"  {command}  " in result.stdout

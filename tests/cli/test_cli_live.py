@@ -12,10 +12,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import bananas_script
+from helpers import assert_one_error_line, bananas_script, run_cli, tiles
 
-from solver.cli import main
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ENGLISH, FRENCH, TileCounts
 from solver.search.board import TIERS
@@ -24,14 +22,6 @@ CROSS = ".M.\nCAT\n.P.\n"  # CAT across, MAP down through its A
 LIFT_GRID = "ARNOTTO\nE......\n"  # + C: no hook; lifting the E of AE gives ACE
 NO_U = "BE\n"  # a Q has no word with these
 SUMMARY = re.compile(r"^# peel: (\d+) tiles? moved \((\w+)\), \d+ ms(; not placed: ([A-Z]+))?$")
-
-
-def run(*args: str, input: str | bytes | None = None):
-    return CliRunner().invoke(main, list(args), input=input)
-
-
-def tiles(letters: str) -> TileCounts:
-    return TileCounts.from_letters(letters)
 
 
 def peel_output(result) -> tuple[Grid, int, str, str]:
@@ -52,7 +42,7 @@ def assert_exact(grid: Grid, held: TileCounts, lexicon) -> None:
 
 
 def test_peel_a_hook_moves_nothing_and_exits_0(grid_file, en):
-    result = run("peel", "--grid", grid_file(CROSS), "s")
+    result = run_cli("peel", "--grid", grid_file(CROSS), "s")
     assert result.exit_code == 0, result.output
     grid, moved, tier, left = peel_output(result)
     assert (moved, tier, left) == (0, "hook", "")
@@ -61,7 +51,7 @@ def test_peel_a_hook_moves_nothing_and_exits_0(grid_file, en):
 
 
 def test_peel_a_tile_that_needs_a_lift(grid_file, en):
-    result = run("peel", "--grid", grid_file(LIFT_GRID), "C")
+    result = run_cli("peel", "--grid", grid_file(LIFT_GRID), "C")
     assert result.exit_code == 0, result.output
     grid, moved, tier, _ = peel_output(result)
     assert (moved, tier) == (1, "lift")
@@ -69,7 +59,7 @@ def test_peel_a_tile_that_needs_a_lift(grid_file, en):
 
 
 def test_peel_three_tiles_of_a_dump(grid_file, en):
-    result = run("peel", "--grid", grid_file(CROSS), "ERS")
+    result = run_cli("peel", "--grid", grid_file(CROSS), "ERS")
     assert result.exit_code == 0, result.output
     grid, moved, tier, _ = peel_output(result)
     assert tier in TIERS and tier not in ("unchanged", "failed")
@@ -78,7 +68,7 @@ def test_peel_three_tiles_of_a_dump(grid_file, en):
 
 
 def test_peel_json(grid_file, en):
-    result = run("peel", "--grid", grid_file(CROSS), "S", "--json")
+    result = run_cli("peel", "--grid", grid_file(CROSS), "S", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert {"grid", "hand", "moved", "elapsed_ms", "tier"} <= set(data)
@@ -86,18 +76,18 @@ def test_peel_json(grid_file, en):
     assert isinstance(data["elapsed_ms"], (int, float)) and data["elapsed_ms"] >= 0
     assert_exact(Grid.from_rows(data["grid"]), Grid.parse(CROSS).tiles() + tiles("S"), en)
     # The JSON result is itself a grid `check` reads.
-    assert run("check", "-", "--tiles", "ACMPST", input=result.stdout).exit_code == 0
+    assert run_cli("check", "-", "--tiles", "ACMPST", input=result.stdout).exit_code == 0
 
 
 def test_peel_reads_json_rows_and_solve_results_from_stdin(en):
     rows = json.dumps(CROSS.split())
-    result = run("peel", "--grid", "-", "S", "--json", input=rows)
+    result = run_cli("peel", "--grid", "-", "S", "--json", input=rows)
     assert result.exit_code == 0, result.output
     assert_exact(Grid.from_rows(json.loads(result.stdout)["grid"]), tiles("ACMPST"), en)
 
-    solved = run("solve", "CATMAP", "--json")
+    solved = run_cli("solve", "CATMAP", "--json")
     assert solved.exit_code == 0
-    result = run("peel", "--grid", "-", "SE", "--json", input=solved.stdout)
+    result = run_cli("peel", "--grid", "-", "SE", "--json", input=solved.stdout)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["tier"] in TIERS and data["hand"] == ""
@@ -105,16 +95,16 @@ def test_peel_reads_json_rows_and_solve_results_from_stdin(en):
 
 
 def test_peel_without_time_fails_keeps_the_grid_and_exits_1(grid_file):
-    result = run("peel", "--grid", grid_file(CROSS), "S", "--time-limit", "0")
+    result = run_cli("peel", "--grid", grid_file(CROSS), "S", "--time-limit", "0")
     assert result.exit_code == 1, result.output
     grid, moved, tier, left = peel_output(result)
     assert (grid, moved, tier, left) == (Grid.parse(CROSS), 0, "failed", "S")
-    data = json.loads(run("peel", "--grid", grid_file(CROSS), "S", "--time-limit", "0", "--json").stdout)
+    data = json.loads(run_cli("peel", "--grid", grid_file(CROSS), "S", "--time-limit", "0", "--json").stdout)
     assert (data["tier"], data["hand"], data["grid"]) == ("failed", "S", CROSS.split())
 
 
 def test_peel_min_length_3(grid_file, en):
-    result = run("peel", "--grid", grid_file("CATS\n"), "E", "--min-length", "3", "--json")
+    result = run_cli("peel", "--grid", grid_file("CATS\n"), "E", "--min-length", "3", "--json")
     assert result.exit_code == 0, result.output
     grid = Grid.from_rows(json.loads(result.stdout)["grid"])
     assert validate(grid, en, tiles("ACEST"), min_length=3).ok
@@ -124,7 +114,7 @@ def test_peel_min_length_3(grid_file, en):
 
 
 def test_dump_recommends_the_q_and_shows_the_reasoning(grid_file):
-    result = run("dump", "--grid", grid_file(NO_U), "--hand", "qe", "--time-per-try", "1")
+    result = run_cli("dump", "--grid", grid_file(NO_U), "--hand", "qe", "--time-per-try", "1")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "recommended dump: Q"
@@ -142,7 +132,7 @@ def test_dump_recommends_the_q_and_shows_the_reasoning(grid_file):
 
 
 def test_dump_says_when_the_hand_completes_without_a_dump(grid_file):
-    result = run("dump", "--grid", grid_file(CROSS), "--hand", "S", "--samples", "4", "--time-per-try", "1")
+    result = run_cli("dump", "--grid", grid_file(CROSS), "--hand", "S", "--samples", "4", "--time-per-try", "1")
     assert result.exit_code == 0, result.output
     assert "complete without a dump: yes" in result.stdout.splitlines()
 
@@ -164,7 +154,7 @@ def test_dump_json_shape_and_determinism(grid_file):
         "--time-per-try",
         "2",
     )
-    result = run(*args)
+    result = run_cli(*args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) >= {"recommended", "complete_without_dump", "options"}
@@ -177,37 +167,37 @@ def test_dump_json_shape_and_determinism(grid_file):
     chances = [option["chance"] for option in data["options"]]
     assert chances == sorted(chances, reverse=True)
     assert data["recommended"] == data["options"][0]["letter"]
-    assert run(*args).stdout == result.stdout  # same seed, same advice
+    assert run_cli(*args).stdout == result.stdout  # same seed, same advice
 
 
 def test_dump_default_bunch_is_the_lexicon_language_set_minus_grid_and_hand(grid_file):
-    default = run("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--json")
-    explicit = run(
+    default = run_cli("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--json")
+    explicit = run_cli(
         "dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--json", "--bunch", ENGLISH.distribution()
     )
     assert default.exit_code == explicit.exit_code == 0
     assert default.stdout == explicit.stdout
     assert (
-        run("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--bunch", "en", "--json").stdout
+        run_cli("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--samples", "3", "--bunch", "en", "--json").stdout
         == default.stdout
     )
 
-    solved = run("solve", "CHAT", "--lexicon", "fr", "--json")
+    solved = run_cli("solve", "CHAT", "--lexicon", "fr", "--json")
     assert solved.exit_code == 0, solved.output
-    result = run("dump", "--grid", "-", "--hand", "QE", "--lexicon", "fr", "--samples", "3", input=solved.stdout)
+    result = run_cli("dump", "--grid", "-", "--hand", "QE", "--lexicon", "fr", "--samples", "3", input=solved.stdout)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1].endswith(f"from a bunch of {len(FRENCH) - 6} tiles, seed 0")
 
 
 def test_dump_with_a_bunch_of_letters(grid_file):
-    result = run("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--bunch", "uu", "--samples", "8", "--json")
+    result = run_cli("dump", "--grid", grid_file(NO_U), "--hand", "QE", "--bunch", "uu", "--samples", "8", "--json")
     assert result.exit_code == 0, result.output
     options = {o["letter"]: o for o in json.loads(result.stdout)["options"]}
     assert set(options) == {"Q", "E"}
     # The dumped tile joins U, U and all three are drawn: every sample is the same hand.
     assert all(o["completions"] in (0, 8) for o in options.values())
 
-    short = run("dump", "--grid", grid_file(NO_U), "--hand", "Q", "--bunch", "U", "--samples", "2")
+    short = run_cli("dump", "--grid", grid_file(NO_U), "--hand", "Q", "--bunch", "U", "--samples", "2")
     assert short.exit_code == 0, short.output
     assert short.stdout.splitlines()[0] == "recommended dump: none (the bunch has fewer than 3 tiles to draw)"
     assert "letter  chance  completions" not in short.stdout
@@ -269,35 +259,30 @@ def bad_input_paths(tmp_path: Path) -> dict[str, str]:
 @pytest.mark.parametrize("case", BAD_INPUTS)
 def test_bad_input_is_one_error_line_and_exit_2(case, bad_input_paths):
     args, stdin, expected = BAD_INPUTS[case]
-    result = run(*(arg.format(**bad_input_paths) for arg in args), input=stdin)
-    assert result.exit_code == 2, result.output
-    assert isinstance(result.exception, SystemExit)  # not an uncaught exception
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), lines
-    assert expected in lines[0], lines[0]
-    assert "Traceback" not in result.output
-    assert result.stdout == ""
+    result = run_cli(*(arg.format(**bad_input_paths) for arg in args), input=stdin)
+    line = assert_one_error_line(result)
+    assert expected in line, line
 
 
 def test_invalid_grid_error_names_the_source_and_the_problem(bad_input_paths):
-    result = run("peel", "--grid", bad_input_paths["invalid"], "S")
+    result = run_cli("peel", "--grid", bad_input_paths["invalid"], "S")
     problem = "the starting grid is not valid: not a word: AXP (down at row 1, column 2)"
     assert result.stderr.splitlines() == [f"error: {bad_input_paths['invalid']}: {problem}"]
 
 
 def test_missing_grid_option_is_a_usage_error():
-    assert run("peel", "S").exit_code == 2
-    assert run("dump", "--hand", "Q").exit_code == 2
-    assert run("dump", "--grid", "-").exit_code == 2  # --hand is required
+    assert run_cli("peel", "S").exit_code == 2
+    assert run_cli("dump", "--hand", "Q").exit_code == 2
+    assert run_cli("dump", "--grid", "-").exit_code == 2  # --hand is required
 
 
 def test_help_lists_peel_and_dump():
-    result = run("--help")
+    result = run_cli("--help")
     assert result.exit_code == 0
     for command in ("peel", "dump"):
         assert f"  {command}  " in result.stdout
         assert f"bananas {command} --grid" in result.stdout
-        assert run(command, "--help").exit_code == 0
+        assert run_cli(command, "--help").exit_code == 0
 
 
 # -- the installed entry point (a cold process) -------------------------------------------

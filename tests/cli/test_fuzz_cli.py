@@ -167,7 +167,7 @@ def _in_a_scratch_folder(tmp_path, monkeypatch):
     monkeypatch.setattr("solver.web.server.serve_forever", lambda sock, config: sock.close())
 
 
-def run(args: list[str]) -> tuple[object, float]:
+def run_within_bound(args: list[str]) -> tuple[object, float]:
     def alarm(signum, frame):
         raise Overtime
 
@@ -208,7 +208,7 @@ def test_hostile_arguments_and_files(command, files, en, capsys):
         for value in VALUES:
             args = [arg.format(**files) for arg in base]
             args[position] = value.format(**files) if value.startswith("{") else value
-            result, elapsed = run(args)
+            result, elapsed = run_within_bound(args)
             runs += 1
             slowest = max(slowest, elapsed)
             problems += problems_of(args, result, elapsed)

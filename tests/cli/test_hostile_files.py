@@ -11,7 +11,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from conftest import bananas_script
+from helpers import bananas_script
 
 from solver.cli import main as cli
 

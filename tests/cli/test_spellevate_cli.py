@@ -3,41 +3,36 @@
 import json
 
 import pytest
-from click.testing import CliRunner
+from helpers import run_cli
 
-from solver.cli import main
 from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
 from solver.play.spellevate import play_rounds
 from solver.play.spellevate_bots import SimpleBot
 from solver.play.spellevate_tournament import run_series
 
 
-def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(main, ["spellevate", *args], input=input)
-
-
 def test_spellevate_command_prints_rounds_and_rejects_two_players():
-    result = run("--players", "3", "--rounds", "2", "--seed", "1")
+    result = run_cli("spellevate", "--players", "3", "--rounds", "2", "--seed", "1")
     assert result.exit_code == 0
     assert result.output.count("round ") == 2 and "wins" in result.output
-    bad = run("--players", "2")
+    bad = run_cli("spellevate", "--players", "2")
     assert bad.exit_code == 2 and "error: Spellevate takes 3 or more players" in bad.output
 
 
 def test_one_game_with_named_bots_as_json_lines(tmp_path):
-    result = run("--bots", "planner,simple,simple", "--seed", "2", "--json")
+    result = run_cli("spellevate", "--bots", "planner,simple,simple", "--seed", "2", "--json")
     assert result.exit_code == 0
     events = [json.loads(line) for line in result.output.splitlines()]
     assert events[0]["event"] == "lead_draw" and events[-1]["event"] == "win"
     assert sum(events[-1]["scores"]) == 0
     path = tmp_path / "game.jsonl"
-    again = run("--bots", "planner,simple,simple", "--seed", "2", "--json", str(path))
+    again = run_cli("spellevate", "--bots", "planner,simple,simple", "--seed", "2", "--json", str(path))
     assert again.exit_code == 0 and path.read_text() == result.output  # same seed, same game
 
 
 def test_series_table_and_json(tmp_path):
     path = tmp_path / "series.json"
-    result = run("--bots", "simple,simple,simple", "--games", "4", "--seed", "3", "--json", str(path))
+    result = run_cli("spellevate", "--bots", "simple,simple,simple", "--games", "4", "--seed", "3", "--json", str(path))
     assert result.exit_code == 0, result.output
     assert "rounded up to 6" in result.output  # whole rotation groups of 3
     assert "win rate" in result.output and "mean score" in result.output and "simple#3" in result.output
@@ -80,7 +75,7 @@ def test_series_rotates_seats_over_the_same_deal_and_workers_do_not_change_resul
     ],
 )
 def test_bad_settings_get_one_error_line(args, message):
-    result = run(*args)
+    result = run_cli("spellevate", *args)
     assert result.exit_code == 2
     assert f"error: {message}" in result.output or message in result.output
     assert "Traceback" not in result.output
@@ -92,7 +87,7 @@ def test_bad_settings_get_one_error_line(args, message):
 def test_human_sees_hand_table_and_legal_plays_and_gets_reasons_for_bad_input():
     # Seed 3: P4 leads first and P1 (the person) is dealt two Z and no S.
     typed = "\n".join(["zzzz", "pass", "12", "xq", "ZZZZZZZ", "help", "quit"]) + "\n"
-    result = run("--human", "--seed", "3", input=typed)
+    result = run_cli("spellevate", "--human", "--seed", "3", input=typed)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "P1 you, P2 simple, P3 simple, P4 simple" in out
@@ -108,7 +103,7 @@ def test_human_sees_hand_table_and_legal_plays_and_gets_reasons_for_bad_input():
 
 
 def test_human_input_ending_mid_round_is_an_error():
-    result = run("--human", "--seed", "3", input="pass\n")
+    result = run_cli("spellevate", "--human", "--seed", "3", input="pass\n")
     assert result.exit_code == 2
     assert "error: input ended before the round did" in result.output
 

@@ -3,7 +3,6 @@ terminal (and only there), and `bananas warm-up` builds everything ahead of time
 
 from __future__ import annotations
 
-import io
 import os
 import pty
 import subprocess
@@ -13,6 +12,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from helpers import FakeTerminal
 
 from solver.cli import COMMANDS, LazyGroup, main
 from solver.cli.warmup import CompileWatch, Notice
@@ -127,11 +127,6 @@ def test_first_compile_of_the_solver_is_announced_on_a_terminal(tmp_path):
         assert f"compiled the solver's {kernel} kernel in " in stderr
     code, _, stderr = run_on_terminal(python_cli("solve", "CATMAP"), env)
     assert code == 0 and stderr == ""
-
-
-class FakeTerminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
 
 
 def test_notice_draws_a_spinner_then_the_time_taken():

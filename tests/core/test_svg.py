@@ -9,18 +9,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import run_cli
 
-from solver.cli import main
 from solver.core.grid import Grid, validate
 from solver.core.svg import CELL, INVALID_COLOUR, grid_svg, layout
 
 SVG = "{http://www.w3.org/2000/svg}"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
 
 
 def parse(svg: str) -> ET.Element:
@@ -118,7 +113,7 @@ def test_png_has_the_svg_size(tmp_path: Path, en):
 
 def test_solve_svg_draws_the_solved_grid(tmp_path: Path, en):
     path = tmp_path / "solved.svg"
-    result = run("solve", "AEEIRSTQUNLDOGCABHMPR", "--svg", str(path))
+    result = run_cli("solve", "AEEIRSTQUNLDOGCABHMPR", "--svg", str(path))
     assert result.exit_code == 0, result.output
     drawn = tiles_drawn(parse(path.read_text()))
     grid = Grid.from_cells(drawn)
@@ -130,19 +125,19 @@ def test_solve_svg_draws_the_solved_grid(tmp_path: Path, en):
 def test_solve_svg_png(tmp_path: Path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "solved.png"
-    assert run("solve", "CATMAP", "--svg", str(path)).exit_code == 0
+    assert run_cli("solve", "CATMAP", "--svg", str(path)).exit_code == 0
     assert path.read_bytes().startswith(PNG_SIGNATURE)
 
 
 def test_solve_without_a_grid_writes_nothing(tmp_path: Path):
     path = tmp_path / "none.svg"
-    result = run("solve", "Q", "--svg", str(path))
+    result = run_cli("solve", "Q", "--svg", str(path))
     assert result.exit_code == 1 and not path.exists() and "not written" in result.stderr
 
 
 def test_check_svg_outlines_the_invalid_word(tmp_path: Path, grid_file):
     path = tmp_path / "check.svg"
-    result = run("check", grid_file("CATX\nA...\nT...\n"), "--svg", str(path))
+    result = run_cli("check", grid_file("CATX\nA...\nT...\n"), "--svg", str(path))
     assert result.exit_code == 1
     marks = outlines(parse(path.read_text()))
     assert len(marks) == 1 and covers(marks[0], [(0, 0), (0, 1), (0, 2), (0, 3)])
@@ -159,7 +154,7 @@ def test_check_svg_outlines_the_invalid_word(tmp_path: Path, grid_file):
 def test_bad_picture_paths_are_one_error_line(tmp_path: Path, grid_file, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
     args = [grid_file(".M.\nCAT\n.P.\n") if arg == "GRID" else arg for arg in args]
-    result = run(*args)
+    result = run_cli(*args)
     assert result.exit_code == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr
     assert {p.name for p in tmp_path.iterdir()} <= {"grid.txt"}  # nothing written
@@ -168,14 +163,14 @@ def test_bad_picture_paths_are_one_error_line(tmp_path: Path, grid_file, monkeyp
 def test_png_without_matplotlib_is_one_error_line(tmp_path: Path, grid_file, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails as if not installed
     path = tmp_path / "check.png"
-    result = run("check", grid_file(".M.\nCAT\n.P.\n"), "--svg", str(path))
+    result = run_cli("check", grid_file(".M.\nCAT\n.P.\n"), "--svg", str(path))
     assert result.exit_code == 2 and "bananas[plots]" in result.stderr and len(result.stderr.splitlines()) == 1
     assert not path.exists()
 
 
 def test_play_svg_dir_draws_every_final_grid(tmp_path: Path, en):
     folder = tmp_path / "grids"
-    result = run(
+    result = run_cli(
         "play", "--players", "2", "--bots", "easy,easy:node_budget=20", "--seed", "4", "--svg-dir", str(folder)
     )
     assert result.exit_code == 0, result.output
@@ -192,5 +187,5 @@ def test_play_svg_dir_draws_every_final_grid(tmp_path: Path, en):
 def test_play_svg_dir_that_is_a_file_is_refused(tmp_path: Path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    result = run("play", "--players", "2", "--bots", "easy", "--svg-dir", str(blocker))
+    result = run_cli("play", "--players", "2", "--bots", "easy", "--svg-dir", str(blocker))
     assert result.exit_code == 2 and "not a folder" in result.stderr and blocker.read_text() == "x"

@@ -13,7 +13,6 @@ import pytest
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ENGLISH, TileCounts, parse_distribution
-from solver.play import game
 from solver.play.bots import BotSettings, GreedyBot, SolverBot, make_bot
 from solver.play.game import (
     CALL_SECONDS,
@@ -39,11 +38,6 @@ def runs_of_a(tmp_path_factory) -> str:
     path = tmp_path_factory.mktemp("wordlists") / "a.txt"
     path.write_text("\n".join("a" * n for n in range(2, 161)) + "\n")
     return str(path)
-
-
-@pytest.fixture
-def no_jitter(monkeypatch):
-    monkeypatch.setattr(game, "JITTER", 0.0)
 
 
 def rules_of_a(lexicon: str, tiles: int, **options) -> Rules:

@@ -9,13 +9,11 @@ import os
 import signal
 import socket
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import per_game, run_cli
 
-from solver.cli import main
 from solver.play.cluster import ClusterError, batch_size, normalise_address
 from solver.play.tournament import run_tournament
 
@@ -23,10 +21,6 @@ distributed = pytest.importorskip("distributed")
 
 SPECS = ["easy:node_budget=20", "easy", "easy:speed=1"]  # cheap bots: a game takes a few hundredths of a second
 GAMES = 12
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
 
 
 @pytest.fixture(scope="module")
@@ -43,13 +37,9 @@ def local_run():
     return run_tournament(SPECS, GAMES, players=2, seed=11, workers=1)
 
 
-def per_game(result) -> list[dict]:
-    return [asdict(game) for game in result.games]
-
-
 def test_the_cluster_plays_the_same_games_and_table_as_a_local_run(cluster, local_run, tmp_path: Path):
     out = tmp_path / "cluster.json"
-    result = run("tournament", "--bots", ",".join(SPECS), "--games", str(GAMES), "--seed", "11",
+    result = run_cli("tournament", "--bots", ",".join(SPECS), "--games", str(GAMES), "--seed", "11",
                  "--scheduler", cluster.scheduler_address, "--json", str(out))  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[:5] == local_run.table().splitlines()[:5]  # all but the timing line
@@ -83,8 +73,8 @@ def test_a_worker_killed_mid_run_costs_no_game_and_counts_none_twice(cluster, lo
 
 def test_a_ladder_on_the_cluster_rates_as_a_local_one(cluster):
     args = ["ladder", "--bots", ",".join(SPECS), "--games", "6", "--seed", "2", "--bootstrap", "100", "--json", "-"]
-    on_cluster = run(*args, "--scheduler", cluster.scheduler_address)
-    at_home = run(*args)
+    on_cluster = run_cli(*args, "--scheduler", cluster.scheduler_address)
+    at_home = run_cli(*args)
     assert on_cluster.exit_code == 0 and at_home.exit_code == 0
     assert json.loads(on_cluster.stdout)["entries"] == json.loads(at_home.stdout)["entries"]
 
@@ -109,7 +99,9 @@ def closed_port() -> int:
 )
 def test_bad_addresses_are_refused_before_any_game(scheduler, message, tmp_path: Path):
     out = tmp_path / "out.json"
-    result = run("tournament", "--bots", "easy,medium", "--games", "2", "--scheduler", scheduler, "--json", str(out))
+    result = run_cli(
+        "tournament", "--bots", "easy,medium", "--games", "2", "--scheduler", scheduler, "--json", str(out)
+    )
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1 and message in result.stderr
     assert not out.exists()
@@ -120,7 +112,7 @@ def test_an_unreachable_scheduler_is_one_error_line_and_writes_nothing(tmp_path:
 
     out = tmp_path / "out.json"
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        result = run("ladder", "--bots", "easy,medium", "--games", "2", "--scheduler",
+        result = run_cli("ladder", "--bots", "easy,medium", "--games", "2", "--scheduler",
                      f"tcp://127.0.0.1:{closed_port()}", "--json", str(out))  # fmt: skip
     assert result.exit_code == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
@@ -130,13 +122,13 @@ def test_an_unreachable_scheduler_is_one_error_line_and_writes_nothing(tmp_path:
 
 def test_without_the_extra_scheduler_is_one_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if not installed
-    result = run("tournament", "--bots", "easy,medium", "--games", "2", "--scheduler", "tcp://127.0.0.1:8786")
+    result = run_cli("tournament", "--bots", "easy,medium", "--games", "2", "--scheduler", "tcp://127.0.0.1:8786")
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert "pip install 'bananas[cluster]'" in result.stderr
 
 
 def test_workers_and_scheduler_do_not_mix():
-    result = run("tournament", "--bots", "easy,medium", "--games", "2", "--workers", "2", "--scheduler", "h:1")
+    result = run_cli("tournament", "--bots", "easy,medium", "--games", "2", "--workers", "2", "--scheduler", "h:1")
     assert result.exit_code == 2 and "choose one" in result.stderr
 
 

@@ -36,7 +36,6 @@ from solver.core.tiles import (
     parse_distribution,
 )
 from solver.lexicon.loader import get_lexicon
-from solver.play import game
 from solver.play.bots import PRESETS, GreedyBot, SolverBot, make_bot
 from solver.play.game import (
     MATCH_FORMATS,
@@ -257,12 +256,6 @@ def bunch_after_split(result, rules: Rules) -> TileCounts:
 
 def waiters(count: int) -> list[Scripted]:
     return [Scripted(name=f"w{i}") for i in range(count)]
-
-
-@pytest.fixture
-def no_jitter(monkeypatch):
-    """Equal work lands at the very same simulated moment (calls that cannot be ordered)."""
-    monkeypatch.setattr(game, "JITTER", 0.0)
 
 
 # =========================================================================================

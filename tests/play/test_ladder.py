@@ -12,18 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from helpers import run_cli
 
-from solver.cli import main
 from solver.cli.outputs import progress_bar
 from solver.play.ladder import Evidence, elo_ratings, fit_strengths, log_likelihood, rate, run_ladder
 from solver.play.tournament import GameRecord
 
 CHEAP = "easy:node_budget=20,easy,easy:speed=1"  # three cheap bots of clearly different strength
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
 
 
 def simulate(strengths: list[float], tables: list[tuple[int, ...]], deals: int, seed: int) -> Evidence:
@@ -139,7 +134,7 @@ def test_a_ladder_is_sorted_and_its_records_are_the_tournaments(cheap_ladder):
 def test_ladder_command_writes_json_and_plot(tmp_path: Path, cheap_ladder):
     pytest.importorskip("matplotlib")
     out, plot = tmp_path / "ladder.json", tmp_path / "ladder.svg"
-    result = run("ladder", "--bots", CHEAP, "--games", "12", "--seed", "4", "--bootstrap", "200",
+    result = run_cli("ladder", "--bots", CHEAP, "--games", "12", "--seed", "4", "--bootstrap", "200",
                  "--json", str(out), "--plot", str(plot))  # fmt: skip
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
@@ -161,7 +156,7 @@ def test_ladder_with_more_seats_than_bots_fills_the_table():
 
 
 def test_json_to_stdout_is_all_that_is_printed():
-    result = run("ladder", "--bots", "easy,easy:node_budget=20", "--games", "2", "--bootstrap", "20", "--json", "-")
+    result = run_cli("ladder", "--bots", "easy,easy:node_budget=20", "--games", "2", "--bootstrap", "20", "--json", "-")
     assert result.exit_code == 0
     data = json.loads(result.stdout)  # the whole of stdout is the JSON
     assert len(data["entries"]) == 2
@@ -171,7 +166,9 @@ def test_json_to_stdout_is_all_that_is_printed():
 def test_tournament_plot_and_json_to_stdout(tmp_path: Path):
     pytest.importorskip("matplotlib")
     plot = tmp_path / "rates.png"
-    result = run("tournament", "--bots", "easy,easy:node_budget=20", "--games", "2", "--json", "-", "--plot", str(plot))
+    result = run_cli(
+        "tournament", "--bots", "easy,easy:node_budget=20", "--games", "2", "--json", "-", "--plot", str(plot)
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["totals"]["games"] == 2
     assert plot.read_bytes().startswith(b"\x89PNG")
@@ -206,7 +203,7 @@ def test_the_progress_bar_shows_rate_on_a_terminal_and_nothing_elsewhere(monkeyp
 )
 def test_bad_input_is_one_error_line_and_writes_nothing(tmp_path: Path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
-    result = run(*args)
+    result = run_cli(*args)
     assert result.exit_code == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("error: ") and message in result.stderr
     assert list(tmp_path.iterdir()) == []
@@ -214,5 +211,5 @@ def test_bad_input_is_one_error_line_and_writes_nothing(tmp_path: Path, monkeypa
 
 def test_plot_without_matplotlib_is_one_error_line(tmp_path: Path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    result = run("ladder", "--bots", "easy,medium", "--games", "2", "--plot", str(tmp_path / "x.svg"))
+    result = run_cli("ladder", "--bots", "easy,medium", "--games", "2", "--plot", str(tmp_path / "x.svg"))
     assert result.exit_code == 2 and "bananas[plots]" in result.stderr and list(tmp_path.iterdir()) == []

@@ -8,18 +8,14 @@ import io
 import json
 import multiprocessing
 from collections import Counter
-from dataclasses import asdict
 
 import pytest
 from click.testing import CliRunner
+from helpers import per_game
 
 from solver.cli.games import draw_grids, play, tournament
 from solver.play.game import Rules
 from solver.play.tournament import CSV_FIELDS, entry_names, run_tournament, schedule
-
-
-def per_game(result) -> list[dict]:
-    return [asdict(game) for game in result.games]
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ import json
 import time
 
 import pytest
+from helpers import strict_json
 from websockets.asyncio.client import connect
 
 from solver.protocol.limits import NETWORK
@@ -150,16 +151,12 @@ def in_hosted_game(allow_paths: bool) -> Session:
 STATES = {"fresh": fresh, "seat": in_seat_hand, "host": in_hosted_game}
 
 
-def reject_constant(token: str):
-    raise ValueError(f"non-strict JSON constant {token}")
-
-
 def check_replies(replies: list[dict], line: str, expect_id: int | None) -> list[str]:
     problems = []
     for reply in replies:
         text = encode(reply, NETWORK.max_reply_bytes)
         try:
-            parsed = json.loads(text, parse_constant=reject_constant)
+            parsed = strict_json(text)
         except ValueError as error:
             problems.append(f"{error}: {text[:120]}")
             continue
@@ -222,7 +219,7 @@ def test_hostile_lines_over_stdio_get_one_strict_json_line_each(warm):
     stdout = io.StringIO()
     run_stdio(io.StringIO("\n".join(lines) + "\n"), stdout)
     out = stdout.getvalue().splitlines()
-    replies = [json.loads(line, parse_constant=reject_constant) for line in out]
+    replies = [strict_json(line) for line in out]
     assert sum(1 for reply in replies if reply.get("id") == 0) >= len(lines)  # an answer per line
     assert not [reply for reply in replies if reply.get("code") == "internal"]
 
@@ -245,7 +242,7 @@ def test_hostile_frames_over_websocket_get_strict_json_answers(warm):
                 await ws.send(frame)
                 while index not in answered:
                     text = await asyncio.wait_for(ws.recv(), 30)
-                    reply = json.loads(text, parse_constant=reject_constant)
+                    reply = strict_json(text)
                     assert reply.get("code") != "internal", reply
                     if isinstance(reply.get("id"), int):
                         answered.add(reply["id"])

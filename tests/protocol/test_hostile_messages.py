@@ -24,33 +24,15 @@ from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner
+from helpers import error_code, on_engine_socket, send
 from websockets.asyncio.client import connect
 
 from solver.cli import main as cli
 from solver.protocol.limits import BOT_SPEEDS, MAX_GRID_CELLS, NETWORK, TIME_SCALES, Limits
 from solver.protocol.session import Session, encode
 from solver.protocol.stdio import lines_of, run_stdio
-from solver.web import BackgroundServer, WebConfig
 
 CROSS = [".M.", "CAT", ".P."]
-
-
-def answer(session: Session, message, now: float = 0.0) -> list[dict]:
-    line = message if isinstance(message, (str, bytes)) else json.dumps(message)
-    replies = session.receive(line, now)
-    for reply in replies:
-        json.loads(encode(reply))  # strict JSON, always
-    return replies
-
-
-def code_of(replies: list[dict]) -> str | None:
-    errors = [reply for reply in replies if reply["type"] == "error"]
-    return errors[0]["code"] if errors else None
-
-
-def run_server(scenario, limits: Limits = NETWORK, timeout: float = 90.0):
-    with BackgroundServer(WebConfig(engine=limits)) as server:
-        return asyncio.run(asyncio.wait_for(scenario(server.engine_url), timeout))
 
 
 async def ask(ws, message: dict, timeout: float = 30.0) -> dict:
@@ -64,8 +46,8 @@ async def ask(ws, message: dict, timeout: float = 30.0) -> dict:
 def test_1_pathological_distribution_is_refused_at_once():
     line = json.dumps({"type": "options", "distribution": "A1" + " " * 800 + "B" + " " * 800 + "!"})
     started = time.perf_counter()
-    assert code_of(answer(Session(allow_paths=False), line)) == "bad_value"
-    assert code_of(answer(Session(allow_paths=True), line)) == "bad_value"
+    assert error_code(send(Session(allow_paths=False), line)) == "bad_value"
+    assert error_code(send(Session(allow_paths=True), line)) == "bad_value"
     assert time.perf_counter() - started < 1.0  # was 7.4 s, holding the GIL
 
 
@@ -77,17 +59,17 @@ def test_1_pathological_distribution_is_refused_at_once():
     [{"time_scale": 1e-300}, {"time_scale": 5e-324}, {"bot": "medium:speed=1e-320"}, {"bot": "easy:speed=1e300"}],
 )
 def test_2_speeds_and_time_scales_outside_sane_ranges_are_refused(options):
-    assert code_of(answer(Session(), {"type": "options", **options})) == "bad_value"
+    assert error_code(send(Session(), {"type": "options", **options})) == "bad_value"
     players = [{"bot": options.get("bot", "greedy")}, {"remote": "r"}]
     if "bot" in options:
-        assert code_of(answer(Session(), {"type": "start_game", "players": players})) == "bad_value"
+        assert error_code(send(Session(), {"type": "start_game", "players": players})) == "bad_value"
 
 
 def test_2_the_slowest_allowed_settings_give_a_finite_bounded_wakeup():
     session = Session()
     slowest = f"easy:speed={BOT_SPEEDS[0]}"
-    answer(session, {"type": "options", "bot": slowest, "time_scale": TIME_SCALES[0], "clock": "realtime"})
-    answer(session, {"type": "new_hand", "tiles": "QQZXJ", "bunch": 50, "active": 2})
+    send(session, {"type": "options", "bot": slowest, "time_scale": TIME_SCALES[0], "clock": "realtime"})
+    send(session, {"type": "new_hand", "tiles": "QQZXJ", "bunch": 50, "active": 2})
     wakeup = session.next_wakeup()
     assert wakeup is not None and math.isfinite(wakeup) and wakeup <= 3600.0
 
@@ -127,9 +109,9 @@ def test_3_replies_are_strict_json_and_a_non_finite_value_becomes_an_internal_er
 
 def test_3_a_hosted_game_at_the_extreme_settings_sends_only_finite_times():
     session = Session(allow_paths=False)
-    answer(session, {"type": "options", "clock": "realtime", "time_scale": TIME_SCALES[1]})
+    send(session, {"type": "options", "clock": "realtime", "time_scale": TIME_SCALES[1]})
     slowest = f"easy:speed={BOT_SPEEDS[0]},node_budget=30"
-    replies = answer(session, {"type": "start_game", "players": [{"bot": "greedy"}, {"bot": slowest}], "seed": 1})
+    replies = send(session, {"type": "start_game", "players": [{"bot": "greedy"}, {"bot": slowest}], "seed": 1})
     now = 0.0
     for _ in range(200):
         wakeup = session.next_wakeup()
@@ -153,9 +135,9 @@ def test_4_a_network_session_never_touches_the_filesystem(tmp_path, monkeypatch)
     (tmp_path / "Z9").write_text("TOPSECRET\n")
     (tmp_path / "words.txt").write_text("hunter\nswordfish\n")
     warm = Session()
-    answer(warm, {"type": "options", "clock": "instant", "bot": "easy:node_budget=30"})
-    answer(warm, {"type": "new_hand", "tiles": "CATMP", "bunch": 10, "active": 2})
-    answer(warm, {"type": "check", "grid": CROSS, "lexicon": "fr"})
+    send(warm, {"type": "options", "clock": "instant", "bot": "easy:node_budget=30"})
+    send(warm, {"type": "new_hand", "tiles": "CATMP", "bunch": 10, "active": 2})
+    send(warm, {"type": "check", "grid": CROSS, "lexicon": "fr"})
 
     touched: list[str] = []
     real_stat, real_open, real_os_open = os.stat, io.open, os.open
@@ -189,9 +171,9 @@ def test_4_a_network_session_never_touches_the_filesystem(tmp_path, monkeypatch)
     monkeypatch.setattr("builtins.open", tripwire(real_open))
     replies = []
     for spec in hostile_specs:
-        replies += answer(session, {"type": "options", "distribution": spec, "clock": "instant"})
-        replies += answer(session, {"type": "options", "lexicon": spec})
-        replies += answer(session, {"type": "check", "grid": CROSS, "lexicon": spec})
+        replies += send(session, {"type": "options", "distribution": spec, "clock": "instant"})
+        replies += send(session, {"type": "options", "lexicon": spec})
+        replies += send(session, {"type": "check", "grid": CROSS, "lexicon": spec})
     monkeypatch.undo()
     assert touched == [], touched[:5]
     text = json.dumps(replies)
@@ -204,7 +186,7 @@ def test_4_a_network_session_never_touches_the_filesystem(tmp_path, monkeypatch)
 def test_4_the_local_engine_still_reads_files_it_is_named(tmp_path):
     (tmp_path / "set.txt").write_text("# a tiny set\nA30,B30,C30,D30,E30,S30\n")
     session = Session(allow_paths=True)
-    replies = answer(session, {"type": "options", "distribution": str(tmp_path / "set.txt")})
+    replies = send(session, {"type": "options", "distribution": str(tmp_path / "set.txt")})
     assert replies[0]["type"] == "options" and len(session.options.rules().distribution) == 180
 
 
@@ -223,8 +205,8 @@ def test_4_the_local_engine_still_reads_files_it_is_named(tmp_path):
     ids=["200-entries", "overflow", "5000-digits", "3000-repeats"],
 )
 def test_5_hostile_counts_are_bad_values_not_internal_errors(spec, allow_paths):
-    replies = answer(Session(allow_paths=allow_paths), {"type": "options", "distribution": spec})
-    assert code_of(replies) == "bad_value", replies
+    replies = send(Session(allow_paths=allow_paths), {"type": "options", "distribution": spec})
+    assert error_code(replies) == "bad_value", replies
 
 
 def test_5_over_stdio_too():
@@ -284,7 +266,7 @@ def test_6_a_slow_reader_is_dropped_and_its_slot_freed(en):
             reply = await ask(fresh, {"type": "hello", "id": "next"}, timeout=10)
         return ended, reply, time.monotonic() - started
 
-    ended, reply, elapsed = run_server(scenario, limits)
+    ended, reply, elapsed = on_engine_socket(scenario, limits, timeout=90.0)
     assert ended == "dropped" and reply["id"] == "next" and elapsed < 30
 
 
@@ -331,7 +313,7 @@ def test_7_a_hello_is_answered_while_heavy_work_fills_the_workers():
         results = await asyncio.gather(heavy(url, 1, first), heavy(url, 2, second), cheap(url, first, second))
         return results[2]
 
-    reply, checked, waited, busy = run_server(scenario, limits, timeout=240)
+    reply, checked, waited, busy = on_engine_socket(scenario, limits, timeout=240)
     assert reply["id"] == "quick" and checked["valid"] is True
     assert any(busy.values()), busy  # answered while the heavy work went on
     assert waited < 1.0, waited  # was 4 s behind 8 heavy requests
@@ -342,8 +324,8 @@ def test_7_network_sessions_cap_the_bots_search_budget():
         {"type": "options", "bot": "hard:node_budget=1000000"},
         {"type": "start_game", "players": [{"bot": "hard:node_budget=1000000"}]},
     ):
-        assert code_of(answer(Session(allow_paths=False), message)) == "bad_value"
-    assert answer(Session(allow_paths=True), {"type": "options", "bot": "hard:node_budget=1000000"})[0]["type"] == (
+        assert error_code(send(Session(allow_paths=False), message)) == "bad_value"
+    assert send(Session(allow_paths=True), {"type": "options", "bot": "hard:node_budget=1000000"})[0]["type"] == (
         "options"
     )
 
@@ -355,9 +337,9 @@ def test_7_an_instant_bots_only_game_runs_in_slices_of_bounded_work(monkeypatch)
 
     monkeypatch.setattr(solver.protocol.host, "TICK_WORK_SECONDS", 0.0)
     session = Session(allow_paths=False)
-    answer(session, {"type": "options", "clock": "instant"})
+    send(session, {"type": "options", "clock": "instant"})
     players = [{"bot": "easy:node_budget=400"}] * 4
-    replies = answer(session, {"type": "start_game", "players": players, "seed": 3})
+    replies = send(session, {"type": "start_game", "players": players, "seed": 3})
     assert not any(reply["type"] == "game_over" for reply in replies)
     ticks, slowest = 0, 0.0
     while session.next_wakeup() is not None:
@@ -387,7 +369,7 @@ def test_8_a_remote_player_is_heard_during_an_instant_hosted_game():
                 if message["type"] == "game_over":
                     return kinds
 
-    kinds = run_server(scenario)
+    kinds = on_engine_socket(scenario, timeout=90.0)
     answered = [kind for kind in kinds[: kinds.index("game_over")] if kind in ("ok", "stale")]
     assert answered, kinds[:40]  # the remote's calls were read before the game ended
 
@@ -435,12 +417,12 @@ def test_9_the_engine_process_on_dev_zero_answers_too_large_once_and_holds_no_me
 def test_10_big_grids_are_refused_and_replies_stay_small():
     text = "\n".join(["AB" * 120] * 255)  # the 240 x 255 grid of the finding, in text form: under 64 KB
     assert len(json.dumps({"type": "check", "grid": text})) < 65536
-    assert code_of(answer(Session(allow_paths=False), {"type": "check", "grid": text})) == "bad_grid"
+    assert error_code(send(Session(allow_paths=False), {"type": "check", "grid": text})) == "bad_grid"
     # the worst grid within the bounds: MAX_GRID_CELLS cells, as many letters as allowed
     side = int(math.isqrt(MAX_GRID_CELLS))
     rows = [("Q." * side)[:side] if row % 2 == 0 else "." * side for row in range(side)]
-    replies = answer(Session(allow_paths=False), {"type": "check", "grid": rows})
-    assert code_of(replies) in (None, "bad_grid")
+    replies = send(Session(allow_paths=False), {"type": "check", "grid": rows})
+    assert error_code(replies) in (None, "bad_grid")
     assert max(len(encode(reply)) for reply in replies) < NETWORK.max_reply_bytes
     assert len(encode({"type": "check", "pad": "x" * (NETWORK.max_reply_bytes + 1), "id": 1})) < 1000
 
@@ -449,25 +431,25 @@ def test_10_big_grids_are_refused_and_replies_stay_small():
 
 
 def test_minor_check_lexicon_must_be_a_string():
-    assert code_of(answer(Session(), {"type": "check", "grid": CROSS, "lexicon": 5})) == "bad_value"
+    assert error_code(send(Session(), {"type": "check", "grid": CROSS, "lexicon": 5})) == "bad_value"
 
 
 @pytest.mark.parametrize("player", [-1, 10**12, 1.5, True, "me", None, [1]])
 def test_minor_notice_player_is_validated(player):
     session = Session()
-    answer(session, {"type": "options", "clock": "instant", "bot": "easy:node_budget=30"})
-    answer(session, {"type": "new_hand", "tiles": "QQZXJAE", "bunch": 50, "active": 2})
-    assert code_of(answer(session, {"type": "notice", "event": "peel", "player": player})) == "bad_value"
-    assert answer(session, {"type": "notice", "event": "peel", "player": 1})[0]["type"] == "ok"
+    send(session, {"type": "options", "clock": "instant", "bot": "easy:node_budget=30"})
+    send(session, {"type": "new_hand", "tiles": "QQZXJAE", "bunch": 50, "active": 2})
+    assert error_code(send(session, {"type": "notice", "event": "peel", "player": player})) == "bad_value"
+    assert send(session, {"type": "notice", "event": "peel", "player": 1})[0]["type"] == "ok"
 
 
 def test_minor_start_game_during_a_seat_hand_is_out_of_order():
     session = Session()
-    answer(session, {"type": "options", "clock": "instant", "bot": "easy:node_budget=30"})
-    answer(session, {"type": "new_hand", "tiles": "QQZXJAE", "bunch": 50, "active": 2})
-    assert code_of(answer(session, {"type": "start_game", "players": [{"bot": "greedy"}]})) == "out_of_order"
-    answer(session, {"type": "notice", "event": "end"})
-    assert answer(session, {"type": "start_game", "players": [{"bot": "greedy"}]})[0]["type"] == "game"
+    send(session, {"type": "options", "clock": "instant", "bot": "easy:node_budget=30"})
+    send(session, {"type": "new_hand", "tiles": "QQZXJAE", "bunch": 50, "active": 2})
+    assert error_code(send(session, {"type": "start_game", "players": [{"bot": "greedy"}]})) == "out_of_order"
+    send(session, {"type": "notice", "event": "end"})
+    assert send(session, {"type": "start_game", "players": [{"bot": "greedy"}]})[0]["type"] == "game"
 
 
 def test_minor_seeds_are_non_negative_everywhere():
@@ -477,5 +459,5 @@ def test_minor_seeds_are_non_negative_everywhere():
         {"type": "options", "seed": -1},
         {"type": "start_game", "players": [{"bot": "greedy"}], "seed": -1},
     ):
-        assert code_of(answer(Session(), message)) == "bad_value"
-    assert code_of(answer(Session(), {"type": "options", "seed": 2**64})) == "bad_value"
+        assert error_code(send(Session(), message)) == "bad_value"
+    assert error_code(send(Session(), {"type": "options", "seed": 2**64})) == "bad_value"

@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import bananas_script
+from helpers import bananas_script, error_code, of_type, send, tiles
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ENGLISH, TileCounts, draw
@@ -52,26 +52,6 @@ CHEAP_BOT = "easy:node_budget=30"
 # -- helpers ---------------------------------------------------------------------------
 
 
-def send(session: Session, message, now: float = 0.0) -> list[dict]:
-    """One message in (a dict is encoded as JSON; str/bytes go as they are)."""
-    line = message if isinstance(message, (str, bytes)) else json.dumps(message)
-    replies = session.receive(line, now)
-    assert isinstance(replies, list)
-    for reply in replies:
-        assert isinstance(reply, dict) and isinstance(reply.get("type"), str), reply
-        json.dumps(reply)  # every reply must be sendable
-    return replies
-
-
-def only(replies: list[dict], kind: str) -> list[dict]:
-    return [reply for reply in replies if reply["type"] == kind]
-
-
-def error_code(replies: list[dict]) -> str | None:
-    errors = only(replies, "error")
-    return errors[0]["code"] if errors else None
-
-
 def drain(session: Session, now: float = 0.0, limit: int = 20_000, step: float = 1e-6) -> tuple[list[dict], float]:
     """Tick at each wakeup until nothing is scheduled. A real driver's clock moves on
     between ticks, so each tick is a hair after the wakeup (the engine also tolerates a
@@ -86,32 +66,21 @@ def drain(session: Session, now: float = 0.0, limit: int = 20_000, step: float =
     raise AssertionError("the session never went quiet")
 
 
-def tiles(letters: str) -> TileCounts:
-    return TileCounts.from_letters(letters)
-
-
 def assert_still_serving(session: Session) -> None:
     replies = send(session, {"type": "hello", "id": "alive"})
-    assert only(replies, "hello") and only(replies, "hello")[0]["id"] == "alive"
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    from solver.lexicon.loader import get_lexicon
-
-    return get_lexicon("en")
+    assert of_type(replies, "hello") and of_type(replies, "hello")[0]["id"] == "alive"
 
 
 def seat_session(bot: str = CHEAP_BOT, clock: str = "instant", **options) -> Session:
     session = Session()
     replies = send(session, {"type": "options", "clock": clock, "bot": bot, **options})
-    assert only(replies, "options"), replies
+    assert of_type(replies, "options"), replies
     return session
 
 
 def host_session(clock: str = "instant", **options) -> Session:
     session = Session()
-    assert only(send(session, {"type": "options", "clock": clock, **options}), "options")
+    assert of_type(send(session, {"type": "options", "clock": clock, **options}), "options")
     return session
 
 
@@ -143,7 +112,7 @@ def test_hello_reports_version_lexicons_variants_bots_modes_and_echoes_ids():
     assert "id" not in send(session, {"type": "hello"})[0]
 
 
-def test_check_valid_grid_without_a_game(lexicon):
+def test_check_valid_grid_without_a_game(en):
     grid_tiles = Grid.from_rows(CROSS).tiles()  # the grid's real letters: C A T M P
     assert grid_tiles == tiles("CATMP")
     reply = send(Session(), {"type": "check", "grid": CROSS, "tiles": grid_tiles.letters(), "id": 1})
@@ -247,7 +216,7 @@ class Referee:
                 assert len(self.bunch) >= 2, "PEEL with fewer bunch tiles than players"
                 mine = self.deal(1)
                 if step % 3 == 1 and len(self.bunch) >= 3:  # the opponent peeled at the same moment
-                    assert only(
+                    assert of_type(
                         send(
                             self.session, {"type": "notice", "event": "peel", "player": 1, "bunch": len(self.bunch) - 2}
                         ),
@@ -258,9 +227,9 @@ class Referee:
                 self.opponent = self.opponent + self.deal(1)
                 self.dealt = self.dealt + mine
                 if step % 5 == 0:
-                    assert only(send(self.session, {"type": "table", "bunch": len(self.bunch), "active": 2}), "ok")
+                    assert of_type(send(self.session, {"type": "table", "bunch": len(self.bunch), "active": 2}), "ok")
                 replies = send(self.session, {"type": "draw", "tiles": mine.letters(), "bunch": len(self.bunch)})
-                assert only(replies, "ok")
+                assert of_type(replies, "ok")
             elif call["call"] == "dump":
                 returned = tiles(call["tile"])
                 assert len(returned) == 1
@@ -276,36 +245,36 @@ class Referee:
                 assert len(self.bunch) < 2, "BANANAS before the bunch ran out"
                 report = validate(Grid.from_rows(call["grid"]), lexicon, self.dealt)
                 assert report.ok, report.problems()
-                assert only(send(self.session, {"type": "notice", "event": "win", "player": "you"}), "ok")
+                assert of_type(send(self.session, {"type": "notice", "event": "win", "player": "you"}), "ok")
                 return call
         raise AssertionError(f"no BANANAS after {max_steps} calls: {self.calls}")
 
 
 @pytest.mark.parametrize("bot, seed", [("easy", 3), ("greedy", 1), ("medium", 5)])
-def test_seat_full_game_as_referee_ends_with_a_valid_bananas(lexicon, bot, seed):
+def test_seat_full_game_as_referee_ends_with_a_valid_bananas(en, bot, seed):
     referee = Referee(bot, seed)
-    final = referee.play(lexicon)
+    final = referee.play(en)
     assert final["type"] == "call" and final["call"] == "bananas"
     assert referee.calls.count("peel") >= 20
     # the whole 144-tile set is accounted for: bunch + opponent + bot
     assert referee.bunch + referee.opponent + referee.dealt == ENGLISH
     # after the end, options can change again and a new hand starts
-    assert only(send(referee.session, {"type": "options", "clock": "instant"}), "options")
-    assert only(send(referee.session, {"type": "new_hand", "tiles": "CATMP", "bunch": 0, "active": 1}), "ready")
+    assert of_type(send(referee.session, {"type": "options", "clock": "instant"}), "options")
+    assert of_type(send(referee.session, {"type": "new_hand", "tiles": "CATMP", "bunch": 0, "active": 1}), "ready")
 
 
 def test_seat_dump_returns_a_tile_from_the_hand_and_play_continues_after_drawing_three():
     session = seat_session("easy")
     hand = tiles("QQZXJAE")  # no easy word uses two Qs, a Z, an X and a J with two vowels
     replies = send(session, {"type": "new_hand", "tiles": hand.letters(), "bunch": 80, "active": 2})
-    dump = only(replies, "call")[0]
+    dump = of_type(replies, "call")[0]
     assert dump["call"] == "dump"
     assert hand.contains(tiles(dump["tile"])) and len(dump["tile"]) == 1
     assert dump["tile"] == "Q"  # the easy preset dumps the hardest letter
     held = hand - tiles(dump["tile"])
     assert session.seat.bot.holding() == held  # given back on the call
     replies = send(session, {"type": "draw", "tiles": "EIO", "bunch": 78})
-    assert only(replies, "ok")[0]["hand"] != ""  # still unplaced tiles
+    assert of_type(replies, "ok")[0]["hand"] != ""  # still unplaced tiles
     follow_up = [reply for reply in replies if reply["type"] in ("call", "stuck")]
     assert len(follow_up) == 1  # it keeps playing: another call (or stuck)
     assert session.seat.bot.holding() == held + tiles("EIO") - (
@@ -316,10 +285,10 @@ def test_seat_dump_returns_a_tile_from_the_hand_and_play_continues_after_drawing
 def test_seat_stuck_when_it_cannot_finish_and_cannot_dump():
     session = seat_session("easy")
     replies = send(session, {"type": "new_hand", "tiles": "QQZXJAE", "bunch": 1, "active": 2})
-    assert only(replies, "stuck") and not only(replies, "call")
-    assert tiles(only(replies, "stuck")[0]["hand"]).contains(tiles("QQ"))
+    assert of_type(replies, "stuck") and not of_type(replies, "call")
+    assert tiles(of_type(replies, "stuck")[0]["hand"]).contains(tiles("QQ"))
     # a table update that changes nothing leaves it stuck; it still answers
-    assert only(send(session, {"type": "table", "bunch": 1}), "ok")
+    assert of_type(send(session, {"type": "table", "bunch": 1}), "ok")
 
 
 def test_seat_realtime_calls_are_not_emitted_before_their_due_time():
@@ -340,7 +309,7 @@ def test_seat_realtime_a_draw_before_the_call_lands_replaces_the_planned_call():
     send(session, {"type": "new_hand", "tiles": "CATMP", "bunch": 60, "active": 4}, now=0.0)
     first_due = session.next_wakeup()
     replies = send(session, {"type": "draw", "tiles": "S", "bunch": 59}, now=first_due / 2)
-    assert only(replies, "ok") and not only(replies, "call")
+    assert of_type(replies, "ok") and not of_type(replies, "call")
     second_due = session.next_wakeup()
     assert second_due > first_due / 2
     if second_due > first_due:
@@ -362,41 +331,41 @@ def tracked_hand(replies: list[dict], player: int, start: TileCounts | None = No
 
 
 @pytest.mark.parametrize("bots, seed", [(["easy", "greedy"], 1), (["greedy", "greedy"], 2), (["easy", "medium"], 7)])
-def test_host_instant_two_bots_play_to_game_over_with_a_valid_winning_grid(lexicon, bots, seed):
+def test_host_instant_two_bots_play_to_game_over_with_a_valid_winning_grid(en, bots, seed):
     session = host_session()
     replies = send(session, {"type": "start_game", "players": [{"bot": bot} for bot in bots], "seed": seed})
     out, _ = drain(session)
     replies += out
     assert replies[0] == {"type": "game", "players": bots, "seed": seed}
-    events = only(replies, "event")
+    events = of_type(replies, "event")
     assert events[0]["event"] == "split"
     assert [event["t"] for event in events] == sorted(event["t"] for event in events)
-    assert not only(replies, "tiles")  # no remote players: nobody's private tiles are sent
-    assert not only(replies, "error")
-    game_over = only(replies, "game_over")
+    assert not of_type(replies, "tiles")  # no remote players: nobody's private tiles are sent
+    assert not of_type(replies, "error")
+    game_over = of_type(replies, "game_over")
     assert len(game_over) == 1 and replies[-1]["type"] == "game_over"
     over = game_over[0]
     assert over["outcome"] in ("win", "shared", "unawarded")
     for winner in over["winners"]:
         grid = Grid.from_rows(over["grids"][winner])
-        report = validate(grid, lexicon, session.host.round.seats[winner].held)
+        report = validate(grid, en, session.host.round.seats[winner].held)
         assert report.ok, report.problems()
     session.host.round.check_invariant()
     assert session.next_wakeup() is None
     # the finished game frees the session: options and a new game are accepted
-    assert only(send(session, {"type": "options", "seed": 9}), "options")
+    assert of_type(send(session, {"type": "options", "seed": 9}), "options")
 
 
-def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
+def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(en):
     session = host_session()
     replies = send(session, {"type": "start_game", "players": [{"remote": "me"}, {"bot": "easy"}], "seed": 4})
     assert replies[0] == {"type": "game", "players": ["me", "easy"], "seed": 4}
-    split = only(replies, "tiles")
+    split = of_type(replies, "tiles")
     assert split[0]["player"] == 0 and split[0]["reason"] == "split" and len(split[0]["tiles"]) == 21
     hand = tracked_hand(replies, 0)
     assert hand == session.host.round.seats[0].held
     # the public split event tells hand sizes, not letters
-    split_event = only(replies, "event")[0]
+    split_event = of_type(replies, "event")[0]
     assert split_event["event"] == "split" and split_event["hands"] == [21, 21]
 
     # a dump of a tile it does not hold: not_your_tile, no dump happens
@@ -425,7 +394,7 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     tile = hand.letters()[0]
     bunch_before = len(session.host.round.bunch)
     replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": tile.lower()})
-    assert only(replies, "ok")
+    assert of_type(replies, "ok")
     dumped = [r for r in replies if r["type"] == "tiles" and len(r["tiles"]) == 3]
     assert len(dumped) == 1 and dumped[0]["player"] == 0
     dump_event = [r for r in replies if r["type"] == "event" and r["event"] == "dump"]
@@ -438,31 +407,31 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(lexicon):
     # stuck: public stuck event for the remote player
     replies = send(session, {"type": "call", "player": 0, "call": "stuck"})
     stuck = [r for r in replies if r["type"] == "event" and r["event"] == "stuck" and r["player"] == 0]
-    assert stuck and only(replies, "ok")
+    assert stuck and of_type(replies, "ok")
     hand = tracked_hand(replies, 0, hand)
 
     # the bot plays on; the game ends (each PEEL of the bot hands the remote a tile and so
     # a new decision: it says stuck again, until the bot wins or is stuck too)
     out, _ = drain(session)
     for _ in range(100):
-        if only(replies + out, "game_over"):
+        if of_type(replies + out, "game_over"):
             break
         out += send(session, {"type": "call", "player": 0, "call": "stuck"})
         out += drain(session)[0]
     replies += out
     hand = tracked_hand(out, 0, hand)
     assert hand == session.host.round.seats[0].held  # every tile the remote got was announced to it
-    over = only(replies, "game_over")
+    over = of_type(replies, "game_over")
     assert len(over) == 1
     for winner in over[0]["winners"]:
         assert winner == 1
-        assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.host.round.seats[1].held).ok
+        assert validate(Grid.from_rows(over[0]["grids"][1]), en, session.host.round.seats[1].held).ok
     session.host.round.check_invariant()
     # calls for the bot's seat are refused
     assert error_code(send(session, {"type": "call", "player": 1, "call": "peel"})) == "bad_value"
 
 
-def test_host_remote_bananas_with_a_wrong_grid_goes_rotten_then_the_bot_finishes(lexicon):
+def test_host_remote_bananas_with_a_wrong_grid_goes_rotten_then_the_bot_finishes(en):
     """Realtime clock with a fake `now` held at 0: the bot's first call is seconds of
     simulated time away, so the remote player dumps the bunch down first."""
     session = host_session(clock="realtime", time_scale=1000)
@@ -472,7 +441,7 @@ def test_host_remote_bananas_with_a_wrong_grid_goes_rotten_then_the_bot_finishes
     while len(session.host.round.bunch) >= 2:
         tile = hand.letters()[dumps % len(hand)]
         replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": tile}, now=0.0)
-        assert only(replies, "ok"), replies
+        assert of_type(replies, "ok"), replies
         hand = tracked_hand(replies, 0, hand - tiles(tile))
         dumps += 1
         assert dumps <= 60
@@ -486,10 +455,10 @@ def test_host_remote_bananas_with_a_wrong_grid_goes_rotten_then_the_bot_finishes
     assert error_code(send(session, {"type": "call", "player": 0, "call": "stuck"}, now=0.0)) == "out_of_order"
 
     out, _ = drain(session)
-    over = only(out, "game_over")
+    over = of_type(out, "game_over")
     assert len(over) == 1 and over[0]["outcome"] == "win" and over[0]["winners"] == [1]
     assert over[0]["grids"][0] is None
-    assert validate(Grid.from_rows(over[0]["grids"][1]), lexicon, session.host.round.seats[1].held).ok
+    assert validate(Grid.from_rows(over[0]["grids"][1]), en, session.host.round.seats[1].held).ok
     session.host.round.check_invariant()
 
 
@@ -507,7 +476,7 @@ def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
     )
     seen = list(replies)
     hand = tracked_hand(replies, 0)
-    bunch = only(replies, "event")[0]["bunch"]
+    bunch = of_type(replies, "event")[0]["bunch"]
     while bunch >= 2:
         tile = hand.letters()[-1]
         replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": tile})
@@ -527,7 +496,7 @@ def test_host_instant_remote_bananas_with_an_invalid_grid_goes_rotten():
     assert rotten["player"] == 0 and any("not a word" in p for p in rotten["problems"])
     # the stuck bot alone cannot finish: the hand ends unawarded
     out, _ = drain(session)
-    over = only(replies + out, "game_over")
+    over = of_type(replies + out, "game_over")
     assert len(over) == 1 and over[0]["outcome"] == "unawarded" and over[0]["winners"] == []
     session.host.round.check_invariant()
 
@@ -538,9 +507,9 @@ def test_host_remote_stuck_with_stuck_bots_ends_the_game():
     _, now = drain(session)  # the deal's first moment: the clock starts once the deal is out
     assert session.next_wakeup() is None  # only the remote players can move
     replies = send(session, {"type": "call", "player": 0, "call": "stuck"}, now=now + 0.1)
-    assert not only(replies, "game_over")
+    assert not of_type(replies, "game_over")
     replies = send(session, {"type": "call", "player": 1, "call": "stuck"}, now=now + 0.2)
-    over = only(replies, "game_over")
+    over = of_type(replies, "game_over")
     assert over and over[0]["outcome"] == "unawarded"
     session.host.round.check_invariant()
 
@@ -550,7 +519,7 @@ def test_host_realtime_events_wait_for_the_wall_clock():
     replies = send(
         session, {"type": "start_game", "players": [{"bot": "greedy"}, {"bot": "greedy"}], "seed": 2}, now=0.0
     )
-    assert [r["event"] for r in only(replies, "event")] == ["split"]
+    assert [r["event"] for r in of_type(replies, "event")] == ["split"]
     wakeup = session.next_wakeup()
     assert wakeup is not None and wakeup > 0
     assert session.tick(now=wakeup * 0.99) == []
@@ -559,7 +528,7 @@ def test_host_realtime_events_wait_for_the_wall_clock():
     assert error_code(send(session, {"type": "start_game", "players": [{"bot": "greedy"}]}, now=0.0)) == "out_of_order"
     assert error_code(send(session, {"type": "new_hand", "tiles": "CAT"}, now=0.0)) == "out_of_order"
     out, _ = drain(session)
-    assert only(out, "game_over")
+    assert of_type(out, "game_over")
 
 
 # -- contract gaps these tests found (now fixed; kept as regression tests) ------------------
@@ -584,14 +553,14 @@ def test_host_realtime_tick_at_next_wakeup_makes_progress():
 def test_start_game_reply_echoes_the_id():
     session = host_session()
     replies = send(session, {"type": "start_game", "players": [{"bot": "greedy"}], "seed": 1, "id": "g"})
-    assert only(replies, "game")[0].get("id") == "g"
+    assert of_type(replies, "game")[0].get("id") == "g"
 
 
 def test_call_after_game_over_is_out_of_order():
     session = host_session(clock="realtime", time_scale=1000)
     send(session, {"type": "start_game", "players": [{"remote": "a"}, {"remote": "b"}], "seed": 1}, now=0.0)
     send(session, {"type": "call", "player": 0, "call": "stuck"})
-    assert only(send(session, {"type": "call", "player": 1, "call": "stuck"}), "game_over")
+    assert of_type(send(session, {"type": "call", "player": 1, "call": "stuck"}), "game_over")
     assert (
         error_code(
             send(
@@ -610,7 +579,7 @@ def complete_grid_for(letters: TileCounts) -> Grid | None:
     return bot.current_grid() if decision.action == "peel" else None
 
 
-def test_remote_player_with_every_tile_placed_can_peel(lexicon):
+def test_remote_player_with_every_tile_placed_can_peel(en):
     for seed in range(10):
         session = host_session(clock="realtime", time_scale=1000)
         replies = send(session, {"type": "start_game", "players": [{"remote": "me"}, {"bot": "easy"}], "seed": seed})
@@ -618,7 +587,7 @@ def test_remote_player_with_every_tile_placed_can_peel(lexicon):
         grid = complete_grid_for(hand)
         if grid is not None:
             break
-    assert grid is not None and validate(grid, lexicon, hand).ok
+    assert grid is not None and validate(grid, en, hand).ok
     replies = send(session, {"type": "call", "player": 0, "call": "peel", "grid": grid.to_json()})
     peels = [r for r in replies if r["type"] == "event" and r["event"] == "peel" and r["player"] == 0]
     assert peels, replies
@@ -685,7 +654,7 @@ def test_lexicon_must_be_a_shipped_name(tmp_path):
     # Network sessions (the WebSocket server) get shipped names only; a local engine may read files.
     replies = send(Session(allow_paths=False), {"type": "check", "grid": ["SWORDFISH"], "lexicon": str(secret)})
     assert error_code(replies) == "bad_value", replies
-    assert only(send(Session(), {"type": "check", "grid": ["SWORDFISH"], "lexicon": str(secret)}), "check")
+    assert of_type(send(Session(), {"type": "check", "grid": ["SWORDFISH"], "lexicon": str(secret)}), "check")
 
 
 def test_distribution_file_contents_are_not_echoed(tmp_path):
@@ -830,7 +799,7 @@ def test_error_replies_echo_the_id_even_for_malformed_fields():
 @pytest.fixture
 def seat_in_hand() -> Session:
     session = seat_session("easy")
-    assert only(send(session, {"type": "new_hand", "tiles": "QQZXJAE", "bunch": 50, "active": 2}), "call")
+    assert of_type(send(session, {"type": "new_hand", "tiles": "QQZXJAE", "bunch": 50, "active": 2}), "call")
     return session
 
 
@@ -899,7 +868,7 @@ def test_bad_input_mid_hosted_game(hosted_with_remote, label, message, code):
     assert error_code(replies) == code, replies
     assert len(session.host.round.events) == events_before and session.host.round.seats[0].held == held_before
     assert_still_serving(session)
-    assert only(send(session, {"type": "grid", "player": 0}), "grid")
+    assert of_type(send(session, {"type": "grid", "player": 0}), "grid")
 
 
 # -- fuzz ----------------------------------------------------------------------------------

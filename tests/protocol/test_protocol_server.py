@@ -20,58 +20,22 @@ import time
 import urllib.request
 
 import numpy as np
-import pytest
 import websockets
-from conftest import bananas_script
+from helpers import bananas_script, closed_code, on_engine_socket, request
 from websockets.asyncio.client import connect
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ENGLISH, TileCounts, draw
-from solver.protocol.limits import NETWORK, Limits
-from solver.web import BackgroundServer, WebConfig
+from solver.protocol.limits import Limits
 
 CROSS = [".M.", "CAT", ".P."]
-TEST_TIMEOUT = 60.0  # seconds: every test's whole conversation
 HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"
-
-
-@pytest.fixture(scope="module")
-def lexicon():
-    from solver.lexicon.loader import get_lexicon
-
-    return get_lexicon("en")
-
-
-def run(scenario, limits: Limits = NETWORK):
-    """Start a server, run `scenario(url)` against its engine endpoint, stop it; all bounded."""
-    with BackgroundServer(WebConfig(engine=limits)) as server:
-        return asyncio.run(asyncio.wait_for(scenario(server.engine_url), TEST_TIMEOUT))
-
-
-async def request(ws, message: dict, *, until: str | None = None, timeout: float = 30.0) -> list[dict]:
-    """Send one message; collect replies until one of type `until` (default: the first)."""
-    await ws.send(json.dumps(message))
-    replies = []
-    while True:
-        reply = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        assert isinstance(reply, dict) and isinstance(reply.get("type"), str), reply
-        replies.append(reply)
-        if until is None or reply["type"] == until:
-            return replies
-
-
-async def closed_code(ws, timeout: float = 10.0) -> int:
-    """Wait until the server closes the connection; its close code."""
-    with pytest.raises(websockets.ConnectionClosed) as closed:
-        while True:
-            await asyncio.wait_for(ws.recv(), timeout)
-    return closed.value.rcvd.code if closed.value.rcvd else None
 
 
 # -- whole games through a socket ----------------------------------------------------------
 
 
-def test_hosted_game_with_two_bots_and_a_remote_player_ends_with_game_over(lexicon):
+def test_hosted_game_with_two_bots_and_a_remote_player_ends_with_game_over(en):
     """The test client plays seat 2 naively: on every tiles message it dumps its hardest
     letter while the bunch allows, otherwise says stuck. The realtime clock (x50) keeps
     the bots from finishing before the client can answer."""
@@ -121,7 +85,7 @@ def test_hosted_game_with_two_bots_and_a_remote_player_ends_with_game_over(lexic
                 if kind == "game_over":
                     return message, seen, dumps, stucks
 
-    over, seen, dumps, stucks = run(scenario)
+    over, seen, dumps, stucks = on_engine_socket(scenario)
     assert seen[0]["type"] == "game" and seen[0]["players"] == ["easy", "greedy", "client"]
     split = [m for m in seen if m["type"] == "tiles" and m["reason"] == "split"]
     assert len(split) == 1 and len(split[0]["tiles"]) == 21
@@ -130,11 +94,11 @@ def test_hosted_game_with_two_bots_and_a_remote_player_ends_with_game_over(lexic
     assert over["outcome"] in ("win", "shared", "unawarded")
     assert 2 not in over["winners"]
     for winner in over["winners"]:
-        report = validate(Grid.from_rows(over["grids"][winner]), lexicon)
+        report = validate(Grid.from_rows(over["grids"][winner]), en)
         assert report.ok, report.problems()
 
 
-def test_seat_mode_game_over_a_socket_with_the_client_as_referee(lexicon):
+def test_seat_mode_game_over_a_socket_with_the_client_as_referee(en):
     async def scenario(url):
         rng = np.random.default_rng(5)
         bunch = ENGLISH
@@ -174,8 +138,8 @@ def test_seat_mode_game_over_a_socket_with_the_client_as_referee(lexicon):
                     return Grid.from_rows(call["grid"]), dealt, bunch + opponent
             raise AssertionError("no BANANAS")
 
-    grid, dealt, rest = run(scenario)
-    report = validate(grid, lexicon, dealt)
+    grid, dealt, rest = on_engine_socket(scenario)
+    report = validate(grid, en, dealt)
     assert report.ok, report.problems()
     assert dealt + rest == ENGLISH
 
@@ -252,14 +216,14 @@ def concurrent_clients(bots: list[str], clients: int = 8):
     async def scenario(url):
         return await asyncio.gather(*(client(url, number) for number in range(clients)))
 
-    results = run(scenario)
+    results = on_engine_socket(scenario)
     assert len(results) == clients and all(r["type"] == "game_over" for r in results)
 
     # the same seeds alone give the same results: nothing leaked between sessions
     async def alone(url):
         return await client(url, 3)
 
-    assert run(alone) == results[3]
+    assert on_engine_socket(alone) == results[3]
 
 
 def test_concurrent_sessions_are_isolated():
@@ -292,7 +256,7 @@ def test_max_sessions_closes_the_extra_connection_with_1013_and_frees_slots():
             assert (await request(fourth, {"type": "hello", "id": 4}))[0]["id"] == 4
         await second.close()
 
-    run(scenario, Limits(max_sessions=2))
+    on_engine_socket(scenario, Limits(max_sessions=2))
 
 
 def test_idle_client_is_closed_with_1000_within_about_two_seconds():
@@ -314,7 +278,7 @@ def test_idle_client_is_closed_with_1000_within_about_two_seconds():
             assert (await request(busy, {"type": "hello", "id": "after"}))[0]["id"] == "after"
             return code, elapsed
 
-    code, elapsed = run(scenario, Limits(idle_timeout=1))
+    code, elapsed = on_engine_socket(scenario, Limits(idle_timeout=1))
     assert code == 1000
     assert 0.9 <= elapsed <= 4.0, elapsed  # lower bound: talking elsewhere does not keep it alive
 
@@ -335,7 +299,7 @@ def test_oversized_message_closes_that_connection_with_1009_and_others_keep_goin
             assert (await request(fresh, {"type": "hello"}))[0]["type"] == "hello"
         return code
 
-    assert run(scenario, Limits(max_message_bytes=1024)) == 1009
+    assert on_engine_socket(scenario, Limits(max_message_bytes=1024)) == 1009
 
 
 def test_a_client_that_vanishes_mid_game_does_not_break_the_server():
@@ -354,7 +318,7 @@ def test_a_client_that_vanishes_mid_game_does_not_break_the_server():
             check = await request(next_client, {"type": "check", "grid": CROSS, "tiles": "CATMP"})
             assert check[0]["valid"] is True
 
-    run(scenario, Limits(max_sessions=1))
+    on_engine_socket(scenario, Limits(max_sessions=1))
 
 
 def test_bad_frames_get_errors_and_binary_frames_are_refused():
@@ -375,7 +339,7 @@ def test_bad_frames_get_errors_and_binary_frames_are_refused():
             assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "bye"
             return await closed_code(ws)
 
-    assert run(scenario) == 1000
+    assert on_engine_socket(scenario) == 1000
 
 
 # -- the serve command ------------------------------------------------------------------------

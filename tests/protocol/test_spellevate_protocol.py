@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import send
 
 from solver.core.tiles import TileCounts
 from solver.play.spellevate import Play
@@ -17,10 +18,6 @@ from solver.protocol.stdio import run_stdio
 
 PROTOCOL_MD = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 SMALL_SET = "A2,C1,E3,I2,N2,O2,R2,S3,T3,Z1"  # 21 tiles: short games
-
-
-def exchange(session: Session, message: dict) -> list[dict]:
-    return session.receive(json.dumps(message), 0.0)
 
 
 def documented_sessions() -> list[list[str]]:
@@ -61,16 +58,16 @@ def test_over_stdio():
 
 def test_seat_the_bot_leads_when_it_is_the_leader_and_the_full_deal_is_checked():
     session = Session()
-    error = exchange(session, {"type": "spellevate_seat", "tiles": "CAT", "players": 4, "seat": 0, "leader": 0})
+    error = send(session, {"type": "spellevate_seat", "tiles": "CAT", "players": 4, "seat": 0, "leader": 0})
     assert error[0]["code"] == "bad_value" and "seat 0 holds 36 tiles in this deal, not 3" in error[0]["message"]
     # A full 5-player deal from leader 3: players 3, 4, 0, 1 get 29 tiles, player 2 gets 28.
     tiles = "AAAAABCDEEEEFGHIIIILMNNOORRSTTU"[:28]
-    replies = exchange(
+    replies = send(
         session, {"type": "spellevate_seat", "tiles": tiles, "players": 5, "seat": 2, "leader": 3, "bot": "simple"}
     )
     assert replies[0]["type"] == "spellevate_ready" and replies[0]["hands"] == [29, 29, 28, 29, 29]
     assert len(replies) == 1  # not its turn yet
-    replies = exchange(session, {"type": "spellevate_seat", "tiles": "CATZ", "players": 3, "seat": 1, "leader": 1,
+    replies = send(session, {"type": "spellevate_seat", "tiles": "CATZ", "players": 3, "seat": 1, "leader": 1,
                                  "hands": [4, 4, 4]})  # fmt: skip
     assert [reply["type"] for reply in replies] == ["spellevate_ready", "spellevate_move"]
     move = replies[1]
@@ -92,19 +89,19 @@ def test_seat_the_bot_leads_when_it_is_the_leader_and_the_full_deal_is_checked()
 )
 def test_seat_settings_are_checked(message, code, text):
     session = Session()
-    reply = exchange(session, {"type": "spellevate_seat", **message})
+    reply = send(session, {"type": "spellevate_seat", **message})
     assert reply[0]["type"] == "error" and reply[0]["code"] == code and text in reply[0]["message"]
     assert session.spellevate is None  # a refused seat leaves nothing behind
 
 
 def test_seat_refuses_bad_moves_and_reports_the_round_over():
     session = Session()
-    exchange(session, {"type": "options", "min_length": 3})
+    send(session, {"type": "options", "min_length": 3})
     seat = {"type": "spellevate_seat", "tiles": "QQXJVK", "players": 3, "seat": 2, "leader": 0, "hands": [3, 6, 6]}
-    assert exchange(session, {**seat, "bot": "planner"})[0]["type"] == "spellevate_ready"
+    assert send(session, {**seat, "bot": "planner"})[0]["type"] == "spellevate_ready"
 
     def move(player, **fields):
-        return exchange(session, {"type": "spellevate_move", "player": player, **fields})
+        return send(session, {"type": "spellevate_move", "player": player, **fields})
 
     assert move(0, play="AT")[0]["message"] == "AT is too short: words have at least 3 letters"
     assert move(0, play="CATS")[0]["code"] == "not_your_tile"  # longer than player 0's 3 tiles
@@ -120,18 +117,18 @@ def test_seat_refuses_bad_moves_and_reports_the_round_over():
     assert bot_move.get("pass") or bot_move["play"] > "C" and len(bot_move["play"]) == 1
     replies = move(1, play="D")
     assert replies[0]["code"] == "out_of_order" and replies[0]["message"] == "it is player 0's turn, not player 1's"
-    hand = exchange(session, {"type": "spellevate_hand"})[0]
+    hand = send(session, {"type": "spellevate_hand"})[0]
     assert hand["player"] == 2 and len(hand["tiles"]) == bot_move["left"] == 6 - len(bot_move.get("play", ""))
 
 
 def test_seat_round_over_when_another_player_goes_out():
     session = Session()
     seat = {"type": "spellevate_seat", "tiles": "AB", "players": 3, "seat": 2, "leader": 0, "hands": [1, 2, 2]}
-    exchange(session, {**seat, "bot": "simple"})
-    replies = exchange(session, {"type": "spellevate_move", "player": 0, "play": "Z"})
+    send(session, {**seat, "bot": "simple"})
+    replies = send(session, {"type": "spellevate_move", "player": 0, "play": "Z"})
     assert replies[0]["round_over"] == {"event": "win", "player": 0, "scores": [4, -2, -2]}
     assert len(replies) == 1
-    assert exchange(session, {"type": "spellevate_move", "player": 1, "pass": True})[0]["code"] == "out_of_order"
+    assert send(session, {"type": "spellevate_move", "player": 1, "pass": True})[0]["code"] == "out_of_order"
 
 
 # -- host mode ------------------------------------------------------------------------------
@@ -141,7 +138,7 @@ def play_hosted(session: Session, start: dict, en) -> tuple[list[dict], dict]:
     """Play every remote seat with the simplest legal strategy until the game is over."""
     index = word_index(en)
     hands: dict[int, TileCounts] = {}
-    messages = exchange(session, start)
+    messages = send(session, start)
     log = list(messages)
     for _ in range(2000):
         for message in messages:
@@ -159,7 +156,7 @@ def play_hosted(session: Session, start: dict, en) -> tuple[list[dict], dict]:
             plays = beating_plays(index, hand, Play(table))
             play = plays[0] if plays else None
         move = {"type": "spellevate_move", "player": player, **({"play": play} if play else {"pass": True})}
-        messages = exchange(session, move)
+        messages = send(session, move)
         assert messages[0] == {"type": "ok"}, messages[0]
         if play:
             hands[player] = hand - TileCounts.from_letters(play)
@@ -169,7 +166,7 @@ def play_hosted(session: Session, start: dict, en) -> tuple[list[dict], dict]:
 
 def test_host_a_whole_game_with_remote_players(en):
     session = Session()
-    exchange(session, {"type": "options", "distribution": SMALL_SET})
+    send(session, {"type": "options", "distribution": SMALL_SET})
     players = [{"remote": "ann"}, {"bot": "simple"}, {"remote": "bob"}, {"bot": "planner"}]
     log, hands = play_hosted(session, {"type": "spellevate_start", "players": players, "seed": 3, "rounds": 3}, en)
     assert log[0] == {"type": "spellevate_game", "players": ["ann", "simple", "bob", "planner"], "seed": 3,
@@ -185,25 +182,25 @@ def test_host_a_whole_game_with_remote_players(en):
     over = log[-1]
     assert over["type"] == "spellevate_over" and over["winners"] == [w["player"] for w in wins]
     assert over["scores"] == [sum(w["scores"][seat] for w in wins) for seat in range(4)] and sum(over["scores"]) == 0
-    late = exchange(session, {"type": "spellevate_move", "player": 0, "pass": True})
+    late = send(session, {"type": "spellevate_move", "player": 0, "pass": True})
     assert late[0]["code"] == "out_of_order" and late[0]["message"] == "the game is over"
-    again = exchange(session, {"type": "spellevate_start", "players": players, "seed": 3, "rounds": 3})
+    again = send(session, {"type": "spellevate_start", "players": players, "seed": 3, "rounds": 3})
     assert again[0]["type"] == "spellevate_game"  # a finished game can be followed by a new one
 
 
 def test_host_refuses_bad_moves_and_changes_nothing(en):
     session = Session()
-    exchange(session, {"type": "options", "distribution": SMALL_SET})
+    send(session, {"type": "options", "distribution": SMALL_SET})
     start = {"type": "spellevate_start", "players": [{"remote": "ann"}, {"remote": "bob"}, {"remote": "cy"}],
              "seed": 1}  # fmt: skip
-    messages = exchange(session, start)
+    messages = send(session, start)
     turn = next(m for m in messages if m["type"] == "spellevate_turn")
     player = turn["player"]
     hand = next(m["tiles"] for m in messages if m["type"] == "spellevate_tiles" and m["player"] == player)
     missing = next(letter for letter in "ZQXJ" if letter not in hand)
 
     def move(who, **fields):
-        return exchange(session, {"type": "spellevate_move", "player": who, **fields})[0]
+        return send(session, {"type": "spellevate_move", "player": who, **fields})[0]
 
     assert move((player + 1) % 3, play=hand[0])["code"] == "out_of_order"
     assert move(player, play=missing)["code"] == "not_your_tile"
@@ -211,8 +208,8 @@ def test_host_refuses_bad_moves_and_changes_nothing(en):
     assert move(player, play=hand[:2] + "QQ")["code"] in ("not_your_tile", "illegal_play")
     assert move(player, play="")["code"] == "bad_letters"
     assert move(7, play="A")["code"] == "bad_value"
-    assert exchange(session, {"type": "spellevate_hand", "player": player})[0]["tiles"] == hand  # unchanged
-    assert exchange(session, start)[0]["code"] == "out_of_order"  # a game is running
+    assert send(session, {"type": "spellevate_hand", "player": player})[0]["tiles"] == hand  # unchanged
+    assert send(session, start)[0]["code"] == "out_of_order"  # a game is running
     assert move(player, play=hand[-1])["type"] == "ok"
 
 
@@ -226,6 +223,6 @@ def test_host_refuses_bad_moves_and_changes_nothing(en):
 )
 def test_host_settings_are_checked(players, text):
     session = Session()
-    reply = exchange(session, {"type": "spellevate_start", "players": players})
+    reply = send(session, {"type": "spellevate_start", "players": players})
     assert reply[0]["code"] == "bad_value" and text in reply[0]["message"]
-    assert exchange(session, {"type": "spellevate_move", "player": 0, "pass": True})[0]["code"] == "out_of_order"
+    assert send(session, {"type": "spellevate_move", "player": 0, "pass": True})[0]["code"] == "out_of_order"

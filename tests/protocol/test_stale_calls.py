@@ -10,11 +10,11 @@ that plays by these rules is tests/project/test_examples.py).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import of_type, send
 
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
@@ -22,14 +22,6 @@ from solver.protocol.session import Session
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "seat_referee.py"
 ENGINE = f"{sys.executable} -c 'from solver.cli.engine import engine; engine()'"
-
-
-def send(session: Session, message: dict, now: float = 0.0) -> list[dict]:
-    return session.receive(json.dumps(message), now)
-
-
-def of_type(replies: list[dict], kind: str) -> list[dict]:
-    return [reply for reply in replies if reply["type"] == kind]
 
 
 # -- 1. seat mode: seen, stale calls and refusals --------------------------------------------------

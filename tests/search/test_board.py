@@ -19,6 +19,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from helpers import tiles
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ENGLISH, TileCounts, TileError, draw
@@ -45,10 +46,6 @@ def warm_kernels(en):
 
 
 # -- helpers --------------------------------------------------------------------------
-
-
-def tiles(letters: str) -> TileCounts:
-    return TileCounts.from_letters(letters)
 
 
 def assert_complete(board: Board, held: TileCounts, lexicon) -> None:

@@ -14,6 +14,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from helpers import tiles as hand
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ENGLISH, TileCounts, draw
@@ -25,11 +26,6 @@ from solver.search.reference import (
     placements,
 )
 from solver.search.solving import solve
-
-
-def hand(letters: str) -> TileCounts:
-    return TileCounts.from_letters(letters)
-
 
 # -- shapes ------------------------------------------------------------------------------------
 

@@ -17,11 +17,12 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import start_server
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts, parse_distribution
 from solver.search import solve
-from solver.web import BackgroundServer, WebConfig
+from solver.web import BackgroundServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
@@ -37,19 +38,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 WAIT_MS = 20_000  # the longest any page waits for the server
-SLOW_BOT = "easy:node_budget=40,speed=0.02"  # thinks for minutes of wall time: never races the people
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # Three hands of 21 and six more: a DUMP leaves four, one PEEL leaves one (< 3 players: BANANAS).
 SMALL_SET = "A8,B1,C2,D3,E11,G2,H2,I6,L4,M2,N4,O7,P2,R5,S3,T5,U1,Y1"
-
-
-@pytest.fixture(autouse=True, scope="module")
-def word_lists():
-    """Load the word lists once, before any server's first game needs them."""
-    from solver.lexicon.loader import get_lexicon
-
-    get_lexicon("en")
-    get_lexicon("en", 50)  # the easy bot's vocabulary
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +62,7 @@ def serve():
 
     def start(**settings) -> BackgroundServer:
         settings.setdefault("seed", 7)
-        settings.setdefault("bots", {"easy": SLOW_BOT})
-        server = BackgroundServer(WebConfig(**settings)).start()
+        server = start_server(**settings)  # helpers.SLOW_BOT thinks for minutes: never races the people
         servers.append(server)
         return server
 

@@ -26,7 +26,7 @@ import time
 import urllib.parse
 
 import pytest
-from test_web import Page, http, new_room
+from helpers import Page, http, new_room, strict_json
 
 from solver.web import BackgroundServer, WebConfig
 from solver.web.app import STATIC, encode, handle_frame
@@ -175,10 +175,6 @@ def hostile_frame(kind: str, field: str, value) -> str:
     return frame
 
 
-def reject_constant(token: str):
-    raise ValueError(f"non-strict JSON constant {token}")
-
-
 class FakePage:
     """A connection as a room sees it. What the room sends it is encoded exactly as the real
     socket's writer does, then parsed back strictly."""
@@ -192,7 +188,7 @@ class FakePage:
     def send(self, message: dict) -> None:
         text = encode(message)
         try:
-            parsed = json.loads(text, parse_constant=reject_constant)
+            parsed = strict_json(text)
         except ValueError as error:
             self.problems.append(f"{self.name} was sent non-strict JSON ({error}): {text[:160]}")
             return
@@ -597,7 +593,7 @@ def test_one_room_takes_a_bounded_number_of_sockets():
 
 
 def strict(text: str) -> dict:
-    return json.loads(text, parse_constant=reject_constant)
+    return strict_json(text)
 
 
 class StrictPage(Page):

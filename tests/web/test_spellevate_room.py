@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from test_web import Page, new_room, run, start
+from helpers import Page, latest, new_room, run_bounded, start_server
 
 from solver.core.tiles import ENGLISH, TileCounts
 from solver.play.spellevate import scores
@@ -18,7 +18,8 @@ from solver.web.spellevate_room import MAX_PLAY
 
 
 @pytest.fixture(autouse=True, scope="module")
-def word_lists():
+def word_index_built():
+    """Spellevate's word index, built once before any round needs it."""
     from solver.lexicon.loader import get_lexicon
     from solver.play.spellevate_bots import word_index
 
@@ -27,7 +28,7 @@ def word_lists():
 
 @pytest.fixture
 def server():
-    server = start(spellevate_delay=0.0, seed=11)
+    server = start_server(spellevate_delay=0.0, seed=11)
     yield server
     server.stop()
 
@@ -42,10 +43,6 @@ async def seated(server, names: list[str], bots: list[str]) -> tuple[str, list[P
         await pages[0].until(lambda m, n=preset: m["type"] == "room" and any(s["preset"] == n for s in m["seats"]))
     await pages[0].send({"type": "start"})
     return room, pages, welcomes
-
-
-def latest(page: Page, kind: str) -> dict:
-    return next(m for m in reversed(page.seen) if m["type"] == kind)
 
 
 async def my_turn(page: Page) -> dict:
@@ -116,7 +113,7 @@ def test_a_person_plays_a_whole_round_against_two_bots(server):
         assert room["bots"] == ["simple", "planner"]
         await page.__aexit__()
 
-    run(scenario)
+    run_bounded(scenario)
 
 
 def test_two_persons_and_a_bot_see_only_their_own_tiles(server):
@@ -128,7 +125,7 @@ def test_two_persons_and_a_bot_see_only_their_own_tiles(server):
             own_tiles_only(page, seat)
             await page.__aexit__()
 
-    run(scenario)
+    run_bounded(scenario)
 
 
 def test_illegal_plays_are_refused_with_the_referees_reason_and_change_nothing(server):
@@ -173,7 +170,7 @@ def test_illegal_plays_are_refused_with_the_referees_reason_and_change_nothing(s
         for page in pages:
             await page.__aexit__()
 
-    run(scenario)
+    run_bounded(scenario)
 
 
 def other_letter(page: Page) -> str:
@@ -198,7 +195,7 @@ def test_reconnecting_keeps_the_seat_and_the_hand(server):
             end = await play_to_the_end([again])
             check_end(end, again)
 
-    run(scenario)
+    run_bounded(scenario)
 
 
 def test_play_again_the_winner_leads_and_a_person_who_leaves_is_replaced(server):
@@ -218,7 +215,7 @@ def test_play_again_the_winner_leads_and_a_person_who_leaves_is_replaced(server)
         for page in pages:
             await page.__aexit__()
 
-    run(scenario)
+    run_bounded(scenario)
 
 
 def test_a_round_needs_three_players_and_spellevate_bots(server):
@@ -237,4 +234,4 @@ def test_a_round_needs_three_players_and_spellevate_bots(server):
             await page.join("Ana")
             await page.error({"type": "pass"}, "out_of_order")
 
-    run(scenario)
+    run_bounded(scenario)

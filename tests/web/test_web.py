@@ -13,13 +13,21 @@ import os
 import socket
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import bananas_script
-from test_protocol_server import closed_code, request
+from helpers import (
+    SOCKET_TIMEOUT,
+    Page,
+    bananas_script,
+    closed_code,
+    http,
+    latest,
+    new_room,
+    request,
+    run_bounded,
+    start_server,
+)
 from websockets.asyncio.client import connect
 
 from solver.core.grid import Grid, validate
@@ -27,107 +35,16 @@ from solver.core.tiles import TileCounts, parse_distribution
 from solver.play.bots import make_bot
 from solver.play.game import Round, Rules
 from solver.search import solve
-from solver.web import BackgroundServer, Limits, WebConfig
+from solver.web import Limits, WebConfig
 
-SLOW_BOT = "easy:node_budget=40,speed=0.02"
 ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an empty bunch
-TIMEOUT = 60.0
-
-
-@pytest.fixture(autouse=True, scope="module")
-def word_lists():
-    """Load the word lists once, before any server's first game needs them (a cold cache
-    builds them: seconds that no single wait should have to cover)."""
-    from solver.lexicon.loader import get_lexicon
-
-    get_lexicon("en")
-    get_lexicon("en", 50)  # the easy bot's vocabulary
-
-
-def start(**settings) -> BackgroundServer:
-    settings.setdefault("seed", 3)
-    settings.setdefault("bots", {"easy": SLOW_BOT})
-    return BackgroundServer(WebConfig(**settings)).start()
-
-
-def http(url: str, body: dict | bytes | None = None) -> tuple[int, str, str]:
-    data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method="POST" if data is not None else "GET")
-    try:
-        with urllib.request.urlopen(req, timeout=30) as response:
-            return response.status, response.headers.get("content-type", ""), response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers.get("content-type", ""), error.read().decode()
-
-
-def new_room(server, **settings) -> str:
-    status, _, body = http(server.url + "/api/rooms", {"language": "en", **settings})
-    assert status == 201, body
-    return json.loads(body)["id"]
-
-
-class Page:
-    """A page's side of a room socket: send messages, collect everything the server says."""
-
-    def __init__(self, server, room: str):
-        self.url = server.url.replace("http://", "ws://") + f"/r/{room}/ws"
-        self.seen: list[dict] = []
-
-    async def __aenter__(self):
-        self.ws = await connect(self.url)
-        return self
-
-    async def __aexit__(self, *exc):
-        await self.ws.close()
-
-    async def send(self, message) -> None:
-        await self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
-
-    async def until(self, test, timeout: float = 20.0) -> dict:
-        """Read until a message passes `test` (a type name or a predicate)."""
-        check = (lambda m: m["type"] == test) if isinstance(test, str) else test
-        deadline = time.monotonic() + timeout
-        while True:
-            message = json.loads(await asyncio.wait_for(self.ws.recv(), max(0.01, deadline - time.monotonic())))
-            self.seen.append(message)
-            if check(message):
-                return message
-
-    async def quiet(self, seconds: float = 0.3) -> list[dict]:
-        """Everything that arrives within `seconds`."""
-        got = []
-        try:
-            while True:
-                got.append(json.loads(await asyncio.wait_for(self.ws.recv(), seconds)))
-        except TimeoutError:
-            pass
-        self.seen.extend(got)
-        return got
-
-    async def join(self, name: str, token: str | None = None) -> dict:
-        await self.send({"type": "join", "name": name, **({"token": token} if token else {})})
-        return await self.until("welcome")
-
-    async def error(self, message, code: str) -> dict:
-        await self.send(message)
-        reply = await self.until(lambda m: m["type"] == "error")
-        assert reply["code"] == code, reply
-        return reply
-
-
-def run(scenario):
-    return asyncio.run(asyncio.wait_for(scenario(), TIMEOUT))
-
-
-def latest(page: Page, kind: str) -> dict:
-    return next(m for m in reversed(page.seen) if m["type"] == kind)
 
 
 # -- pages --------------------------------------------------------------------------------------
 
 
 def test_the_page_its_files_a_room_link_and_its_qr_code():
-    with start() as server:
+    with start_server() as server:
         status, kind, body = http(server.url + "/")
         assert status == 200 and "text/html" in kind and "/static/app.js" in body
         for name, media in (("app.js", "javascript"), ("board.js", "javascript"), ("style.css", "css")):
@@ -142,7 +59,7 @@ def test_the_page_its_files_a_room_link_and_its_qr_code():
 
 
 def test_a_room_link_that_does_not_exist_gets_a_clear_page_not_a_stack_trace():
-    with start() as server:
+    with start_server() as server:
         for path in ("/r/nope", "/r/" + "x" * 300, "/r/nope/qr.svg"):
             status, kind, body = http(server.url + path)
             assert status == 404, path
@@ -156,11 +73,11 @@ def test_a_room_link_that_does_not_exist_gets_a_clear_page_not_a_stack_trace():
                 assert message["code"] == "no_room"
                 return await closed_code(page.ws)
 
-        assert run(scenario) == 4404
+        assert run_bounded(scenario) == 4404
 
 
 def test_room_creation_rejects_bad_settings_and_the_room_limit_says_so():
-    with start(max_rooms=2) as server:
+    with start_server(max_rooms=2) as server:
         for body in (b"not json", b"[1]", {"variant": "chess"}, {"language": "de"}, {"spellcheck": "yes"}):
             status, _, reply = http(server.url + "/api/rooms", body)
             assert status == 400 and "message" in json.loads(reply), (body, reply)
@@ -189,7 +106,7 @@ def test_slow_or_huge_requests_are_cut_off_and_websockets_are_not():
             await asyncio.sleep(1.5)
             return await request(ws, {"type": "hello", "id": 1})
 
-    with start(header_timeout=0.5) as server:
+    with start_server(header_timeout=0.5) as server:
         port = urlsplit(server.url).port
         for payload in (b"", b"GET / HTTP/1.1\r\nHost: x\r\n"):  # nothing, half a head
             elapsed, answer = seconds_until_closed(port, payload)
@@ -199,7 +116,7 @@ def test_slow_or_huge_requests_are_cut_off_and_websockets_are_not():
         assert elapsed < 5 and answer.startswith(b"HTTP/1.1 408 ")
         status, _, reply = http(server.url + "/api/rooms", b" " * (WebConfig().max_message_bytes + 1))
         assert status == 413 and json.loads(reply)["code"] == "too_large"
-        replies = asyncio.run(asyncio.wait_for(engine_outlives_the_timeout(server.engine_url), TIMEOUT))
+        replies = asyncio.run(asyncio.wait_for(engine_outlives_the_timeout(server.engine_url), SOCKET_TIMEOUT))
         assert replies[0]["type"] == "hello"
 
 
@@ -207,7 +124,7 @@ def test_slow_or_huge_requests_are_cut_off_and_websockets_are_not():
 
 
 def test_malformed_and_forged_messages_get_errors_and_change_nothing():
-    with start() as server:
+    with start_server() as server:
         room = new_room(server)
 
         async def scenario():
@@ -265,7 +182,7 @@ def test_malformed_and_forged_messages_get_errors_and_change_nothing():
                 await ben.quiet()
                 return ana.seen, ben.seen, held
 
-        ana_seen, ben_seen, ana_held = run(scenario)
+        ana_seen, ben_seen, ana_held = run_bounded(scenario)
         # Nobody is ever sent another player's tiles: `tiles` messages are the owner's alone,
         # and public messages carry counts.
         ana_tiles = [m["held"] for m in ana_seen if m["type"] == "tiles"]
@@ -277,7 +194,7 @@ def test_malformed_and_forged_messages_get_errors_and_change_nothing():
 
 
 def test_seat_limit_and_joining_mid_game_are_refused_with_clear_messages():
-    with start(max_seats=2) as server:
+    with start_server(max_seats=2) as server:
         room = new_room(server)
 
         async def scenario():
@@ -297,11 +214,11 @@ def test_seat_limit_and_joining_mid_game_are_refused_with_clear_messages():
                     reply = await dee.error({"type": "join", "name": "Dee"}, "game_running")
                     assert "try again" in reply["message"]
 
-        run(scenario)
+        run_bounded(scenario)
 
 
 def test_message_size_and_rate_limits_answer_with_errors_and_keep_the_connection():
-    with start(max_message_bytes=1024, messages_per_second=4, message_burst=4) as server:
+    with start_server(max_message_bytes=1024, messages_per_second=4, message_burst=4) as server:
         room = new_room(server)
 
         async def scenario():
@@ -320,7 +237,7 @@ def test_message_size_and_rate_limits_answer_with_errors_and_keep_the_connection
                 await page.send({"type": "remove_bot", "seat": 1})
                 await page.until(lambda m: m["type"] == "room")
 
-        run(scenario)
+        run_bounded(scenario)
 
 
 # -- reconnecting, leaving, closing ---------------------------------------------------------------
@@ -357,7 +274,7 @@ def test_a_page_that_does_not_read_is_dropped_after_the_write_timeout():
 
 
 def test_a_reconnect_token_restores_the_seat_and_grid_and_a_long_absence_is_leaving():
-    with start(absent_seconds=1.0) as server:
+    with start_server(absent_seconds=1.0) as server:
         room = new_room(server)
 
         async def scenario():
@@ -385,11 +302,11 @@ def test_a_reconnect_token_restores_the_seat_and_grid_and_a_long_absence_is_leav
                     assert table["bunch"] == 144 - 42 + 21 and table["active"] == 1
                     assert [p["status"] for p in table["players"]] == ["building", "left"]
 
-        run(scenario)
+        run_bounded(scenario)
 
 
 def test_idle_rooms_close_and_their_link_then_shows_the_missing_room_page():
-    with start(room_idle_seconds=1.0) as server:
+    with start_server(room_idle_seconds=1.0) as server:
         room = new_room(server)
 
         async def scenario():
@@ -398,12 +315,12 @@ def test_idle_rooms_close_and_their_link_then_shows_the_missing_room_page():
                 closed = await page.until("closed", timeout=10)
                 assert closed["reason"] == "idle"
 
-        run(scenario)
+        run_bounded(scenario)
         assert http(f"{server.url}/r/{room}")[0] == 404
 
 
 def test_a_solo_game_over_the_socket_ends_with_the_grid_checked():
-    with start(distribution=ONE_HAND_SET) as server:
+    with start_server(distribution=ONE_HAND_SET) as server:
         room = new_room(server, spellcheck=True)
 
         async def scenario():
@@ -419,7 +336,7 @@ def test_a_solo_game_over_the_socket_ends_with_the_grid_checked():
                 await page.send({"type": "call", "call": "bananas"})
                 return await page.until("end"), held
 
-        end, held = run(scenario)
+        end, held = run_bounded(scenario)
         assert end["outcome"] == "win" and end["winners"] == ["Solo"]
         assert end["scores"]["objective"] == "time" and end["scores"]["words"] >= 1
         board = end["boards"][0]
@@ -450,9 +367,9 @@ def test_hand_leave_returns_the_tiles_and_the_last_leaver_ends_the_hand():
 
 
 def engine(scenario, limits: Limits = Limits(), path: str = "/engine"):
-    with start(engine=limits) as server:
+    with start_server(engine=limits) as server:
         url = server.url.replace("http://", "ws://") + path
-        return run(lambda: scenario(url))
+        return run_bounded(lambda: scenario(url))
 
 
 def test_engine_protocol_at_engine_and_at_the_root_for_older_clients():
