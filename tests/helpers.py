@@ -29,6 +29,8 @@ from solver.protocol.limits import NETWORK, Limits
 from solver.protocol.session import Session, encode
 from solver.web import BackgroundServer, WebConfig
 
+CROSS = [".M.", "CAT", ".P."]  # CAT across, MAP down through its A
+CHEAP_BOT = "easy:node_budget=30"  # a bot that decides in milliseconds
 SOCKET_TIMEOUT = 60.0  # seconds: one test's whole conversation with a server
 
 
@@ -117,6 +119,38 @@ def error_code(replies: list[dict]) -> str | None:
     """The code of the first error among the replies (None when there is none)."""
     errors = of_type(replies, "error")
     return errors[0]["code"] if errors else None
+
+
+def drain(session: Session, now: float = 0.0, limit: int = 20_000, step: float = 1e-6) -> tuple[list[dict], float]:
+    """Tick at each wakeup until nothing is scheduled. A real driver's clock moves on
+    between ticks, so each tick is a hair after the wakeup (the engine also tolerates a
+    tick exactly at the wakeup: `test_host_realtime_tick_at_next_wakeup_makes_progress`)."""
+    out: list[dict] = []
+    for _ in range(limit):
+        wakeup = session.next_wakeup()
+        if wakeup is None:
+            return out, now
+        now = max(now, wakeup) + step
+        out += session.tick(now)
+    raise AssertionError("the session never went quiet")
+
+
+def assert_still_serving(session: Session) -> None:
+    replies = send(session, {"type": "hello", "id": "alive"})
+    assert of_type(replies, "hello") and of_type(replies, "hello")[0]["id"] == "alive"
+
+
+def seat_session(bot: str = CHEAP_BOT, clock: str = "instant", **options) -> Session:
+    session = Session()
+    replies = send(session, {"type": "options", "clock": clock, "bot": bot, **options})
+    assert of_type(replies, "options"), replies
+    return session
+
+
+def host_session(clock: str = "instant", **options) -> Session:
+    session = Session()
+    assert of_type(send(session, {"type": "options", "clock": clock, **options}), "options")
+    return session
 
 
 # -- the engine protocol over a socket (`bananas serve`'s /engine) -------------------------

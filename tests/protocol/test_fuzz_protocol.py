@@ -19,7 +19,7 @@ import json
 import time
 
 import pytest
-from helpers import strict_json
+from helpers import CHEAP_BOT, CROSS, strict_json
 from websockets.asyncio.client import connect
 
 from solver.protocol.limits import NETWORK
@@ -28,8 +28,6 @@ from solver.protocol.stdio import run_stdio
 from solver.web import BackgroundServer
 
 TIME_BOUND = 10.0  # seconds per message: a bot decision is bounded at about 5 s (docs/SECURITY.md)
-CHEAP_BOT = "easy:node_budget=30"
-CROSS = [".M.", "CAT", ".P."]
 
 # Raw JSON tokens (not expressible as Python values that json.dumps would write strictly).
 NAN, INF, NEG_INF = "NaN", "Infinity", "-Infinity"

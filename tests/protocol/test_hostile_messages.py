@@ -24,15 +24,13 @@ from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner
-from helpers import error_code, on_engine_socket, send
+from helpers import CROSS, error_code, on_engine_socket, send
 from websockets.asyncio.client import connect
 
 from solver.cli import main as cli
 from solver.protocol.limits import BOT_SPEEDS, MAX_GRID_CELLS, NETWORK, TIME_SCALES, Limits
 from solver.protocol.session import Session, encode
 from solver.protocol.stdio import lines_of, run_stdio
-
-CROSS = [".M.", "CAT", ".P."]
 
 
 async def ask(ws, message: dict, timeout: float = 30.0) -> dict:

@@ -21,14 +21,13 @@ import urllib.request
 
 import numpy as np
 import websockets
-from helpers import bananas_script, closed_code, on_engine_socket, request
+from helpers import CROSS, bananas_script, closed_code, on_engine_socket, request
 from websockets.asyncio.client import connect
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ENGLISH, TileCounts, draw
 from solver.protocol.limits import Limits
 
-CROSS = [".M.", "CAT", ".P."]
 HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"
 
 

@@ -26,14 +26,13 @@ import time
 import urllib.parse
 
 import pytest
-from helpers import Page, http, new_room, strict_json
+from helpers import CHEAP_BOT, Page, http, new_room, strict_json
 
 from solver.web import BackgroundServer, WebConfig
 from solver.web.app import STATIC, encode, handle_frame
 from solver.web.rooms import MAX_NAME, Game, Person, Room, Rooms, cells_tiles
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
-CHEAP_BOT = "easy:node_budget=30"
 MAX_BYTES = 16 * 1024
 
 
