@@ -12,7 +12,6 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
@@ -62,13 +61,3 @@ def grid_file(tmp_path: Path):
         return str(path)
 
     return write
-
-
-def bananas_script() -> str:
-    """The installed `bananas` console script (tests that run it as a real process skip
-    when it is missing)."""
-    script = Path(sys.executable).with_name("bananas")
-    found = str(script) if script.exists() else shutil.which("bananas")
-    if not found:
-        pytest.skip("the bananas console script is not installed")
-    return found

@@ -1,0 +1,355 @@
+"""The `bananas` command line: outputs, exit codes and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import FakeTerminal, assert_one_error_line, bananas_script, run_cli
+
+from solver.cli import common as cli
+from solver.cli import grids
+from solver.core.grid import Grid, validate
+from solver.core.tiles import TileCounts
+from solver.lexicon.loader import get_lexicon
+
+VALID_GRID = ".M.\nCAT\n.P.\n"  # CAT across, MAP down through its A
+ANSI = "\x1b["
+
+
+def error_lines(result) -> list[str]:
+    return result.stderr.splitlines()
+
+
+def subprocess_env() -> dict[str, str]:
+    return dict(os.environ)
+
+
+# -- check ----------------------------------------------------------------------------
+
+
+def test_check_valid_grid_exits_0(grid_file):
+    result = run_cli("check", grid_file(VALID_GRID))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [".M.", "CAT", ".P.", "valid: 2 words, 5 tiles"]
+
+
+def test_check_invalid_word_exits_1_and_names_it(grid_file):
+    result = run_cli("check", grid_file("CAT\n.X.\n.P.\n"))
+    assert result.exit_code == 1
+    assert "not a word: AXP (down at row 1, column 2)" in result.stdout
+    assert "valid:" not in result.stdout
+
+
+def test_check_disconnected_grid_exits_1(grid_file):
+    result = run_cli("check", grid_file("CAT\n...\nMAP\n"))
+    assert result.exit_code == 1
+    assert "grid is not connected: 2 parts of 3, 3 tiles" in result.stdout
+
+
+def test_check_tiles_must_match_exactly(grid_file):
+    path = grid_file(VALID_GRID)
+    assert run_cli("check", path, "--tiles", "catmp").exit_code == 0
+    short = run_cli("check", path, "--tiles", "CATMPS")
+    assert short.exit_code == 1
+    assert "tiles not on the grid: S" in short.stdout
+    extra = run_cli("check", path, "--tiles", "CATM")
+    assert extra.exit_code == 1
+    assert "tiles on the grid that are not in the hand: P" in extra.stdout
+
+
+def test_check_tiles_accepts_a_distribution(grid_file):
+    path = grid_file(VALID_GRID)
+    assert run_cli("check", path, "--tiles", "A1,C1,M1,P1,T1").exit_code == 0
+    whole_bag = run_cli("check", path, "--tiles", "en", "--json")
+    assert whole_bag.exit_code == 1
+    assert len(json.loads(whole_bag.stdout)["missing"]) == 144 - 5
+
+
+def test_check_min_length_3_rejects_two_letter_words(grid_file):
+    path = grid_file("AT\n")
+    assert run_cli("check", path).exit_code == 0
+    result = run_cli("check", path, "--min-length", "3")
+    assert result.exit_code == 1
+    assert "not a word: AT" in result.stdout
+
+
+def test_check_json_output(grid_file):
+    result = run_cli("check", grid_file("CAT\n.X.\n.P.\n"), "--json", "--tiles", "CATXP")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["valid"] is False
+    assert data["grid"] == ["CAT", ".X.", ".P."]
+    assert data["words"] == ["CAT", "AXP"]
+    assert data["invalid_words"] == [{"word": "AXP", "direction": "down", "cells": [[0, 1], [1, 1], [2, 1]]}]
+    assert data["components"] == 1
+    assert data["missing"] == data["extra"] == ""
+    assert data["problems"] == ["not a word: AXP (down at row 1, column 2)"]
+
+
+def test_check_reads_json_rows_and_solve_results_from_stdin():
+    rows = json.dumps(["CAT", ".X.", ".P."])
+    assert run_cli("check", "-", input=rows).exit_code == 1
+    as_object = json.dumps({"grid": [".M.", "CAT", ".P."]})
+    assert run_cli("check", "-", input=as_object).exit_code == 0
+    assert run_cli("check", "-", input=VALID_GRID).exit_code == 0
+
+
+def test_check_uses_the_hand_recorded_in_a_solve_result():
+    result = {"tiles": "ACMPT", "status": "solved", "grid": [".M.", "CAT", ".P."]}
+    assert run_cli("check", "-", input=json.dumps(result)).exit_code == 0
+    tampered = run_cli("check", "-", input=json.dumps({**result, "tiles": "ACMPTS"}))
+    assert tampered.exit_code == 1
+    assert "tiles not on the grid: S" in tampered.stdout
+    # an explicit --tiles wins over the recorded hand
+    assert run_cli("check", "-", "--tiles", "ACMPT", input=json.dumps({**result, "tiles": "Z"})).exit_code == 0
+
+
+def test_check_has_no_colour_codes_when_not_a_terminal(grid_file):
+    result = run_cli("check", grid_file("CAT\n.X.\n.P.\n"), color=True)
+    assert result.exit_code == 1
+    assert ANSI not in result.output
+
+
+def test_check_colours_exactly_the_invalid_words_cells(grid_file, monkeypatch):
+    monkeypatch.setattr(grids, "colour_wanted", lambda: True)
+    result = run_cli("check", grid_file("CAT\n.X.\n.P.\n"), color=True)
+    red = lambda letter: f"\x1b[31m\x1b[1m{letter}\x1b[0m"  # noqa: E731
+    assert result.stdout.splitlines()[:3] == [f"C{red('A')}T", f".{red('X')}.", f".{red('P')}."]
+
+
+def test_colour_only_on_a_terminal_and_without_no_color(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(sys, "stdout", FakeTerminal())
+    assert cli.colour_wanted()
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not cli.colour_wanted()
+
+
+# -- words ----------------------------------------------------------------------------
+
+
+def test_words_lists_longest_first_in_upper_case():
+    result = run_cli("words", "tca")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert "CAT" in lines and "ACT" in lines
+    assert all(line.isupper() for line in lines)
+    assert [len(word) for word in lines] == sorted((len(word) for word in lines), reverse=True)
+
+
+def test_words_respects_limit_and_min_length():
+    assert len(run_cli("words", "TCA", "--limit", "2").stdout.splitlines()) == 2
+    three = run_cli("words", "TCA", "--min-length", "3").stdout.splitlines()
+    assert three and all(len(word) == 3 for word in three)
+
+
+def test_words_json():
+    data = json.loads(run_cli("words", "TCA", "--json", "--limit", "1").stdout)
+    assert data == {"tiles": "ACT", "words": ["ACT"]}
+
+
+# -- solve ----------------------------------------------------------------------------
+
+
+def assert_valid_solution(data: dict, hand: str) -> None:
+    assert data["status"] == "solved"
+    assert data["tiles"] == TileCounts.from_letters(hand).letters()
+    report = validate(Grid.from_rows(data["grid"]), get_lexicon("en"), TileCounts.from_letters(hand))
+    assert report.ok, report.problems()
+
+
+def test_solve_small_hand_gives_a_valid_grid_with_exactly_its_tiles():
+    result = run_cli("solve", "catmap", "--json", "--time-limit", "30")
+    assert result.exit_code == 0
+    assert_valid_solution(json.loads(result.stdout), "CATMAP")
+
+
+def test_solve_text_output_is_a_grid_file_check_accepts():
+    result = run_cli("solve", "CATMAP", "--time-limit", "30")
+    assert result.exit_code == 0
+    *grid, summary = result.stdout.splitlines()
+    assert summary.startswith("# solved: 6 tiles, ") and " ms, " in summary
+    assert run_cli("check", "-", "--tiles", "CATMAP", input=result.stdout).exit_code == 0
+
+
+def test_solve_json_output_checks_with_its_recorded_hand():
+    solved = run_cli("solve", "CATMAP", "--json", "--time-limit", "30")
+    assert run_cli("check", "-", input=solved.stdout).exit_code == 0
+
+
+def test_solve_single_tile_is_no_grid_and_exits_1():
+    result = run_cli("solve", "Q", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data.pop("elapsed_ms") >= 0
+    assert data == {
+        "tiles": "Q",
+        "status": "no-grid",
+        "grid": None,
+        "words": [],
+        "nodes": 0,
+        "objective": "any",
+        "proof": "a grid needs at least two tiles",
+    }
+    text = run_cli("solve", "Q")
+    assert text.exit_code == 1
+    assert text.stdout.startswith("# no-grid: 1 tile, 0 words")
+
+
+def test_solve_same_seed_same_grid():
+    first = json.loads(run_cli("solve", "CATMAPS", "--json", "--seed", "7", "--time-limit", "30").stdout)
+    second = json.loads(run_cli("solve", "CATMAPS", "--json", "--seed", "7", "--time-limit", "30").stdout)
+    assert first["grid"] == second["grid"]
+
+
+def test_solve_batch_writes_one_json_line_per_hand():
+    result = run_cli("solve", "-", "--json", "--time-limit", "30", input="CAT\n\n# a comment\nmap\n  tacs  \n")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3
+    for line, hand in zip(lines, ("CAT", "MAP", "TACS")):
+        assert_valid_solution(json.loads(line), hand)
+
+
+def test_solve_batch_reports_a_bad_line_and_goes_on():
+    result = run_cli("solve", "-", "--json", "--time-limit", "30", input=b"CAT\nC4T\n\xff\xfe\nMAP\n")
+    assert result.exit_code == 2
+    first, bad, undecodable, last = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["status"] == last["status"] == "solved"
+    assert bad["line"] == 2 and bad["input"] == "C4T" and "'4'" in bad["error"]
+    assert undecodable["line"] == 3 and "UTF-8" in undecodable["error"]
+
+
+def test_solve_batch_exits_1_when_a_hand_is_not_solved():
+    result = run_cli("solve", "-", "--json", "--time-limit", "30", input="CAT\nQ\n")
+    assert result.exit_code == 1
+    assert [json.loads(line)["status"] for line in result.stdout.splitlines()] == ["solved", "no-grid"]
+
+
+def test_solve_batch_text_output_reports_bad_lines_on_stderr():
+    result = run_cli("solve", "-", input="CAT\nC4T\n")
+    assert result.exit_code == 2
+    assert result.stdout.count("# solved: 3 tiles") == 1
+    assert error_lines(result) == ["error: line 2: 'C4T' has characters other than the letters A-Z: '4'"]
+
+
+# -- bad input: one `error:` line, exit 2, no traceback ----------------------------------
+
+BAD_INPUTS = {
+    "unknown letters (solve)": (["solve", "CAT1"], None),
+    "non-ASCII letter": (["words", "CAFÉ"], None),
+    "space in letters": (["words", "C T"], None),
+    "no letters": (["solve", ""], None),
+    "ragged grid": (["check", "{ragged}"], None),
+    "other characters in grid": (["check", "{digits}"], None),
+    "empty grid file": (["check", "{empty}"], None),
+    "empty stdin": (["check", "-"], ""),
+    "only comments": (["check", "-"], "# nothing\n\n"),
+    "binary grid file": (["check", "{junk}"], None),
+    "grid file is a directory": (["check", "{dir}"], None),
+    "missing grid file": (["check", "{dir}/nope.txt"], None),
+    "bad JSON": (["check", "-"], '["CAT", '),
+    "JSON without a grid": (["check", "-"], '{"status": "no-grid", "grid": null}'),
+    "missing lexicon": (["words", "CAT", "--lexicon", "{dir}/nope.txt"], None),
+    "binary lexicon": (["words", "CAT", "--lexicon", "{junk}"], None),
+    "lexicon is a directory": (["check", "{valid}", "--lexicon", "{dir}"], None),
+    "bad tiles distribution": (["check", "{valid}", "--tiles", "A13,B"], None),
+    "tiles neither letters nor file": (["check", "{valid}", "--tiles", "hand.txt"], None),
+    "min-length 4 (check)": (["check", "{valid}", "--min-length", "4"], None),
+    "min-length 1 (words)": (["words", "CAT", "--min-length", "1"], None),
+    "min-length 4 (solve)": (["solve", "CAT", "--min-length", "4"], None),
+    "negative time limit": (["solve", "CAT", "--time-limit", "-1"], None),
+    "NaN time limit": (["solve", "CAT", "--time-limit", "nan"], None),
+    "zero limit": (["words", "CAT", "--limit", "0"], None),
+    "empty batch": (["solve", "-"], "\n# only a comment\n"),
+}
+
+
+@pytest.fixture
+def bad_input_paths(tmp_path: Path) -> dict[str, str]:
+    files = {
+        "ragged": "CAT\nCA\n",
+        "digits": "C1T\n",
+        "empty": "",
+        "valid": VALID_GRID,
+        "junk": b"\xff\xfe\x00\x81binary" * 20,
+    }
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content.encode() if isinstance(content, str) else content)
+    paths = {name: str(tmp_path / name) for name in files}
+    return {**paths, "dir": str(tmp_path)}
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS)
+def test_bad_input_is_one_error_line_and_exit_2(case, bad_input_paths):
+    args, stdin = BAD_INPUTS[case]
+    result = run_cli(*(arg.format(**bad_input_paths) for arg in args), input=stdin)
+    assert_one_error_line(result)
+
+
+def test_click_usage_errors_exit_2():
+    assert run_cli("solve", "CAT", "--objective", "best").exit_code == 2
+    assert run_cli("words").exit_code == 2
+
+
+def test_help_lists_every_command_with_an_example():
+    result = run_cli("--help")
+    assert result.exit_code == 0
+    for command in ("check", "solve", "words"):
+        assert f"  {command}  " in result.stdout
+    assert "bananas solve CATMAP" in result.stdout
+
+
+# -- the installed entry point --------------------------------------------------------
+
+
+def test_entry_point_exit_codes(grid_file):
+    bananas = bananas_script()
+    valid = subprocess.run(
+        [bananas, "check", grid_file(VALID_GRID)], capture_output=True, text=True, env=subprocess_env()
+    )
+    assert valid.returncode == 0, valid.stderr
+    invalid = subprocess.run(
+        [bananas, "check", grid_file("CAT\n.X.\n.P.\n", "bad.txt")],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+    )
+    assert invalid.returncode == 1
+    assert ANSI not in invalid.stdout  # a pipe is not a terminal
+    ragged_path = grid_file("CAT\nCA\n", "ragged.txt")
+    ragged = subprocess.run([bananas, "check", ragged_path], capture_output=True, text=True, env=subprocess_env())
+    assert ragged.returncode == 2
+    assert ragged.stderr.splitlines() == [f"error: {ragged_path}: ragged grid: row 2 has 2 cells, row 1 has 3"]
+
+
+def test_entry_point_stops_quietly_when_the_reader_goes_away():
+    # ~26,000 words: more than a pipe buffer, so writing hits the closed pipe.
+    process = subprocess.Popen(
+        [bananas_script(), "words", "aeiorstlnmcdpughbk"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+    )
+    process.stdout.close()
+    stderr = process.communicate(timeout=60)[1]
+    assert process.returncode == 1
+    assert stderr == b""
+
+
+def test_check_does_not_import_numba(grid_file):
+    script = (
+        "import sys\n"
+        "from solver.cli import main\n"
+        "try:\n"
+        f"    main(['check', {grid_file(VALID_GRID)!r}])\n"
+        "except SystemExit as exit:\n"
+        "    print(exit.code, 'numba' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=subprocess_env())
+    assert result.stdout.splitlines()[-1] == "0 False", result.stderr

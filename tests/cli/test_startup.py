@@ -1,0 +1,196 @@
+"""Start-up: the command group imports only the command that runs, first-run builds say so on a
+terminal (and only there), and `bananas warm-up` builds everything ahead of time."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+from helpers import FakeTerminal
+
+from solver.cli import COMMANDS, LazyGroup, main
+from solver.cli.warmup import CompileWatch, Notice
+
+RUN_MAIN = "import sys; from solver.cli import main; sys.argv[0] = 'bananas'; main()"
+
+
+def python_cli(*args: str) -> list[str]:
+    return [sys.executable, "-c", RUN_MAIN, *args]
+
+
+def word_list(tmp_path: Path) -> Path:
+    path = tmp_path / "mini.txt"
+    path.write_text("cat\ncats\nact\ntac\ndog\n")
+    return path
+
+
+def run_on_terminal(command: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    """Run with stderr on a pseudo-terminal (stdout a pipe): (exit code, stdout, stderr)."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=follower, env=env)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the terminal closes when the process exits
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(leader)
+    stdout = process.stdout.read().decode()
+    return process.wait(timeout=120), stdout, b"".join(chunks).decode()
+
+
+# -- the lazy command group ------------------------------------------------------------------
+
+
+def test_help_lists_the_commands_as_click_would():
+    eager = click.Group(name="bananas", commands={name: main.get_command(None, name) for name in COMMANDS})
+    lazy = LazyGroup(name="bananas")
+    for group in (eager, lazy):
+        formatter = click.HelpFormatter()
+        group.format_commands(click.Context(group), formatter)
+        group.listing = formatter.getvalue()
+    assert lazy.listing == eager.listing
+    assert all(name in lazy.listing for name in COMMANDS)
+
+
+def test_every_command_is_listed():
+    for name in COMMANDS:
+        command = main.get_command(None, name)
+        assert isinstance(command, click.Command) and command.name == name
+    assert main.get_command(None, "no-such-command") is None
+
+
+def imported_modules_after(*args: str) -> set[str]:
+    script = (
+        "import sys\nfrom solver.cli import main\ntry:\n"
+        f"    main({list(args)!r})\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)))"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.splitlines()[-1].split())
+
+
+def test_help_imports_neither_numpy_nor_any_command():
+    modules = imported_modules_after("--help")
+    assert "numpy" not in modules and "numba" not in modules
+    assert not {"solver.cli.grids", "solver.cli.games", "solver.cli.engine"} & modules
+
+
+def test_solve_imports_only_what_solving_needs():
+    modules = imported_modules_after("solve", "CATMAP")
+    assert "solver.cli.grids" in modules and "numba" in modules
+    assert not {"solver.cli.games", "solver.cli.engine", "solver.play.game", "solver.search.board"} & modules
+
+
+# -- notices on a terminal ---------------------------------------------------------------------
+
+
+def test_first_build_of_a_word_list_is_announced_on_a_terminal(tmp_path):
+    env = dict(os.environ, BANANAS_CACHE=str(tmp_path / "cache"), TERM="xterm")
+    code, stdout, stderr = run_on_terminal(python_cli("words", "ACTS", "--lexicon", str(word_list(tmp_path))), env)
+    assert code == 0 and stdout.split() == ["CATS", "ACT", "CAT", "TAC"]
+    assert "building the mini.txt word-list arrays (once; about a second)" in stderr
+    assert "built the mini.txt word-list arrays in " in stderr
+    # The second run finds the cache: nothing to say.
+    code, _, stderr = run_on_terminal(python_cli("words", "ACTS", "--lexicon", str(word_list(tmp_path))), env)
+    assert code == 0 and stderr == ""
+
+
+def test_no_notice_off_a_terminal(tmp_path):
+    env = dict(os.environ, BANANAS_CACHE=str(tmp_path / "cache"))
+    command = python_cli("words", "ACTS", "--lexicon", str(word_list(tmp_path)))
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0 and result.stderr == ""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"), reason="compiles with numba")
+def test_first_compile_of_the_solver_is_announced_on_a_terminal(tmp_path):
+    """Empty numba cache, numba's JIT (BANANAS_FAST_START=0): each entry kernel's compile is
+    announced (tens of seconds); the second run loads them from the cache and says nothing."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), BANANAS_FAST_START="0", TERM="xterm")
+    code, stdout, stderr = run_on_terminal(python_cli("solve", "CATMAP"), env)
+    assert code == 0 and stdout.splitlines()[-1].startswith("# solved: 6 tiles")
+    for kernel in ("hostable_letters", "search"):
+        assert f"compiling the solver's {kernel} kernel (once; about " in stderr
+        assert f"compiled the solver's {kernel} kernel in " in stderr
+    code, _, stderr = run_on_terminal(python_cli("solve", "CATMAP"), env)
+    assert code == 0 and stderr == ""
+
+
+def test_notice_draws_a_spinner_then_the_time_taken():
+    stream = FakeTerminal()
+    with Notice(stream, "the things", 4.2):
+        pass
+    text = stream.getvalue()
+    assert text.startswith("\r| building the things (once; about 4 s) 0.0 s")
+    last = text.split("\r")[-1]
+    assert last.startswith("built the things in 0.0 s") and last.endswith("\n")
+    assert len(last.rstrip("\n")) >= len(text.split("\r")[-2])  # padded over the spinner line
+
+
+def test_compile_watch_shows_a_notice_only_for_a_real_compilation():
+    from numba import njit
+
+    @njit  # a new function: its first call compiles
+    def twice(value):
+        return 2 * value
+
+    stream = FakeTerminal()
+    with CompileWatch("the test kernel", 1.0, stream) as watch:
+        assert twice(21) == 42
+    assert watch.compiled
+    assert "compiling the test kernel (once; about 1 s)" in stream.getvalue()
+    assert "compiled the test kernel in " in stream.getvalue()
+    stream = FakeTerminal()
+    with CompileWatch("the test kernel", 1.0, stream) as watch:
+        assert twice(1) == 2  # compiled already
+    assert not watch.compiled and stream.getvalue() == ""
+
+
+# -- bananas warm-up ---------------------------------------------------------------------------
+
+
+def test_warm_up_builds_then_finds_everything_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("BANANAS_CACHE", str(tmp_path / "cache"))
+    path = str(word_list(tmp_path))
+    first = CliRunner().invoke(main, ["warm-up", "--lexicon", path])
+    assert first.exit_code == 0, first.output
+    lines = first.stdout.splitlines()
+    assert lines[0].startswith("mini.txt: built (")
+    assert lines[1] == "fast-start extension: off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"  # as in tests
+    assert lines[2].startswith("numba kernels: ")  # compiled or cached, depending on numba's cache
+    assert lines[3].startswith(f"# caches: word lists and extension in {tmp_path / 'cache'}")
+    second = CliRunner().invoke(main, ["warm-up", "--lexicon", path])
+    assert second.exit_code == 0
+    assert second.stdout.splitlines()[:3] == ["mini.txt: cached", lines[1], "numba kernels: cached"]
+
+
+def test_warm_up_reports_a_missing_word_list(tmp_path):
+    result = CliRunner().invoke(main, ["warm-up", "--lexicon", str(tmp_path / "missing.txt")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: no lexicon named") and "Traceback" not in result.output
+
+
+# -- the README quotes the latest recorded start-up run --------------------------------------
+
+
+def test_readme_start_up_figures_come_from_the_latest_recorded_run():
+    root = Path(__file__).resolve().parents[2]
+    latest = sorted((root / "benchmarks" / "results").glob("????-??-??-startup.md"))[-1]
+    summary = latest.read_text().split("## Summary (README)\n", 1)[1].strip().splitlines()
+    readme = (root / "README.md").read_text()
+    block = readme.split("<!-- startup:begin", 1)[1].split("-->", 1)[1].split("<!-- startup:end -->")[0]
+    assert block.strip().splitlines() == summary
+    assert f"benchmarks/results/{latest.name}" in readme

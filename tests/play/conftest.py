@@ -1,0 +1,13 @@
+"""Fixtures of the game engine's tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.play import game
+
+
+@pytest.fixture
+def no_jitter(monkeypatch):
+    """Equal work lands at the very same simulated moment (calls that cannot be ordered)."""
+    monkeypatch.setattr(game, "JITTER", 0.0)

@@ -1,0 +1,44 @@
+"""The benchmark scripts still run: each at its smallest setting, without --record (so
+nothing in benchmarks/results/ or the README changes). A script that rots (say, one that
+reaches into a module a refactor changed) fails here instead of on the next recorded run.
+The figures themselves are not checked: speed and strength targets live in the recorded
+results. Start-up, compile and lexicon benchmarks build caches from empty: left out."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+SMALLEST = {
+    "solve": ["bench_solve.py", "--quick", "--sizes", "11", "--time-limit", "0.2"],
+    "strategies": ["bench_strategies.py", "--hands", "1", "--max-nodes", "50", "--first-nodes", "500"],
+    "game": ["bench_game.py", "--games", "2", "--tournament-games", "2"],
+    "live": ["bench_live.py", "--sequences", "1"],
+    "spellevate": ["bench_spellevate.py", "--rounds", "4", "--double-rounds", "2", "--baseline-rounds", "2"]
+    + ["--workers", "1"],
+    "strength": ["bench_strength.py", "--games", "2", "--lever-games", "2", "--calibration-hands", "2"]
+    + ["--workers", "1"],
+    "cluster": ["bench_cluster.py", "--games", "8"],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(SMALLEST))
+def test_benchmark_runs_and_prints_its_tables(name, tmp_path):
+    script, *arguments = SMALLEST[name]
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,  # whatever a script might write lands in a scratch folder
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    table = [line for line in result.stdout.splitlines() if line.startswith("|")]
+    assert len(table) >= 3 and set(table[1]) <= set("|-: "), result.stdout[-2000:]  # header, rule, a row
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,417 @@
+"""`bananas serve` without a browser: the pages, rooms and limits over real sockets, the
+referee's checks on every message, and the engine protocol at /engine.
+
+Each test starts the app in a thread on 127.0.0.1 (a free port) and talks to it with
+urllib and the `websockets` client; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import time
+from urllib.parse import urlsplit
+
+import pytest
+from helpers import (
+    SOCKET_TIMEOUT,
+    Page,
+    bananas_script,
+    closed_code,
+    http,
+    latest,
+    new_room,
+    request,
+    run_bounded,
+    start_server,
+)
+from websockets.asyncio.client import connect
+
+from solver.core.grid import Grid, validate
+from solver.core.tiles import TileCounts, parse_distribution
+from solver.play.bots import make_bot
+from solver.play.game import Round, Rules
+from solver.search import solve
+from solver.web import Limits, WebConfig
+
+ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an empty bunch
+
+
+# -- pages --------------------------------------------------------------------------------------
+
+
+def test_the_page_its_files_a_room_link_and_its_qr_code():
+    with start_server() as server:
+        status, kind, body = http(server.url + "/")
+        assert status == 200 and "text/html" in kind and "/static/app.js" in body
+        for name, media in (("app.js", "javascript"), ("board.js", "javascript"), ("style.css", "css")):
+            status, kind, _ = http(f"{server.url}/static/{name}")
+            assert status == 200 and media in kind, (name, kind)
+        room = new_room(server)
+        assert len(room) >= 16  # 96 random bits
+        status, _, body = http(f"{server.url}/r/{room}")
+        assert status == 200 and "/static/app.js" in body
+        status, kind, svg = http(f"{server.url}/r/{room}/qr.svg")
+        assert status == 200 and kind.startswith("image/svg+xml") and svg.startswith("<svg")
+
+
+def test_a_room_link_that_does_not_exist_gets_a_clear_page_not_a_stack_trace():
+    with start_server() as server:
+        for path in ("/r/nope", "/r/" + "x" * 300, "/r/nope/qr.svg"):
+            status, kind, body = http(server.url + path)
+            assert status == 404, path
+            assert "Traceback" not in body
+        status, kind, body = http(server.url + "/r/nope")
+        assert "text/html" in kind and "No such room" in body and 'href="/"' in body
+
+        async def scenario():
+            async with Page(server, "nope") as page:
+                message = await page.until("error")
+                assert message["code"] == "no_room"
+                return await closed_code(page.ws)
+
+        assert run_bounded(scenario) == 4404
+
+
+def test_room_creation_rejects_bad_settings_and_the_room_limit_says_so():
+    with start_server(max_rooms=2) as server:
+        for body in (b"not json", b"[1]", {"variant": "chess"}, {"language": "de"}, {"spellcheck": "yes"}):
+            status, _, reply = http(server.url + "/api/rooms", body)
+            assert status == 400 and "message" in json.loads(reply), (body, reply)
+        new_room(server)
+        new_room(server)
+        status, _, reply = http(server.url + "/api/rooms", {})
+        assert status == 503
+        assert json.loads(reply)["code"] == "too_many_rooms" and "try again later" in json.loads(reply)["message"]
+
+
+def test_slow_or_huge_requests_are_cut_off_and_websockets_are_not():
+    """A request head or body that does not arrive within header_timeout ends the
+    connection (408 for a body); a body over the message limit gets 413, unread; an open
+    WebSocket is not subject to the head's timeout."""
+
+    def seconds_until_closed(port: int, payload: bytes) -> tuple[float, bytes]:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(payload)
+            began, answer = time.monotonic(), b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+            return time.monotonic() - began, answer
+
+    async def engine_outlives_the_timeout(url):
+        async with connect(url) as ws:
+            await asyncio.sleep(1.5)
+            return await request(ws, {"type": "hello", "id": 1})
+
+    with start_server(header_timeout=0.5) as server:
+        port = urlsplit(server.url).port
+        for payload in (b"", b"GET / HTTP/1.1\r\nHost: x\r\n"):  # nothing, half a head
+            elapsed, answer = seconds_until_closed(port, payload)
+            assert 0.4 < elapsed < 5 and answer == b"", payload
+        slow_body = b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"
+        elapsed, answer = seconds_until_closed(port, slow_body)
+        assert elapsed < 5 and answer.startswith(b"HTTP/1.1 408 ")
+        status, _, reply = http(server.url + "/api/rooms", b" " * (WebConfig().max_message_bytes + 1))
+        assert status == 413 and json.loads(reply)["code"] == "too_large"
+        replies = asyncio.run(asyncio.wait_for(engine_outlives_the_timeout(server.engine_url), SOCKET_TIMEOUT))
+        assert replies[0]["type"] == "hello"
+
+
+# -- the referee ------------------------------------------------------------------------------------
+
+
+def test_malformed_and_forged_messages_get_errors_and_change_nothing():
+    with start_server() as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as ana, Page(server, room) as ben:
+                await ana.error({"type": "start"}, "out_of_order")  # not joined yet
+                await ana.join("Ana")
+                await ben.join("Ben")
+                await ben.error({"type": "add_bot", "preset": "easy"}, "not_host")
+                await ben.error({"type": "start"}, "not_host")
+                await ana.error({"type": "add_bot", "preset": "grandmaster"}, "bad_value")
+                await ana.send({"type": "add_bot", "preset": "easy"})
+                await ana.until(lambda m: m["type"] == "room" and len(m["seats"]) == 3)
+                await ana.error({"type": "remove_bot", "seat": 1}, "bad_value")  # Ben is no bot
+                await ana.send({"type": "start"})
+                for page in (ana, ben):
+                    await page.until("tiles")
+                await ana.quiet()
+                await ben.quiet()
+                held = latest(ana, "tiles")["held"]
+                bunch = latest(ana, "table")["bunch"]
+                ben_held = latest(ben, "tiles")["held"]
+                foreign = next(letter for letter in "QZXJKVWY" if letter not in held) * 2
+                bad = [
+                    ("not json", "bad_json"),
+                    ("[]", "bad_json"),
+                    (b"\xff\xfe", "bad_json"),
+                    ({"type": "teleport"}, "unknown_type"),
+                    ({"type": 7}, "unknown_type"),
+                    ({"type": "grid", "cells": "ABC"}, "bad_grid"),
+                    ({"type": "grid", "cells": [[0, 0, "A", 1]]}, "bad_grid"),
+                    ({"type": "grid", "cells": [[0, 10**9, held[0]]]}, "bad_grid"),
+                    ({"type": "grid", "cells": [[0, 0, held[0]], [0, 0, held[1]]]}, "bad_grid"),
+                    ({"type": "grid", "cells": [[0, 0, "é"]]}, "bad_letters"),
+                    ({"type": "grid", "cells": [[0, i, ch] for i, ch in enumerate(foreign)]}, "not_your_tile"),
+                    ({"type": "grid", "cells": [[0, i, ch] for i, ch in enumerate(held + held[0])]}, "not_your_tile"),
+                    ({"type": "call", "call": "peel"}, "rack_not_empty"),  # a full rack: the engine judges
+                    ({"type": "call", "call": "bananas"}, "bananas_too_early"),  # the bunch is big
+                    ({"type": "call", "call": "dump", "tile": foreign[0]}, "not_your_tile"),
+                    ({"type": "call", "call": "dump", "tile": "AB"}, "bad_letters"),
+                    ({"type": "call", "call": "win"}, "bad_value"),
+                    ({"type": "again"}, "game_running"),
+                    ({"type": "join", "name": "Eve"}, "out_of_order"),
+                ]
+                for message, code in bad:
+                    await ana.error(message, code)
+                # a message naming another seat still acts for the sender only
+                await ben.send({"type": "call", "call": "dump", "tile": ben_held[0], "player": 0, "seat": 0})
+                await ana.until(lambda m: m["type"] == "log" and any(e["kind"] == "dump" for e in m["entries"]))
+                await ana.quiet()
+                assert latest(ana, "log")["entries"][-1]["who"] == "Ben"
+                assert latest(ana, "tiles")["held"] == held  # Ana's tiles: untouched throughout
+                assert latest(ana, "table")["bunch"] == bunch - 2
+                kinds = [e["kind"] for m in ana.seen if m["type"] == "log" for e in m["entries"]]
+                assert kinds == ["split", "dump"]
+                await ben.quiet()
+                return ana.seen, ben.seen, held
+
+        ana_seen, ben_seen, ana_held = run_bounded(scenario)
+        # Nobody is ever sent another player's tiles: `tiles` messages are the owner's alone,
+        # and public messages carry counts.
+        ana_tiles = [m["held"] for m in ana_seen if m["type"] == "tiles"]
+        ben_tiles = [m["held"] for m in ben_seen if m["type"] == "tiles"]
+        assert ana_held in ana_tiles and ana_held not in ben_tiles
+        for message in ben_seen:
+            if message["type"] in ("table", "log", "room"):
+                assert ana_held not in json.dumps(message)
+
+
+def test_seat_limit_and_joining_mid_game_are_refused_with_clear_messages():
+    with start_server(max_seats=2) as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as ana, Page(server, room) as ben, Page(server, room) as cy:
+                await ana.join("Ana")
+                await ben.join("Ana")  # the same name twice is told apart
+                assert latest(ben, "welcome")["name"] == "Ana 2"
+                reply = await cy.error({"type": "join", "name": "Cy"}, "room_full")
+                assert "full" in reply["message"]
+                await ana.error({"type": "add_bot", "preset": "easy"}, "room_full")
+                await ben.send({"type": "leave"})
+                await ben.until("bye")
+                await cy.join("Cy")  # the freed seat
+                await ana.send({"type": "start"})
+                await ana.until("tiles")
+                async with Page(server, room) as dee:
+                    reply = await dee.error({"type": "join", "name": "Dee"}, "game_running")
+                    assert "try again" in reply["message"]
+
+        run_bounded(scenario)
+
+
+def test_message_size_and_rate_limits_answer_with_errors_and_keep_the_connection():
+    with start_server(max_message_bytes=1024, messages_per_second=4, message_burst=4) as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as page:
+                await page.join("Ana")
+                reply = await page.error({"type": "grid", "cells": [], "pad": "x" * 2000}, "too_large")
+                assert "1024" in reply["message"]
+                for _ in range(12):
+                    await page.send({"type": "add_bot", "preset": "easy", "pad": 1})
+                got = await page.quiet(0.5)
+                limited = [m for m in got if m["type"] == "error" and m["code"] == "rate_limited"]
+                assert len(limited) == 1  # one notice, not one per dropped message
+                rooms = [m for m in got if m["type"] == "room"]
+                assert len(rooms[-1]["seats"]) <= 4  # the dropped messages did nothing
+                await asyncio.sleep(1.0)  # the bucket refills
+                await page.send({"type": "remove_bot", "seat": 1})
+                await page.until(lambda m: m["type"] == "room")
+
+        run_bounded(scenario)
+
+
+# -- reconnecting, leaving, closing ---------------------------------------------------------------
+
+
+def test_a_page_that_does_not_read_is_dropped_after_the_write_timeout():
+    """A blocked write to one page ends in an abort of its connection, within the timeout,
+    so neither the room's broadcasts nor the page's slot wait on it."""
+    from solver.web.app import TRANSPORT, Connection
+
+    class Transport:
+        aborted = False
+
+        def abort(self):
+            self.aborted = True
+
+    class NeverReads:
+        def __init__(self):
+            self.scope = {TRANSPORT: Transport()}
+
+        async def send_text(self, text):
+            await asyncio.Event().wait()  # the TCP window stays shut
+
+    async def scenario():
+        page = NeverReads()
+        connection = Connection(page, write_timeout=0.2)
+        connection.send({"type": "state"})
+        started = time.monotonic()
+        await asyncio.wait_for(connection.write(), 5)
+        return page.scope[TRANSPORT].aborted, connection.closing, time.monotonic() - started
+
+    aborted, closing, elapsed = asyncio.run(scenario())
+    assert aborted and closing and 0.2 <= elapsed < 10  # the bound only catches a hang
+
+
+def test_a_reconnect_token_restores_the_seat_and_grid_and_a_long_absence_is_leaving():
+    with start_server(absent_seconds=1.0) as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as ana:
+                welcome = await ana.join("Ana")
+                async with Page(server, room) as ben:
+                    await ben.join("Ben")
+                    await ana.send({"type": "start"})
+                    held = (await ana.until("tiles"))["held"]
+                    await ana.send({"type": "grid", "seq": 1, "cells": [[0, 0, held[0]], [0, 1, held[1]]]})
+                    await ana.until("check")
+                # Ana's page reloads: a new socket with her token
+                async with Page(server, room) as again:
+                    back = await again.join("someone else", token=welcome["token"])
+                    assert back["name"] == "Ana" and back["token"] == welcome["token"]
+                    restored = await again.until("tiles")
+                    assert restored["held"] == held
+                    assert restored["cells"] == [[0, 0, held[0]], [0, 1, held[1]]]
+                    # Ben's socket closed: after `absent_seconds` he has left, his tiles back in the bunch
+                    left = await again.until(
+                        lambda m: m["type"] == "log" and any(e["kind"] == "left" for e in m["entries"]), 10
+                    )
+                    assert left["entries"][-1]["who"] == "Ben"
+                    table = await again.until("table")
+                    assert table["bunch"] == 144 - 42 + 21 and table["active"] == 1
+                    assert [p["status"] for p in table["players"]] == ["building", "left"]
+
+        run_bounded(scenario)
+
+
+def test_idle_rooms_close_and_their_link_then_shows_the_missing_room_page():
+    with start_server(room_idle_seconds=1.0) as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as page:
+                await page.join("Ana")
+                closed = await page.until("closed", timeout=10)
+                assert closed["reason"] == "idle"
+
+        run_bounded(scenario)
+        assert http(f"{server.url}/r/{room}")[0] == 404
+
+
+def test_a_solo_game_over_the_socket_ends_with_the_grid_checked():
+    with start_server(distribution=ONE_HAND_SET) as server:
+        room = new_room(server, spellcheck=True)
+
+        async def scenario():
+            async with Page(server, room) as page:
+                await page.join("Solo")
+                await page.send({"type": "start"})
+                held = (await page.until("tiles"))["held"]
+                grid = solve(held, lexicon="en", time_limit=10).grid
+                cells = [[row, col, letter] for (row, col), letter in grid.cells().items()]
+                await page.send({"type": "grid", "seq": 5, "cells": cells})
+                check = await page.until("check")
+                assert check["seq"] == 5 and check["valid"] and check["invalid_cells"] == []
+                await page.send({"type": "call", "call": "bananas"})
+                return await page.until("end"), held
+
+        end, held = run_bounded(scenario)
+        assert end["outcome"] == "win" and end["winners"] == ["Solo"]
+        assert end["scores"]["objective"] == "time" and end["scores"]["words"] >= 1
+        board = end["boards"][0]
+        assert board["status"] == "winner" and board["valid"]
+        assert validate(Grid.from_rows(board["grid"]), _lexicon(), TileCounts.from_letters(held)).ok
+
+
+def _lexicon():
+    from solver.lexicon.loader import get_lexicon
+
+    return get_lexicon("en")
+
+
+def test_hand_leave_returns_the_tiles_and_the_last_leaver_ends_the_hand():
+    rules = Rules(distribution=parse_distribution("A13,B3,C3,D6,E18,F3,G4,H3,I12,L5,M3,N8,O11,P3,R9,S6,T9,U6"))
+    hand = Round(rules, [make_bot("greedy"), make_bot("greedy")], seed=4)
+    hand.start()
+    bunch = len(hand.bunch)
+    assert hand.leave(0, 0.0) is None
+    assert not hand.seats[0].active and len(hand.bunch) == bunch + 21
+    assert hand.events[-1]["event"] == "left" and hand.events[-1]["player"] == 0
+    hand.check_invariant()
+    result = hand.leave(1, 0.0)
+    assert result is not None and result.outcome == "unawarded" and result.reason == "every player left"
+
+
+# -- the engine protocol endpoint ------------------------------------------------------------------
+
+
+def engine(scenario, limits: Limits = Limits(), path: str = "/engine"):
+    with start_server(engine=limits) as server:
+        url = server.url.replace("http://", "ws://") + path
+        return run_bounded(lambda: scenario(url))
+
+
+def test_engine_protocol_at_engine_and_at_the_root_for_older_clients():
+    async def hosted_game(url):
+        async with connect(url) as ws:
+            hello = await request(ws, {"type": "hello", "id": 1})
+            assert hello[0]["protocol"] == 1 and hello[0]["id"] == 1
+            await request(ws, {"type": "options", "clock": "instant"})
+            replies = await request(
+                ws,
+                {"type": "start_game", "seed": 9, "players": [{"bot": "easy:node_budget=30"}, {"bot": "greedy"}]},
+                until="game_over",
+            )
+            check = await request(ws, {"type": "check", "grid": [".M.", "CAT", ".P."]})
+            assert check[0]["valid"] is True
+            bad = await request(ws, {"type": "options", "lexicon": "/etc/passwd"})
+            assert bad[0]["type"] == "error"  # network clients cannot name files
+            return replies[-1]
+
+    first = engine(hosted_game)
+    assert first["type"] == "game_over"
+    assert engine(hosted_game, path="/") == first  # the same seed, the same game
+
+
+# -- the command ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--distribution", "A2,%"], "distribution"),
+        (["--bot", "kid=easy:speed=-1"], "bot preset"),
+        (["--bot", "nonsense"], "NAME=SPEC"),
+    ],
+)
+def test_serve_rejects_bad_settings_with_one_error_line(arguments, message):
+    done = subprocess.run(
+        [bananas_script(), "serve", "--port", "0", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ),
+    )
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
