@@ -99,7 +99,7 @@ def first_grid_seconds(result, player: int) -> float | None:
 def calibrate(preset: str, hands: int, seed: int) -> dict:
     from solver.play.bots import make_bot
     from solver.play.game import Rules, play_round
-    from solver.play.tournament import hand_seed
+    from solver.play.schedule import hand_seed
 
     firsts, games, hooks, peels = [], [], [], []
     for index in range(hands):

@@ -15,7 +15,6 @@ from solver.play.spellevate import (
     parse_play,
     play_round,
     play_rounds,
-    play_spellevate,
     scores,
     set_of,
 )
@@ -26,6 +25,7 @@ from solver.play.spellevate_bots import (
     SimpleBot,
     beating_plays,
     make_spellevate_bot,
+    play_spellevate,
     word_index,
 )
 

@@ -27,7 +27,10 @@ import click
 
 from solver.cli.common import reports_input_errors
 from solver.cli.outputs import STDOUT, check_writable, progress_bar, write_file, write_text
-from solver.play.game import MATCH_FORMATS, Rules
+from solver.core.grid import Grid, validate
+from solver.core.svg import grid_svg
+from solver.lexicon.loader import get_lexicon
+from solver.play.game import MATCH_FORMATS, Rules, play_match
 
 VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
 LANGUAGES = ("en", "fr")
@@ -162,7 +165,6 @@ def play(
     check_specs(specs)
 
     from solver.play.bots import make_bot
-    from solver.play.game import play_match
 
     emit: JsonLog | TextLog
     if as_json:
@@ -189,10 +191,6 @@ def check_picture_folder(folder: str) -> None:
 
 def write_grid_pictures(folder: str, match, specs: list[str], rules: Rules) -> int:
     """hand<N>-P<seat>.svg for every grid on the table at the end of each hand."""
-    from solver.core.grid import Grid, validate
-    from solver.core.svg import grid_svg
-    from solver.lexicon.loader import get_lexicon
-
     Path(folder).mkdir(exist_ok=True)
     lexicon = get_lexicon(rules.lexicon)
     written = 0
@@ -446,7 +444,7 @@ def check_series(
     plot: str | None,
 ) -> Series:
     """Every check a run needs, before its first game: bad input fails at once and writes nothing."""
-    from solver.play.tournament import schedule
+    from solver.play.schedule import schedule
 
     check_seed(seed)
     players = default_players(players, variant, 2)
@@ -717,7 +715,6 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
     """One game: the rounds shown one line each (or every event as JSON lines); with a
     person at P1, every event as it happens."""
     from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
-    from solver.lexicon.loader import get_lexicon
     from solver.play.spellevate import SpellevateBot, check_table, play_rounds
     from solver.play.spellevate_bots import check_spellevate_spec, make_spellevate_bot
 

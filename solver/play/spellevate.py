@@ -363,24 +363,3 @@ def play_rounds(
         results.append(result)
         leader = result.winner
     return results
-
-
-def play_spellevate(
-    players: int,
-    rounds: int = 1,
-    seed: int = 0,
-    lexicon: Lexicon | str = "en",
-    tiles: TileCounts = ENGLISH,
-    min_length: int = 2,
-    bots: Sequence[str] | None = None,
-) -> list[RoundResult]:
-    """Rounds of Spellevate between bots (presets by seat, default all `simple`)."""
-    from solver.play.spellevate_bots import make_spellevate_bot
-
-    check_table(players, tiles)
-    specs = list(bots) if bots is not None else ["simple"] * players
-    if len(specs) != players:
-        raise SpellevateError(f"{len(specs)} bots for {players} players")
-    lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
-    seats = [make_spellevate_bot(spec, lexicon, min_length) for spec in specs]
-    return play_rounds(seats, rounds, seed, lexicon, tiles, min_length)
