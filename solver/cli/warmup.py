@@ -22,6 +22,7 @@ from typing import TextIO
 
 import click
 
+import solver
 from solver.cli.common import reports_input_errors
 from solver.lexicon.loader import SHIPPED, Lexicon, cache_root, load_lexicon, set_build_notice
 
@@ -264,8 +265,6 @@ class KernelPrep:
 
 def start_extension_build() -> subprocess.Popen:
     """`python -m solver.search.native` in a child process (quiet; a failure leaves a note)."""
-    import solver
-
     package_root = str(Path(solver.__file__).resolve().parents[1])  # this copy of the package
     path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
     return subprocess.Popen(

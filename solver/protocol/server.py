@@ -23,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from solver.lexicon.loader import SHIPPED, get_lexicon
 from solver.protocol.limits import MAX_WAIT_SECONDS, Limits
 from solver.protocol.session import Session, encode, error_reply
 
@@ -111,7 +112,6 @@ def warm_up() -> None:
     answered on the event loop, where a first import of the bots (which takes the import
     lock) or a first load of a shipped word list would stall every connection."""
     import solver.play.bots  # noqa: F401 - the import itself is the point
-    from solver.lexicon.loader import SHIPPED, get_lexicon
 
     for name in SHIPPED:
         get_lexicon(name)
