@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
-from solver.play.spellevate import play_rounds
+from solver.play.spellevate import play_spellevate_rounds
 from solver.play.spellevate_bots import SimpleBot
 from solver.play.spellevate_tournament import run_series
 
@@ -132,7 +132,7 @@ def test_a_scripted_person_plays_whole_rounds_from_what_the_screen_shows(en):
 
     person = HumanSeat(en, read=read, echo=screen.append)
     log: list[str] = []
-    results = play_rounds(
+    results = play_spellevate_rounds(
         [person, SimpleBot(en), SimpleBot(en)],
         rounds=2,
         seed=7,
@@ -149,6 +149,6 @@ def test_a_scripted_person_plays_whole_rounds_from_what_the_screen_shows(en):
 
 def person_view(en):
     from solver.core.tiles import TileCounts
-    from solver.play.spellevate import Round
+    from solver.play.spellevate import SpellevateRound
 
-    return Round([TileCounts.from_letters(t) for t in ("CAT", "DOG", "EMU")], 0, en).view(0)
+    return SpellevateRound([TileCounts.from_letters(t) for t in ("CAT", "DOG", "EMU")], 0, en).view(0)

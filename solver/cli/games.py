@@ -715,7 +715,7 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
     """One game: the rounds shown one line each (or every event as JSON lines); with a
     person at P1, every event as it happens."""
     from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
-    from solver.play.spellevate import SpellevateBot, check_table, play_rounds
+    from solver.play.spellevate import SpellevateBot, check_table, play_spellevate_rounds
     from solver.play.spellevate_bots import check_spellevate_spec, make_spellevate_bot
 
     for spec in specs:
@@ -732,14 +732,14 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
         names = ["you"] + specs
         click.echo(f"Spellevate, seed {seed}: {', '.join(f'P{i + 1} {name}' for i, name in enumerate(names))}")
         try:
-            results = play_rounds(seats, rounds, seed, lexicon, tiles, observer=TableLog(names).event)
+            results = play_spellevate_rounds(seats, rounds, seed, lexicon, tiles, observer=TableLog(names).event)
         except LeftTable as left:
             if not left.by_choice:
                 raise ValueError(str(left)) from None
             click.echo(str(left))
             return
     else:
-        results = play_rounds(seats, rounds, seed, lexicon, tiles)
+        results = play_spellevate_rounds(seats, rounds, seed, lexicon, tiles)
     lines = []
     for number, result in enumerate(results, start=1):
         if json_file is not None:

@@ -34,7 +34,14 @@ import numpy as np
 
 from solver.core.tiles import ALPHABET, ENGLISH, HARD_FIRST, TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
-from solver.play.spellevate import Play, RoundResult, SeatView, SpellevateError, check_table, play_rounds
+from solver.play.spellevate import (
+    Play,
+    SeatView,
+    SpellevateError,
+    SpellevateResult,
+    check_table,
+    play_spellevate_rounds,
+)
 
 LEAD_MAX_LENGTH = 7  # longest word the simple bot looks for when leading (today's behaviour)
 PIVOT_ORDER = np.array([ALPHABET.index(letter) for letter in HARD_FIRST])  # letters hardest to use first
@@ -456,7 +463,7 @@ def play_spellevate(
     tiles: TileCounts = ENGLISH,
     min_length: int = 2,
     bots: Sequence[str] | None = None,
-) -> list[RoundResult]:
+) -> list[SpellevateResult]:
     """Rounds of Spellevate between bots (presets by seat, default all `simple`)."""
     check_table(players, tiles)
     specs = list(bots) if bots is not None else ["simple"] * players
@@ -464,4 +471,4 @@ def play_spellevate(
         raise SpellevateError(f"{len(specs)} bots for {players} players")
     lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     seats = [make_spellevate_bot(spec, lexicon, min_length) for spec in specs]
-    return play_rounds(seats, rounds, seed, lexicon, tiles, min_length)
+    return play_spellevate_rounds(seats, rounds, seed, lexicon, tiles, min_length)

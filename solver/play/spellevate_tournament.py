@@ -24,7 +24,7 @@ from solver.core.tiles import ENGLISH, TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.play.game import confidence_interval
 from solver.play.schedule import entry_names, schedule
-from solver.play.spellevate import check_table, deal, first_leader, play_round, set_of
+from solver.play.spellevate import check_table, deal, first_leader, play_spellevate_round, set_of
 from solver.play.spellevate_bots import make_spellevate_bot
 from solver.play.tournament import default_start_method
 
@@ -195,7 +195,7 @@ def play_scheduled_round(task: tuple, settings: Settings) -> RoundRecord:
     leader, _ = first_leader(settings.players, tiles, rng)
     hands = deal(settings.players, tiles, rng, first=leader)
     bots = [make_spellevate_bot(settings.bot_specs[entry], lexicon, settings.min_length) for entry in seated]
-    result = play_round(hands, leader, lexicon, bots, settings.min_length)
+    result = play_spellevate_round(hands, leader, lexicon, bots, settings.min_length)
     plays = sum(event["event"] == "play" for event in result.events)
     return RoundRecord(index, group, rotation, seed, list(seated), leader, result.winner, result.scores, plays)
 

@@ -28,11 +28,11 @@ from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.play.spellevate import (
     Play,
-    Round,
     RoundState,
     SeatView,
     SpellevateBot,
     SpellevateError,
+    SpellevateRound,
     check_table,
     deal,
     first_leader,
@@ -255,7 +255,7 @@ class HostedTable:
     min_length: int
     rng: np.random.Generator = field(init=False)
     number: int = 0
-    game: Round | None = None
+    game: SpellevateRound | None = None
     winners: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     finished: bool = False
@@ -272,7 +272,7 @@ class HostedTable:
     def deal(self, leader: int) -> list[dict]:
         self.number += 1
         hands = deal(len(self.seats), self.tiles, self.rng, first=leader)
-        self.game = Round(hands, leader, self.lexicon, self.min_length)
+        self.game = SpellevateRound(hands, leader, self.lexicon, self.min_length)
         out = []
         for seat, tiles in enumerate(hands):
             self.seats[seat].begin(self.game.view(seat))

@@ -1,7 +1,7 @@
 """Spellevate in a room of the browser game: the server referees a round with the engine.
 
 The lobby (seats, host, bots, reconnect tokens) is the room's (`solver.web.rooms`); this
-module is the round. It runs `solver.play.spellevate.Round`, the referee of `bananas
+module is the round. It runs `solver.play.spellevate.SpellevateRound`, the referee of `bananas
 spellevate`: the deal, the lead, each seat's turn, the table clearing and the scores are
 the engine's, and a person's play is checked by the engine's own `move_error` (its reason
 is the page's `error` message, and nothing changes). Bots (`simple`, `planner`) play on the
@@ -25,9 +25,9 @@ from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.play.spellevate import (
     Play,
-    Round,
     SpellevateBot,
     SpellevateError,
+    SpellevateRound,
     check_table,
     deal,
     first_leader,
@@ -56,7 +56,7 @@ def check_players(players: int, tiles: TileCounts) -> None:
 
 
 class SpellevateGame:
-    """One round in a room: the engine's `Round`, the bots at its seats, and what pages see."""
+    """One round in a room: the engine's `SpellevateRound`, the bots at its seats, and what pages see."""
 
     def __init__(self, room: Room, tiles: TileCounts, seed: int, leader: int | None):
         self.room = room
@@ -68,7 +68,7 @@ class SpellevateGame:
         draws: list[list[str]] = []
         if leader is None:  # the room's first round: each player draws a tile, the latest letter leads
             leader, draws = first_leader(len(self.seats), tiles, rng)
-        self.round = Round(deal(len(self.seats), tiles, rng, first=leader), leader, self.lexicon, MIN_LENGTH)
+        self.round = SpellevateRound(deal(len(self.seats), tiles, rng, first=leader), leader, self.lexicon, MIN_LENGTH)
         self.bots: dict[int, SpellevateBot] = {}
         for index, seat in enumerate(self.seats):
             if seat.kind == "bot":
