@@ -165,7 +165,7 @@ def head_to_head(challenger: str, baseline: str, games: int, seed: int, workers:
 def decided_share(base, other) -> tuple[float, float, float]:
     """The baseline's share of the games one of the two won alone (unawarded and shared
     games left out), with its 95% Wilson interval."""
-    from solver.play.game import confidence_interval
+    from solver.play.stats import confidence_interval
 
     decided = base.wins + other.wins
     return (base.wins / decided if decided else 0.5, *confidence_interval(base.wins, decided))

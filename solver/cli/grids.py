@@ -294,7 +294,7 @@ def load_board(grid_file: str, lexicon_spec: str, min_length: int, hand: TileCou
         raise ValueError(f"{name}: {error}") from None
 
 
-def warm_kernels(board, kernels: KernelPrep) -> None:
+def ready_kernels_for(board, kernels: KernelPrep) -> None:
     """Load the search kernels before a timed rebuild: loading them inside the rebuild's
     deadline would starve the cheap tiers."""
     kernels.ready(board.lexicon, include_extend=True)
@@ -328,7 +328,7 @@ def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit
     hand = parse_hand(letters)
     kernels = KernelPrep()
     board = load_board(grid_file, lexicon, min_length, time_limit=time_limit)
-    warm_kernels(board, kernels)
+    ready_kernels_for(board, kernels)
     result = board.add(hand)
     if as_json:
         emit_json(result.to_json())
@@ -411,7 +411,7 @@ def dump(
     kernels = KernelPrep()
     board = load_board(grid_file, lexicon, min_length, hand=hand)
     pool = parse_bunch(bunch, lexicon, board.tiles)
-    warm_kernels(board, kernels)
+    ready_kernels_for(board, kernels)
     advice = dump_advice(board, pool, samples=samples, seed=seed, time_per_try=time_per_try)
     if as_json:
         emit_json(advice.to_json())

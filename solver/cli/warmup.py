@@ -213,7 +213,7 @@ class KernelPrep:
     def ready(self, lexicon: Lexicon, include_extend: bool, interpret: bool = False) -> bool:
         """Bind and load the kernels before any timed search. True when something was compiled."""
         from solver.search import native
-        from solver.search.solving import warm_up
+        from solver.search.solving import warm_kernels
 
         if interpret and self.building():
             native.bind_python()
@@ -224,10 +224,10 @@ class KernelPrep:
             return False
         self._wait_for_build()
         if native.fast_start_enabled() and native.extension_state() == "built":
-            warm_up(lexicon, include_extend=include_extend)
+            warm_kernels(lexicon, include_extend=include_extend)
             return self.builder is not None
         with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
-            warm_up(lexicon, include_extend=include_extend)
+            warm_kernels(lexicon, include_extend=include_extend)
         return self.builder is not None or watch.compiled
 
     def compiled(self, wait: bool = True) -> bool:
@@ -297,7 +297,7 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
     """
     from solver.play.bots import PRESETS
     from solver.search import native
-    from solver.search.solving import warm_up as warm_kernels
+    from solver.search.solving import warm_kernels
 
     show_build_notices()
     stream = sys.stderr if notices_wanted() else None

@@ -22,10 +22,10 @@ import numpy as np
 
 from solver.core.tiles import ENGLISH, TileCounts
 from solver.lexicon.loader import get_lexicon
-from solver.play.game import confidence_interval
 from solver.play.schedule import entry_names, schedule
 from solver.play.spellevate import check_table, deal, first_leader, play_spellevate_round, set_of
 from solver.play.spellevate_bots import make_spellevate_bot
+from solver.play.stats import confidence_interval
 from solver.play.tournament import default_start_method
 
 

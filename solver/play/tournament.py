@@ -42,8 +42,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 
 from solver.play.cluster import play_on_cluster
-from solver.play.game import Rules, confidence_interval
+from solver.play.game import Rules
 from solver.play.schedule import GameRecord, entry_names, play_game, schedule
+from solver.play.stats import confidence_interval
 
 CSV_FIELDS = (
     "bot",
@@ -235,7 +236,7 @@ def default_start_method() -> str:
     return "spawn"
 
 
-def _warm_up() -> None:
+def _import_bots() -> None:
     """Worker initializer: import the numba modules (compiled code comes from the cache)."""
     from solver.play import bots  # noqa: F401
 
@@ -297,7 +298,7 @@ def run_tournament(
             pending = tasks[1:]
         context = multiprocessing.get_context(method)
         with ProcessPoolExecutor(
-            max_workers=min(workers, len(pending)), mp_context=context, initializer=_warm_up
+            max_workers=min(workers, len(pending)), mp_context=context, initializer=_import_bots
         ) as pool:
             futures = [pool.submit(play_game, task, bot_specs, rules) for task in pending]
             try:

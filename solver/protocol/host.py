@@ -108,9 +108,9 @@ class HostMode:
             del session.outbox[mark - 1 :]  # nothing of a game that could not start
             raise ProtocolError("bad_value", f"the game could not start: {error}") from None
         if any(hasattr(seat, "board") for seat in seats):  # a solver bot: load the kernels before the clock
-            from solver.search.solving import warm_up
+            from solver.search.solving import warm_kernels
 
-            warm_up(hand.lexicon)
+            warm_kernels(hand.lexicon)
         # The clock starts when the deal goes out: the bots' set-up (loading word lists) may
         # take a while, and the players must not find the game already under way.
         self.round, self.started, self.announced = hand, now + (time.perf_counter() - began), False
