@@ -29,7 +29,7 @@ import pytest
 from test_web import Page, http, new_room
 
 from solver.web import BackgroundServer, WebConfig
-from solver.web.app import STATIC, encode, handle_frame
+from solver.web.app import STATIC, encode_for_page, handle_frame
 from solver.web.rooms import MAX_NAME, Game, Person, Room, Rooms, cells_tiles
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
@@ -190,7 +190,7 @@ class FakePage:
         self.closing = False
 
     def send(self, message: dict) -> None:
-        text = encode(message)
+        text = encode_for_page(message)
         try:
             parsed = json.loads(text, parse_constant=reject_constant)
         except ValueError as error:

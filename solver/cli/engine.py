@@ -103,7 +103,7 @@ def serve(
     from solver.cli.common import fail
     from solver.protocol.limits import NETWORK
     from solver.web.config import WebConfig, default_bots
-    from solver.web.server import bind, serve_forever, url_of
+    from solver.web.uvicorn_runner import bind, serve_forever, url_of
 
     try:
         config = WebConfig(

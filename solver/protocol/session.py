@@ -9,7 +9,7 @@ survives anything a client sends.
 A `Session` is sans-IO: `receive(line, now)` returns the messages to send, `tick(now)`
 returns those that fell due (a bot's call lands when its work is done on the wall clock),
 and `next_wakeup()` says when to tick next; `encode` turns a message into strict JSON
-text. `solver.protocol.stdio` drives one session over stdin/stdout, `solver.protocol.server`
+text. `solver.protocol.stdio` drives one session over stdin/stdout, `solver.protocol.network`
 many over WebSocket.
 
 This module is the dispatcher: the messages usable at any time (hello, options, check,

@@ -27,7 +27,7 @@ from solver.lexicon.loader import SHIPPED, get_lexicon
 from solver.protocol.limits import MAX_WAIT_SECONDS, Limits
 from solver.protocol.session import Session, encode, error_reply
 
-__all__ = ["CLOSE_CODES", "Limits", "SlowReader", "drive_session", "warm_up"]
+__all__ = ["CLOSE_CODES", "Limits", "SlowReader", "drive_session", "load_for_cheap_requests"]
 
 
 class SlowReader(Exception):
@@ -107,7 +107,7 @@ async def _write(outgoing: asyncio.Queue, send: Callable[[str], Awaitable[None]]
 CLOSE_CODES = {"bye": (1000, "bye"), "idle": (1000, "idle timeout")}
 
 
-def warm_up() -> None:
+def load_for_cheap_requests() -> None:
     """Load what cheap requests need before the first client comes: a cheap request is
     answered on the event loop, where a first import of the bots (which takes the import
     lock) or a first load of a shipped word list would stall every connection."""
