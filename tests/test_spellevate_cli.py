@@ -75,7 +75,7 @@ def test_series_rotates_seats_over_the_same_deal_and_workers_do_not_change_resul
         (["--bots", "planner:beam=0,simple,simple"], "out of range"),
         (["--players", "3", "--bots", "simple,simple,simple,simple"], "4 bots for 3 bot seats"),
         (["--bots", "simple,simple,simple", "--games", "0"], "--games must be at least 1"),
-        (["--seed", "-1"], "--seed must be a non-negative integer"),
+        (["--seed", "-1"], "--seed must be an integer from 0 to"),
         (["--human", "--json"], "leave out --json"),
     ],
 )

@@ -7,7 +7,7 @@
 
 Same conventions as `solver.cli.grids`: bad usage or input prints one `error: ...` line on
 stderr and exits 2, never a traceback. The numba-backed modules (`solver.play.bots`,
-`solver.play.tournament`'s game runner) are imported inside the command bodies.
+`solver.play.schedule`'s game runner) are imported inside the command bodies.
 
 `play --json` writes JSON lines: a header with every setting needed to replay the game,
 then one object per engine event (with the hand number), a `grids` line after each hand
@@ -25,12 +25,14 @@ from typing import Any
 
 import click
 
-from solver.cli.common import reports_input_errors
+from solver.cli.common import check_seed, reports_input_errors
 from solver.cli.outputs import STDOUT, check_writable, progress_bar, write_file, write_text
 from solver.core.grid import Grid, validate
 from solver.core.svg import grid_svg
 from solver.lexicon.loader import get_lexicon
+from solver.play.cluster import normalise_address, require_distributed
 from solver.play.game import MATCH_FORMATS, Rules, play_match
+from solver.play.plots import ladder_figure, plot_format, require_matplotlib, save_figure, tournament_figure
 
 VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
 LANGUAGES = ("en", "fr")
@@ -50,11 +52,6 @@ def make_rules(variant: str, lang: str) -> Rules:
 
 def default_players(players: int | None, variant: str, otherwise: int) -> int:
     return (1 if variant == "solo" else otherwise) if players is None else players
-
-
-def check_seed(seed: int) -> None:
-    if seed < 0:
-        raise ValueError(f"--seed must be a non-negative integer, got {seed}")
 
 
 def split_specs(bots: str) -> list[str]:
@@ -457,16 +454,12 @@ def check_series(
     if not 1 <= workers <= MAX_WORKERS:
         raise ValueError(f"--workers must be at least 1 and at most {MAX_WORKERS}, got {workers}")
     if scheduler is not None:
-        from solver.play.cluster import normalise_address, require_distributed
-
         if workers != 1:
             raise ValueError("--workers and --scheduler: choose one (the cluster's workers play the games)")
         require_distributed()
         scheduler = normalise_address(scheduler)
         quiet_dask_logs()
     if plot is not None:
-        from solver.play.plots import plot_format, require_matplotlib
-
         plot_format(plot)
         require_matplotlib()
     for option, path in {**files, "--plot": plot}.items():
@@ -495,8 +488,6 @@ def write_results(files: dict[str, tuple[str | None, str]], plot: str | None, fi
         if path is not None:
             write_text(path, text)
     if plot is not None:
-        from solver.play.plots import plot_format, save_figure
-
         write_file(plot, lambda temp: save_figure(figure(), temp, plot_format(plot)))
     for path in [path for path, _ in files.values()] + [plot]:
         if path is not None and path != STDOUT:
@@ -554,12 +545,6 @@ def tournament(
         click.echo(result.table())
     files = {"json": (json_file, json.dumps(result.to_json(), indent=1) + "\n"), "csv": (csv_file, result.to_csv())}
     write_results(files, plot, lambda: tournament_figure(result))
-
-
-def tournament_figure(result):
-    from solver.play.plots import tournament_figure as figure
-
-    return figure(result)
 
 
 @click.command()
@@ -626,12 +611,6 @@ def ladder(
     write_results(
         {"json": (json_file, json.dumps(result.to_json(), indent=1) + "\n")}, plot, lambda: ladder_figure(result)
     )
-
-
-def ladder_figure(result):
-    from solver.play.plots import ladder_figure as figure
-
-    return figure(result)
 
 
 # -- spellevate ---------------------------------------------------------------------

@@ -140,13 +140,13 @@ def play_on_cluster(
                     if error is None:  # cancelled or lost: the scheduler forgot it
                         raise ClusterError(f"the Dask scheduler at {address} dropped a batch of games "
                                            f"({future.status}): was it stopped or restarted?")  # fmt: skip
-                    raise ClusterError(f"a batch of games failed on the cluster: {describe(error)}")
+                    raise ClusterError(f"a batch of games failed on the cluster: {error_summary(error)}")
                 for record in result:
                     if record.index not in seen:  # a batch that ran twice counts once
                         seen.add(record.index)
                         done(record)
         except (OSError, TimeoutError) as error:  # the scheduler went away (CommClosedError is an OSError)
-            raise ClusterError(f"lost the Dask scheduler at {address}: {describe(error)}") from None
+            raise ClusterError(f"lost the Dask scheduler at {address}: {error_summary(error)}") from None
         except BaseException:
             client.cancel(list(futures))
             raise
@@ -155,6 +155,6 @@ def play_on_cluster(
         return workers
 
 
-def describe(error: BaseException) -> str:
+def error_summary(error: BaseException) -> str:
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
