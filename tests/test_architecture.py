@@ -61,7 +61,10 @@ def import_nodes(tree: ast.AST):
 
 
 def imported_modules(name: str, path: Path, known: set[str]) -> set[str]:
-    """The solver modules that module `name` imports."""
+    """The solver modules that module `name` imports. Importing `solver.a.b` also runs
+    `solver/a/__init__.py`; that implied edge is left out (a package that re-exports its
+    submodules would close a cycle with each of them), but what an `__init__.py` imports
+    is the package's own edges, and `from solver.a import name` is an edge to the package."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     targets: set[str] = set()
     for node in import_nodes(ast.parse(path.read_text(encoding="utf-8"))):

@@ -21,7 +21,7 @@ import time
 import pytest
 from websockets.asyncio.client import connect
 
-from solver.protocol.limits import NETWORK
+from solver.core.limits import NETWORK
 from solver.protocol.session import HANDLERS, Session, encode
 from solver.protocol.stdio import run_stdio
 from solver.web import BackgroundServer

@@ -26,8 +26,8 @@ from conftest import bananas_script
 from websockets.asyncio.client import connect
 
 from solver.core.grid import Grid, validate
+from solver.core.limits import NETWORK, Limits
 from solver.core.tiles import ENGLISH, TileCounts, draw
-from solver.protocol.limits import NETWORK, Limits
 from solver.web import BackgroundServer, WebConfig
 
 CROSS = [".M.", "CAT", ".P."]

@@ -28,6 +28,7 @@ import click
 from solver.cli.common import check_seed, reports_input_errors
 from solver.cli.outputs import STDOUT, check_writable, progress_bar, write_file, write_text
 from solver.core.grid import Grid, validate
+from solver.core.limits import MAX_GAMES, MAX_SPELLEVATE_PLAYERS, MAX_WORKERS
 from solver.core.svg import grid_svg
 from solver.lexicon.loader import get_lexicon
 from solver.play.cluster import normalise_address, require_distributed
@@ -38,9 +39,6 @@ VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
 LANGUAGES = ("en", "fr")
 SIDE_BY_SIDE_WIDTH = 100  # grids are drawn side by side when they fit this many columns
 GAP = "   "
-MAX_GAMES = 1_000_000  # a tournament's games (its schedule is held in memory)
-MAX_WORKERS = 256
-MAX_SPELLEVATE_PLAYERS = 288  # a tile each from a double set
 
 
 def make_rules(variant: str, lang: str) -> Rules:

@@ -41,14 +41,13 @@ from solver.cli.common import (
 from solver.cli.outputs import check_writable, write_file, write_text
 from solver.cli.warmup import KernelPrep
 from solver.core.grid import Grid, Report, validate
+from solver.core.limits import MAX_DUMP_SAMPLES
 from solver.core.svg import grid_svg
 from solver.core.tiles import TileCounts, TileError, load_tiles, spec_kind
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.objectives import OBJECTIVES
 
 PICTURE_HELP = "Also draw the grid into FILE: SVG, or PNG for FILE.png (needs the 'plots' extra)."
-
-MAX_SAMPLES = 1000  # dump: simulated draws per letter (each a rebuild of up to --time-per-try)
 
 
 @click.command()
@@ -404,7 +403,7 @@ def dump(
     from solver.search.board import dump_advice
 
     check_min_length(min_length)
-    check_count(samples, "--samples", 1, MAX_SAMPLES)
+    check_count(samples, "--samples", 1, MAX_DUMP_SAMPLES)
     check_seconds(time_per_try, "--time-per-try", positive=True)
     check_seed(seed)
     hand = parse_hand(hand_letters)

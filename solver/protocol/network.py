@@ -3,7 +3,7 @@
 `drive_session` runs one network `solver.protocol.session.Session` (no file access) over
 any message transport, given a receive and a send: `bananas serve` uses it for its
 WebSocket endpoint (solver/web/app.py). A text frame is one protocol message, and every
-reply is one text frame of strict JSON. The limits (`solver.protocol.limits.Limits`,
+reply is one text frame of strict JSON. The limits (`solver.core.limits.Limits`,
 docs/SECURITY.md): message size (the transport closes with 1009), concurrent sessions
 (1013 "try again later"), idle time (1000), slow readers (a reply queue and a write
 timeout: the connection is dropped), binary frames (an error reply).
@@ -23,8 +23,8 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from solver.core.limits import MAX_WAIT_SECONDS, Limits
 from solver.lexicon.loader import SHIPPED, get_lexicon
-from solver.protocol.limits import MAX_WAIT_SECONDS, Limits
 from solver.protocol.session import Session, encode, error_reply
 
 __all__ = ["CLOSE_CODES", "Limits", "SlowReader", "drive_session", "load_for_cheap_requests"]

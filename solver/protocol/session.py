@@ -25,23 +25,23 @@ from dataclasses import replace
 
 from solver import __version__
 from solver.core.grid import MIN_WORD_LENGTHS, GridError, validate
+from solver.core.limits import (
+    BOT_SPEEDS,
+    LOCAL,
+    MAX_BANANAGRAMS_PLAYERS,
+    MAX_GAME_TILES,
+    MAX_GRID_CELLS,
+    MAX_MESSAGE_BYTES,
+    NETWORK,
+    TIME_SCALES,
+    Limits,
+)
 from solver.core.tiles import TileError
 from solver.lexicon.loader import SHIPPED, LexiconError, get_lexicon
 from solver.play.game import MATCH_FORMATS, VARIANTS, RuleError
 from solver.protocol import fields, spellevate
 from solver.protocol.fields import ERROR_CODES, ProtocolError
 from solver.protocol.host import HostMode
-from solver.protocol.limits import (
-    BOT_SPEEDS,
-    LOCAL,
-    MAX_GAME_TILES,
-    MAX_GRID_CELLS,
-    MAX_MESSAGE_BYTES,
-    MAX_PLAYERS,
-    NETWORK,
-    TIME_SCALES,
-    Limits,
-)
 from solver.protocol.options import CLOCKS, Options
 from solver.protocol.seat import SeatMode
 from solver.protocol.specs import LocalSpecs, NetworkSpecs
@@ -203,7 +203,7 @@ class Session:
                 "max_message_bytes": self.limits.max_message_bytes,
                 "max_tiles": MAX_GAME_TILES,
                 "max_grid_cells": MAX_GRID_CELLS,
-                "max_players": MAX_PLAYERS,
+                "max_players": MAX_BANANAGRAMS_PLAYERS,
             }
         ]
 

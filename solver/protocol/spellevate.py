@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.core.limits import MAX_PROTOCOL_SPELLEVATE_PLAYERS, MAX_SEED, MAX_SPELLEVATE_ROUNDS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.play.spellevate import (
@@ -46,8 +47,6 @@ from solver.protocol.fields import need as _need
 from solver.protocol.fields import tiles as _tiles
 from solver.protocol.options import Options
 
-MAX_PLAYERS = 32
-MAX_ROUNDS = 100
 DEFAULT_BOT = "planner"
 
 
@@ -172,7 +171,7 @@ def on_seat(options: Options, table, message: dict):
     if isinstance(table, HostedTable) and not table.finished:
         raise ProtocolError("out_of_order", "a hosted Spellevate game is running")
     hand = _tiles(_need(message, "tiles"))
-    players = _int(message, "players", 3, MAX_PLAYERS)
+    players = _int(message, "players", 3, MAX_PROTOCOL_SPELLEVATE_PLAYERS)
     seat = _int(message, "seat", 0, players - 1)
     leader = _int(message, "leader", 0, players - 1)
     sets = _int(message, "sets", 1, 2, default=1)
@@ -320,11 +319,11 @@ def on_start(options: Options, table, message: dict):
     if isinstance(table, HostedTable) and not table.finished:
         raise ProtocolError("out_of_order", "a hosted Spellevate game is already running")
     players = _need(message, "players", list)
-    if not 3 <= len(players) <= MAX_PLAYERS:
-        raise ProtocolError("bad_value", f"Spellevate takes 3 to {MAX_PLAYERS} players")
-    rounds = _int(message, "rounds", 1, MAX_ROUNDS, default=1)
+    if not 3 <= len(players) <= MAX_PROTOCOL_SPELLEVATE_PLAYERS:
+        raise ProtocolError("bad_value", f"Spellevate takes 3 to {MAX_PROTOCOL_SPELLEVATE_PLAYERS} players")
+    rounds = _int(message, "rounds", 1, MAX_SPELLEVATE_ROUNDS, default=1)
     sets = _int(message, "sets", 1, 2, default=1)
-    seed = _int(message, "seed", 0, 2**63 - 1, default=options.seed)
+    seed = _int(message, "seed", 0, MAX_SEED, default=options.seed)
     lexicon, min_length, distribution = _rules(options)
     seats: list[SpellevateBot | RemoteSeat] = []
     names: list[str] = []
@@ -376,7 +375,7 @@ def on_info(options: Options, table, message: dict):
     info = {
         "type": "spellevate_info",
         "bots": list(PRESETS),
-        "players": [3, MAX_PLAYERS],
+        "players": [3, MAX_PROTOCOL_SPELLEVATE_PLAYERS],
         "sets": [1, 2],
         "modes": ["seat", "host"],
         "messages": sorted(HANDLERS),

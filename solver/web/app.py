@@ -33,8 +33,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from solver.core.limits import Limits
 from solver.lexicon.loader import get_lexicon
-from solver.protocol.limits import Limits
 from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_requests
 from solver.protocol.session import Session
 from solver.web.config import TokenBucket, WebConfig

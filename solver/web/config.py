@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from solver.protocol.limits import NETWORK, Limits
+from solver.core.limits import NETWORK, Limits
 
 BOT_PRESETS = ("easy", "medium", "hard", "long", "compact", "reckless", "greedy")
 
