@@ -62,7 +62,6 @@ minutes a game for casual players, who are slower than this model's practised pl
 from __future__ import annotations
 
 import heapq
-import math
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -753,14 +752,3 @@ def play_match(rules: Rules, bots: list[Bot], seed: int, format: str = "best-of-
     leaders = [index for index, count in enumerate(wins) if count == max(wins)]
     winner = leaders[0] if len(leaders) == 1 and max(wins) > 0 else None
     return MatchResult(format, hands, wins, winner)
-
-
-def confidence_interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a win rate (95% by default)."""
-    if games == 0:
-        return (0.0, 1.0)
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    # Clamped so that rounding never leaves the observed rate outside its own interval.
-    return (max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half)))

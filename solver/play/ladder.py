@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.play.game import Rules
-from solver.play.tournament import GameRecord, TournamentResult, run_tournament
+from solver.play.schedule import GameRecord
+from solver.play.tournament import TournamentResult, run_tournament
 
 MEAN_RATING = 1500.0
 ELO_SCALE = 400.0

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from solver.core.grid import find_words
+from solver.core.limits import MAX_SPELLEVATE_PLAYERS
 
 if TYPE_CHECKING:
     from solver.play.game import Round, RoundResult, Rules
@@ -157,7 +158,7 @@ class Spellevate(Variant):
     engine = None
     game = SPELLEVATE
     min_players = 3
-    max_players = 288  # a tile each from a double set
+    max_players = MAX_SPELLEVATE_PLAYERS
 
     def at_table(self, players: int) -> Variant:
         return self

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 
 from solver.core.grid import Grid, GridError
+from solver.core.limits import MAX_GAME_TILES, MAX_GRID_CELLS, MAX_MESSAGE_BYTES, MAX_SEED
 from solver.core.tiles import TileCounts, TileError
-from solver.protocol.limits import MAX_GAME_TILES, MAX_GRID_CELLS, MAX_MESSAGE_BYTES, MAX_SEED
 
 ERROR_CODES = {
     "bad_json": "the line is not a JSON object (over WebSocket: not a text frame)",

@@ -18,11 +18,11 @@ import math
 import time
 
 from solver.core.grid import Grid
+from solver.core.limits import MAX_BANANAGRAMS_PLAYERS, MAX_NAME_CHARS, TICK_WORK_SECONDS
 from solver.core.tiles import TileCounts
 from solver.play.game import Decision, Round, Rules, TableView
 from solver.protocol import fields
 from solver.protocol.fields import ProtocolError
-from solver.protocol.limits import MAX_NAME_CHARS, MAX_PLAYERS, TICK_WORK_SECONDS
 
 CLOCK_TOLERANCE = 1e-6  # seconds: a tick at next_wakeup() must reach the event despite rounding
 REMOTE_CALLS = ("peel", "dump", "bananas", "stuck")
@@ -93,8 +93,8 @@ class HostMode:
         if session.seat.in_hand:
             raise ProtocolError("out_of_order", "a seat hand is being played: end it first (notice end)")
         players = fields.need(message, "players", list)
-        if not 1 <= len(players) <= MAX_PLAYERS:
-            raise ProtocolError("bad_value", f"a game has 1 to {MAX_PLAYERS} players")
+        if not 1 <= len(players) <= MAX_BANANAGRAMS_PLAYERS:
+            raise ProtocolError("bad_value", f"a game has 1 to {MAX_BANANAGRAMS_PLAYERS} players")
         seed = fields.seed(message, default=session.options.seed)
         seats = [self.seat_for(spec, index) for index, spec in enumerate(players)]
         hand = Round(session.options.rules(), seats, seed, observer=self.public_event)
@@ -109,9 +109,9 @@ class HostMode:
             del session.outbox[mark - 1 :]  # nothing of a game that could not start
             raise ProtocolError("bad_value", f"the game could not start: {error}") from None
         if any(hasattr(seat, "board") for seat in seats):  # a solver bot: load the kernels before the clock
-            from solver.search.solving import warm_up
+            from solver.search.solving import warm_kernels
 
-            warm_up(hand.lexicon)
+            warm_kernels(hand.lexicon)
         # The clock starts when the deal goes out: the bots' set-up (loading word lists) may
         # take a while, and the players must not find the game already under way.
         self.round, self.started, self.announced = hand, now + (time.perf_counter() - began), False

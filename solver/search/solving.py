@@ -215,7 +215,7 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
 _WARM: set[tuple[int, str]] = set()
 
 
-def warm_up(lexicon: Lexicon, include_extend: bool = True) -> None:
+def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
     """Compile (or load from numba's cache) the search kernels for this lexicon's array
     types with a tiny solve, once per process, so no timed search pays for it.
     `include_extend=False` leaves out the kernel only `extend` uses (a process that only

@@ -33,9 +33,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from solver.protocol.limits import Limits
-from solver.protocol.server import CLOSE_CODES, drive_session
-from solver.protocol.server import warm_up as load_for_cheap_requests
+from solver.core.limits import Limits
+from solver.lexicon.loader import get_lexicon
+from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_requests
 from solver.protocol.session import Session
 from solver.web.config import TokenBucket, WebConfig
 from solver.web.rooms import Room, Rooms
@@ -85,7 +85,7 @@ class Connection:
         with contextlib.suppress(Exception):
             try:
                 while (message := await self.queue.get()) is not None:
-                    text = encode(message)
+                    text = encode_for_page(message)
                     await asyncio.wait_for(self.websocket.send_text(text), self.write_timeout)
                 await asyncio.wait_for(self.websocket.close(1000), self.write_timeout)
             except TimeoutError:
@@ -93,7 +93,7 @@ class Connection:
                 abort(self.websocket)
 
 
-def encode(message: dict) -> str:
+def encode_for_page(message: dict) -> str:
     """A message to a page as strict JSON. Nothing we send may hold NaN or an infinity
     (JSON.parse rejects them): the values are made finite where they are computed, and a
     message that still fails is replaced by an `internal` error rather than silently ending
@@ -130,15 +130,15 @@ async def handle_frame(room: Room, connection, frame: str | bytes | None, max_by
 _warm = threading.Lock()
 
 
-def warm_up() -> None:
+def warm_english_kernels() -> None:
     """Load the English word list and the compiled kernels once per process, in the
     background, so the first game's bots do not stall on it."""
     if not _warm.acquire(blocking=False):
         return
     try:
-        from solver.search import solve
+        from solver.search.solving import warm_kernels  # numba-backed: loaded off the event loop
 
-        solve("CATMAP", lexicon="en", time_limit=5.0)
+        warm_kernels(get_lexicon("en"))
     except Exception:  # noqa: BLE001 - a warm-up only: the first game pays instead
         log.exception("warm-up")
 
@@ -303,7 +303,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
 
     async def engine_socket(websocket: WebSocket) -> None:
         """The engine protocol, as `bananas engine` speaks it on stdio (docs/PROTOCOL.md), run
-        by the same driver and limits as every network session (solver.protocol.server)."""
+        by the same driver and limits as every network session (solver.protocol.network)."""
         limits = config.engine
         await websocket.accept()
         if engine_sessions["open"] >= limits.max_sessions:
@@ -341,7 +341,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         # Cheap engine requests are answered on the event loop: what they need is loaded
         # before the first client comes (0.3 s). The kernels warm up in the background.
         await asyncio.to_thread(load_for_cheap_requests)
-        asyncio.get_running_loop().run_in_executor(None, warm_up)
+        asyncio.get_running_loop().run_in_executor(None, warm_english_kernels)
         task = asyncio.create_task(janitor())
         try:
             yield

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from solver.core.limits import NETWORK, Limits
 from solver.play.presets import preset_names
 from solver.play.variants import BANANAGRAMS
-from solver.protocol.limits import NETWORK, Limits
 
 
 def default_bots() -> dict[str, str]:

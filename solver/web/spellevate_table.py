@@ -2,7 +2,7 @@
 
 The lobby (seats, host, bots, reconnect tokens) is the room's (`solver.web.rooms`); this
 module is the round, behind the room's table interface (`solver.web.table`). It runs
-`solver.play.spellevate.Round`, the referee of `bananas spellevate`: the deal, the lead,
+`solver.play.spellevate.SpellevateRound`, the referee of `bananas spellevate`: the deal, the lead,
 each seat's turn, the table clearing and the scores are the engine's, and a person's play is
 checked by the engine's own `move_error` (its reason is the page's `error` message, and
 nothing changes). Bots (`simple`, `planner`) play on the server, one move per
@@ -24,9 +24,9 @@ from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.play.spellevate import (
     Play,
-    Round,
     SpellevateBot,
     SpellevateError,
+    SpellevateRound,
     check_table,
     deal,
     first_leader,
@@ -49,7 +49,7 @@ def check_players(players: int, tiles: TileCounts) -> None:
 
 
 class SpellevateTable:
-    """One round at a room's table: the engine's `Round`, the bots at its seats, and what
+    """One round at a room's table: the engine's `SpellevateRound`, the bots at its seats, and what
     pages see."""
 
     messages = frozenset({"play", "pass"})
@@ -71,7 +71,7 @@ class SpellevateTable:
             if leader is None:  # the room's first round: each player draws a tile, the latest letter leads
                 leader, draws = first_leader(len(self.seats), tiles, rng)
             hands = deal(len(self.seats), tiles, rng, first=leader)
-            self.round = Round(hands, leader, self.lexicon, self.min_length)
+            self.round = SpellevateRound(hands, leader, self.lexicon, self.min_length)
         except SpellevateError as error:  # a tile set the rules cannot play (--distribution)
             raise RoomError("bad_start", str(error)) from None
         self.bots: dict[int, SpellevateBot] = {}

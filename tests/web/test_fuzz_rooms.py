@@ -29,7 +29,7 @@ import pytest
 from helpers import CHEAP_BOT, Page, http, new_room, strict_json
 
 from solver.web import BackgroundServer, WebConfig
-from solver.web.app import STATIC, encode, handle_frame
+from solver.web.app import STATIC, encode_for_page, handle_frame
 from solver.web.bananagrams_table import BananagramsTable, Person, cells_tiles
 from solver.web.rooms import MAX_NAME, Room, Rooms
 
@@ -186,7 +186,7 @@ class FakePage:
         self.closing = False
 
     def send(self, message: dict) -> None:
-        text = encode(message)
+        text = encode_for_page(message)
         try:
             parsed = strict_json(text)
         except ValueError as error:

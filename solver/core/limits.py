@@ -1,0 +1,71 @@
+"""Every fixed bound of the program, in one place (docs/SECURITY.md lists them and why).
+
+Whatever it is sent or given, each front-end must answer within a bounded time and memory:
+sizes (messages, replies, tiles, grid cells, names, files and lines), numbers (seeds, time
+scales, bot speeds and search budgets, waits, games and workers), and, for the WebSocket
+server, sessions, idle and slow-reading clients and the threads that do the heavy work.
+The bounds of the browser game's rooms are `solver.web.config`'s, configurable from
+`bananas serve`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# -- any game ---------------------------------------------------------------------------------
+MAX_GAME_TILES = 288  # a double set: the most tiles a distribution, a hand, a draw or a grid may hold
+MAX_SEED = 2**63 - 1
+MAX_BANANAGRAMS_PLAYERS = 8  # a Bananagrams game the engine hosts
+MAX_SPELLEVATE_PLAYERS = MAX_GAME_TILES  # a Spellevate table at the terminal: a tile each from a double set
+MAX_PROTOCOL_SPELLEVATE_PLAYERS = 32  # a Spellevate table over the engine protocol (seat or host)
+MAX_SPELLEVATE_ROUNDS = 100  # rounds of one Spellevate game the engine hosts
+
+# -- the engine protocol ------------------------------------------------------------------------
+MAX_MESSAGE_BYTES = 64 * 1024  # one incoming message, as UTF-8
+MAX_REPLY_BYTES = 512 * 1024  # one outgoing message (a default WebSocket client accepts 1 MiB)
+MAX_GRID_CELLS = 128 * 128  # rows x columns of a grid in a message: bounds the replies that echo it
+MAX_NAME_CHARS = 64  # a remote player's name
+MAX_TABLE_COUNT = 10_000  # 'bunch' and 'active' in seat mode
+MAX_REMEMBERED_CALLS = 32  # seat mode: calls a refusal may name (a referee answers long before this many)
+TIME_SCALES = (1e-3, 1e6)  # simulated seconds per wall second, realtime clock
+BOT_SPEEDS = (0.01, 100.0)  # a bot's speed setting ('hard:speed=3')
+MAX_WAIT_SECONDS = 3600.0  # the longest a bot's call or a tick is ever scheduled ahead
+TICK_WORK_SECONDS = 0.25  # a tick runs a hosted game this long at most, then yields to other work
+NETWORK_NODE_BUDGET = 10_000  # the largest bot search budget a network client may ask for
+MAX_QUEUED_LINES = 64  # `bananas engine`: lines read ahead of the one being handled
+
+# -- the command line ---------------------------------------------------------------------------
+MAX_GRID_BYTES = 256 * 1024  # a grid file or standard input holding a grid
+MAX_GRID_TILES = 10_000  # letters on a grid (a double set is 288; the solver takes 1000)
+MAX_ERROR_CHARS = 400  # an error line quotes at most this much of the input
+MAX_LINE_BYTES = 64 * 1024  # one line of `solve -`
+MAX_HAND_LETTERS = 10_000  # letters on the command line (the solver itself takes at most 1000)
+MAX_SECONDS = 86_400.0  # a time limit, budget or timeout option: a day
+MAX_DUMP_SAMPLES = 1000  # dump: simulated draws per letter (each a rebuild of up to --time-per-try)
+MAX_GAMES = 1_000_000  # a tournament's or a Spellevate series' games (its schedule is held in memory)
+MAX_WORKERS = 256  # worker processes of a tournament or a series
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one session, and of the server that holds many.
+
+    `max_node_budget` caps the bots' search budget (None: no cap, the local engine).
+    The server fields: `max_sessions` connections at once (more are closed with 1013),
+    `idle_timeout` seconds of silence before a session is closed (1000), `workers` threads
+    for the heavy messages (those that make a bot think; cheap ones are answered at once),
+    `max_queued_replies` replies waiting for a slow reader and `write_timeout` seconds a
+    send may block before the connection is closed (1008)."""
+
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    max_reply_bytes: int = MAX_REPLY_BYTES
+    max_node_budget: int | None = NETWORK_NODE_BUDGET
+    max_sessions: int = 64
+    idle_timeout: float = 300.0
+    workers: int = 2
+    max_queued_replies: int = 256
+    write_timeout: float = 10.0
+
+
+LOCAL = Limits(max_node_budget=None)  # `bananas engine`: the client is the machine's own user
+NETWORK = Limits()  # `bananas serve`
