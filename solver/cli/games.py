@@ -694,7 +694,7 @@ def spellevate(
 def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles, json_file: str | None) -> None:
     """One game: the rounds shown one line each (or every event as JSON lines); with a
     person at P1, every event as it happens."""
-    from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
+    from solver.cli.spellevate_terminal import HumanSeat, LeftTable, TableLog
     from solver.play.spellevate import SpellevateBot, check_table, play_spellevate_rounds
     from solver.play.spellevate_bots import check_spellevate_spec, make_spellevate_bot
 

@@ -46,6 +46,39 @@ MAX_GAMES = 1_000_000  # a tournament's or a Spellevate series' games (its sched
 MAX_WORKERS = 256  # worker processes of a tournament or a series
 
 
+# -- files of tiles --
+MAX_COUNT_DIGITS = 4  # a count in a distribution is at most 9999: no overflow, whatever the input
+MAX_TILE_FILE_BYTES = 64 * 1024  # a distribution file is read up to this size, never further
+
+# -- word lists --
+MAX_WORD_LIST_BYTES = 16 << 20  # a word list's text (3.5 times the French list): bounds build time and memory
+
+# -- the search --
+MAX_PROOF_WORDS = 200_000  # words listed for the argument; a hand that spells more gets no proof
+MAX_SOLVE_TILES = 1000  # the board is (2n+5)^2 cells: bound the memory a hand can ask for
+
+# -- the games (guards, not rules) --
+MAX_CLUSTER_BATCH = 50  # games per batch: bounds what a lost worker costs and how coarse progress gets
+MAX_LINEUPS = 100_000  # distinct seatings a tournament may enumerate
+MAX_SPELLEVATE_TURNS = 100_000  # a guard, not a rule
+MAX_HAND_EVENTS = 20_000  # a hand that runs this long ends unawarded (a guard, not a rule)
+MAX_HAND_STEPS = 200_000  # decisions and calls processed, refused ones included (same guard)
+MAX_REFUSED = 100  # refused calls in a row after which a player counts as stuck
+MAX_MATCH_HANDS = 25  # replays could in principle go on forever
+MAX_LADDER_ITERATIONS = 100
+
+# -- the browser game (solver.web; the configurable room settings are solver.web.config's) --
+MAX_PAGE_COORD = 200  # grid cells a page may use, in each direction from the origin
+MAX_GRID_SEQ = 2**53 - 1  # a grid update's number, echoed in its check: exact in JavaScript
+MAX_ROOM_NAME_CHARS = 24
+MAX_SPELLEVATE_PLAY_LETTERS = 64  # letters a play may have (a hand holds at most 48 of the 144 tiles)
+MAX_SHOWN_PLAYS = 12  # legal plays listed as buttons, as the terminal seat lists them
+MAX_HTTP_CONNECTIONS = 512  # plain HTTP requests past this many open connections get 503
+MAX_QUOTED_CHARS = 40  # characters of a page's value quoted back in an error
+MAX_QUEUED_PAGE_MESSAGES = 2000  # messages waiting for a page that does not read: past this it is dropped
+MAX_ROOM_CONNECTIONS = 32  # open sockets on one room (each gets its broadcasts): past this, refused
+
+
 @dataclass(frozen=True)
 class Limits:
     """The limits of one session, and of the server that holds many.

@@ -28,13 +28,13 @@ import math
 import re
 from collections.abc import Callable
 
+from solver.core.limits import MAX_CLUSTER_BATCH
 from solver.play.game import Rules
 from solver.play.schedule import GameRecord, play_game
 
 SCHEMES = ("tcp", "tls", "ws", "wss")
 ADDRESS = re.compile(r"^(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d+)$")
 TASKS_PER_THREAD = 4  # batches per worker thread: enough to balance the load and to stream progress
-MAX_BATCH = 50  # games per batch: bounds what a lost worker costs and how coarse progress gets
 RESUBMITS = 2
 CONNECT_TIMEOUT = 10.0  # seconds; Dask's own default (30 s) feels like a hang on a mistyped address
 
@@ -93,8 +93,8 @@ def connect(address: str, timeout: float | None = None):
 
 
 def batch_size(games: int, threads: int) -> int:
-    """Games per task: about TASKS_PER_THREAD tasks per worker thread, at most MAX_BATCH."""
-    return max(1, min(MAX_BATCH, math.ceil(games / max(1, threads * TASKS_PER_THREAD))))
+    """Games per task: about TASKS_PER_THREAD tasks per worker thread, at most MAX_CLUSTER_BATCH."""
+    return max(1, min(MAX_CLUSTER_BATCH, math.ceil(games / max(1, threads * TASKS_PER_THREAD))))
 
 
 def play_batch(tasks: list[tuple], bot_specs: list[str], rules: Rules) -> list:

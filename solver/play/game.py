@@ -71,6 +71,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from solver.core.grid import MIN_WORD_LENGTHS, Grid, best_translation, find_words, validate
+from solver.core.limits import MAX_HAND_EVENTS, MAX_HAND_STEPS, MAX_MATCH_HANDS, MAX_REFUSED
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 from solver.play.variants import ENGINE_VARIANTS, VARIANTS, Variant
@@ -81,10 +82,6 @@ WORD_SECONDS = 3.0
 LOOK_SECONDS = 1.0
 CALL_SECONDS = 0.5
 JITTER = 0.05  # each action's time is scaled by 1 + JITTER * U(0, 1), from the hand's seed
-
-MAX_EVENTS = 20_000  # a hand that runs this long ends unawarded (a guard, not a rule)
-MAX_STEPS = 200_000  # decisions and calls processed, refused ones included (same guard)
-MAX_REFUSED = 100  # refused calls in a row after which a player counts as stuck
 
 
 class RuleError(ValueError):
@@ -176,10 +173,21 @@ class Refusal:
     `code` is stable, for a front-end to translate (docs/ROOMS.md lists them); `message` says
     it in English; `params` holds the numbers and letters the message names."""
 
-    code: str  # hand_over | out_of_hand | no_peel | no_dump | bunch_too_small | rack_not_empty |
-    #           not_your_tile | bananas_too_early
+    code: str  # one of REFUSAL_CODES
     message: str
     params: dict = field(default_factory=dict)
+
+
+REFUSAL_CODES = (
+    "hand_over",
+    "out_of_hand",
+    "no_peel",
+    "no_dump",
+    "bunch_too_small",
+    "rack_not_empty",
+    "not_your_tile",
+    "bananas_too_early",
+)
 
 
 CALLS = ("peel", "dump", "bananas", "wait")  # a Decision's calls ("wait": stuck)
@@ -410,7 +418,7 @@ class Round:
         """Process every queued event up to clock time `until`."""
         while self.result is None and self.queue and self.queue[0][0] <= until:
             self.steps += 1
-            if len(self.events) >= MAX_EVENTS or self.steps >= MAX_STEPS:
+            if len(self.events) >= MAX_HAND_EVENTS or self.steps >= MAX_HAND_STEPS:
                 self.result = self.end("unawarded", [], "event limit reached")
                 break
             when, seat, _, kind, payload = heapq.heappop(self.queue)
@@ -463,7 +471,8 @@ class Round:
             return Refusal("bananas_too_early", "BANANAS only when the bunch has fewer tiles than players", params)
         if not self.rules.peel_and_dump:
             title = self.rules.kind.title
-            return Refusal(f"no_{decision.action}", f"there is no {call} in {title}", {"variant": self.rules.variant})
+            code = "no_peel" if decision.action == "peel" else "no_dump"
+            return Refusal(code, f"there is no {call} in {title}", {"variant": self.rules.variant})
         hand = seat.held - grid_tiles(seat.bot)
         if decision.action == "peel":
             if not view.can_peel:
@@ -720,7 +729,6 @@ def play_round(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> Round
 # -- matches ---------------------------------------------------------------------------
 
 MATCH_FORMATS = ("single", "best-of-3", "best-of-5", "first-to-two")
-MAX_MATCH_HANDS = 25  # replays could in principle go on forever
 
 
 @dataclass

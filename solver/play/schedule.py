@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.core.limits import MAX_LINEUPS
 from solver.play.game import Rules, play_round
 
 
@@ -44,9 +45,6 @@ def entry_names(bot_specs: list[str]) -> list[str]:
 
 def hand_seed(seed: int, group: int) -> int:
     return int(np.random.SeedSequence([seed, group]).generate_state(1)[0])
-
-
-MAX_LINEUPS = 100_000  # distinct seatings a tournament may enumerate
 
 
 def lineups(entries: int, players: int, groups: int, seed: int) -> list[list[int]]:

@@ -25,10 +25,9 @@ from typing import Protocol
 
 import numpy as np
 
+from solver.core.limits import MAX_SPELLEVATE_TURNS
 from solver.core.tiles import ALPHABET, ENGLISH, TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
-
-MAX_TURNS = 100_000  # a guard, not a rule
 
 
 class SpellevateError(ValueError):
@@ -310,7 +309,7 @@ def play_spellevate_round(
     game = SpellevateRound(hands, leader, lexicon, min_length)
     for seat, bot in enumerate(bots):
         bot.begin(game.view(seat))
-    for _ in range(MAX_TURNS):
+    for _ in range(MAX_SPELLEVATE_TURNS):
         seat = game.state.turn
         play = bots[seat].choose(game.view(seat))
         try:

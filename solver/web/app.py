@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from solver.core.limits import Limits
+from solver.core.limits import MAX_QUEUED_PAGE_MESSAGES, MAX_ROOM_CONNECTIONS, Limits
 from solver.lexicon.loader import get_lexicon
 from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_requests
 from solver.protocol.session import Session
@@ -42,8 +42,6 @@ from solver.web.rooms import Room, Rooms
 from solver.web.table import RoomError
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_QUEUED = 2000  # messages waiting for a page that does not read: past this it is dropped
-MAX_ROOM_CONNECTIONS = 32  # open sockets on one room (each gets its broadcasts): past this, refused
 log = logging.getLogger("bananas.web")
 
 NOT_FOUND_PAGE = """<!doctype html>
@@ -59,7 +57,7 @@ NOT_FOUND_PAGE = """<!doctype html>
 
 class Connection:
     """A page's WebSocket: messages are queued and written by one task, so a slow reader
-    never holds up a broadcast. A page that lets MAX_QUEUED messages pile up, or blocks one
+    never holds up a broadcast. A page that lets MAX_QUEUED_PAGE_MESSAGES messages pile up, or blocks one
     write for `write_timeout` seconds, is dropped (its person may reconnect)."""
 
     def __init__(self, websocket: WebSocket, write_timeout: float):
@@ -71,7 +69,7 @@ class Connection:
     def send(self, message: dict) -> None:
         if self.closing:
             return
-        if self.queue.qsize() >= MAX_QUEUED:
+        if self.queue.qsize() >= MAX_QUEUED_PAGE_MESSAGES:
             self.close()
             return
         self.queue.put_nowait(message)

@@ -20,13 +20,12 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from solver.core.grid import Grid, validate
+from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
 from solver.core.tiles import TileCounts
 from solver.play.bots import GreedyBot, SolverBot, make_bot
 from solver.play.game import Decision, Refusal, Round, RuleError, Rules, TableView, grid_tiles
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup
 
-MAX_COORD = 200  # grid cells a page may use, in each direction from the origin
-MAX_SEQ = 2**53 - 1  # a grid update's number, echoed in its check: exact in JavaScript
 PAGE_CALLS = {"peel": "peel", "dump": "dump", "bananas": "bananas", "stuck": "wait"}  # page call -> Decision
 Cell = tuple[int, int]
 Result = TypeVar("Result")
@@ -41,8 +40,8 @@ def parse_cells(value, limit: int) -> dict[Cell, str]:
         if not (isinstance(item, list) and len(item) == 3):
             raise RoomError("bad_grid", "each cell is [row, col, letter]")
         row, col, letter = item
-        if not all(isinstance(n, int) and not isinstance(n, bool) and abs(n) <= MAX_COORD for n in (row, col)):
-            raise RoomError("bad_grid", f"cell coordinates are integers within +-{MAX_COORD}")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and abs(n) <= MAX_PAGE_COORD for n in (row, col)):
+            raise RoomError("bad_grid", f"cell coordinates are integers within +-{MAX_PAGE_COORD}")
         if not (isinstance(letter, str) and len(letter) == 1 and "A" <= letter <= "Z"):
             raise RoomError("bad_letters", "a tile is one letter A-Z")
         if (row, col) in cells:
@@ -225,8 +224,8 @@ class BananagramsTable:
         index, person = self.person_at(seat)
         cells = parse_cells(message.get("cells"), len(self.rules.distribution))
         seq = message.get("seq")
-        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq <= MAX_SEQ):
-            raise RoomError("bad_value", f"seq is an integer from 0 to {MAX_SEQ}")
+        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq <= MAX_GRID_SEQ):
+            raise RoomError("bad_value", f"seq is an integer from 0 to {MAX_GRID_SEQ}")
         before = self.tiles_left[index]
         person.set_cells(cells)
         if self.spellcheck:

@@ -19,6 +19,7 @@ import unicodedata
 import numpy as np
 
 from solver.core.grid import GridError
+from solver.core.limits import MAX_ROOM_NAME_CHARS
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 from solver.play.presets import check_spec
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, Variant
@@ -31,14 +32,13 @@ LANGUAGES = ("en", "fr")
 TABLES: dict[str, TableFactory] = {BANANAGRAMS: BananagramsTable, SPELLEVATE: SpellevateTable}
 ROOM_VARIANTS = tuple(name for name, variant in VARIANTS.items() if variant.in_rooms)  # the home page's choices
 TABLE_MESSAGES = frozenset().union(*(table.messages for table in TABLES.values()))  # type: ignore[attr-defined]
-MAX_NAME = 24
 
 
 def clean_name(value) -> str:
     if not isinstance(value, str):
         raise RoomError("bad_value", "a name is a string")
     name = "".join(ch for ch in unicodedata.normalize("NFC", value) if unicodedata.category(ch)[0] != "C")
-    name = " ".join(name.split())[:MAX_NAME].rstrip()
+    name = " ".join(name.split())[:MAX_ROOM_NAME_CHARS].rstrip()
     if not name:
         raise RoomError("bad_value", "please enter a name")
     return name
@@ -53,7 +53,7 @@ def same_token(token: str | None, given) -> bool:
 
 def numbered_name(name: str, number: int) -> str:
     suffix = f" {number}"
-    return name[: MAX_NAME - len(suffix)].rstrip() + suffix
+    return name[: MAX_ROOM_NAME_CHARS - len(suffix)].rstrip() + suffix
 
 
 class Room:
@@ -178,7 +178,7 @@ class Room:
         taken = {s.name for s in self.seats}
         if name not in taken:
             return name
-        # The number must survive the cut to MAX_NAME, or the numbered name is the taken
+        # The number must survive the cut to MAX_ROOM_NAME_CHARS, or the numbered name is the taken
         # name again (and this loop never ended): shorten the name, not the number.
         number = 2
         while (numbered := numbered_name(name, number)) in taken:

@@ -20,6 +20,7 @@ import time
 
 import numpy as np
 
+from solver.core.limits import MAX_SHOWN_PLAYS, MAX_SPELLEVATE_PLAY_LETTERS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.play.spellevate import (
@@ -36,8 +37,6 @@ from solver.play.spellevate import (
 from solver.play.spellevate_bots import beating_plays, make_spellevate_bot, word_index
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log, quote
 
-MAX_PLAY = 64  # letters a play may have (a hand holds at most 48 of the 144 tiles)
-SHOWN_PLAYS = 12  # legal plays listed as buttons, as the terminal seat lists them
 STAND_IN = "simple"  # the bot that finishes the round for a person who left
 
 
@@ -137,9 +136,9 @@ class SpellevateTable:
         if your_turn:
             if state.table is None:
                 words = self.index.formable(hand, self.min_length).all_words()
-                plays = words[:SHOWN_PLAYS] + sorted(set(hand.letters()))
+                plays = words[:MAX_SHOWN_PLAYS] + sorted(set(hand.letters()))
             else:
-                plays = beating_plays(self.index, hand, state.table, self.min_length)[:SHOWN_PLAYS]
+                plays = beating_plays(self.index, hand, state.table, self.min_length)[:MAX_SHOWN_PLAYS]
         return {"type": "hand", "letters": hand.letters(), "your_turn": your_turn, "plays": plays}
 
     def log_entry(self, event: dict) -> dict | None:
@@ -218,8 +217,11 @@ class SpellevateTable:
         play: Play | None = None
         if not passing:
             letters = message.get("letters")
-            if not isinstance(letters, str) or len(letters) > MAX_PLAY:
-                raise RoomError("bad_play", f"a play is a string of at most {MAX_PLAY} letters, not {quote(letters)}")
+            if not isinstance(letters, str) or len(letters) > MAX_SPELLEVATE_PLAY_LETTERS:
+                raise RoomError(
+                    "bad_play",
+                    f"a play is a string of at most {MAX_SPELLEVATE_PLAY_LETTERS} letters, not {quote(letters)}",
+                )
             try:
                 play = parse_play(letters)
             except SpellevateError:

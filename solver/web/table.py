@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from solver.core.limits import MAX_QUOTED_CHARS
 from solver.core.tiles import TileCounts
 from solver.play.variants import Variant
 
 log = logging.getLogger("bananas.web")
-MAX_QUOTED = 40  # characters of a page's value quoted back in an error
 
 
 class RoomError(Exception):
@@ -47,7 +47,7 @@ class RoomError(Exception):
 def quote(value) -> str:
     """A page's value, for an error message: short, whatever it was sent."""
     text = repr(value)
-    return text if len(text) <= MAX_QUOTED else text[: MAX_QUOTED - 3] + "..."
+    return text if len(text) <= MAX_QUOTED_CHARS else text[: MAX_QUOTED_CHARS - 3] + "..."
 
 
 @dataclass

@@ -28,10 +28,11 @@ import urllib.parse
 import pytest
 from helpers import CHEAP_BOT, Page, http, new_room, strict_json
 
+from solver.core.limits import MAX_ROOM_NAME_CHARS
 from solver.web import BackgroundServer, WebConfig
 from solver.web.app import STATIC, encode_for_page, handle_frame
 from solver.web.bananagrams_table import BananagramsTable, Person, cells_tiles
-from solver.web.rooms import MAX_NAME, Room, Rooms
+from solver.web.rooms import Room, Rooms
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
 MAX_BYTES = 16 * 1024
@@ -84,9 +85,9 @@ HOSTILE = [
     "\t\n\r \u00a0\u3000" * 800,
     "x" * 15_000,
     "9" * 4000,
-    "A" * (MAX_NAME - 1),
-    "A" * MAX_NAME,
-    "A" * (MAX_NAME + 5),
+    "A" * (MAX_ROOM_NAME_CHARS - 1),
+    "A" * MAX_ROOM_NAME_CHARS,
+    "A" * (MAX_ROOM_NAME_CHARS + 5),
     "Eve",
     "Hostess",
     "/etc/passwd",
@@ -201,7 +202,7 @@ class FakePage:
 
 
 ROLES = ("host", "guest", "stranger")
-GUEST = "A" * MAX_NAME  # a name as long as names go: a newcomer of the same name needs a number
+GUEST = "A" * MAX_ROOM_NAME_CHARS  # a name as long as names go: a newcomer of the same name needs a number
 
 
 async def deliver(room: Room, page: FakePage, frame: str) -> float:
@@ -251,7 +252,7 @@ def room_problems(room: Room) -> list[str]:
     if len(set(names)) != len(names):
         problems.append(f"names not unique: {names}")
     for name in names:
-        if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name == name.strip()):
+        if not (isinstance(name, str) and 0 < len(name) <= MAX_ROOM_NAME_CHARS and name == name.strip()):
             problems.append(f"bad name {name!r}")
     if room.host is not None and (room.host not in room.seats or room.host.kind != "person"):
         problems.append("the host has no seat")
@@ -677,10 +678,14 @@ def test_hostile_frames_through_the_real_socket_keep_every_connection_usable(war
 
 
 def test_long_names_twice_get_distinct_seats_at_once():
-    """A name of MAX_NAME - 1 or MAX_NAME characters, joined three times, once froze the
-    server (the numbered name, cut to MAX_NAME, was the taken name again, for ever)."""
+    """A name of MAX_ROOM_NAME_CHARS - 1 or MAX_ROOM_NAME_CHARS characters, joined three times, once froze the
+    server (the numbered name, cut to MAX_ROOM_NAME_CHARS, was the taken name again, for ever)."""
     with BackgroundServer(config()) as server:
-        for name in ("A" * MAX_NAME, "B" * (MAX_NAME - 1), "C" * (MAX_NAME - 2) + " x"):
+        for name in (
+            "A" * MAX_ROOM_NAME_CHARS,
+            "B" * (MAX_ROOM_NAME_CHARS - 1),
+            "C" * (MAX_ROOM_NAME_CHARS - 2) + " x",
+        ):
             room = new_room(server)
 
             async def scenario(name=name, room=room):
@@ -692,7 +697,7 @@ def test_long_names_twice_get_distinct_seats_at_once():
                 return names
 
             names = asyncio.run(asyncio.wait_for(scenario(), 20))
-            assert len(set(names)) == 3 and all(len(n) <= MAX_NAME and n == n.strip() for n in names), names
+            assert len(set(names)) == 3 and all(len(n) <= MAX_ROOM_NAME_CHARS and n == n.strip() for n in names), names
 
 
 # -- HTTP routes ----------------------------------------------------------------------------------------
