@@ -490,10 +490,9 @@ function reasonText(message) {
   return has(key) ? t(key, params) : message.reason;
 }
 
-/** Where the hand ended status by status: a loser who was still building is "building". */
+/** How the hand ended for a player: a loser who was still building did not finish. */
 function endStatus(entry) {
-  return entry.status === "winner" || entry.status === "tied" || entry.status === "rotten" || entry.status === "left" ?
-    entry.status : "lost";
+  return ["winner", "tied", "rotten", "left", "stuck"].includes(entry.status) ? entry.status : "lost";
 }
 
 function renderEnd(message) {

@@ -165,7 +165,8 @@ export class Board {
     this.render();
   }
 
-  /** Centre the grid at the zoom that shows all of it (at most 1): the Centre button. */
+  /** Centre the grid at the zoom that shows all of it (at most 1): the Centre button. An empty
+   * board keeps its zoom. */
   fit() {
     const rect = this.boardEl.getBoundingClientRect();
     if (this.cells.size && rect.width > 0) {
@@ -173,8 +174,6 @@ export class Board {
       const rows = Math.max(...cells.map((c) => c[0])) - Math.min(...cells.map((c) => c[0])) + 2;
       const cols = Math.max(...cells.map((c) => c[1])) - Math.min(...cells.map((c) => c[1])) + 2;
       this.zoom = Math.max(MIN_ZOOM, Math.min(1, rect.width / (cols * CELL), rect.height / (rows * CELL)));
-    } else {
-      this.zoom = 1;
     }
     this.centre();
   }
