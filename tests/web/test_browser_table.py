@@ -9,7 +9,7 @@ docs/screenshots/ (the README shows them).
 from __future__ import annotations
 
 import pytest
-from test_browser import add_bot, browser, create_room, new_page, serve, shots, wait_for_tiles  # noqa: F401
+from test_browser import add_bot, create_room, new_page, wait_for_tiles
 
 pytestmark = pytest.mark.browser
 
@@ -78,8 +78,23 @@ def test_a_bots_thumbnail_and_tile_count_change_when_it_peels(browser, serve, sh
     assert page.errors == []
 
 
-ENGLISH = ("Player", "Tiles left", "First grid", "Peels", "Dumps", "Hands won", "did not finish", "stuck",
-           "every remaining player", "Play again", "Rematch", "building", "winner", "left", "Final grids")
+ENGLISH = (
+    "Player",
+    "Tiles left",
+    "First grid",
+    "Peels",
+    "Dumps",
+    "Hands won",
+    "did not finish",
+    "stuck",
+    "every remaining player",
+    "Play again",
+    "Rematch",
+    "building",
+    "winner",
+    "left",
+    "Final grids",
+)
 
 
 def test_a_french_hand_ends_with_no_english_on_its_end_screen(browser, serve, shots):
