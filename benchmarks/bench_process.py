@@ -175,6 +175,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--use-caches", action="store_true", help="the environment's caches, not a fresh one")
+    parser.add_argument("--jit", action="store_true", help="bananas on numba's JIT (BANANAS_FAST_START=0)")
     parser.add_argument("--write-words", type=Path, metavar="FILE", help="write the en word list and exit")
     parser.add_argument("--record", action="store_true", help="write benchmarks/results/<date>-process.md")
     args = parser.parse_args()
@@ -186,6 +187,8 @@ def main() -> None:
     header = machine()
     with tempfile.TemporaryDirectory() as scratch:
         env = bananas_env(Path(scratch), args.use_caches)
+        if args.jit:  # no extension to build (the smallest setting, in the tests)
+            env["BANANAS_FAST_START"] = "0"
         warm_up(env, hands)
         samples = measure(hands, args.runs, args.against, env)
     load_after = ", ".join(f"{value:.1f}" for value in os.getloadavg())
