@@ -373,7 +373,7 @@ def _search(
         proof = "" if proof_tried else counting_proof()
         if proof:
             return finish("no-grid", nodes=nodes, proof=proof)
-        if base is None and len(tiles) <= EXACT_UP_TO:
+        if base is None and len(tiles) <= EXACT_UP_TO and time.perf_counter() < deadline:
             status_name, grid, cells = _cell_by_cell(tiles, lexicon, min_length, deadline)
             if status_name == "solved":
                 return finish("solved", grid, nodes + cells)
