@@ -74,6 +74,7 @@ from solver.core.grid import MIN_WORD_LENGTHS, Grid, best_translation, find_word
 from solver.core.limits import MAX_HAND_EVENTS, MAX_HAND_STEPS, MAX_MATCH_HANDS, MAX_REFUSED
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
 from solver.lexicon.loader import get_lexicon
+from solver.play.refusals import Refusal
 from solver.play.variants import ENGINE_VARIANTS, VARIANTS, Variant
 
 REACT_SECONDS = 1.0  # the cost model (module docstring), in simulated seconds
@@ -166,18 +167,7 @@ class TableView:
         return not self.rules.peel_and_dump or self.bunch < self.active
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why the rules refuse a call now (`Round.call_error`): one judge, every front-end.
-
-    `code` is stable, for a front-end to translate (docs/ROOMS.md lists them); `message` says
-    it in English; `params` holds the numbers and letters the message names."""
-
-    code: str  # one of REFUSAL_CODES
-    message: str
-    params: dict = field(default_factory=dict)
-
-
+# The codes of `call_error`'s refusals (solver.play.refusals): front-ends translate them.
 REFUSAL_CODES = (
     "hand_over",
     "out_of_hand",

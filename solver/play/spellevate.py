@@ -28,6 +28,22 @@ import numpy as np
 from solver.core.limits import MAX_SPELLEVATE_TURNS
 from solver.core.tiles import ALPHABET, ENGLISH, TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.play.refusals import Refusal
+
+# The codes of `RoundState.move_error`'s refusals (solver.play.refusals): front-ends translate them.
+SPELLEVATE_REFUSALS = (
+    "round_over",
+    "not_your_turn",
+    "leader_must_play",
+    "not_in_hand",
+    "too_many_tiles",
+    "too_short",
+    "not_a_word",
+    "letter_too_early",
+    "table_holds_a_letter",
+    "wrong_length",
+    "word_too_early",
+)
 
 
 class SpellevateError(ValueError):
@@ -63,34 +79,47 @@ def parse_play(text: str) -> Play:
     return Play(letters)
 
 
-def shape_error(play: Play, table: Play | None, lexicon: Lexicon, min_length: int) -> str | None:
+def shape_error(play: Play, table: Play | None, lexicon: Lexicon, min_length: int) -> Refusal | None:
     """Why `play` cannot go on `table` whoever holds the tiles (None: it can)."""
+    words = {"play": play.letters}
     if not play.is_letter:
         if len(play.letters) < min_length:
-            return f"{play.letters} is too short: words have at least {min_length} letters"
+            message = f"{play.letters} is too short: words have at least {min_length} letters"
+            return Refusal("too_short", message, {**words, "min_length": min_length})
         if play.letters not in lexicon:
-            return f"{play.letters} is not a word"
+            return Refusal("not_a_word", f"{play.letters} is not a word", words)
     if table is None or play.beats(table):
         return None
+    words["table"] = table.letters
     if table.is_letter:
         if play.is_letter:
-            return f"{play.letters} does not beat {table.letters}: play a letter later in the alphabet"
-        return f"the table holds the single letter {table.letters}: play a later single letter"
+            message = f"{play.letters} does not beat {table.letters}: play a letter later in the alphabet"
+            return Refusal("letter_too_early", message, words)
+        message = f"the table holds the single letter {table.letters}: play a later single letter"
+        return Refusal("table_holds_a_letter", message, words)
     if len(play.letters) != len(table.letters):
-        return (
+        message = (
             f"{play.letters} has {len(play.letters)} letter{'s' if len(play.letters) > 1 else ''}: "
             f"the table holds the {len(table.letters)}-letter word {table.letters}"
         )
-    return f"{play.letters} does not beat {table.letters}: play a {len(table.letters)}-letter word alphabetically later"
+        return Refusal("wrong_length", message, {**words, "length": len(table.letters)})
+    message = (
+        f"{play.letters} does not beat {table.letters}: play a {len(table.letters)}-letter word alphabetically later"
+    )
+    return Refusal("word_too_early", message, {**words, "length": len(table.letters)})
 
 
-def hand_error(play: Play, hand: TileCounts) -> str | None:
+def hand_error(play: Play, hand: TileCounts) -> Refusal | None:
     """Why the hand cannot make `play` (None: it can)."""
     need = play.tiles()
     if hand.contains(need):
         return None
-    missing = TileCounts(np.maximum(need.counts - hand.counts, 0)).letters()
-    return f"{play.letters} is not in the hand (missing {', '.join(missing)})"
+    missing = ", ".join(TileCounts(np.maximum(need.counts - hand.counts, 0)).letters())
+    return Refusal(
+        "not_in_hand",
+        f"{play.letters} is not in the hand (missing {missing})",
+        {"play": play.letters, "missing": missing},
+    )
 
 
 def seat_name(seat: int) -> str:
@@ -138,21 +167,24 @@ class RoundState:
         min_length: int,
         hand: TileCounts | None = None,
         label: Callable[[int], str] = seat_name,
-    ) -> str | None:
-        """Why `player` may not make this move now (None: it is legal). With `hand`, the
-        player's tiles are checked too; without, only their number. `label` names a seat."""
+    ) -> Refusal | None:
+        """Why `player` may not make this move now (None: it is legal): the one judge of a
+        play, a `Refusal` (its code in SPELLEVATE_REFUSALS). With `hand`, the player's tiles
+        are checked too; without, only their number. `label` names a seat."""
         if self.over:
-            return "the round is over"
+            return Refusal("round_over", "the round is over")
         if player != self.turn:
-            return f"it is {label(self.turn)}'s turn, not {label(player)}'s"
+            return Refusal("not_your_turn", f"it is {label(self.turn)}'s turn, not {label(player)}'s")
         if play is None:
-            return "the leader must play: a leader cannot pass" if self.table is None else None
+            leads = Refusal("leader_must_play", "the leader must play: a leader cannot pass")
+            return leads if self.table is None else None
         if hand is not None:
             error = hand_error(play, hand)
             if error is not None:
                 return error
         elif len(play.letters) > self.sizes[player]:
-            return f"{play.letters} has {len(play.letters)} tiles but {label(player)} holds {self.sizes[player]}"
+            message = f"{play.letters} has {len(play.letters)} tiles but {label(player)} holds {self.sizes[player]}"
+            return Refusal("too_many_tiles", message, {"play": play.letters, "held": self.sizes[player]})
         return shape_error(play, self.table, lexicon, min_length)
 
     def apply(self, player: int, play: Play | None) -> list[dict]:
@@ -236,7 +268,7 @@ class SpellevateRound:
     def view(self, seat: int) -> SeatView:
         return SeatView(seat, self.hands[seat], self.state, self.tiles, self.lexicon, self.min_length)
 
-    def move_error(self, player: int, play: Play | None) -> str | None:
+    def move_error(self, player: int, play: Play | None) -> Refusal | None:
         """Why `player` may not make this move now, tiles included (None: legal)."""
         return self.state.move_error(player, play, self.lexicon, self.min_length, self.hands[player])
 

@@ -37,7 +37,6 @@ from solver.play.spellevate import (
     check_table,
     deal,
     first_leader,
-    hand_error,
     parse_play,
     set_of,
 )
@@ -108,13 +107,13 @@ def _refuse(state: RoundState, player: int, play: Play | None, lexicon, min_leng
     if state.over or player != state.turn:
         reason = state.move_error(player, play, lexicon, min_length, label=player_name)
         assert reason is not None  # a move after the end or out of turn always has a reason
-        raise ProtocolError("out_of_order", reason)
+        raise ProtocolError("out_of_order", reason, reason=reason.code)
     error = state.move_error(player, play, lexicon, min_length, hand, label=player_name)
     if error is None:
         return
-    if play is not None and (hand_error(play, hand) if hand is not None else len(play.letters) > state.sizes[player]):
-        raise ProtocolError("not_your_tile", error)
-    raise ProtocolError("illegal_play", error)
+    if error.code in ("not_in_hand", "too_many_tiles"):
+        raise ProtocolError("not_your_tile", error, reason=error.code)
+    raise ProtocolError("illegal_play", error, reason=error.code)
 
 
 def _move_message(player: int, play: Play | None) -> dict:

@@ -234,8 +234,10 @@ class SpellevateTable:
             if state.turn != index:
                 raise RoomError("not_your_turn", f"it is {self.name(state.turn)}'s turn")
             error = self.round.move_error(index, play)
-            if error is not None:
-                raise RoomError("bad_play", error.replace("the hand", "your hand"))
+            if error is not None:  # the engine's reason, its code for the page to translate
+                raise RoomError(
+                    "bad_play", error.replace("the hand", "your hand"), {"reason": error.code, **error.params}
+                )
             events = self.round.move(index, play)
             self.publish([entry for event in events if (entry := self.log_entry(event)) is not None])
 

@@ -426,6 +426,7 @@ def test_every_refusal_of_the_engine_is_documented_and_translated():
     """The engine's refusal codes reach the page as error codes: ROOMS.md lists each, and the
     page says each in English and French."""
     from solver.play.game import REFUSAL_CODES
+    from solver.play.spellevate import SPELLEVATE_REFUSALS
 
     named = document_names()
     strings = (WEB / "static" / "i18n.js").read_text(encoding="utf-8")
@@ -433,6 +434,9 @@ def test_every_refusal_of_the_engine_is_documented_and_translated():
     for code in REFUSAL_CODES:
         assert code in named, code
         assert f"err_{code}:" in english and f"err_{code}:" in french, code
+    for code in SPELLEVATE_REFUSALS:  # a refused play: `bad_play` with the engine's code as params.reason
+        assert code in named, code
+        assert f"sp_why_{code}:" in english and f"sp_why_{code}:" in french, code
 
 
 def test_every_message_the_document_lists_exists():

@@ -69,7 +69,10 @@ function toast(text) {
 const isSpellevate = () => state.room?.game === "spellevate"; // the kind of table, from the variant catalogue
 
 function errorText(message) {
-  if (message.code === "bad_play") return t("sp_refused", { reason: message.message });
+  if (message.code === "bad_play") {
+    const why = `sp_why_${message.params?.reason}`; // the engine's reason, by its code
+    return t("sp_refused", { reason: has(why) ? t(why, message.params) : message.message });
+  }
   const key = `err_${message.code}`;
   if (!has(key)) return message.message;
   return t(key, { count: state.room?.max_seats ?? 4, ...(message.params ?? {}) });
