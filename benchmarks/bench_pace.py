@@ -14,9 +14,9 @@ Classic English rules, simulated clock (the cost model of `solver/play/game.py`)
   3. `pacer` beside each preset for people (2 players, and lead = +0.1 / -0.1 beside `club`):
      the tiles on both grids at 2 and 4 minutes, and the pacer's median speed.
 
-With --record the results go to benchmarks/results/<date>-pace.md and the paces of table 1
-(alone: the preset's own pace, what the lobby states) to solver/play/pace.json, which the
-package reads (`solver.play.pace.preset_pace`).
+With --record the results go to benchmarks/results/<date>-pace.md, and each preset's pace
+over every table size together (the medians of all its seats; what the lobby states) to
+solver/play/pace.json, which the package reads (`solver.play.pace.preset_pace`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ import time
 import numpy as np
 from results_file import machine, record
 
+from solver.play.pace import Pace
+
 PEOPLE = ("beginner", "casual", "club", "expert")
-SOLO_TABLE = 1  # the pace the lobby states is the preset's own: alone, no one else's PEELs
 MIXED_SECONDS = 300.0
 PACER_CHECKS = (120.0, 240.0)
 
@@ -39,14 +40,13 @@ def hand_seeds(seed: int, hands: int) -> list[int]:
     return [int(s) for s in np.random.SeedSequence(seed).generate_state(hands)]
 
 
-def pace_table(names: list[str], players: list[int], hands: int, seed: int) -> dict[str, dict[int, object]]:
+def pace_table(name: str, players: list[int], hands: int, seed: int) -> tuple[dict[int, Pace], Pace]:
+    """The preset's pace at each table size, and over them all (what `measure_pace` gives
+    for every size together: the lobby's figure)."""
     from solver.play.pace import pace_samples, summarise
 
-    seeds = hand_seeds(seed, hands)
-    return {
-        name: {count: summarise([s for h in seeds for s in pace_samples(name, count, h)]) for count in players}
-        for name in names
-    }
+    samples = {count: [s for h in hand_seeds(seed, hands) for s in pace_samples(name, count, h)] for count in players}
+    return {count: summarise(found) for count, found in samples.items()}, summarise(sum(samples.values(), []))
 
 
 def peels_beside_medium(name: str, hands: int, seed: int) -> tuple[float, float | None]:
@@ -112,14 +112,16 @@ def main() -> None:
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     started = time.perf_counter()
-    players = sorted({int(p) for p in args.players.split(",")} | {SOLO_TABLE})
+    players = sorted({int(p) for p in args.players.split(",")})
     names = (
         args.presets.split(",")
         if args.presets
         else [n for n in (*PRESETS, GREEDY) if PRESETS.get(n) is None or PRESETS[n].lead is None]
     )
 
-    paces = pace_table(names, players, args.hands, args.seed)
+    measured = {name: pace_table(name, players, args.hands, args.seed) for name in names}
+    paces = {name: by_size for name, (by_size, _) in measured.items()}
+    stated = {name: overall for name, (_, overall) in measured.items()}
     mixed = {name: peels_beside_medium(name, args.hands, args.seed) for name in names if name in (*PEOPLE, "easy")}
     pacing = [(f"pacer beside {o}", pacer_beside("pacer", o, args.hands, args.seed)) for o in PEOPLE] + [
         (f"pacer:lead={lead} beside club", pacer_beside(f"pacer:lead={lead}", "club", args.hands, args.seed))
@@ -145,12 +147,12 @@ def main() -> None:
             f"21-tile grid (s) / tiles placed a minute in the {WINDOW_SECONDS / 60:.0f} min of clock after it."
         ),
         "",
-        f"| preset | {sizes} | the lobby says |",
+        f"| preset | {sizes} | the lobby says (every table together) |",
         "|---|" + "---|" * len(players) + "---|",
         *(
             f"| `{name}` | "
             + " | ".join(f"{paces[name][p].first_grid:.0f} s / {paces[name][p].tiles_per_minute:.1f}" for p in players)
-            + f" | {paces[name][SOLO_TABLE].describe()} |"
+            + f" | {stated[name].describe()} |"
             for name in names
         ),
         "",
@@ -191,13 +193,13 @@ def main() -> None:
     if args.record:
         record(text, "pace")
         data = {
-            "measured_by": f"benchmarks/bench_pace.py --hands {args.hands} --seed {args.seed}, alone at the table",
+            "measured_by": "benchmarks/bench_pace.py (solver.play.pace.measure_pace)",
+            "players": players,
+            "hands": args.hands,
+            "seed": args.seed,
             "presets": {
-                name: {
-                    "first_grid": round(paces[name][SOLO_TABLE].first_grid, 1),
-                    "tiles_per_minute": round(paces[name][SOLO_TABLE].tiles_per_minute, 2),
-                }
-                for name in names
+                name: {"first_grid": round(pace.first_grid, 1), "tiles_per_minute": round(pace.tiles_per_minute, 2)}
+                for name, pace in stated.items()
             },
         }
         PACE_FILE.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

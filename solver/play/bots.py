@@ -105,7 +105,7 @@ class BotSettings:
 PRESETS = {
     # For people: paced from a first 21-tile grid in about 3.5 min (beginner) to about 30 s
     # (expert) on the game's clock (solver.play.pace), with vocabulary and search to match.
-    "beginner": BotSettings("beginner", level=50, speed=0.19, node_budget=100, hooks="first", patience=40, endgame=0),
+    "beginner": BotSettings("beginner", level=50, speed=0.22, node_budget=100, hooks="first", patience=40, endgame=0),
     "casual": BotSettings("casual", level=60, speed=0.33, node_budget=200, patience=30, endgame=0),
     "club": BotSettings("club", level=70, speed=0.67, node_budget=400, patience=20, endgame=5),
     "expert": BotSettings("expert", level=None, speed=1.35, node_budget=800, patience=10, endgame=8, flexible=True),
@@ -190,15 +190,15 @@ class SolverBot:
         """The speed at which this decision's work lands when the others, at their tile rate
         so far, will have grids of its grid's size / (1 + lead): the referee's charge for it
         (the cost model on the work since the last decision) spread over the time until then."""
-        grid = self.current_grid()
-        work = measure_work(self.last_shown, grid, drawn=self.drawn, returned=self.returned)
+        grid, shown = self.current_grid(), self.last_shown
+        work = measure_work(shown, grid, drawn=self.drawn, returned=self.returned)
         self.last_shown, self.drawn, self.returned = grid, 0, 0
         rate = view.others_tile_rate()
         slowest, fastest = PACING_SPEEDS
-        if rate is None:
-            return self.settings.speed  # at the split nobody has shown a tile: its own pace
+        if rate is None or (rate == 0 and shown is None):
+            return self.settings.speed  # nobody has shown a tile yet: its own pace
         if rate == 0:
-            return slowest  # the others have shown nothing yet: wait for them
+            return slowest  # its grid shows, the others' do not yet: wait for them
         assert self.settings.lead is not None  # only a pacing bot asks
         tiles = len(grid.tiles()) if grid is not None else 0
         lands = tiles / (rate * (1 + self.settings.lead))  # clock time of that moment

@@ -11,10 +11,12 @@ simulated clock and reads both figures from the referee's ledger:
     tile rate    tiles on its grid gained per minute over the `window` seconds of clock
                  after its first grid (or up to the end of the hand, if sooner)
 
-`benchmarks/bench_pace.py` measures every preset and, with --record, writes the medians into
-`pace.json` beside this module; `preset_pace(name)` reads them for the front-ends (the lobby,
-the engine protocol's `hello`). tests/play/test_pace.py re-measures a few presets and checks
-the file within a tolerance.
+`benchmarks/bench_pace.py` measures every preset (solo and at tables of 2 and 4) and, with
+--record, writes each one's medians over all those seats into `pace.json` beside this module,
+with the table sizes, hands and seed it used; `preset_pace(name)` reads them for the front-ends
+(`solver.play.presets.pace_line`: the lobby's "finishes a 21-tile grid in about 3.5 min").
+tests/play/test_pace.py measures again from the file's settings and checks the figures.
+A preset whose speed follows the table (`lead`, the pacer) has no fixed pace and no entry.
 """
 
 from __future__ import annotations
