@@ -205,6 +205,20 @@ REFUSAL_CODES = (
 
 CALLS = ("peel", "dump", "bananas", "wait")  # a Decision's calls ("wait": stuck)
 
+# Why a hand ended: a stable code (for front-ends to translate, with its params) -> the
+# English reason of the `end` event. `why` is `tie` (a tied finish) or `stalemate`.
+END_REASONS = {
+    "bananas": "BANANAS with a valid grid",
+    "shared": "valid BANANAS calls at the same moment",
+    "stalemate": "every remaining player is stuck",
+    "all_rotten": "every player went rotten",
+    "all_left": "every player left",
+    "event_limit": "event limit reached",
+    "longest_word": "{why}: longest word ({best} letters)",
+    "equal_longest": "{why}: equal longest words ({best} letters): another hand",
+}
+WHY = {"tie": "tied finish", "stalemate": "stalemate"}
+
 
 @dataclass
 class Decision:
@@ -318,6 +332,8 @@ class RoundResult:
     rotten: int = 0
     scores: dict = field(default_factory=dict)
     ledger: list[Charge] = field(default_factory=list)  # every decision's charge, in order
+    reason_code: str = ""  # the key of `reason` in END_REASONS
+    reason_params: dict = field(default_factory=dict)  # the values `reason` names
 
     @property
     def sole_winner(self) -> int | None:
@@ -446,21 +462,28 @@ class Round:
     def advance(self, until: float) -> RoundResult | None:
         """Process every queued event up to clock time `until`."""
         while self.result is None and self.queue and self.queue[0][0] <= until:
-            self.steps += 1
-            if len(self.events) >= MAX_HAND_EVENTS or self.steps >= MAX_HAND_STEPS:
-                self.result = self.end("unawarded", [], "event limit reached")
-                break
-            when, seat, _, kind, payload = heapq.heappop(self.queue)
-            self.clock = when
-            outcome = self.decide(seat) if kind == "decide" else self.call(seat, payload, when)
-            if outcome is not None:
-                self.result = outcome
+            self.next_event()
         return self.result
 
-    def external_call(self, seat_index: int, decision: Decision, now: float) -> Refusal | None:
+    def next_event(self) -> None:
+        """Process the first queued event."""
+        self.steps += 1
+        if len(self.events) >= MAX_HAND_EVENTS or self.steps >= MAX_HAND_STEPS:
+            self.result = self.end("unawarded", [], "event_limit")
+            return
+        when, seat, _, kind, payload = heapq.heappop(self.queue)
+        self.clock = when
+        outcome = self.decide(seat) if kind == "decide" else self.call(seat, payload, when)
+        if outcome is not None:
+            self.result = outcome
+
+    def external_call(self, seat_index: int, decision: Decision, now: float, settle: bool = True) -> Refusal | None:
         """A call from a remote player, acted on at clock time `now` (serialized with the rest).
         The hand first plays on to `now`; then the call is judged (`call_error`): a refused call
-        changes nothing and its refusal is returned; an allowed one is made (None)."""
+        changes nothing and its refusal is returned; an allowed one is made (None). With
+        `settle` the hand also plays what the call set off at that moment (the others' new
+        decisions); without, it stops once the call is made, so a front-end can show it first
+        and advance the rest in its own time."""
         self.advance(now)
         refusal = self.call_error(seat_index, decision)
         if refusal is not None:
@@ -474,7 +497,11 @@ class Round:
         if decision.grid is not None:
             seat.shown = decision.grid
         self.schedule(self.clock, seat_index, "call", (decision, seat.version, self.view()))
-        self.advance(self.clock)
+        order = self.order
+        while self.result is None and any(entry[2] == order for entry in self.queue):
+            self.next_event()  # up to this call: what was due before it at this moment comes first
+        if settle:
+            self.advance(self.clock)
         return None
 
     def call_error(self, seat_index: int, decision: Decision) -> Refusal | None:
@@ -653,7 +680,7 @@ class Round:
         if winners:
             return self.finish_race(winners)
         if not self.active:
-            return self.end("unawarded", [], "every player went rotten")
+            return self.end("unawarded", [], "all_rotten")
         for index in self.active:
             self.wake(index)
         return None
@@ -702,7 +729,7 @@ class Round:
         seat.bot.start(TileCounts(), self.rules, 0)
         self.log("left", player=seat_index, bunch=len(self.bunch))
         if not self.active:
-            self.result = self.end("unawarded", [], "every player left")
+            self.result = self.end("unawarded", [], "all_left")
         else:
             for index in self.active:
                 self.wake(index)  # the bunch grew: a PEEL or a DUMP may be possible again
@@ -717,7 +744,7 @@ class Round:
 
     def longest_word_decides(self, candidates: list[int], why: str) -> RoundResult:
         """RULES.md Banana Smoothie: the longest valid word in a grid wins; equal longest
-        means another hand."""
+        means another hand. `why`: tie or stalemate (WHY)."""
 
         def longest(index: int) -> int:
             grid = self.seats[index].bot.current_grid()
@@ -729,15 +756,28 @@ class Round:
         best = max(lengths.values())
         leaders = [index for index, length in lengths.items() if length == best]
         if len(leaders) == 1:
-            return self.end("win", leaders, f"{why}: longest word ({best} letters)")
-        return self.end("replay", leaders, f"{why}: equal longest words ({best} letters): another hand")
+            return self.end("win", leaders, "longest_word", why=why, best=best)
+        return self.end("replay", leaders, "equal_longest", why=why, best=best)
 
-    def end(self, outcome: str, winners: list[int], reason: str) -> RoundResult:
+    def end(self, outcome: str, winners: list[int], code: str, **params) -> RoundResult:
+        """The hand ends: `code` says why (END_REASONS, filled in with `params`)."""
+        reason = END_REASONS[code].format(**{**params, "why": WHY.get(params.get("why", ""), "")})
         scores = self.rules.kind.scores(self, winners)
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
         grids = [shown.to_json() if seat.active and (shown := seat.bot.current_grid()) else None for seat in self.seats]
         return RoundResult(
-            outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores, self.ledger
+            outcome,
+            winners,
+            reason,
+            self.events,
+            grids,
+            self.clock,
+            self.dumps,
+            self.rotten,
+            scores,
+            self.ledger,
+            reason_code=code,
+            reason_params=params,
         )
 
     def wait_for_wall_clock(self, when: float) -> None:

@@ -43,9 +43,9 @@ def preset_names(game: str = BANANAGRAMS) -> tuple[str, ...]:
     return (*bots.PRESETS, bots.GREEDY)
 
 
-def summary(game: str, name: str) -> str:
-    """One line about the preset `name` of `game`."""
-    return SUMMARIES[game][name]
+def describe(game: str, name: str) -> str:
+    """One line about the preset `name` of `game` (empty for a name the catalogue lacks)."""
+    return SUMMARIES.get(game, {}).get(name, "")
 
 
 def pace_line(game: str, name: str) -> str | None:

@@ -35,6 +35,7 @@ class Variant:
 
     name: ClassVar[str] = "classic"
     title: ClassVar[str] = "Classic"
+    called: ClassVar[str] = "the classic game"  # its name inside a sentence
     engine: ClassVar[str | None] = "classic"  # Rules.variant; None: not a Bananagrams hand
     game: ClassVar[str] = BANANAGRAMS  # the kind of table that plays it
     min_players: ClassVar[int] = 1
@@ -46,9 +47,9 @@ class Variant:
     def check_players(self, players: int) -> str | None:
         """Why `players` cannot play this variant, or None."""
         if not self.min_players <= players <= self.max_players:
-            if self.min_players == self.max_players:
-                return f"{self.title} is played by exactly {self.min_players} player"
-            return f"{self.title} takes {self.min_players} to {self.max_players} players"
+            if self.min_players == self.max_players == 1:
+                return f"{self.called} is played by exactly one player"
+            return f"{self.called} takes {self.min_players} to {self.max_players} players"
         return None
 
     def at_table(self, players: int) -> Variant:
@@ -69,12 +70,12 @@ class Variant:
     def finish_race(self, hand: Round, winners: list[int]) -> RoundResult:
         """Valid BANANAS calls at one moment: the one caller wins, several share the win."""
         if len(winners) == 1:
-            return hand.end("win", winners, "BANANAS with a valid grid")
-        return hand.end("shared", winners, "valid BANANAS calls at the same moment")
+            return hand.end("win", winners, "bananas")
+        return hand.end("shared", winners, "shared")
 
     def stalemate(self, hand: Round) -> RoundResult:
         """Every remaining player is stuck: the hand ends unawarded."""
-        return hand.end("unawarded", [], "every remaining player is stuck")
+        return hand.end("unawarded", [], "stalemate")
 
     def scores(self, hand: Round, winners: list[int]) -> dict:
         """The scores the `end` event carries (none in a race)."""
@@ -90,6 +91,7 @@ class ThreeLetter(Variant):
 
     name = "three-letter"
     title = "Three-letter minimum"
+    called = "the three-letter game"
     min_length = 3
 
 
@@ -98,6 +100,7 @@ class Solo(Variant):
 
     name = "solo"
     title = "Solo"
+    called = "solo"
     engine = "solo"
     min_players = max_players = 1
     in_rooms = False  # a room with one person seated plays solo (`at_table`)
@@ -125,6 +128,7 @@ class Smoothie(Variant):
 
     name = "smoothie"
     title = "Banana Smoothie"
+    called = "Banana Smoothie"
     engine = "smoothie"
     min_players = 2
     peel_and_dump = False
@@ -141,7 +145,7 @@ class Smoothie(Variant):
     def finish_race(self, hand: Round, winners: list[int]) -> RoundResult:
         if len(winners) == 1:
             return super().finish_race(hand, winners)
-        return hand.longest_word_decides(winners, "tied finish")
+        return hand.longest_word_decides(winners, "tie")
 
     def stalemate(self, hand: Round) -> RoundResult:
         if hand.active:
@@ -155,6 +159,7 @@ class Spellevate(Variant):
 
     name = "spellevate"
     title = "Spellevate"
+    called = "Spellevate"
     engine = None
     game = SPELLEVATE
     min_players = 3

@@ -239,7 +239,10 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             return JSONResponse({"code": "bad_json", "message": "send a JSON object"}, status_code=400)
         try:
             room = rooms.create(
-                body.get("language", "en"), body.get("spellcheck", True), body.get("variant", "classic")
+                body.get("language", "en"),
+                body.get("spellcheck", True),
+                body.get("variant", "classic"),
+                body.get("show_letters", False),
             )
         except RoomError as error:
             status = 503 if error.code == "too_many_rooms" else 400

@@ -23,7 +23,7 @@ from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
 from solver.core.tiles import TileCounts
 from solver.play.bots import GreedyBot, SolverBot, make_bot
-from solver.play.game import Decision, Refusal, Round, RuleError, Rules, TableView, grid_tiles
+from solver.play.game import Decision, Refusal, Round, RuleError, Rules, TableView
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup
 
 PAGE_CALLS = {"peel": "peel", "dump": "dump", "bananas": "bananas", "stuck": "wait"}  # page call -> Decision
@@ -52,6 +52,14 @@ def parse_cells(value, limit: int) -> dict[Cell, str]:
 
 def cells_tiles(cells: dict[Cell, str]) -> TileCounts:
     return TileCounts.from_letters("".join(cells.values()))
+
+
+def thumbnail(grid: Grid | None, letters: bool) -> list[str] | None:
+    """A grid for the others to watch: its rows, letters shown or each tile as `#`."""
+    if grid is None:
+        return None
+    rows = grid.to_json()
+    return rows if letters else ["".join("." if ch == "." else "#" for ch in row) for row in rows]
 
 
 def refused(refusal: Refusal) -> RoomError:
@@ -147,13 +155,19 @@ class BananagramsTable:
         for player, seat in zip(self.players, self.seats, strict=True):
             player.name = seat.name
         self.events: list[dict] = []  # engine events not yet turned into messages
-        self.round = Round(self.rules, self.players, setup.seed, observer=self.events.append)  # loads word lists
-        self.round.result = None  # Round.start sets it too; pages may look before the deal
-        self.lexicon = self.round.lexicon
+        self.show_letters = setup.show_letters
+        count = len(self.seats)
         self.log: list[dict] = []
-        self.tiles_left = [0] * len(self.seats)
-        self.bot_held = [0] * len(self.seats)
-        self.status = ["building"] * len(self.seats)
+        self.tiles_left = [0] * count
+        # What the pages see of each bot's grid: as of its last call that landed (a bot lays
+        # its whole move at once when it decides; the referee sees it when the call lands).
+        self.shown: list[Grid | None] = [None] * count
+        self.status = ["building"] * count
+        self.peels, self.dumps = [0] * count, [0] * count
+        self.first_grid: list[float | None] = [None] * count  # clock when the rack first emptied
+        self.round = Round(self.rules, self.players, setup.seed, observer=self.observe)  # loads word lists
+        self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
+        self.lexicon = self.round.lexicon
         self.started = time.monotonic()
         self.lock = asyncio.Lock()
         self.poke = asyncio.Event()
@@ -184,13 +198,13 @@ class BananagramsTable:
     async def start(self) -> None:
         async with self.lock:
             self.started = time.monotonic()
-            await self.step(self.round.start)
+            self.after_step()
             self.publish(self.drain_events())
         self.handle.spawn(self.drive())
 
     def restore(self, connection, seat: Seat) -> None:
         connection.send({"type": "log", "entries": self.log, "reset": True})
-        self.handle.broadcast(self.table())  # everyone sees the seat connected again
+        self.broadcast_table()  # everyone sees the seat connected again
         index = self.index_of(seat)
         if index is not None and isinstance(player := self.players[index], Person):
             private = self.private(index, restore=True)
@@ -217,7 +231,7 @@ class BananagramsTable:
 
     def disconnected(self, connection) -> None:
         self.sent_held.pop(id(connection), None)
-        self.handle.broadcast(self.table())
+        self.broadcast_table()
 
     # -- the page's messages -------------------------------------------------------------------
     def update_grid(self, connection, seat: Seat, message: dict) -> None:
@@ -231,8 +245,10 @@ class BananagramsTable:
         if self.spellcheck:
             connection.send({"type": "check", "seq": seq, **self.check(cells)})
         self.person_tiles_left()
-        if self.tiles_left[index] != before:
-            self.handle.broadcast(self.table())
+        if self.tiles_left[index] != before:  # the others' view changes with the count (not every move)
+            if self.status[index] in ("peeled", "dumped"):
+                self.status[index] = "building"
+            self.broadcast_table()
 
     async def call(self, seat: Seat, message: dict) -> None:
         """PEEL, DUMP, BANANAS or "stuck" from a person: the engine judges it."""
@@ -245,7 +261,8 @@ class BananagramsTable:
             raise RoomError("bad_letters", "dump one tile, a letter A-Z")
         async with self.lock:
             decision = Decision(PAGE_CALLS[call], tile=tile, grid=person.current_grid())
-            refusal = await self.step(lambda: self.round.external_call(index, decision, self.clock()))
+            # The call is shown at once; what it sets off (the bots' new moves) the driver plays next.
+            refusal = await self.step(lambda: self.round.external_call(index, decision, self.clock(), settle=False))
             self.publish(self.drain_events())
         self.poke.set()
         if refusal is not None:
@@ -283,34 +300,48 @@ class BananagramsTable:
             )
             if not persons_playing:
                 hand.result = hand.stalemate()  # nobody can act any more
-        working = {seat for _, seat, _, kind, _ in hand.queue if kind == "call"}
         for index, player in enumerate(self.players):
             seat = hand.seats[index]
             if isinstance(player, Person):
                 continue
-            if not seat.active:
-                self.tiles_left[index] = 0
-            elif index in working:
-                # The bot has decided but its work lands later on the clock: the page sees
-                # its rack as of its last call, plus what it drew since.
-                self.tiles_left[index] += len(seat.held) - self.bot_held[index]
-            else:
-                self.tiles_left[index] = len(seat.held - grid_tiles(player))
-            self.bot_held[index] = len(seat.held)
+            shown = self.shown[index]
+            self.tiles_left[index] = len(seat.held - shown.tiles()) if seat.active and shown else len(seat.held)
+            self.note_first_grid(index)
+
+    def observe(self, event: dict) -> None:
+        """Each engine event as it happens (in the engine's thread): a bot's grid is seen when
+        its own call lands."""
+        self.events.append(event)
+        player = event.get("player")
+        if player is not None and event["event"] in ("peel", "dump", "bananas", "stuck"):
+            if not isinstance(self.players[player], Person):
+                self.shown[player] = self.players[player].current_grid()
+        if player is not None and event["event"] in ("rotten", "left"):
+            self.shown[player] = None
 
     def person_tiles_left(self) -> None:
         for index, player in enumerate(self.players):
             if isinstance(player, Person):
                 self.tiles_left[index] = len(player.rack()) if self.round.seats[index].active else 0
+                self.note_first_grid(index)
+
+    def note_first_grid(self, index: int) -> None:
+        if self.first_grid[index] is None and self.tiles_left[index] == 0 and self.round.seats[index].active:
+            if self.grid_of(index) is not None:
+                self.first_grid[index] = round(self.clock(), 1)
+
+    def grid_of(self, index: int) -> Grid | None:
+        """A player's grid as the others may see it now."""
+        player = self.players[index]
+        return player.current_grid() if isinstance(player, Person) else self.shown[index]
 
     # -- what pages see ------------------------------------------------------------------------
     def publish(self, entries: list[dict]) -> None:
         """The log's new entries, the public table, each person their own tiles if they
         changed, and the end once the hand is over."""
-        table = self.table()
         if entries:
             self.handle.broadcast({"type": "log", "entries": entries})
-        self.handle.broadcast(table)
+        self.broadcast_table()
         for connection, seat in self.handle.pages():
             index = self.index_of(seat)
             if index is not None and isinstance(self.players[index], Person):
@@ -321,6 +352,10 @@ class BananagramsTable:
         result = self.round.result
         if result is not None and self.final is None:
             self.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
+            for index, player in enumerate(self.players):  # the hand is over: every grid as it is
+                if not isinstance(player, Person) and self.round.seats[index].active:
+                    self.shown[index] = player.current_grid()
+            self.after_step()
             self.final = self.final_boards()
             self.handle.broadcast(self.final)
             winner = result.winners[0] if result.outcome == "win" and len(result.winners) == 1 else None
@@ -364,15 +399,34 @@ class BananagramsTable:
             for key in ("time", "words"):
                 if key in event:
                     entry[key] = event[key]
-        if kind in ("peel", "dump"):
+        if kind == "peel":  # everyone drew a tile: back to building, the caller has peeled
+            self.peels[event["player"]] += 1
+            for index, seat in enumerate(self.round.seats):
+                if seat.active:
+                    self.status[index] = "building"
+            self.status[event["player"]] = "peeled"
+        elif kind == "dump":
+            self.dumps[event["player"]] += 1
             for index, seat in enumerate(self.round.seats):
                 if seat.active and self.status[index] == "stuck":
                     self.status[index] = "building"
+            self.status[event["player"]] = "dumped"
         if "bunch" in event:
             entry["bunch"] = event["bunch"]
         return entry
 
-    def table(self) -> dict:
+    def broadcast_table(self) -> None:
+        """The public table to every page: the others' grids as shapes, or with their letters
+        for a page whose person is out of the hand (and in a room that shows letters)."""
+        tables: dict[bool, dict] = {}
+        for connection, seat in self.handle.pages():
+            index = self.index_of(seat)
+            letters = self.show_letters or index is None or not self.round.seats[index].active
+            if letters not in tables:
+                tables[letters] = self.table(letters)
+            connection.send(tables[letters])
+
+    def table(self, letters: bool = False) -> dict:
         hand = self.round
         self.person_tiles_left()
         players = []
@@ -380,15 +434,21 @@ class BananagramsTable:
             status = self.status[index]
             if hand.seats[index].active and status == "stuck" and not hand.seats[index].waiting:
                 status = self.status[index] = "building"
+            grid = self.grid_of(index)
             players.append(
                 {
                     "seat": index,
                     "name": seat.name,
                     "kind": seat.kind,
                     "tiles_left": self.tiles_left[index],
+                    "on_grid": len(grid.tiles()) if grid is not None else 0,
+                    "grid": thumbnail(grid, letters),
                     "active": hand.seats[index].active,
                     "status": status,
                     "connected": seat.connected,
+                    "peels": self.peels[index],
+                    "dumps": self.dumps[index],
+                    "first_grid": self.first_grid[index],
                 }
             )
         return {
@@ -401,6 +461,7 @@ class BananagramsTable:
             "peel_and_dump": self.rules.peel_and_dump,
             "clock": round(self.clock(), 1),
             "over": hand.result is not None,
+            "letters": letters,
         }
 
     def private(self, index: int, restore: bool = False) -> dict:
@@ -446,7 +507,17 @@ class BananagramsTable:
                 grid = Grid.from_cells(cells) if cells else None
             else:
                 grid = player.current_grid() if self.round.seats[index].active else None
-            board = {"seat": index, "name": seat.name, "kind": seat.kind, "status": self.status[index], "grid": None}
+            board = {
+                "seat": index,
+                "name": seat.name,
+                "kind": seat.kind,
+                "status": self.status[index],
+                "grid": None,
+                "tiles_left": self.tiles_left[index],
+                "first_grid": self.first_grid[index],
+                "peels": self.peels[index],
+                "dumps": self.dumps[index],
+            }
             if grid is not None:
                 report = validate(grid, self.lexicon, None, self.rules.min_length)
                 board.update(
@@ -463,6 +534,8 @@ class BananagramsTable:
             "outcome": result.outcome,
             "winners": [self.seats[i].name for i in result.winners],
             "reason": result.reason,
+            "reason_code": result.reason_code,
+            "reason_params": result.reason_params,
             "scores": result.scores,
             "boards": boards,
             "clock": round(result.clock, 1),

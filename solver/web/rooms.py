@@ -21,7 +21,7 @@ import numpy as np
 from solver.core.grid import GridError
 from solver.core.limits import MAX_ROOM_NAME_CHARS
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
-from solver.play.presets import check_spec
+from solver.play.presets import check_spec, describe
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, Variant
 from solver.web.bananagrams_table import BananagramsTable
 from solver.web.config import WebConfig
@@ -57,11 +57,21 @@ def numbered_name(name: str, number: int) -> str:
 
 
 class Room:
-    def __init__(self, room_id: str, number: int, language: str, spellcheck: bool, variant: str, config: WebConfig):
+    def __init__(
+        self,
+        room_id: str,
+        number: int,
+        language: str,
+        spellcheck: bool,
+        variant: str,
+        config: WebConfig,
+        show_letters: bool = False,
+    ):
         self.id = room_id
         self.number = number
         self.language = language
         self.spellcheck = spellcheck
+        self.show_letters = show_letters  # the others' grids with letters while a hand runs
         self.variant: Variant = VARIANTS[variant]
         self.config = config
         self.seats: list[Seat] = []
@@ -71,6 +81,7 @@ class Room:
         self.table_handle: TableHandle | None = None  # the table's way to the pages
         self.last_winner: Seat | None = None  # the last hand's winner (Spellevate: leads the next)
         self.hands = 0
+        self.wins: dict[str, int] = {}  # hands won in this room, by seat name
         self.created = self.last_activity = time.monotonic()
         self.connections: dict = {}  # connection -> Seat (None until joined)
         self.closed = False
@@ -88,12 +99,16 @@ class Room:
             "id": self.id,
             "language": self.language,
             "spellcheck": self.spellcheck,
+            "show_letters": self.show_letters,
+            "hand": self.hands,  # the number of the hand under way or last played
+            "wins": self.wins,
             "variant": self.variant.name,
             "game": self.variant.game,  # the kind of table: bananagrams | spellevate
             "min_players": self.variant.min_players,
             "phase": self.phase,
             "max_seats": self.config.max_seats,
             "bots": list(self.bot_presets()),
+            "bot_about": self.bot_about(),
             "seats": [
                 {
                     "seat": index,
@@ -203,6 +218,11 @@ class Room:
         self.seats.append(Seat("bot", name, spec=presets[preset], preset=preset))
         self.broadcast_room()
 
+    def bot_about(self) -> dict[str, dict]:
+        """What each bot preset of the lobby is like (the catalogue's line for its spec's preset)."""
+        game = self.variant.game
+        return {name: {"summary": describe(game, spec.partition(":")[0])} for name, spec in self.bot_presets().items()}
+
     def bot_presets(self) -> dict[str, str]:
         """The bots this room's game seats: preset shown in the page -> bot spec."""
         return self.config.presets(self.variant.game)
@@ -241,6 +261,7 @@ class Room:
             seed=self.next_seed(),
             last_winner=self.last_winner,
             bot_delay=self.config.spellevate_delay,
+            show_letters=self.show_letters,
         )
         handle = TableHandle(self.id, lambda: list(self.connections.items()), self.table_ended, lambda: self.closed)
         # The table judges whether the seats can play (bad_start) and loads word lists the first time.
@@ -255,6 +276,8 @@ class Room:
     def table_ended(self, winner: Seat | None) -> None:
         """The table's hand is over (called by the table, through its handle)."""
         self.last_winner = winner
+        if winner is not None:
+            self.wins[winner.name] = self.wins.get(winner.name, 0) + 1
         self.phase = "ended"
         self.broadcast_room()
 
@@ -343,17 +366,19 @@ class Rooms:
             except ValueError as error:
                 raise ValueError(f"bad bot preset {name}={spec}: {error}") from None
 
-    def create(self, language: str, spellcheck: bool, variant: str) -> Room:
+    def create(self, language: str, spellcheck: bool, variant: str, show_letters: bool = False) -> Room:
         if language not in LANGUAGES:
             raise RoomError("bad_value", f"language is one of {', '.join(LANGUAGES)}")
         if variant not in ROOM_VARIANTS:
             raise RoomError("bad_value", f"variant is one of {', '.join(ROOM_VARIANTS)}")
         if not isinstance(spellcheck, bool):
             raise RoomError("bad_value", "spellcheck is true or false")
+        if not isinstance(show_letters, bool):
+            raise RoomError("bad_value", "show_letters is true or false")
         if len(self.rooms) >= self.config.max_rooms:
             raise RoomError("too_many_rooms", f"the server is full ({self.config.max_rooms} rooms): try again later")
         room_id = secrets.token_urlsafe(12)  # 96 random bits: links cannot be guessed
-        room = Room(room_id, self.created, language, spellcheck, variant, self.config)
+        room = Room(room_id, self.created, language, spellcheck, variant, self.config, show_letters)
         self.created += 1
         self.rooms[room_id] = room
         return room

@@ -79,6 +79,7 @@ class TableSetup:
     seed: int
     last_winner: Seat | None  # the previous hand's winner (Spellevate: they lead)
     bot_delay: float  # seconds before a turn-based bot's move, so a person can follow
+    show_letters: bool = False  # the others' grids with their letters while the hand runs (else shapes)
 
 
 class TableHandle:
