@@ -16,7 +16,10 @@ is then not made (its premise, the hand it was planned for, no longer holds) and
 player decides again, with the new tiles, at once: the time already worked stays spent.
 The same happens to a planned "stuck" when the table changed meanwhile (a dump became
 possible). A call whose rule no longer holds when it lands is refused and the player
-decides again. So a player who is ahead tends to stay ahead, as at a real table.
+decides again. So a player who is ahead tends to stay ahead, as at a real table. The others
+see a player's grid when its work is done (`Round.table_grid`: a bot's new grid lands with
+its work, dropped call or not; a remote player's grid is what it shows now), and a deciding
+bot's `TableView` says how many tiles each grid holds (`placed`) at what time (`clock`).
 
 The referee measures the work (Round.charge), so no bot can lay tiles for free:
 
