@@ -17,11 +17,11 @@ import statistics
 
 import pytest
 
-from solver.core.grid import validate
+from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts
 from solver.play import presets
 from solver.play.bots import GREEDY, PRESETS, BotSettings, make_bot
-from solver.play.game import Round, Rules, TableView, work_seconds
+from solver.play.game import Decision, Round, Rules, TableView, work_seconds
 from solver.play.pace import (
     PACE_FILE,
     Pace,
@@ -45,9 +45,11 @@ def played(specs: list[str], seed: int, until: float) -> Round:
     return hand
 
 
-def check_grids(hand: Round) -> None:
-    """Every grid the table shows is a valid grid of tiles its player holds."""
+def check_grids(hand: Round, seats: tuple[int, ...] | None = None) -> None:
+    """Every grid the table shows (of `seats`, or all) is a valid grid of tiles its player holds."""
     for index, seat in enumerate(hand.seats):
+        if seats is not None and index not in seats:
+            continue
         grid = hand.table_grid(index)
         if seat.active and grid is not None:
             report = validate(grid, hand.lexicon, min_length=hand.rules.min_length)
@@ -61,8 +63,6 @@ def tiles_at(hand: Round, player: int, when: float) -> int:
 
 def charged_speeds(hand: Round, player: int) -> list[float]:
     """The speed each of the player's decisions was charged at (the jitter left in)."""
-    from solver.play.game import Decision
-
     return [
         work_seconds(Decision(c.action, looks=c.looks), 1.0, c.work) / c.seconds
         for c in hand.ledger
@@ -197,6 +197,56 @@ def test_pacer_slows_down_beside_a_slow_player_and_speeds_up_beside_a_fast_one()
     for hand in (slow, fast):
         mine, theirs = tiles_at(hand, 0, 240), tiles_at(hand, 1, 240)
         assert abs(mine - theirs) <= max(4, 0.15 * theirs), (mine, theirs)
+
+
+class ScriptedPerson:
+    """A remote player (as the browser's people are) whose grid grows at a set rate, tiles
+    a minute of the hand's clock, a row of its own tiles (only its size counts here)."""
+
+    name, speed = "scripted", 1.0
+
+    def __init__(self, tiles_per_minute: float):
+        self.rate = tiles_per_minute / 60
+        self.tiles = TileCounts()
+        self.clock = lambda: 0.0  # the hand's clock, set once the hand exists
+
+    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        self.tiles = tiles
+
+    def receive(self, tiles: TileCounts) -> None:
+        self.tiles = self.tiles + tiles
+
+    def give_back(self, tile: str) -> None:
+        self.tiles = self.tiles - TileCounts.from_letters(tile)
+
+    def holding(self) -> TileCounts:
+        return self.tiles
+
+    def decide(self, view: TableView) -> Decision:
+        return Decision("remote")
+
+    def current_grid(self) -> Grid | None:
+        shown = self.tiles.letters()[: int(self.rate * self.clock())]
+        return Grid.from_cells({(0, col): letter for col, letter in enumerate(shown)}) if shown else None
+
+
+def beside_scripted(tiles_per_minute: float, until: float) -> Round:
+    person = ScriptedPerson(tiles_per_minute)
+    hand = Round(Rules(), [make_bot("pacer"), person], seed=5)
+    person.clock = lambda: hand.clock
+    play_until(hand, lambda: hand.clock >= until)
+    return hand
+
+
+def test_pacer_follows_a_scripted_person_s_grid_slow_or_fast():
+    """The browser's case: a person's grid, as it stands, is what the pacer paces itself by."""
+    slow, fast = beside_scripted(8, until=300), beside_scripted(24, until=300)
+    assert statistics.median(charged_speeds(slow, 0)[1:]) < statistics.median(charged_speeds(fast, 0)[1:])
+    for hand in (slow, fast):
+        check_grids(hand, seats=(0,))  # the pacer's (the scripted row is no grid to check)
+        mine, theirs = tiles_at(hand, 0, hand.clock), hand.placed(1)
+        assert theirs is not None and abs(mine - theirs) <= max(4, 0.2 * theirs), (mine, theirs)
+    assert tiles_at(fast, 0, 300) > tiles_at(slow, 0, 300) + 20
 
 
 def test_pacer_keeps_near_the_other_s_tile_count_as_the_hand_goes():
