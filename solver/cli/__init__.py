@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import inspect
+import os
 from pathlib import Path
 
-import click
+# No command does linear algebra, and OpenBLAS (loaded with numpy) starts a thread per core at
+# numpy's import: about 0.1 s of CPU on a warm `bananas solve` of 0.2 s. A user's setting stays.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import click  # noqa: E402  (after the setting above, which must precede numpy's import)
 
 # name -> the module that defines it (the function is the name with '_' for '-').
 COMMANDS = {
@@ -42,6 +46,8 @@ def command_docstrings() -> dict[str, str]:
     after `def NAME(` (tests/test_startup.py checks the listing against click's own). Reading
     the text costs a millisecond; importing the modules (numpy, the lexicon loader) a tenth of
     a second, and parsing them with `ast` tens of milliseconds."""
+    import inspect  # --help only: some 15 ms of import that a solve does not need
+
     docstrings: dict[str, str] = {}
     sources: dict[str, str] = {}
     for name, module in COMMANDS.items():

@@ -42,7 +42,6 @@ from solver.cli.outputs import check_writable, write_file, write_text
 from solver.cli.warmup import KernelPrep
 from solver.core.grid import Grid, Report, validate
 from solver.core.limits import MAX_DUMP_SAMPLES
-from solver.core.svg import grid_svg
 from solver.core.tiles import TileCounts, TileError, load_tiles, spec_kind
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.objectives import OBJECTIVES
@@ -102,6 +101,8 @@ def save_picture(path: str, grid: Grid, report: Report | None = None) -> None:
 
         write_file(path, lambda temp: save_grid_png(grid, temp, report))
     else:
+        from solver.core.svg import grid_svg  # its XML escaping imports urllib: ~50 ms a solve need not pay
+
         write_text(path, grid_svg(grid, report))
     click.echo(f"wrote {path}", err=True)
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,6 +56,8 @@ def check_writable(path: str, option: str) -> None:
 
 def write_file(path: str, write: Callable[[str], object]) -> None:
     """`write(temporary_path)`, then move the file into place (nothing half-written)."""
+    import tempfile  # writing files only: a solve to the terminal need not import it
+
     target = Path(path)
     handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     os.close(handle)

@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 import solver
 from solver.cli.common import reports_input_errors
 from solver.lexicon.loader import SHIPPED, Lexicon, cache_root, load_lexicon, set_build_notice
+
+if TYPE_CHECKING:
+    import subprocess
 
 # Cold build of the fast-start extension (the kernels compiled and linked), with empty caches
 # on the benchmark machine (benchmarks/results/*-startup.md).
@@ -265,6 +267,8 @@ class KernelPrep:
 
 def start_extension_build() -> subprocess.Popen:
     """`python -m solver.search.native` in a child process (quiet; a failure leaves a note)."""
+    import subprocess  # first runs only
+
     package_root = str(Path(solver.__file__).resolve().parents[1])  # this copy of the package
     path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
     return subprocess.Popen(

@@ -18,11 +18,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib.resources
 import io
 import os
-import shutil
-import tempfile
 import time
 import unicodedata
 import zlib
@@ -47,8 +44,9 @@ def shipped_dir() -> Path:
     override = os.environ.get("BANANAS_LEXICONS")
     if override:
         return Path(override)
-    # Installed packages sit on the file system (wheels are unpacked), so the resource is a Path.
-    packaged = Path(str(importlib.resources.files("solver.lexicon") / "data"))
+    # Installed packages sit on the file system (wheels are unpacked): the data is beside this
+    # file (importlib.resources would say the same, for some 15 ms of import a solve need not pay).
+    packaged = Path(__file__).with_name("data")
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parents[2] / "lexicons"
@@ -242,6 +240,9 @@ def _graph_from_dir(directory: Path, prefix: str) -> WordGraph:
 
 def _write_cache(directory: Path, words: list[str], skipped: int) -> None:
     """Build everything into a temporary folder, then rename it into place (atomic)."""
+    import shutil  # cache builds only: a warm start need not import them
+    import tempfile
+
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
     try:

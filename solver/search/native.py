@@ -27,7 +27,6 @@ on any difference, so a change in what `solving` passes cannot reach compiled co
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import functools
 import hashlib
@@ -433,6 +432,8 @@ def _compile_into(directory: Path) -> None:
         thread while the kernels compile, instead of after them."""
 
         def start_support_code(self, build_dir: str) -> None:
+            import concurrent.futures  # builds only
+
             pool = concurrent.futures.ThreadPoolExecutor(1)
             self._support = pool.submit(super()._compile_mixins, build_dir)
             pool.shutdown(wait=False)  # the task runs on; `_compile_mixins` waits for it

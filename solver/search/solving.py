@@ -371,8 +371,33 @@ def _search(
         if base is None and len(tiles) <= PROOF_COMPLETE_UP_TO:
             return finish("no-grid", nodes=nodes, proof="exhaustive search")
         proof = "" if proof_tried else counting_proof()
-        return finish("no-grid", nodes=nodes, proof=proof) if proof else finish("exhausted", nodes=nodes)
+        if proof:
+            return finish("no-grid", nodes=nodes, proof=proof)
+        if base is None and len(tiles) <= EXACT_UP_TO and time.perf_counter() < deadline:
+            status_name, grid, cells = _cell_by_cell(tiles, lexicon, min_length, deadline)
+            if status_name == "solved":
+                return finish("solved", grid, nodes + cells)
+            if status_name == "no-grid":
+                return finish("no-grid", nodes=nodes + cells, proof=CELL_BY_CELL)
+        return finish("exhausted", nodes=nodes)
     return finish("timeout", nodes=nodes)
+
+
+EXACT_UP_TO = 21  # the cell-by-cell search is tried on exhausted hands up to this size
+EXACT_SECONDS = 1.0  # and for at most this long: it settles small hands, rarely dense big ones
+CELL_BY_CELL = "exhaustive search, cell by cell (solver/search/exact.py)"
+
+
+def _cell_by_cell(tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float) -> tuple:
+    """`solver.search.exact`'s complete search, where the move model ran out of moves: a grid
+    outside the move model (checked by the validator), a proof that there is none, or 'timeout'."""
+    from solver.core.grid import validate
+    from solver.search.exact import exact_grid
+
+    status, grid, cells = exact_grid(tiles, lexicon, min_length, min(deadline, time.perf_counter() + EXACT_SECONDS))
+    if status == "solved" and not validate(grid, lexicon, tiles=tiles, min_length=min_length).ok:
+        return "timeout", None, cells  # cannot happen unless the search is wrong: no claim made
+    return status, grid, cells
 
 
 def _next_slice(current: int, done: int, slice_started: float, deadline: float) -> int:

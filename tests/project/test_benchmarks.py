@@ -25,6 +25,8 @@ SMALLEST = {
     + ["--workers", "1"],
     "cluster": ["bench_cluster.py", "--games", "8"],
     "pace": ["bench_pace.py", "--hands", "1", "--players", "1", "--presets", "expert"],
+    "process": ["bench_process.py", "--runs", "1", "--hands", "1", "--use-caches", "--jit"]
+    + ["--against", f"{sys.executable} -c pass"],
 }
 
 

@@ -209,7 +209,7 @@ def test_two_people_and_a_bot_play_a_whole_game_with_peel_dump_and_bananas(brows
     build(ana, rack(ana), "tap")
     assert ana.locator("#board-layer .tile.bad").count() == 0
     build(ben, rack(ben), "drag")
-    ana.wait_for_selector('#players li[data-name="Ben"] .count:text-is("0 left")')
+    ana.wait_for_selector('#players li[data-name="Ben"][data-left="0"]')
     ana.screenshot(path=str(shots / "table.png"))
 
     # Ana's rack is empty: PEEL. Everyone draws one; the bunch drops to 1 (< 3 players).
@@ -226,7 +226,7 @@ def test_two_people_and_a_bot_play_a_whole_game_with_peel_dump_and_bananas(brows
     built = build(ana, rack(ana), "tap")
     ben.click("#recall")
     build(ben, rack(ben), "drag")
-    ana.wait_for_selector('#players li[data-name="Ben"] .count:text-is("0 left")')  # the server has Ben's grid
+    ana.wait_for_selector('#players li[data-name="Ben"][data-left="0"]')  # the server has Ben's grid
     assert ana.is_enabled("#bananas")
     ana.click("#bananas")
     for page in (ana, ben):
@@ -345,7 +345,7 @@ def test_reload_keeps_the_seat_and_the_grid_and_a_fifth_person_is_refused(browse
     letters = rack(ben)
     for col, letter in enumerate(letters[:3]):
         place(ben, letter, 0, col, "tap")
-    ana.wait_for_selector('#players li[data-name="Ben"] .count:text-is("18 left")')
+    ana.wait_for_selector('#players li[data-name="Ben"][data-left="18"]')
     grid_before, rack_before = placed(ben), sorted(rack(ben))
 
     ben.reload()
@@ -357,7 +357,7 @@ def test_reload_keeps_the_seat_and_the_grid_and_a_fifth_person_is_refused(browse
     ana.wait_for_selector('#players li[data-name="Ben"] .state:text-is("building")')
     # the game goes on from the reloaded page
     place(ben, rack(ben)[0], 1, 0, "tap")
-    ana.wait_for_selector('#players li[data-name="Ben"] .count:text-is("17 left")')
+    ana.wait_for_selector('#players li[data-name="Ben"][data-left="17"]')
     # a fifth person still cannot sit down mid-game
     dee.reload()
     dee.fill("#join-name", "Dee")
@@ -383,7 +383,7 @@ def test_a_phone_plays_a_solo_game_with_taps_only(browser, serve, shots, en):
     phone.tap("#start")
     wait_for_tiles(phone, 21)
     built = build(phone, rack(phone), "touch", touch=True, objective="compact")  # a small box suits a phone
-    wait_text(phone, "#players li.me .count", "0 left")
+    phone.wait_for_selector('#players li.me[data-left="0"]')
     phone.screenshot(path=str(shots / "phone.png"))
     assert phone.is_enabled("#bananas")
     phone.tap("#bananas")
@@ -412,7 +412,8 @@ def test_the_french_page_plays_a_french_game(browser, serve, fr):
     page.click("#start")
     wait_for_tiles(page, 21)
     built = build(page, rack(page), "tap", lexicon="fr")
-    wait_text(page, "#players li.me .count", "reste 0")
+    page.wait_for_selector('#players li.me[data-left="0"]')
+    assert page.inner_text("#players li.me .count").startswith("0 en main")
     page.click("#bananas")
     page.wait_for_selector("#end:not([hidden])")
     assert page.inner_text("#end-title") == "Zoé gagne !"
