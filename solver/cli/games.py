@@ -102,8 +102,9 @@ seed_option = click.option(
 @click.option(
     "--bots",
     metavar="SPEC,...",
-    help="Bot presets by seat (easy, medium, hard, long, compact, reckless, greedy, or "
-    "'hard:speed=3,risk=0.1'); a shorter list cycles. [default: hard, then medium]",
+    help="Bot presets by seat (beginner, casual, club, expert, pacer, easy, medium, hard, long, "
+    "compact, reckless, greedy, or 'hard:speed=3,risk=0.1'); a shorter list cycles. "
+    "[default: hard, then medium]",
 )
 @seed_option
 @variant_option

@@ -28,6 +28,18 @@ benchmarks/bench_strength.py measures:
     patience*    looks a decision may spend placing tiles before the bot gives up and
                  dumps (dump timing: small = dump early); None = the node budgets only.
                  With no DUMP possible there is no such limit.
+    lead         None: the bot works at `speed`. A number: it keeps pace with the other
+                 players instead (`pacing_speed`): it sets its speed for each decision so
+                 that its grid holds (1 + lead) times the tiles the others' grids hold on
+                 average, at their rate so far (0.1: a little ahead, -0.1: a little behind);
+                 `speed` is its pace until the others have shown a tile.
+
+The presets: `beginner`, `casual`, `club` and `expert` are named for the person meeting them
+(their paces, measured by benchmarks/bench_pace.py, are `solver.play.pace`); `pacer` keeps
+pace with the table; `easy`, `medium`, `hard`, `long`, `compact`, `reckless` (and `greedy`)
+are the strength lab's (benchmarks/bench_strength.py). A bot slower than the table's PEELs
+never empties its hand (each PEEL is a tile for everyone): `easy` (0.4x) places about 6 tiles
+a minute at a table where `medium` PEELs 8 times a minute, so it never calls PEEL there.
 """
 
 from __future__ import annotations
@@ -42,12 +54,13 @@ import numpy as np
 from solver.core.grid import Grid, validate
 from solver.core.tiles import HARD_FIRST, TileCounts
 from solver.lexicon.loader import LEVELS, get_lexicon
-from solver.play.game import Decision, Rules, TableView
+from solver.play.game import Decision, Rules, TableView, measure_work, work_seconds
 from solver.search.board import TIERS, Board, dump_advice
 
 AWKWARD = "CJQVZ"  # single tiles that fail to hook a third to a half of the time (measured)
 ADVICE_SAMPLES = 4  # Monte-Carlo draws per candidate letter of a bot's dump advice
 ADVICE_TRIAL_BUDGET = 12  # search nodes per tier of each trial: every one is a look on the clock
+PACING_SPEEDS = (0.1, 3.0)  # the slowest and the fastest a pacing bot works (`lead`)
 
 
 @dataclass(frozen=True)
@@ -64,6 +77,7 @@ class BotSettings:
     patience: int | None = 40
     endgame: int = 0
     flexible: bool = False
+    lead: float | None = None
 
     def __post_init__(self) -> None:
         if self.dump_policy not in ("advice", "hardest", "never"):
@@ -84,10 +98,19 @@ class BotSettings:
             raise ValueError("patience must be between 1 and 1,000,000 looks, or none")
         if not 0 <= self.endgame <= 144:
             raise ValueError("endgame must be between 0 and 144 PEELs")
+        if self.lead is not None and not (math.isfinite(self.lead) and -0.9 <= self.lead <= 2.0):
+            raise ValueError("lead must be between -0.9 and 2.0 (a fraction ahead of the others), or none")
 
 
 PRESETS = {
-    # Graded by vocabulary, search effort and strategy (and speed: easy works at 0.4 times a
+    # For people: paced from a first 21-tile grid in about 3.5 min (beginner) to about 30 s
+    # (expert) on the game's clock (solver.play.pace), with vocabulary and search to match.
+    "beginner": BotSettings("beginner", level=50, speed=0.22, node_budget=100, hooks="first", patience=40, endgame=0),
+    "casual": BotSettings("casual", level=60, speed=0.33, node_budget=200, patience=30, endgame=0),
+    "club": BotSettings("club", level=70, speed=0.67, node_budget=400, patience=20, endgame=5),
+    "expert": BotSettings("expert", level=None, speed=1.35, node_budget=800, patience=10, endgame=8, flexible=True),
+    "pacer": BotSettings("pacer", level=70, speed=0.5, node_budget=400, patience=20, endgame=5, lead=0.0),
+    # The strength lab's: graded by vocabulary, search effort and strategy (and speed: easy works at 0.4 times a
     # practised player's pace, so that a casual player can beat it in real time).
     "easy": BotSettings(
         "easy", level=50, speed=0.4, dump_policy="hardest", node_budget=100, hooks="first", patience=40
@@ -115,6 +138,9 @@ class SolverBot:
         self.forced: Grid | None = None  # a risky bot's unchecked grid
         self.rng = np.random.default_rng(0)
         self.rules = Rules()
+        # What the referee will charge a pacing bot's next decision for (`pacing_speed`).
+        self.last_shown: Grid | None = None
+        self.drawn = self.returned = 0
 
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
         level = self.settings.level if rules.lexicon == "en" else None
@@ -122,6 +148,8 @@ class SolverBot:
         self.rules = rules
         self.rng = np.random.default_rng(seed)
         self.forced = None
+        self.speed = self.settings.speed
+        self.last_shown, self.drawn, self.returned = None, 0, 0
         self.board = Board(
             lexicon,
             hand=tiles,
@@ -139,10 +167,12 @@ class SolverBot:
     def receive(self, tiles: TileCounts) -> None:
         assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand + tiles
+        self.drawn += len(tiles)
 
     def give_back(self, tile: str) -> None:
         assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand - TileCounts.from_letters(tile)
+        self.returned += 1
 
     def holding(self) -> TileCounts:
         return self.board.tiles if self.board else TileCounts()
@@ -151,6 +181,33 @@ class SolverBot:
         return self.forced or (self.board.grid if self.board else None)
 
     def decide(self, view: TableView) -> Decision:
+        decision = self.play(view)
+        if self.settings.lead is not None:
+            self.speed = self.pacing_speed(view, decision)
+        return decision
+
+    def pacing_speed(self, view: TableView, decision: Decision) -> float:
+        """The speed at which this decision's work lands when the others, at their tile rate
+        so far, will have grids of its grid's size / (1 + lead): the referee's charge for it
+        (the cost model on the work since the last decision) spread over the time until then."""
+        grid, shown = self.current_grid(), self.last_shown
+        work = measure_work(shown, grid, drawn=self.drawn, returned=self.returned)
+        self.last_shown, self.drawn, self.returned = grid, 0, 0
+        rate = view.others_tile_rate()
+        slowest, fastest = PACING_SPEEDS
+        if rate is None or (rate == 0 and shown is None):
+            return self.settings.speed  # nobody has shown a tile yet: its own pace
+        if rate == 0:
+            return slowest  # its grid shows, the others' do not yet: wait for them
+        assert self.settings.lead is not None  # only a pacing bot asks
+        tiles = len(grid.tiles()) if grid is not None else 0
+        lands = tiles / (rate * (1 + self.settings.lead))  # clock time of that moment
+        if lands <= view.clock:
+            return fastest  # behind: catch up
+        return min(fastest, max(slowest, work_seconds(decision, 1.0, work) / (lands - view.clock)))
+
+    def play(self, view: TableView) -> Decision:
+        """Build the grid and choose the call (the work `decide` reports)."""
         self.forced = None  # a refused risky BANANAS leaves the real grid in play
         assert self.board is not None  # start() made the board
         if len(self.board.hand) == 0 and self.board.grid is not None:
@@ -325,7 +382,7 @@ class GreedyBot:
         return False
 
 
-NONE_ALLOWED = ("level", "patience", "max_word")
+NONE_ALLOWED = ("level", "patience", "max_word", "lead")
 GREEDY_SETTING_KINDS: dict[str, Callable[[str], Any]] = {"speed": float, "level": int, "max_word": int}
 SETTING_KINDS: dict[str, Callable[[str], Any]] = {
     "level": int,
@@ -339,6 +396,7 @@ SETTING_KINDS: dict[str, Callable[[str], Any]] = {
     "patience": int,
     "endgame": int,
     "flexible": lambda value: {"yes": True, "no": False}[value],
+    "lead": float,
 }
 
 
@@ -346,8 +404,8 @@ GREEDY = "greedy"  # the baseline's preset name (GreedyBot), beside the solver b
 
 
 def make_bot(spec: str) -> SolverBot | GreedyBot:
-    """A bot from a preset name ('easy', 'medium', 'hard', 'long', 'compact', 'reckless',
-    'greedy'), optionally with settings: 'hard:speed=3,risk=0.1'."""
+    """A bot from a preset name (`PRESETS`, or 'greedy'), optionally with settings:
+    'hard:speed=3,risk=0.1', 'pacer:lead=0.1'."""
     name, _, options = spec.partition(":")
     if name not in PRESETS and name != GREEDY:
         raise ValueError(f"unknown bot {name!r} (presets: {', '.join([*PRESETS, GREEDY])})")

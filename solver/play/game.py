@@ -16,7 +16,10 @@ is then not made (its premise, the hand it was planned for, no longer holds) and
 player decides again, with the new tiles, at once: the time already worked stays spent.
 The same happens to a planned "stuck" when the table changed meanwhile (a dump became
 possible). A call whose rule no longer holds when it lands is refused and the player
-decides again. So a player who is ahead tends to stay ahead, as at a real table.
+decides again. So a player who is ahead tends to stay ahead, as at a real table. The others
+see a player's grid when its work is done (`Round.table_grid`: a bot's new grid lands with
+its work, dropped call or not; a remote player's grid is what it shows now), and a deciding
+bot's `TableView` says how many tiles each grid holds (`placed`) at what time (`clock`).
 
 The referee measures the work (Round.charge), so no bot can lay tiles for free:
 
@@ -147,15 +150,28 @@ class Rules:
 
 @dataclass(frozen=True)
 class TableView:
-    """What a bot sees of the table when it decides."""
+    """What a bot sees of the table when it decides. `clock`, `seat` and `placed` say how the
+    others are getting on (a pacing bot reads them); they are not part of the table's state
+    that a call's premise rests on, so two views compare equal without them."""
 
     bunch: int
     active: int
     rules: Rules
+    clock: float = field(default=0.0, compare=False)  # seconds since the split
+    seat: int | None = field(default=None, compare=False)  # the deciding player's seat
+    placed: tuple[int | None, ...] = field(default=(), compare=False)  # `Round.placed`, by seat
 
     @property
     def can_peel(self) -> bool:
         return self.rules.peel_and_dump and self.bunch >= self.active
+
+    def others_tile_rate(self) -> float | None:
+        """Tiles a second the other players still in have placed on their grids, on average,
+        since the split; None at the split (or with nobody else in)."""
+        others = [tiles for index, tiles in enumerate(self.placed) if index != self.seat and tiles is not None]
+        if not others or self.clock <= 0:
+            return None
+        return sum(others) / len(others) / self.clock
 
     @property
     def can_dump(self) -> bool:
@@ -328,6 +344,8 @@ class _Seat:
     shown: Grid | None = None  # the grid as the referee last saw it (after the last decision)
     drawn: int = 0  # tiles drawn from the bunch since the last decision
     returned: int = 0  # tiles returned to the bunch since the last decision
+    working: bool = False  # a decision's work is under way (its call not landed yet)
+    before: Grid | None = None  # while working: the grid shown before that work
 
 
 class Round:
@@ -382,8 +400,22 @@ class Round:
     def active(self) -> list[int]:
         return [index for index, seat in enumerate(self.seats) if seat.active]
 
-    def view(self) -> TableView:
-        return TableView(len(self.bunch), len(self.active), self.rules)
+    def view(self, seat_index: int | None = None) -> TableView:
+        placed = tuple(self.placed(index) for index in range(len(self.seats)))
+        return TableView(len(self.bunch), len(self.active), self.rules, self.clock, seat_index, placed)
+
+    def table_grid(self, seat_index: int) -> Grid | None:
+        """The grid the table sees at this seat now: a bot's work shows when it is done (the
+        grid of its last finished decision while it works); a remote player's as it stands."""
+        seat = self.seats[seat_index]
+        return seat.before if seat.working else seat.bot.current_grid()
+
+    def placed(self, seat_index: int) -> int | None:
+        """Tiles on the grid the table sees at this seat (`table_grid`); None once out."""
+        if not self.seats[seat_index].active:
+            return None
+        grid = self.table_grid(seat_index)
+        return len(grid.tiles()) if grid is not None else 0
 
     def schedule(self, when: float, seat: int, kind: str, payload: object = None) -> None:
         self.order += 1
@@ -528,10 +560,11 @@ class Round:
         seat = self.seats[seat_index]
         if not seat.active:
             return None
-        view = self.view()
+        view = self.view(seat_index)
         decision = seat.bot.decide(view)
         if decision.action == "remote":  # a remote player decides on its own time
             return None
+        seat.working, seat.before = True, seat.shown
         charge = self.charge(seat_index, decision)
         # The call (or the stuck mark) lands when the work is done; see the module docstring.
         self.schedule(self.clock + charge.seconds, seat_index, "call", (decision, seat.version, view))
@@ -553,6 +586,7 @@ class Round:
     def call(self, seat_index: int, payload, when: float) -> RoundResult | None:
         decision, version, view_then = payload
         seat = self.seats[seat_index]
+        seat.working = False  # the work is done: the table sees its grid
         if not seat.active:
             return None
         if version != seat.version:  # tiles arrived while it worked: think again, now

@@ -1027,6 +1027,11 @@ SWEEP_BOTS = {
     "greedy": 1,
     "compact:node_budget=100": 1,
     "medium:node_budget=100": 2,
+    "beginner": 1,
+    "casual": 1,
+    "club": 1,
+    "expert": 1,
+    "pacer": 1,
 }
 _SWEEP_LOGS: dict[int, list[dict]] = {}
 

@@ -24,6 +24,7 @@ SMALLEST = {
     "strength": ["bench_strength.py", "--games", "2", "--lever-games", "2", "--calibration-hands", "2"]
     + ["--workers", "1"],
     "cluster": ["bench_cluster.py", "--games", "8"],
+    "pace": ["bench_pace.py", "--hands", "1", "--players", "1", "--presets", "expert"],
     "process": ["bench_process.py", "--runs", "1", "--hands", "1", "--use-caches", "--jit"]
     + ["--against", f"{sys.executable} -c pass"],
 }
