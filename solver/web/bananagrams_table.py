@@ -159,13 +159,10 @@ class BananagramsTable:
         count = len(self.seats)
         self.log: list[dict] = []
         self.tiles_left = [0] * count
-        # What the pages see of each bot's grid: as of its last call that landed (a bot lays
-        # its whole move at once when it decides; the referee sees it when the call lands).
-        self.shown: list[Grid | None] = [None] * count
         self.status = ["building"] * count
         self.peels, self.dumps = [0] * count, [0] * count
         self.first_grid: list[float | None] = [None] * count  # clock when the rack first emptied
-        self.round = Round(self.rules, self.players, setup.seed, observer=self.observe)  # loads word lists
+        self.round = Round(self.rules, self.players, setup.seed, observer=self.events.append)  # loads word lists
         self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
         self.lexicon = self.round.lexicon
         self.started = time.monotonic()
@@ -304,20 +301,9 @@ class BananagramsTable:
             seat = hand.seats[index]
             if isinstance(player, Person):
                 continue
-            shown = self.shown[index]
+            shown = self.grid_of(index)
             self.tiles_left[index] = len(seat.held - shown.tiles()) if seat.active and shown else len(seat.held)
             self.note_first_grid(index)
-
-    def observe(self, event: dict) -> None:
-        """Each engine event as it happens (in the engine's thread): a bot's grid is seen when
-        its own call lands."""
-        self.events.append(event)
-        player = event.get("player")
-        if player is not None and event["event"] in ("peel", "dump", "bananas", "stuck"):
-            if not isinstance(self.players[player], Person):
-                self.shown[player] = self.players[player].current_grid()
-        if player is not None and event["event"] in ("rotten", "left"):
-            self.shown[player] = None
 
     def person_tiles_left(self) -> None:
         for index, player in enumerate(self.players):
@@ -331,9 +317,13 @@ class BananagramsTable:
                 self.first_grid[index] = round(self.clock(), 1)
 
     def grid_of(self, index: int) -> Grid | None:
-        """A player's grid as the others may see it now."""
-        player = self.players[index]
-        return player.current_grid() if isinstance(player, Person) else self.shown[index]
+        """A player's grid as the others may see it now: the engine's view of the table (a
+        bot's work shows when it is done), and once the hand is over every grid as it is."""
+        if not self.round.seats[index].active:
+            return None
+        if self.round.result is not None:
+            return self.players[index].current_grid()
+        return self.round.table_grid(index)
 
     # -- what pages see ------------------------------------------------------------------------
     def publish(self, entries: list[dict]) -> None:
@@ -352,10 +342,7 @@ class BananagramsTable:
         result = self.round.result
         if result is not None and self.final is None:
             self.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
-            for index, player in enumerate(self.players):  # the hand is over: every grid as it is
-                if not isinstance(player, Person) and self.round.seats[index].active:
-                    self.shown[index] = player.current_grid()
-            self.after_step()
+            self.after_step()  # the hand is over: every grid as it is
             self.final = self.final_boards()
             self.handle.broadcast(self.final)
             winner = result.winners[0] if result.outcome == "win" and len(result.winners) == 1 else None

@@ -15,12 +15,14 @@ import asyncio
 import secrets
 import time
 import unicodedata
+from dataclasses import asdict
 
 import numpy as np
 
 from solver.core.grid import GridError
 from solver.core.limits import MAX_ROOM_NAME_CHARS
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
+from solver.play.pace import preset_pace
 from solver.play.presets import check_spec, describe
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, Variant
 from solver.web.bananagrams_table import BananagramsTable
@@ -221,7 +223,12 @@ class Room:
     def bot_about(self) -> dict[str, dict]:
         """What each bot preset of the lobby is like (the catalogue's line for its spec's preset)."""
         game = self.variant.game
-        return {name: {"summary": describe(game, spec.partition(":")[0])} for name, spec in self.bot_presets().items()}
+        about = {}
+        for name, spec in self.bot_presets().items():
+            preset = spec.partition(":")[0]
+            pace = preset_pace(preset) if game == BANANAGRAMS and spec == preset else None  # measured as shipped
+            about[name] = {"summary": describe(game, preset), "pace": asdict(pace) if pace is not None else None}
+        return about
 
     def bot_presets(self) -> dict[str, str]:
         """The bots this room's game seats: preset shown in the page -> bot spec."""
