@@ -24,6 +24,7 @@ SMALLEST = {
     "strength": ["bench_strength.py", "--games", "2", "--lever-games", "2", "--calibration-hands", "2"]
     + ["--workers", "1"],
     "cluster": ["bench_cluster.py", "--games", "8"],
+    "load": ["bench_load.py", "--rooms", "2", "--seconds", "5"],
 }
 
 
