@@ -14,7 +14,8 @@ sampler loads the home page four times a second. After set-up, for `--seconds`:
     p50 / p99 / max (ms), page GET p99 (ms), checks answered, errors
 
 The load generator shares the machine's cores with the server (say so when quoting figures).
-`--rss-every S` also prints the server's RSS every S seconds (memory over time).
+`--rss-every S` also prints the server's RSS every S seconds (memory over time);
+`--tracemalloc` makes the server print, at the end, what its heap grew by and where.
 --record writes benchmarks/results/<date>-load.md.
 """
 
@@ -25,6 +26,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -36,6 +38,27 @@ from websockets.asyncio.client import connect
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
+# The server process. With --tracemalloc, SIGUSR1 takes a snapshot: the first is the
+# baseline, each later one prints what grew since, by allocation site, to the server's stderr.
+SERVER = """
+import signal, sys, tracemalloc
+if {trace}:
+    tracemalloc.start(1)
+    snapshots = []
+
+    def grown(*_):
+        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        if snapshots:
+            print("-- grown since the first snapshot (top 12, by line):", file=sys.stderr)
+            for stat in snapshot.compare_to(snapshots[0], "lineno")[:12]:
+                print(stat, file=sys.stderr)
+        snapshots[:] = snapshots[:1] or [snapshot]
+
+    signal.signal(signal.SIGUSR1, grown)
+from solver.cli import main
+main()
+"""
+
 
 @dataclass
 class Figures:
@@ -45,8 +68,8 @@ class Figures:
     hands: int = 0
 
 
-def start_server(max_rooms: int) -> tuple[subprocess.Popen, str]:
-    command = [sys.executable, "-c", "from solver.cli import main; main()", "serve", "--port", "0"]
+def start_server(max_rooms: int, trace: bool = False) -> tuple[subprocess.Popen, str]:
+    command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", "0"]
     command += ["--max-rooms", str(max_rooms), "--rooms-per-client", str(max_rooms)]
     command += ["--room-creations", str(max_rooms * 4), "--sockets-per-client", str(max_rooms * 8)]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -96,6 +119,7 @@ class Person:
         self.sent: dict[int, float] = {}
         self.seq = 0
         self.phase = "lobby"
+        self.restarted = False  # the host started the next hand after this one's end
 
     async def run(self, host_of: list[str] | None, stop: asyncio.Event) -> None:
         async with connect(self.url, max_size=2**22) as ws:
@@ -125,7 +149,10 @@ class Person:
                 self.held = message["held"]
             elif kind == "room":
                 self.phase = message["phase"]
-                if is_host and self.phase == "ended":
+                if self.phase == "playing":
+                    self.restarted = False
+                if is_host and self.phase == "ended" and not self.restarted:
+                    self.restarted = True
                     self.figures.hands += 1
                     await ws.send(json.dumps({"type": "again"}))
                     await ws.send(json.dumps({"type": "start"}))
@@ -135,9 +162,13 @@ class Person:
                     self.figures.latencies.append(took)
             elif kind == "error" and self.measuring.is_set():
                 self.figures.errors.append(message.get("code", "?"))
+                if os.environ.get("BENCH_LOAD_VERBOSE"):
+                    print(self.name, message, file=sys.stderr)
 
 
-async def load(base: str, rooms: int, people: int, bots: list[str], seconds: float, pid: int, rss_every: float):
+async def load(
+    base: str, rooms: int, people: int, bots: list[str], seconds: float, pid: int, rss_every: float, trace: bool
+):
     figures, stop, measuring = Figures(), asyncio.Event(), asyncio.Event()
     tasks = []
     for number in range(rooms):
@@ -151,16 +182,24 @@ async def load(base: str, rooms: int, people: int, bots: list[str], seconds: flo
     await asyncio.sleep(3.0)  # every hand dealt
     measuring.set()
     cpu_before, started = cpu_seconds(pid), time.monotonic()
+    if trace:
+        os.kill(pid, signal.SIGUSR1)  # the baseline snapshot
     rss_trace = []
     next_rss = started
     while (now := time.monotonic()) - started < seconds:
-        figures.page_gets.append(await asyncio.to_thread(get_page, base))
+        try:
+            figures.page_gets.append(await asyncio.to_thread(get_page, base))
+        except OSError as error:  # a timeout or a refusal is a figure too
+            figures.errors.append(f"GET {type(error).__name__}")
         if rss_every and now >= next_rss:
             rss_trace.append((round(now - started), rss_mib(pid)))
             next_rss += rss_every
         await asyncio.sleep(0.25)
     cpu = (cpu_seconds(pid) - cpu_before) / (time.monotonic() - started)
     rss = rss_mib(pid)
+    if trace:
+        os.kill(pid, signal.SIGUSR1)  # what grew, printed by the server
+        await asyncio.sleep(min(30.0, 5.0 + rooms / 5))
     stop.set()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     figures.errors += [type(result).__name__ for result in done if isinstance(result, BaseException)]
@@ -182,21 +221,34 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=2)
     parser.add_argument("--bot", default="medium")
     parser.add_argument("--rss-every", type=float, default=0.0)
+    parser.add_argument("--tracemalloc", action="store_true", help="print what the server's heap grew by")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     header = machine("uvicorn", "websockets", "starlette")
     rows = []
     traces = []
     for rooms in [int(n) for n in args.rooms.split(",")]:
-        server, base = start_server(rooms + 10)
+        server, base = start_server(rooms + 10, args.tracemalloc)
         try:
             time.sleep(1.0)
             figures, cpu, rss, trace = asyncio.run(
-                load(base, rooms, args.people, [args.bot] * args.bots, args.seconds, server.pid, args.rss_every)
+                load(
+                    base,
+                    rooms,
+                    args.people,
+                    [args.bot] * args.bots,
+                    args.seconds,
+                    server.pid,
+                    args.rss_every,
+                    args.tracemalloc,
+                )
             )
         finally:
             server.terminate()
-            server.wait(timeout=30)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
         ms = [value * 1000 for value in figures.latencies]
         gets = [value * 1000 for value in figures.page_gets]
         errors = ", ".join(f"{code} x{figures.errors.count(code)}" for code in sorted(set(figures.errors))) or "none"
