@@ -81,6 +81,7 @@ MAX_SEAT_CONNECTIONS = 3  # sockets of one seat (two devices and a reload): a ne
 MAX_HTTP_CONNECTIONS_PER_CLIENT = 32  # plain HTTP connections, half-open ones included, from one address
 MAX_TRACKED_CLIENTS = 10_000  # addresses whose room-creation rate is remembered (idle ones are forgotten first)
 SOCKETS_PER_SEAT = 2  # the WebSocket budget: max_rooms x max_seats x this, plus the engine's sessions
+TABLE_THREADS_PER_CORE = 1  # threads for the tables' engine steps, plus one: each keeps its own search buffers
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import contextlib
 import io
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -33,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from solver.core.limits import MAX_QUEUED_PAGE_MESSAGES, MAX_ROOM_CONNECTIONS, Limits
+from solver.core.limits import MAX_QUEUED_PAGE_MESSAGES, MAX_ROOM_CONNECTIONS, TABLE_THREADS_PER_CORE, Limits
 from solver.lexicon.loader import get_lexicon
 from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_requests
 from solver.protocol.session import Session
@@ -362,6 +363,13 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     async def lifespan(app):
         # Cheap engine requests are answered on the event loop: what they need is loaded
         # before the first client comes (0.3 s). The kernels warm up in the background.
+        # The tables' engine steps run in the loop's default executor. Each of its threads keeps
+        # its own search buffers (tens of MiB per hand size), so more threads than cores only
+        # add memory: asyncio's default is cores + 4.
+        threads = TABLE_THREADS_PER_CORE * (os.cpu_count() or 1) + 1
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bananas-table")
+        )
         await asyncio.to_thread(load_for_cheap_requests)
         asyncio.get_running_loop().run_in_executor(None, warm_english_kernels)
         task = asyncio.create_task(janitor())
