@@ -78,6 +78,26 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
     type=click.IntRange(256, 16 * 1024 * 1024),
     help="Largest engine protocol message in bytes.",
 )
+@click.option("--allow-host", "allowed_hosts", multiple=True, help="A host name the server answers to ('*': any).")
+@click.option(
+    "--allow-origin",
+    "allowed_origins",
+    multiple=True,
+    help="An origin (https://site) allowed besides the server's own.",
+)
+@click.option("--proxy-header", help="Header naming the client address behind a proxy (e.g. X-Forwarded-For).")
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxies",
+    multiple=True,
+    help="Address of the proxy whose --proxy-header is believed (default: 127.0.0.1 and ::1).",
+)
+@click.option("--rooms-per-client", default=10, show_default=True, type=click.IntRange(1, 100_000))
+@click.option(
+    "--room-creations", default=20, show_default=True, type=click.IntRange(1, 100_000), help="Per client, a minute."
+)
+@click.option("--sessions-per-client", default=16, show_default=True, type=click.IntRange(1, 10_000))
+@click.option("--sockets-per-client", default=64, show_default=True, type=click.IntRange(1, 100_000))
 def serve(
     host: str,
     port: int,
@@ -94,6 +114,14 @@ def serve(
     max_sessions: int,
     idle_timeout: float,
     max_message: int,
+    allowed_hosts: tuple[str, ...],
+    allowed_origins: tuple[str, ...],
+    proxy_header: str | None,
+    trusted_proxies: tuple[str, ...],
+    rooms_per_client: int,
+    room_creations: int,
+    sessions_per_client: int,
+    sockets_per_client: int,
 ) -> None:
     """Serve the browser game at http://HOST:PORT/ (rooms of people and bots), and the engine
     protocol over WebSocket at ws://HOST:PORT/engine for other programs (docs/PROTOCOL.md)."""
@@ -120,6 +148,14 @@ def serve(
             engine=replace(
                 NETWORK, max_sessions=max_sessions, idle_timeout=idle_timeout, max_message_bytes=max_message
             ),
+            allowed_hosts=(*allowed_hosts, host),  # the name it listens on (an IP literal is answered anyway)
+            allowed_origins=allowed_origins,
+            proxy_header=proxy_header,
+            trusted_proxies=trusted_proxies or ("127.0.0.1", "::1"),
+            rooms_per_client=rooms_per_client,
+            room_creations_per_minute=room_creations,
+            engine_sessions_per_client=min(sessions_per_client, max_sessions),
+            sockets_per_client=sockets_per_client,
         )
         from solver.web.rooms import Rooms
 

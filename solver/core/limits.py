@@ -73,10 +73,15 @@ MAX_GRID_SEQ = 2**53 - 1  # a grid update's number, echoed in its check: exact i
 MAX_ROOM_NAME_CHARS = 24
 MAX_SPELLEVATE_PLAY_LETTERS = 64  # letters a play may have (a hand holds at most 48 of the 144 tiles)
 MAX_SHOWN_PLAYS = 12  # legal plays listed as buttons, as the terminal seat lists them
-MAX_HTTP_CONNECTIONS = 512  # plain HTTP requests past this many open connections get 503
+MAX_HTTP_CONNECTIONS = 512  # open plain HTTP connections (WebSockets have their own budget): past this, 503
 MAX_QUOTED_CHARS = 40  # characters of a page's value quoted back in an error
 MAX_QUEUED_PAGE_MESSAGES = 2000  # messages waiting for a page that does not read: past this it is dropped
 MAX_ROOM_CONNECTIONS = 32  # open sockets on one room (each gets its broadcasts): past this, refused
+MAX_SEAT_CONNECTIONS = 3  # sockets of one seat (two devices and a reload): a newer one closes the oldest
+MAX_HTTP_CONNECTIONS_PER_CLIENT = 32  # plain HTTP connections, half-open ones included, from one address
+MAX_TRACKED_CLIENTS = 10_000  # addresses whose room-creation rate is remembered (idle ones are forgotten first)
+SOCKETS_PER_SEAT = 2  # the WebSocket budget: max_rooms x max_seats x this, plus the engine's sessions
+TABLE_THREADS_PER_CORE = 1  # threads for the tables' engine steps, plus one: each keeps its own search buffers
 
 
 @dataclass(frozen=True)

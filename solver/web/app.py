@@ -16,6 +16,7 @@ import contextlib
 import io
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -33,12 +34,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from solver.core.limits import MAX_QUEUED_PAGE_MESSAGES, MAX_ROOM_CONNECTIONS, Limits
+from solver.core.limits import MAX_QUEUED_PAGE_MESSAGES, MAX_ROOM_CONNECTIONS, TABLE_THREADS_PER_CORE, Limits
 from solver.lexicon.loader import get_lexicon
 from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_requests
 from solver.protocol.session import Session
-from solver.web.config import TokenBucket, WebConfig
-from solver.web.rooms import Room, Rooms
+from solver.web.config import ClientCounter, TokenBucket, WebConfig
+from solver.web.gate import Gate, client_of
+from solver.web.rooms import ClientQuota, Room, Rooms
 from solver.web.table import RoomError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -65,6 +67,8 @@ class Connection:
         self.write_timeout = write_timeout
         self.queue: asyncio.Queue = asyncio.Queue()
         self.closing = False
+        self.close_code = 1000
+        self.unjoined_since: float | None = None  # since when no seat is bound to it (join_seconds)
 
     def send(self, message: dict) -> None:
         if self.closing:
@@ -74,9 +78,10 @@ class Connection:
             return
         self.queue.put_nowait(message)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
         if not self.closing:
             self.closing = True
+            self.close_code = code
             self.queue.put_nowait(None)
 
     async def write(self) -> None:
@@ -85,7 +90,7 @@ class Connection:
                 while (message := await self.queue.get()) is not None:
                     text = encode_for_page(message)
                     await asyncio.wait_for(self.websocket.send_text(text), self.write_timeout)
-                await asyncio.wait_for(self.websocket.close(1000), self.write_timeout)
+                await asyncio.wait_for(self.websocket.close(self.close_code), self.write_timeout)
             except TimeoutError:
                 self.closing = True
                 abort(self.websocket)
@@ -204,10 +209,24 @@ def abort(websocket: WebSocket) -> None:
         transport.abort()
 
 
+async def receive_or_join_timeout(websocket: WebSocket, room: Room, connection, join_seconds: float):
+    """The socket's next ASGI message; None when it has been unjoined for `join_seconds`
+    (since it opened, or since its seat left)."""
+    if room.connections.get(connection) is not None:
+        connection.unjoined_since = None
+        return await websocket.receive()
+    now = time.monotonic()
+    connection.unjoined_since = connection.unjoined_since or now
+    try:
+        return await asyncio.wait_for(websocket.receive(), connection.unjoined_since + join_seconds - now)
+    except TimeoutError:
+        return None
+
+
 def create_app(config: WebConfig | None = None) -> Starlette:
     config = config or WebConfig()
     rooms = Rooms(config)
-    engine_sessions = {"open": 0}
+    engine_sessions = ClientCounter(config.engine.max_sessions, config.engine_sessions_per_client)
     # The engine sessions' heavy messages (those that make a bot think) share these threads.
     pool = ThreadPoolExecutor(max_workers=config.engine.workers, thread_name_prefix="bananas-engine")
 
@@ -243,9 +262,10 @@ def create_app(config: WebConfig | None = None) -> Starlette:
                 body.get("spellcheck", True),
                 body.get("variant", "classic"),
                 body.get("show_letters", False),
+                client=client_of(request.scope),
             )
         except RoomError as error:
-            status = 503 if error.code == "too_many_rooms" else 400
+            status = 429 if isinstance(error, ClientQuota) else 503 if error.code == "too_many_rooms" else 400
             return JSONResponse({"code": error.code, "message": error.message}, status_code=status)
         return JSONResponse({"id": room.id, "url": f"{base_url(request)}/r/{room.id}"}, status_code=201)
 
@@ -278,7 +298,10 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         warned = 0.0
         try:
             while not connection.closing:
-                message = await websocket.receive()
+                message = await receive_or_join_timeout(websocket, room, connection, config.join_seconds)
+                if message is None:
+                    connection.close(1008)  # a socket that never joins holds a slot for nothing
+                    break
                 if message["type"] == "websocket.disconnect":
                     break
                 frame = frame_of(message)
@@ -306,11 +329,11 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         """The engine protocol, as `bananas engine` speaks it on stdio (docs/PROTOCOL.md), run
         by the same driver and limits as every network session (solver.protocol.network)."""
         limits = config.engine
+        client = client_of(websocket.scope)
         await websocket.accept()
-        if engine_sessions["open"] >= limits.max_sessions:
+        if not engine_sessions.take(client):
             await websocket.close(1013, "too many sessions")
             return
-        engine_sessions["open"] += 1
         try:
             # Network clients: a session that cannot read files, with the network limits.
             session = Session(allow_paths=False, limits=limits)
@@ -325,7 +348,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         except (WebSocketDisconnect, TimeoutError):
             pass  # the client vanished: its session is simply dropped
         finally:
-            engine_sessions["open"] -= 1
+            engine_sessions.give_back(client)
 
     async def janitor() -> None:
         """Persons gone too long leave; idle and empty rooms close."""
@@ -341,6 +364,13 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     async def lifespan(app):
         # Cheap engine requests are answered on the event loop: what they need is loaded
         # before the first client comes (0.3 s). The kernels warm up in the background.
+        # The tables' engine steps run in the loop's default executor. Each of its threads keeps
+        # its own search buffers (tens of MiB per hand size), so more threads than cores only
+        # add memory: asyncio's default is cores + 4.
+        threads = TABLE_THREADS_PER_CORE * (os.cpu_count() or 1) + 1
+        asyncio.get_running_loop().set_default_executor(
+            ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bananas-table")
+        )
         await asyncio.to_thread(load_for_cheap_requests)
         asyncio.get_running_loop().run_in_executor(None, warm_english_kernels)
         task = asyncio.create_task(janitor())
@@ -361,7 +391,8 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         WebSocketRoute("/r/{room}/ws", room_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(TransportInScope)])
+    middleware = [Middleware(Gate, config=config), Middleware(TransportInScope)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.rooms = rooms
     app.state.config = config
     return app

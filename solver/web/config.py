@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from solver.core.limits import NETWORK, Limits
+from solver.core.limits import NETWORK, SOCKETS_PER_SEAT, Limits
 from solver.play.presets import preset_names
 from solver.play.variants import BANANAGRAMS
 
@@ -34,6 +34,20 @@ class WebConfig:
     bots: dict[str, str] = field(default_factory=default_bots)  # Bananagrams preset shown in the page -> bot spec
     spellevate_delay: float = 1.0  # seconds before each bot move in Spellevate, so a person can follow
     engine: Limits = NETWORK  # the engine endpoint (/engine): one network Session per connection
+    # Who may connect (docs/SECURITY.md): the Host names answered besides IP literals, localhost and
+    # public_url's host ("*": any), and the origins allowed besides the server's own ("*": any).
+    allowed_hosts: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
+    # Behind a reverse proxy: the header naming the client's address, believed only from these peers.
+    proxy_header: str | None = None
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    # What one client address may take.
+    rooms_per_client: int = 10  # rooms it created that are open at once
+    room_creations_per_minute: int = 20  # rooms it may create a minute (bursts of as many)
+    engine_sessions_per_client: int = 16  # of engine.max_sessions
+    sockets_per_client: int = 64  # WebSockets, rooms' and engine's together
+    join_seconds: float = 30.0  # a room socket that has not joined within this is closed (1008)
+    unjoined_room_seconds: float = 60.0  # a room nobody has joined closes this long after its creation
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_seats <= 8:
@@ -47,6 +61,20 @@ class WebConfig:
             raise ValueError("the Spellevate bot delay is between 0 and 60 seconds")
         if not self.bots:
             raise ValueError("the page needs at least one bot preset")
+        quotas = (self.rooms_per_client, self.room_creations_per_minute, self.engine_sessions_per_client)
+        if min(quotas) < 1 or self.sockets_per_client < 1:
+            raise ValueError("the quotas per client must be positive")
+        if min(self.join_seconds, self.unjoined_room_seconds) <= 0:
+            raise ValueError("timeouts must be positive")
+        for origin in self.allowed_origins:
+            if origin != "*" and not origin.startswith(("http://", "https://")):
+                raise ValueError(f"an allowed origin is scheme://host[:port], not {origin!r}")
+
+    @property
+    def max_sockets(self) -> int:
+        """The WebSocket budget, apart from plain requests': every seat of every room a couple
+        of sockets, and every engine session."""
+        return self.max_rooms * self.max_seats * SOCKETS_PER_SEAT + self.engine.max_sessions
 
     def presets(self, game: str) -> dict[str, str]:
         """The bots a room of `game` offers: preset shown in the page -> bot spec
@@ -72,3 +100,28 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class ClientCounter:
+    """Open things (connections, sessions) counted in all and per client address: `take`
+    says whether one more fits under both caps; `give_back` returns it."""
+
+    def __init__(self, total: int, per_client: int):
+        self.total = total
+        self.per_client = per_client
+        self.open = 0
+        self.by_client: dict[str, int] = {}
+
+    def take(self, client: str, exempt: bool = False) -> bool:
+        held = self.by_client.get(client, 0)
+        if self.open >= self.total or (held >= self.per_client and not exempt):
+            return False
+        self.open += 1
+        self.by_client[client] = held + 1
+        return True
+
+    def give_back(self, client: str) -> None:
+        self.open -= 1
+        held = self.by_client.pop(client, 1) - 1
+        if held > 0:
+            self.by_client[client] = held

@@ -12,6 +12,7 @@ catalogue (`solver.play.variants`), and the room passes the table its messages (
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 import time
 import unicodedata
@@ -20,13 +21,13 @@ from dataclasses import asdict
 import numpy as np
 
 from solver.core.grid import GridError
-from solver.core.limits import MAX_ROOM_NAME_CHARS
+from solver.core.limits import MAX_ROOM_NAME_CHARS, MAX_SEAT_CONNECTIONS, MAX_TRACKED_CLIENTS
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 from solver.play.pace import preset_pace
 from solver.play.presets import check_spec, describe
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, Variant
 from solver.web.bananagrams_table import BananagramsTable
-from solver.web.config import WebConfig
+from solver.web.config import TokenBucket, WebConfig
 from solver.web.spellevate_table import SpellevateTable
 from solver.web.table import RoomError, Seat, Table, TableFactory, TableHandle, TableSetup, quote
 
@@ -34,6 +35,11 @@ LANGUAGES = ("en", "fr")
 TABLES: dict[str, TableFactory] = {BANANAGRAMS: BananagramsTable, SPELLEVATE: SpellevateTable}
 ROOM_VARIANTS = tuple(name for name, variant in VARIANTS.items() if variant.in_rooms)  # the home page's choices
 TABLE_MESSAGES = frozenset().union(*(table.messages for table in TABLES.values()))  # type: ignore[attr-defined]
+REPLACED = 4409  # the close code of a seat's oldest socket when the seat opens one too many
+
+
+class ClientQuota(RoomError):
+    """A client address over its own quota (HTTP 429), not the server over its cap."""
 
 
 def clean_name(value) -> str:
@@ -87,6 +93,9 @@ class Room:
         self.created = self.last_activity = time.monotonic()
         self.connections: dict = {}  # connection -> Seat (None until joined)
         self.closed = False
+        self.creator: str | None = None  # the client address that created it (its quota)
+        self.ever_joined = False
+        self.last_moves: dict[tuple[str, str], str] = {}  # (seat, message type) -> its last accepted move
         self.lobby_lock = asyncio.Lock()  # seats change one message at a time
 
     # -- sending ------------------------------------------------------------------------------
@@ -147,8 +156,8 @@ class Room:
                 raise RoomError("out_of_order", "no game is being played")
             if kind not in table.messages:
                 raise RoomError("out_of_order", f"this room plays {self.variant.title}: {kind} is not one of its moves")
-            self.last_activity = time.monotonic()
             await table.on_message(connection, seat, message)
+            self.played(seat, kind, message)
             return
         handler = (
             {
@@ -163,9 +172,17 @@ class Room:
         )
         if handler is None:
             raise RoomError("unknown_type", f"unknown message type {quote(kind)}")
-        self.last_activity = time.monotonic()
         async with self.lobby_lock:
             await handler(connection, seat, message)
+        self.last_activity = time.monotonic()  # accepted: a refused message is not play
+
+    def played(self, seat: Seat, kind: str, message: dict) -> None:
+        """An accepted table message is activity unless it repeats the seat's last one of its
+        type (`seq` aside): a page resending the same grid is not playing."""
+        move = json.dumps({key: value for key, value in message.items() if key != "seq"}, sort_keys=True)
+        if self.last_moves.get((seat.name, kind)) != move:
+            self.last_moves[(seat.name, kind)] = move
+            self.last_activity = time.monotonic()
 
     async def join(self, connection, message: dict) -> None:
         if self.connections.get(connection) is not None:
@@ -182,14 +199,27 @@ class Room:
             self.seats.append(seat)
             if self.host is None:
                 self.host = seat
+            self.ever_joined = True
+            self.last_activity = time.monotonic()  # a new person; a reconnect is not play
+        self.keep_few_sockets(seat)
         seat.connections.add(connection)
         seat.gone_since = None
         self.connections[connection] = seat
-        self.last_activity = time.monotonic()
         connection.send({"type": "welcome", "token": seat.token, "name": seat.name, "room": self.id})
         self.broadcast_room()
         if self.table is not None:
             self.table.restore(connection, seat)
+
+    def keep_few_sockets(self, seat: Seat) -> None:
+        """Make room for one more socket of `seat`: past MAX_SEAT_CONNECTIONS its oldest is
+        closed (a reloaded page's old socket), so its broadcasts never multiply without bound."""
+        mine = [connection for connection, owner in self.connections.items() if owner is seat]
+        for oldest in mine[: max(0, len(mine) - MAX_SEAT_CONNECTIONS + 1)]:
+            self.connections[oldest] = None
+            seat.connections.discard(oldest)
+            if self.table is not None:
+                self.table.disconnected(oldest)
+            oldest.close(REPLACED)
 
     def unique_name(self, name: str) -> str:
         taken = {s.name for s in self.seats}
@@ -339,6 +369,8 @@ class Room:
         """Why this room should close now, if it should."""
         if now - self.last_activity >= self.config.room_idle_seconds:
             return "idle"
+        if not self.ever_joined and now - self.created >= self.config.unjoined_room_seconds:
+            return "empty"
         persons = [s for s in self.seats if s.kind == "person" and s.token]
         if not persons and now - self.last_activity >= self.config.absent_seconds:
             return "empty"
@@ -362,6 +394,8 @@ class Rooms:
         self.config = config
         self.rooms: dict[str, Room] = {}
         self.created = 0
+        self.held: dict[str, int] = {}  # client address -> its open rooms
+        self.creations: dict[str, TokenBucket] = {}  # client address -> its room-creation rate
         if config.distribution:
             try:
                 load_distribution(config.distribution)
@@ -373,7 +407,11 @@ class Rooms:
             except ValueError as error:
                 raise ValueError(f"bad bot preset {name}={spec}: {error}") from None
 
-    def create(self, language: str, spellcheck: bool, variant: str, show_letters: bool = False) -> Room:
+    def create(
+        self, language: str, spellcheck: bool, variant: str, show_letters: bool = False, client: str | None = None
+    ) -> Room:
+        """A new room; `client` (the creator's address) is held to its quotas (None: no quota,
+        for callers in the process)."""
         if language not in LANGUAGES:
             raise RoomError("bad_value", f"language is one of {', '.join(LANGUAGES)}")
         if variant not in ROOM_VARIANTS:
@@ -384,28 +422,60 @@ class Rooms:
             raise RoomError("bad_value", "show_letters is true or false")
         if len(self.rooms) >= self.config.max_rooms:
             raise RoomError("too_many_rooms", f"the server is full ({self.config.max_rooms} rooms): try again later")
+        if client is not None:
+            self.charge(client)
         room_id = secrets.token_urlsafe(12)  # 96 random bits: links cannot be guessed
         room = Room(room_id, self.created, language, spellcheck, variant, self.config, show_letters)
+        room.creator = client
         self.created += 1
         self.rooms[room_id] = room
         return room
+
+    def charge(self, client: str) -> None:
+        """Count one more room against `client`'s quotas, or refuse it (ClientQuota)."""
+        held, most = self.held.get(client, 0), self.config.rooms_per_client
+        if held >= most:
+            raise ClientQuota("too_many_rooms", f"you have {most} rooms open: play in one, or wait for one to close")
+        per_minute = self.config.room_creations_per_minute
+        if client not in self.creations and len(self.creations) >= MAX_TRACKED_CLIENTS:
+            self.forget_rested_clients()
+        bucket = self.creations.setdefault(client, TokenBucket(per_minute / 60, per_minute))
+        if not bucket.take():
+            raise ClientQuota("rate_limited", f"at most {per_minute} new rooms a minute: try again shortly")
+        self.held[client] = held + 1
+
+    def forget_rested_clients(self) -> None:
+        """Drop the rate of every address whose bucket has refilled (remembering it changes nothing)."""
+        for client, bucket in list(self.creations.items()):
+            bucket.take()
+            if bucket.tokens + 1 >= bucket.burst:
+                del self.creations[client]
+        while len(self.creations) >= MAX_TRACKED_CLIENTS:  # all busy: the oldest go
+            del self.creations[next(iter(self.creations))]
+
+    def discard(self, room: Room) -> None:
+        self.rooms.pop(room.id, None)
+        if room.creator is not None and room.creator in self.held:
+            self.held[room.creator] -= 1
+            if self.held[room.creator] <= 0:
+                del self.held[room.creator]
 
     def get(self, room_id: str) -> Room | None:
         return self.rooms.get(room_id)
 
     async def sweep(self) -> None:
         now = time.monotonic()
-        for room_id, room in list(self.rooms.items()):
+        for room in list(self.rooms.values()):
             await room.sweep(now)
             reason = room.abandoned(now)
             if reason is not None:
                 room.close(reason)
-                del self.rooms[room_id]
+                self.discard(room)
 
     def close_all(self) -> None:
-        for room in self.rooms.values():
+        for room in list(self.rooms.values()):
             room.close("server stopping")
-        self.rooms.clear()
+            self.discard(room)
 
 
 __all__ = ["GridError", "Room", "RoomError", "Rooms", "Seat"]

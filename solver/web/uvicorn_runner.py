@@ -11,9 +11,14 @@ import time
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from solver.core.limits import MAX_HTTP_CONNECTIONS
+from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT
 from solver.web.app import create_app
-from solver.web.config import WebConfig
+from solver.web.config import ClientCounter, WebConfig
+
+SERVICE_UNAVAILABLE = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: 27\r\n"
+    b"connection: close\r\n\r\ntoo many connections: later"
+)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -33,20 +38,42 @@ def bind(host: str, port: int) -> socket.socket:
 class BoundedH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, closing a connection that has not sent a whole request
     head within `header_timeout` seconds (uvicorn bounds only keep-alive idleness, so a client
-    that sends half a request line would hold its connection forever)."""
+    that sends half a request line would hold its connection forever), and drawing on a budget
+    of plain HTTP connections, in all and per peer address: a WebSocket leaves it when it
+    upgrades (sockets have their own, `solver.web.gate`), so neither idle sockets nor one
+    client's half-sent heads can stop page loads. A connection over budget gets 503."""
 
     header_timeout = 10.0
     header_timer: asyncio.TimerHandle | None = None
+    budget = ClientCounter(MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT)  # one per server
+    trusted_peers: frozenset[str] = frozenset()  # proxies: every client comes through them
+    counted: str | None = None
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = self.client[0] if self.client else ""
+        if not self.budget.take(peer, exempt=peer in self.trusted_peers):
+            transport.write(SERVICE_UNAVAILABLE)
+            transport.close()
+            return
+        self.counted = peer
         self._arm_header_timer()
+
+    def handle_websocket_upgrade(self, event) -> None:
+        self._leave_budget()
+        super().handle_websocket_upgrade(event)
+
+    def _leave_budget(self) -> None:
+        if self.counted is not None:
+            self.budget.give_back(self.counted)
+            self.counted = None
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._arm_header_timer()  # the next request on a kept-alive connection, too
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._leave_budget()
         if self.header_timer is not None:
             self.header_timer.cancel()
         super().connection_lost(exc)
@@ -66,11 +93,16 @@ class BoundedH11Protocol(H11Protocol):
 def make_server(config: WebConfig) -> uvicorn.Server:
     app = create_app(config)
     largest = max(config.max_message_bytes, config.engine.max_message_bytes)
+    settings = {
+        "header_timeout": config.header_timeout,
+        "budget": ClientCounter(MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT),
+        "trusted_peers": frozenset(config.trusted_proxies if config.proxy_header else ()),
+    }
     return uvicorn.Server(
         uvicorn.Config(
             app,
-            http=type("BoundedH11Protocol", (BoundedH11Protocol,), {"header_timeout": config.header_timeout}),
-            limit_concurrency=MAX_HTTP_CONNECTIONS,
+            http=type("BoundedH11Protocol", (BoundedH11Protocol,), settings),
+            limit_concurrency=None,  # the protocol's budget counts plain connections only
             ws="websockets-sansio",
             ws_max_size=largest,  # each endpoint enforces its own, smaller, limit
             lifespan="on",
@@ -99,6 +131,7 @@ class BackgroundServer:
         self.url = url_of(self.socket).rstrip("/")
         self.engine_url = self.url.replace("http://", "ws://", 1) + "/engine"  # the engine protocol
         self.server = make_server(self.config)
+        self.app = self.server.config.app
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
     def start(self, timeout: float = 30.0) -> BackgroundServer:

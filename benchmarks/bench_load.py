@@ -1,0 +1,282 @@
+"""Load on `bananas serve`: N rooms of scripted people and bots, for a bounded time, loopback only.
+
+    python benchmarks/bench_load.py [--rooms 10,100] [--seconds 90] [--people 2] [--bots 2]
+                                    [--bot medium] [--rss-every 0] [--record]
+
+The server runs in a process of its own (`bananas serve` on a free loopback port, quotas per
+client raised: every simulated person comes from 127.0.0.1). Each room is created over HTTP;
+its people join over WebSocket, the host seats the bots and starts, and each person sends a
+grid a second (two or three of their tiles in a row, alternately, so each is a change) and
+times the `check` that answers it. When a hand ends the host starts another. Meanwhile a
+sampler loads the home page four times a second. After set-up, for `--seconds`:
+
+    server CPU (user + system, % of one core), RSS at the end (MiB), grid -> check latency
+    p50 / p99 / max (ms), page GET p99 (ms), checks answered, errors
+
+The load generator shares the machine's cores with the server (say so when quoting figures).
+`--rss-every S` also prints the server's RSS every S seconds (memory over time);
+`--tracemalloc` makes the server print, at the end, what its heap grew by and where.
+--record writes benchmarks/results/<date>-load.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+
+from results_file import machine, record
+from websockets.asyncio.client import connect
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+# The server process. With --tracemalloc, SIGUSR1 takes a snapshot: the first is the
+# baseline, each later one prints what grew since, by allocation site, to the server's stderr.
+SERVER = """
+import signal, sys, tracemalloc
+if {trace}:
+    tracemalloc.start(1)
+    snapshots = []
+
+    def grown(*_):
+        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        if snapshots:
+            print("-- grown since the first snapshot (top 12, by line):", file=sys.stderr)
+            for stat in snapshot.compare_to(snapshots[0], "lineno")[:12]:
+                print(stat, file=sys.stderr)
+        snapshots[:] = snapshots[:1] or [snapshot]
+
+    signal.signal(signal.SIGUSR1, grown)
+from solver.cli import main
+main()
+"""
+
+
+@dataclass
+class Figures:
+    latencies: list[float] = field(default_factory=list)  # grid -> check, seconds
+    page_gets: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    hands: int = 0
+
+
+def start_server(max_rooms: int, trace: bool = False) -> tuple[subprocess.Popen, str]:
+    command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", "0"]
+    command += ["--max-rooms", str(max_rooms), "--rooms-per-client", str(max_rooms)]
+    command += ["--room-creations", str(max_rooms * 4), "--sockets-per-client", str(max_rooms * 8)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline() if server.stdout else ""
+    found = re.search(r"http://[\d.]+:\d+", line)
+    if not found:
+        server.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    return server, found.group(0)
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def post_room(base: str) -> str:
+    request = urllib.request.Request(
+        base + "/api/rooms", data=b'{"language":"en"}', headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())["id"]
+
+
+def get_page(base: str) -> float:
+    started = time.perf_counter()
+    with urllib.request.urlopen(base + "/", timeout=30) as response:
+        response.read()
+    return time.perf_counter() - started
+
+
+class Person:
+    """One scripted page: joins, then sends a grid a second and times each check."""
+
+    def __init__(self, url: str, name: str, figures: Figures, measuring: asyncio.Event):
+        self.url, self.name, self.figures, self.measuring = url, name, figures, measuring
+        self.held: list[str] = []
+        self.sent: dict[int, float] = {}
+        self.seq = 0
+        self.phase = "lobby"
+        self.restarted = False  # the host started the next hand after this one's end
+
+    async def run(self, host_of: list[str] | None, stop: asyncio.Event) -> None:
+        async with connect(self.url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "join", "name": self.name}))
+            reader = asyncio.create_task(self.read(ws, host_of is not None))
+            if host_of is not None:
+                for preset in host_of:
+                    await ws.send(json.dumps({"type": "add_bot", "preset": preset}))
+                await ws.send(json.dumps({"type": "start"}))
+            try:
+                while not stop.is_set():
+                    await asyncio.sleep(1.0)
+                    if len(self.held) >= 3 and self.phase == "playing":
+                        self.seq += 1
+                        width = 2 + self.seq % 2
+                        cells = [[0, col, letter] for col, letter in enumerate(self.held[:width])]
+                        self.sent[self.seq] = time.perf_counter()
+                        await ws.send(json.dumps({"type": "grid", "seq": self.seq, "cells": cells}))
+            finally:
+                reader.cancel()
+
+    async def read(self, ws, is_host: bool) -> None:
+        async for text in ws:
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "tiles":
+                self.held = message["held"]
+            elif kind == "room":
+                self.phase = message["phase"]
+                if self.phase == "playing":
+                    self.restarted = False
+                if is_host and self.phase == "ended" and not self.restarted:
+                    self.restarted = True
+                    self.figures.hands += 1
+                    await ws.send(json.dumps({"type": "again"}))
+                    await ws.send(json.dumps({"type": "start"}))
+            elif kind == "check" and message.get("seq") in self.sent:
+                took = time.perf_counter() - self.sent.pop(message["seq"])
+                if self.measuring.is_set():
+                    self.figures.latencies.append(took)
+            elif kind == "error" and self.measuring.is_set():
+                self.figures.errors.append(message.get("code", "?"))
+                if os.environ.get("BENCH_LOAD_VERBOSE"):
+                    print(self.name, message, file=sys.stderr)
+
+
+async def load(
+    base: str, rooms: int, people: int, bots: list[str], seconds: float, pid: int, rss_every: float, trace: bool
+):
+    figures, stop, measuring = Figures(), asyncio.Event(), asyncio.Event()
+    tasks = []
+    for number in range(rooms):
+        room = await asyncio.to_thread(post_room, base)
+        url = base.replace("http://", "ws://") + f"/r/{room}/ws"
+        for index in range(people):
+            person = Person(url, f"P{number}-{index}", figures, measuring)
+            tasks.append(asyncio.create_task(person.run(bots if index == 0 else None, stop)))
+            await asyncio.sleep(0.002)
+        await asyncio.sleep(1.0 / max(1, rooms) * 0.5)  # spread the rooms' seconds
+    await asyncio.sleep(3.0)  # every hand dealt
+    measuring.set()
+    cpu_before, started = cpu_seconds(pid), time.monotonic()
+    if trace:
+        os.kill(pid, signal.SIGUSR1)  # the baseline snapshot
+    rss_trace = []
+    next_rss = started
+    while (now := time.monotonic()) - started < seconds:
+        try:
+            figures.page_gets.append(await asyncio.to_thread(get_page, base))
+        except OSError as error:  # a timeout or a refusal is a figure too
+            figures.errors.append(f"GET {type(error).__name__}")
+        if rss_every and now >= next_rss:
+            rss_trace.append((round(now - started), rss_mib(pid)))
+            next_rss += rss_every
+        await asyncio.sleep(0.25)
+    cpu = (cpu_seconds(pid) - cpu_before) / (time.monotonic() - started)
+    rss = rss_mib(pid)
+    if trace:
+        os.kill(pid, signal.SIGUSR1)  # what grew, printed by the server
+        await asyncio.sleep(min(30.0, 5.0 + rooms / 5))
+    stop.set()
+    done = await asyncio.gather(*tasks, return_exceptions=True)
+    figures.errors += [type(result).__name__ for result in done if isinstance(result, BaseException)]
+    return figures, cpu, rss, rss_trace
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", default="10,100", help="comma-separated room counts, one run each")
+    parser.add_argument("--seconds", type=float, default=90.0)
+    parser.add_argument("--people", type=int, default=2)
+    parser.add_argument("--bots", type=int, default=2)
+    parser.add_argument("--bot", default="medium")
+    parser.add_argument("--rss-every", type=float, default=0.0)
+    parser.add_argument("--tracemalloc", action="store_true", help="print what the server's heap grew by")
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args()
+    header = machine("uvicorn", "websockets", "starlette")
+    rows = []
+    traces = []
+    for rooms in [int(n) for n in args.rooms.split(",")]:
+        server, base = start_server(rooms + 10, args.tracemalloc)
+        try:
+            time.sleep(1.0)
+            figures, cpu, rss, trace = asyncio.run(
+                load(
+                    base,
+                    rooms,
+                    args.people,
+                    [args.bot] * args.bots,
+                    args.seconds,
+                    server.pid,
+                    args.rss_every,
+                    args.tracemalloc,
+                )
+            )
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        ms = [value * 1000 for value in figures.latencies]
+        gets = [value * 1000 for value in figures.page_gets]
+        errors = ", ".join(f"{code} x{figures.errors.count(code)}" for code in sorted(set(figures.errors))) or "none"
+        rows.append(
+            f"| {rooms} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
+            f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
+            f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} |"
+        )
+        if trace:
+            traces.append(f"{rooms} rooms, RSS MiB over time: " + ", ".join(f"{t} s {m:.0f}" for t, m in trace))
+        print(rows[-1], file=sys.stderr)
+    load_now = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    table = [
+        f"Rooms of {args.people} scripted people (a grid a second each) and {args.bots} {args.bot} bots; "
+        f"load average at the end {load_now}.",
+        "",
+        "| rooms | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
+        "| checks | hands ended | errors |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+        *traces,
+    ]
+    text = "\n".join([header, "", *table]) + "\n"
+    print(text)
+    if args.record:
+        record(text, "load")
+
+
+if __name__ == "__main__":
+    main()
