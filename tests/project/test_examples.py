@@ -33,7 +33,10 @@ def test_the_example_imports_only_the_standard_library():
     "args",
     [
         ["--players", "4", "--bots", "easy,greedy", "--seed", "1", "--clock", "instant"],
-        ["--players", "3", "--bots", "easy", "--seed", "2", "--clock", "realtime", "--time-scale", "50"],
+        pytest.param(
+            ["--players", "3", "--bots", "easy", "--seed", "2", "--clock", "realtime", "--time-scale", "50"],
+            marks=pytest.mark.slow,  # 20 s of wall clock; the realtime seat clock: tests/protocol/test_seat_mode.py
+        ),
     ],
     ids=["instant", "realtime"],
 )

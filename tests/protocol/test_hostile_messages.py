@@ -352,6 +352,7 @@ def test_7_an_instant_bots_only_game_runs_in_slices_of_bounded_work(monkeypatch)
 # -- 8. remote players starved in instant-clock hosted games over WebSocket -------------------
 
 
+@pytest.mark.slow  # a whole game of medium bots; the slices that make room: test_7_an_instant_bots_only_game_...
 def test_8_a_remote_player_is_heard_during_an_instant_hosted_game():
     async def scenario(url):
         async with connect(url) as ws:
