@@ -4,7 +4,8 @@ BANANAS_CACHE (the lexicon cache) is pointed at a session temporary folder only 
 environment does not set it already (CI does, to reuse the cache between runs).
 NUMBA_CACHE_DIR is left alone. The fast-start extension (solver.search.native) is off for the
 session (BANANAS_FAST_START=0): the CLI commands run in-process on numba's JIT, like the library,
-and no test starts a background build; tests/test_native.py turns it on where it is the subject.
+and no test starts a background build; tests/search/test_native.py turns it on where it is the
+subject. Helpers that are not fixtures live in tests/helpers.py (tests/README.md).
 """
 
 from __future__ import annotations

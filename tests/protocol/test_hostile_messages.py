@@ -3,8 +3,9 @@
 One regression test per finding of the hostile-client run (numbered as in the issue), then
 the minor ones. Time bounds here are generous ceilings far above the expected figures (the
 findings took 4 to 30 s or never ended), so that a loaded machine does not fail them.
-The broad sweeps over every message type and every command are tests/test_fuzz_protocol.py
-and tests/test_fuzz_cli.py.
+Finding 9's command-line inputs are tests/cli/test_hostile_files.py. The broad sweeps over
+every message type and every command are tests/protocol/test_fuzz_protocol.py and
+tests/cli/test_fuzz_cli.py.
 """
 
 from __future__ import annotations
