@@ -62,3 +62,12 @@ def grid_file(tmp_path: Path):
         return str(path)
 
     return write
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items):
+    """A browser test is slow too: the quick tier (-m "not slow") never starts a browser,
+    whichever file it is in; the full suite and -m browser run them."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)

@@ -25,7 +25,7 @@ from solver.search import solve
 from solver.web import BackgroundServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser: the browser tier, not the quick one
+pytestmark = pytest.mark.browser  # also slow (tests/conftest.py): not in the quick tier
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
