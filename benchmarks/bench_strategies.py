@@ -86,7 +86,7 @@ def run(hands: int, max_nodes: int, first_nodes: int, seed: int) -> dict:
     from solver.lexicon.loader import get_lexicon
 
     lexicon = get_lexicon("en")
-    solving.warm_up(lexicon)
+    solving.warm_kernels(lexicon)
     sets = hand_sets(hands, seed)
     for hand_list in sets.values():  # allocate each size's search buffers before any clock runs
         solving.solve(hand_list[0], lexicon, time_limit=SAFETY_SECONDS)

@@ -99,7 +99,7 @@ def first_grid_seconds(result, player: int) -> float | None:
 def calibrate(preset: str, hands: int, seed: int) -> dict:
     from solver.play.bots import make_bot
     from solver.play.game import Rules, play_round
-    from solver.play.tournament import hand_seed
+    from solver.play.schedule import hand_seed
 
     firsts, games, hooks, peels = [], [], [], []
     for index in range(hands):
@@ -165,7 +165,7 @@ def head_to_head(challenger: str, baseline: str, games: int, seed: int, workers:
 def decided_share(base, other) -> tuple[float, float, float]:
     """The baseline's share of the games one of the two won alone (unawarded and shared
     games left out), with its 95% Wilson interval."""
-    from solver.play.game import confidence_interval
+    from solver.play.stats import confidence_interval
 
     decided = base.wins + other.wins
     return (base.wins / decided if decided else 0.5, *confidence_interval(base.wins, decided))

@@ -24,8 +24,8 @@ import websockets
 from click.testing import CliRunner, Result
 from websockets.asyncio.client import connect
 
+from solver.core.limits import NETWORK, Limits
 from solver.core.tiles import TileCounts
-from solver.protocol.limits import NETWORK, Limits
 from solver.protocol.session import Session, encode
 from solver.web import BackgroundServer, WebConfig
 

@@ -16,17 +16,19 @@ from typing import NoReturn
 import click
 
 from solver.core.grid import MIN_WORD_LENGTHS, Cell, Grid, GridError
+from solver.core.limits import (
+    MAX_ERROR_CHARS,
+    MAX_GRID_BYTES,
+    MAX_GRID_TILES,
+    MAX_HAND_LETTERS,
+    MAX_LINE_BYTES,
+    MAX_SECONDS,
+    MAX_SEED,
+)
 from solver.core.tiles import TileCounts, TileError, load_tiles
 from solver.lexicon.loader import LexiconError
 
 # Input bounds: every input is read up to its bound, never further (a 100 MB file, /dev/zero).
-MAX_GRID_BYTES = 256 * 1024  # a grid file or standard input holding a grid
-MAX_GRID_TILES = 10_000  # letters on a grid (a double set is 288; the solver takes 1000)
-MAX_ERROR_CHARS = 400  # an error line quotes at most this much of the input
-MAX_LINE_BYTES = 64 * 1024  # one line of `solve -`
-MAX_HAND_LETTERS = 10_000  # letters on the command line (the solver itself takes at most 1000)
-MAX_SECONDS = 86_400.0  # a time limit or budget: a day
-MAX_SEED = 2**63 - 1
 
 INPUT_ERRORS = (TileError, LexiconError, GridError, ValueError, OSError, UnicodeDecodeError)
 

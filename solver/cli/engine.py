@@ -10,6 +10,8 @@ import math
 
 import click
 
+from solver.core.limits import MAX_SECONDS
+
 
 @click.command()
 def engine() -> None:
@@ -28,9 +30,6 @@ class FiniteRange(click.FloatRange):
         if math.isnan(number):
             self.fail(f"{value!r} is not a number", param, ctx)
         return number
-
-
-DAY = 86_400.0  # the longest time option
 
 
 def number_option(name: str, default: float, low: float, high: float, help: str):
@@ -58,8 +57,8 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
 @click.option("--max-rooms", default=100, show_default=True, type=click.IntRange(1, 100_000))
 @click.option("--seats", default=4, show_default=True, type=click.IntRange(1, 8), help="Seats per room.")
 @number_option("--rate", 20.0, 0.1, 1000.0, "Messages a page may send per second.")
-@number_option("--room-idle", 1800.0, 1.0, DAY, "Seconds without a person's action after which a room closes.")
-@number_option("--absent", 60.0, 1.0, DAY, "Seconds a disconnected person keeps their seat.")
+@number_option("--room-idle", 1800.0, 1.0, MAX_SECONDS, "Seconds without a person's action after which a room closes.")
+@number_option("--absent", 60.0, 1.0, MAX_SECONDS, "Seconds a disconnected person keeps their seat.")
 @click.option("--distribution", help="Tile set of every room, e.g. A13,B3,... (default: the room's language).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed the rooms' deals (reproducible games).")
 @click.option("--bot", "bots", multiple=True, callback=_bot_presets, help="NAME=SPEC: a bot preset the page offers.")
@@ -71,7 +70,7 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
     "Seconds before each bot move in Spellevate rooms (so people can follow the table).",
 )
 @click.option("--max-sessions", default=64, show_default=True, type=click.IntRange(1, 10_000))
-@number_option("--idle-timeout", 300.0, 1.0, DAY, "Seconds a silent engine session is kept.")
+@number_option("--idle-timeout", 300.0, 1.0, MAX_SECONDS, "Seconds a silent engine session is kept.")
 @click.option(
     "--max-message",
     default=64 * 1024,
@@ -101,9 +100,9 @@ def serve(
     from dataclasses import replace
 
     from solver.cli.common import fail
-    from solver.protocol.limits import NETWORK
+    from solver.core.limits import NETWORK
     from solver.web.config import WebConfig, default_bots
-    from solver.web.server import bind, serve_forever, url_of
+    from solver.web.uvicorn_runner import bind, serve_forever, url_of
 
     try:
         config = WebConfig(

@@ -7,7 +7,7 @@
 
 Same conventions as `solver.cli.grids`: bad usage or input prints one `error: ...` line on
 stderr and exits 2, never a traceback. The numba-backed modules (`solver.play.bots`,
-`solver.play.tournament`'s game runner) are imported inside the command bodies.
+`solver.play.schedule`'s game runner) are imported inside the command bodies.
 
 `play --json` writes JSON lines: a header with every setting needed to replay the game,
 then one object per engine event (with the hand number), a `grids` line after each hand
@@ -25,33 +25,34 @@ from typing import Any
 
 import click
 
-from solver.cli.common import reports_input_errors
+from solver.cli.common import check_seed, reports_input_errors
 from solver.cli.outputs import STDOUT, check_writable, progress_bar, write_file, write_text
-from solver.play.game import MATCH_FORMATS, Rules
+from solver.core.grid import Grid, validate
+from solver.core.limits import MAX_GAMES, MAX_SPELLEVATE_PLAYERS, MAX_WORKERS
+from solver.core.svg import grid_svg
+from solver.lexicon.loader import get_lexicon
+from solver.play.cluster import normalise_address, require_distributed
+from solver.play.game import MATCH_FORMATS, Rules, play_match
+from solver.play.plots import ladder_figure, plot_format, require_matplotlib, save_figure, tournament_figure
+from solver.play.variants import BANANAGRAMS, VARIANTS, offered
 
-VARIANT_CHOICES = ("classic", "smoothie", "three-letter", "solo")
+VARIANT_CHOICES = offered(BANANAGRAMS)
 LANGUAGES = ("en", "fr")
 SIDE_BY_SIDE_WIDTH = 100  # grids are drawn side by side when they fit this many columns
 GAP = "   "
-MAX_GAMES = 1_000_000  # a tournament's games (its schedule is held in memory)
-MAX_WORKERS = 256
-MAX_SPELLEVATE_PLAYERS = 288  # a tile each from a double set
 
 
 def make_rules(variant: str, lang: str) -> Rules:
-    """--variant and --lang: three-letter is the classic game with a 3-letter minimum."""
-    if variant == "three-letter":
-        return Rules.for_language(lang, variant="classic", min_length=3)
-    return Rules.for_language(lang, variant=variant)
+    """--variant and --lang (the catalogue, `solver.play.variants`)."""
+    return Rules.for_variant(VARIANTS[variant], lang)
 
 
 def default_players(players: int | None, variant: str, otherwise: int) -> int:
-    return (1 if variant == "solo" else otherwise) if players is None else players
-
-
-def check_seed(seed: int) -> None:
-    if seed < 0:
-        raise ValueError(f"--seed must be a non-negative integer, got {seed}")
+    """--players, or the variant's own count when it has one (solo)."""
+    if players is not None:
+        return players
+    kind = VARIANTS[variant]
+    return kind.min_players if kind.min_players == kind.max_players else otherwise
 
 
 def split_specs(bots: str) -> list[str]:
@@ -162,7 +163,6 @@ def play(
     check_specs(specs)
 
     from solver.play.bots import make_bot
-    from solver.play.game import play_match
 
     emit: JsonLog | TextLog
     if as_json:
@@ -189,10 +189,6 @@ def check_picture_folder(folder: str) -> None:
 
 def write_grid_pictures(folder: str, match, specs: list[str], rules: Rules) -> int:
     """hand<N>-P<seat>.svg for every grid on the table at the end of each hand."""
-    from solver.core.grid import Grid, validate
-    from solver.core.svg import grid_svg
-    from solver.lexicon.loader import get_lexicon
-
     Path(folder).mkdir(exist_ok=True)
     lexicon = get_lexicon(rules.lexicon)
     written = 0
@@ -446,7 +442,7 @@ def check_series(
     plot: str | None,
 ) -> Series:
     """Every check a run needs, before its first game: bad input fails at once and writes nothing."""
-    from solver.play.tournament import schedule
+    from solver.play.schedule import schedule
 
     check_seed(seed)
     players = default_players(players, variant, 2)
@@ -459,16 +455,12 @@ def check_series(
     if not 1 <= workers <= MAX_WORKERS:
         raise ValueError(f"--workers must be at least 1 and at most {MAX_WORKERS}, got {workers}")
     if scheduler is not None:
-        from solver.play.cluster import normalise_address, require_distributed
-
         if workers != 1:
             raise ValueError("--workers and --scheduler: choose one (the cluster's workers play the games)")
         require_distributed()
         scheduler = normalise_address(scheduler)
         quiet_dask_logs()
     if plot is not None:
-        from solver.play.plots import plot_format, require_matplotlib
-
         plot_format(plot)
         require_matplotlib()
     for option, path in {**files, "--plot": plot}.items():
@@ -497,8 +489,6 @@ def write_results(files: dict[str, tuple[str | None, str]], plot: str | None, fi
         if path is not None:
             write_text(path, text)
     if plot is not None:
-        from solver.play.plots import plot_format, save_figure
-
         write_file(plot, lambda temp: save_figure(figure(), temp, plot_format(plot)))
     for path in [path for path, _ in files.values()] + [plot]:
         if path is not None and path != STDOUT:
@@ -556,12 +546,6 @@ def tournament(
         click.echo(result.table())
     files = {"json": (json_file, json.dumps(result.to_json(), indent=1) + "\n"), "csv": (csv_file, result.to_csv())}
     write_results(files, plot, lambda: tournament_figure(result))
-
-
-def tournament_figure(result):
-    from solver.play.plots import tournament_figure as figure
-
-    return figure(result)
 
 
 @click.command()
@@ -628,12 +612,6 @@ def ladder(
     write_results(
         {"json": (json_file, json.dumps(result.to_json(), indent=1) + "\n")}, plot, lambda: ladder_figure(result)
     )
-
-
-def ladder_figure(result):
-    from solver.play.plots import ladder_figure as figure
-
-    return figure(result)
 
 
 # -- spellevate ---------------------------------------------------------------------
@@ -716,9 +694,8 @@ def spellevate(
 def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles, json_file: str | None) -> None:
     """One game: the rounds shown one line each (or every event as JSON lines); with a
     person at P1, every event as it happens."""
-    from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
-    from solver.lexicon.loader import get_lexicon
-    from solver.play.spellevate import SpellevateBot, check_table, play_rounds
+    from solver.cli.spellevate_terminal import HumanSeat, LeftTable, TableLog
+    from solver.play.spellevate import SpellevateBot, check_table, play_spellevate_rounds
     from solver.play.spellevate_bots import check_spellevate_spec, make_spellevate_bot
 
     for spec in specs:
@@ -735,14 +712,14 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
         names = ["you"] + specs
         click.echo(f"Spellevate, seed {seed}: {', '.join(f'P{i + 1} {name}' for i, name in enumerate(names))}")
         try:
-            results = play_rounds(seats, rounds, seed, lexicon, tiles, observer=TableLog(names).event)
+            results = play_spellevate_rounds(seats, rounds, seed, lexicon, tiles, observer=TableLog(names).event)
         except LeftTable as left:
             if not left.by_choice:
                 raise ValueError(str(left)) from None
             click.echo(str(left))
             return
     else:
-        results = play_rounds(seats, rounds, seed, lexicon, tiles)
+        results = play_spellevate_rounds(seats, rounds, seed, lexicon, tiles)
     lines = []
     for number, result in enumerate(results, start=1):
         if json_file is not None:

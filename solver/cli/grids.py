@@ -41,13 +41,13 @@ from solver.cli.common import (
 from solver.cli.outputs import check_writable, write_file, write_text
 from solver.cli.warmup import KernelPrep
 from solver.core.grid import Grid, Report, validate
+from solver.core.limits import MAX_DUMP_SAMPLES
+from solver.core.svg import grid_svg
 from solver.core.tiles import TileCounts, TileError, load_tiles, spec_kind
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.objectives import OBJECTIVES
 
 PICTURE_HELP = "Also draw the grid into FILE: SVG, or PNG for FILE.png (needs the 'plots' extra)."
-
-MAX_SAMPLES = 1000  # dump: simulated draws per letter (each a rebuild of up to --time-per-try)
 
 
 @click.command()
@@ -102,8 +102,6 @@ def save_picture(path: str, grid: Grid, report: Report | None = None) -> None:
 
         write_file(path, lambda temp: save_grid_png(grid, temp, report))
     else:
-        from solver.core.svg import grid_svg
-
         write_text(path, grid_svg(grid, report))
     click.echo(f"wrote {path}", err=True)
 
@@ -295,7 +293,7 @@ def load_board(grid_file: str, lexicon_spec: str, min_length: int, hand: TileCou
         raise ValueError(f"{name}: {error}") from None
 
 
-def warm_kernels(board, kernels: KernelPrep) -> None:
+def ready_kernels_for(board, kernels: KernelPrep) -> None:
     """Load the search kernels before a timed rebuild: loading them inside the rebuild's
     deadline would starve the cheap tiers."""
     kernels.ready(board.lexicon, include_extend=True)
@@ -329,7 +327,7 @@ def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit
     hand = parse_hand(letters)
     kernels = KernelPrep()
     board = load_board(grid_file, lexicon, min_length, time_limit=time_limit)
-    warm_kernels(board, kernels)
+    ready_kernels_for(board, kernels)
     result = board.add(hand)
     if as_json:
         emit_json(result.to_json())
@@ -405,14 +403,14 @@ def dump(
     from solver.search.board import dump_advice
 
     check_min_length(min_length)
-    check_count(samples, "--samples", 1, MAX_SAMPLES)
+    check_count(samples, "--samples", 1, MAX_DUMP_SAMPLES)
     check_seconds(time_per_try, "--time-per-try", positive=True)
     check_seed(seed)
     hand = parse_hand(hand_letters)
     kernels = KernelPrep()
     board = load_board(grid_file, lexicon, min_length, hand=hand)
     pool = parse_bunch(bunch, lexicon, board.tiles)
-    warm_kernels(board, kernels)
+    ready_kernels_for(board, kernels)
     advice = dump_advice(board, pool, samples=samples, seed=seed, time_per_try=time_per_try)
     if as_json:
         emit_json(advice.to_json())

@@ -22,6 +22,7 @@ from typing import TextIO
 
 import click
 
+import solver
 from solver.cli.common import reports_input_errors
 from solver.lexicon.loader import SHIPPED, Lexicon, cache_root, load_lexicon, set_build_notice
 
@@ -212,7 +213,7 @@ class KernelPrep:
     def ready(self, lexicon: Lexicon, include_extend: bool, interpret: bool = False) -> bool:
         """Bind and load the kernels before any timed search. True when something was compiled."""
         from solver.search import native
-        from solver.search.solving import warm_up
+        from solver.search.solving import warm_kernels
 
         if interpret and self.building():
             native.bind_python()
@@ -223,10 +224,10 @@ class KernelPrep:
             return False
         self._wait_for_build()
         if native.fast_start_enabled() and native.extension_state() == "built":
-            warm_up(lexicon, include_extend=include_extend)
+            warm_kernels(lexicon, include_extend=include_extend)
             return self.builder is not None
         with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
-            warm_up(lexicon, include_extend=include_extend)
+            warm_kernels(lexicon, include_extend=include_extend)
         return self.builder is not None or watch.compiled
 
     def compiled(self, wait: bool = True) -> bool:
@@ -264,8 +265,6 @@ class KernelPrep:
 
 def start_extension_build() -> subprocess.Popen:
     """`python -m solver.search.native` in a child process (quiet; a failure leaves a note)."""
-    import solver
-
     package_root = str(Path(solver.__file__).resolve().parents[1])  # this copy of the package
     path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
     return subprocess.Popen(
@@ -298,7 +297,7 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
     """
     from solver.play.bots import PRESETS
     from solver.search import native
-    from solver.search.solving import warm_up as warm_kernels
+    from solver.search.solving import warm_kernels
 
     show_build_notices()
     stream = sys.stderr if notices_wanted() else None

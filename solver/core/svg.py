@@ -81,7 +81,7 @@ def grid_svg(grid: Grid, report: Report | None = None, cell: float = CELL, title
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{number[0]}" height="{number[1]}" '
         f'viewBox="0 0 {number[0]} {number[1]}">',
-        f"<title>{escape(title if title is not None else describe(grid, report))}</title>",
+        f"<title>{escape(title if title is not None else picture_title(grid, report))}</title>",
         f'<rect width="100%" height="100%" fill="{BACKGROUND}"/>',
         f'<g font-family={quoteattr(FONT)} font-weight="bold" font-size="{0.6 * cell:g}" '
         f'text-anchor="middle" fill="{LETTER_COLOUR}">',
@@ -108,7 +108,7 @@ def grid_svg(grid: Grid, report: Report | None = None, cell: float = CELL, title
     return "\n".join(parts) + "\n"
 
 
-def describe(grid: Grid, report: Report | None) -> str:
+def picture_title(grid: Grid, report: Report | None) -> str:
     """The picture's title (what a screen reader says): the grid's size, and its verdict when checked."""
     size = f"{len(grid.cells())}-tile grid, {grid.height}x{grid.width} cells"
     if report is None:

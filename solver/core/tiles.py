@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from solver.core.limits import MAX_COUNT_DIGITS, MAX_TILE_FILE_BYTES
+
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ALPHABET_SIZE = 26
 # Letters from hardest to easiest to place (English), in tiers of equal hardness (alphabetical
@@ -115,9 +117,7 @@ class TileCounts:
         return bool((other._counts <= self._counts).all())
 
 
-MAX_COUNT_DIGITS = 4  # a count in a distribution is at most 9999: no overflow, whatever the input
 SPEC_SEPARATORS = ",;"  # between distribution entries, besides whitespace
-MAX_TILE_FILE_BYTES = 64 * 1024  # a distribution file is read up to this size, never further
 
 
 def parse_distribution(text: str) -> TileCounts:

@@ -34,6 +34,7 @@ from pathlib import Path
 import marisa_trie
 import numpy as np
 
+from solver.core.limits import MAX_WORD_LIST_BYTES
 from solver.core.tiles import TileCounts
 from solver.lexicon.dawg import ARRAY_NAMES, build_dawg
 
@@ -56,7 +57,6 @@ def shipped_dir() -> Path:
 SHIPPED_DIR = shipped_dir()
 SHIPPED = ("en", "fr")
 LEVELS = (35, 50, 60, 70, 80)
-MAX_WORD_LIST_BYTES = 16 << 20  # a word list's text (3.5 times the French list): bounds build time and memory
 
 
 class LexiconError(ValueError):

@@ -133,8 +133,8 @@ class SolverBot:
         self.board.cheap_hooks = self.settings.hooks == "cheap"
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
-        if rules.variant == "solo" and rules.solo_objective == "fewest-words":
-            self.board.objective = "fewest-words"  # full re-solves look for fewer words
+        if rules.kind.search_objective(rules) != "any":
+            self.board.objective = rules.kind.search_objective(rules)  # e.g. solo scored by fewest words
 
     def receive(self, tiles: TileCounts) -> None:
         assert self.board is not None  # start() made the board
@@ -342,13 +342,16 @@ SETTING_KINDS: dict[str, Callable[[str], Any]] = {
 }
 
 
+GREEDY = "greedy"  # the baseline's preset name (GreedyBot), beside the solver bots' PRESETS
+
+
 def make_bot(spec: str) -> SolverBot | GreedyBot:
     """A bot from a preset name ('easy', 'medium', 'hard', 'long', 'compact', 'reckless',
     'greedy'), optionally with settings: 'hard:speed=3,risk=0.1'."""
     name, _, options = spec.partition(":")
-    if name not in PRESETS and name != "greedy":
-        raise ValueError(f"unknown bot {name!r} (presets: {', '.join(list(PRESETS) + ['greedy'])})")
-    kinds = GREEDY_SETTING_KINDS if name == "greedy" else SETTING_KINDS
+    if name not in PRESETS and name != GREEDY:
+        raise ValueError(f"unknown bot {name!r} (presets: {', '.join([*PRESETS, GREEDY])})")
+    kinds = GREEDY_SETTING_KINDS if name == GREEDY else SETTING_KINDS
     values: dict[str, Any] = {}  # each parsed by its setting's kind
     for option in filter(None, options.split(",")):
         key, _, value = option.partition("=")
@@ -362,7 +365,7 @@ def make_bot(spec: str) -> SolverBot | GreedyBot:
             values[key] = None if value == "none" else kinds[key](value)
         except (KeyError, ValueError):
             raise ValueError(f"bad bot setting {key}={value}") from None
-    if name == "greedy":
+    if name == GREEDY:
         return GreedyBot(**values)
     try:
         return SolverBot(replace(PRESETS[name], **values))

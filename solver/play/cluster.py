@@ -7,7 +7,7 @@ records come back as soon as it finishes (`distributed.as_completed`), so progre
 
 Why the results cannot differ from a local run: the schedule (who sits where, which hand
 seed) is made in the calling process, and a game is a pure function of its scheduled task
-(`solver.play.tournament.play_game`), so where it runs changes nothing; records are keyed
+(`solver.play.schedule.play_game`), so where it runs changes nothing; records are keyed
 by game index and sorted at the end.
 
 A worker lost mid-run (killed, out of memory, machine gone) costs no game: Dask's scheduler
@@ -27,17 +27,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from solver.core.limits import MAX_CLUSTER_BATCH
 from solver.play.game import Rules
-
-if TYPE_CHECKING:
-    from solver.play.tournament import GameRecord  # tournament imports this module lazily
+from solver.play.schedule import GameRecord, play_game
 
 SCHEMES = ("tcp", "tls", "ws", "wss")
 ADDRESS = re.compile(r"^(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(?P<port>\d+)$")
 TASKS_PER_THREAD = 4  # batches per worker thread: enough to balance the load and to stream progress
-MAX_BATCH = 50  # games per batch: bounds what a lost worker costs and how coarse progress gets
 RESUBMITS = 2
 CONNECT_TIMEOUT = 10.0  # seconds; Dask's own default (30 s) feels like a hang on a mistyped address
 
@@ -96,14 +93,12 @@ def connect(address: str, timeout: float | None = None):
 
 
 def batch_size(games: int, threads: int) -> int:
-    """Games per task: about TASKS_PER_THREAD tasks per worker thread, at most MAX_BATCH."""
-    return max(1, min(MAX_BATCH, math.ceil(games / max(1, threads * TASKS_PER_THREAD))))
+    """Games per task: about TASKS_PER_THREAD tasks per worker thread, at most MAX_CLUSTER_BATCH."""
+    return max(1, min(MAX_CLUSTER_BATCH, math.ceil(games / max(1, threads * TASKS_PER_THREAD))))
 
 
 def play_batch(tasks: list[tuple], bot_specs: list[str], rules: Rules) -> list:
     """A Dask task: play scheduled games one after another (runs on a worker)."""
-    from solver.play.tournament import play_game
-
     return [play_game(task, bot_specs, rules) for task in tasks]
 
 
@@ -145,13 +140,13 @@ def play_on_cluster(
                     if error is None:  # cancelled or lost: the scheduler forgot it
                         raise ClusterError(f"the Dask scheduler at {address} dropped a batch of games "
                                            f"({future.status}): was it stopped or restarted?")  # fmt: skip
-                    raise ClusterError(f"a batch of games failed on the cluster: {describe(error)}")
+                    raise ClusterError(f"a batch of games failed on the cluster: {error_summary(error)}")
                 for record in result:
                     if record.index not in seen:  # a batch that ran twice counts once
                         seen.add(record.index)
                         done(record)
         except (OSError, TimeoutError) as error:  # the scheduler went away (CommClosedError is an OSError)
-            raise ClusterError(f"lost the Dask scheduler at {address}: {describe(error)}") from None
+            raise ClusterError(f"lost the Dask scheduler at {address}: {error_summary(error)}") from None
         except BaseException:
             client.cancel(list(futures))
             raise
@@ -160,6 +155,6 @@ def play_on_cluster(
         return workers
 
 
-def describe(error: BaseException) -> str:
+def error_summary(error: BaseException) -> str:
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__

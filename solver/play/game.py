@@ -62,7 +62,6 @@ minutes a game for casual players, who are slower than this model's practised pl
 from __future__ import annotations
 
 import heapq
-import math
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -72,8 +71,10 @@ from typing import Any, Protocol
 import numpy as np
 
 from solver.core.grid import MIN_WORD_LENGTHS, Grid, best_translation, find_words, validate
+from solver.core.limits import MAX_HAND_EVENTS, MAX_HAND_STEPS, MAX_MATCH_HANDS, MAX_REFUSED
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
 from solver.lexicon.loader import get_lexicon
+from solver.play.variants import ENGINE_VARIANTS, VARIANTS, Variant
 
 REACT_SECONDS = 1.0  # the cost model (module docstring), in simulated seconds
 TILE_SECONDS = 1.0
@@ -81,11 +82,6 @@ WORD_SECONDS = 3.0
 LOOK_SECONDS = 1.0
 CALL_SECONDS = 0.5
 JITTER = 0.05  # each action's time is scaled by 1 + JITTER * U(0, 1), from the hand's seed
-
-VARIANTS = ("classic", "smoothie", "solo")
-MAX_EVENTS = 20_000  # a hand that runs this long ends unawarded (a guard, not a rule)
-MAX_STEPS = 200_000  # decisions and calls processed, refused ones included (same guard)
-MAX_REFUSED = 100  # refused calls in a row after which a player counts as stuck
 
 
 class RuleError(ValueError):
@@ -103,8 +99,8 @@ class Rules:
     solo_objective: str = "time"  # solo: "time" or "fewest-words"
 
     def __post_init__(self) -> None:
-        if self.variant not in VARIANTS:
-            raise RuleError(f"unknown variant {self.variant!r} (choose from {', '.join(VARIANTS)})")
+        if self.variant not in ENGINE_VARIANTS:
+            raise RuleError(f"unknown variant {self.variant!r} (choose from {', '.join(ENGINE_VARIANTS)})")
         if self.min_length not in MIN_WORD_LENGTHS:
             raise RuleError("minimum word length must be 2 or 3")
         if self.solo_objective not in ("time", "fewest-words"):
@@ -115,30 +111,37 @@ class Rules:
         """English or French: lexicon and distribution chosen together."""
         if language not in DISTRIBUTIONS:
             raise RuleError(f"unknown language {language!r} (en or fr)")
-        return cls(lexicon=language, distribution=DISTRIBUTIONS[language], **options)
+        options.setdefault("distribution", DISTRIBUTIONS[language])
+        return cls(lexicon=language, **options)
+
+    @classmethod
+    def for_variant(cls, variant: Variant, language: str, **options) -> Rules:
+        """The rules of a catalogue variant (`solver.play.variants`) in `language` (options:
+        distribution, solo_objective, min_length: the variant's own by default)."""
+        if variant.engine is None:
+            raise RuleError(f"{variant.title} is not a Bananagrams hand")
+        options.setdefault("min_length", variant.min_length)
+        return cls.for_language(language, variant=variant.engine, **options)
+
+    @property
+    def kind(self) -> Variant:
+        """The variant's rules that differ from the classic game (`solver.play.variants`)."""
+        return VARIANTS[self.variant]
 
     def check_players(self, players: int) -> None:
-        if self.variant == "solo" and players != 1:
-            raise RuleError("solo is played by exactly one player")
-        if self.variant == "smoothie" and not 2 <= players <= 8:
-            raise RuleError("Banana Smoothie takes 2 to 8 players")
-        if self.variant == "classic" and not 1 <= players <= 8:
-            raise RuleError("the classic game takes 1 to 8 players")
+        problem = self.kind.check_players(players)
+        if problem is not None:
+            raise RuleError(problem)
         if self.hand_size(players) * players > len(self.distribution):
             raise RuleError("not enough tiles for the deal")
 
     def hand_size(self, players: int) -> int:
-        """RULES.md: 21 tiles each for 1-4 players, 15 for 5-6, 11 for 7-8; Smoothie deals
-        the whole set equally; solo deals 21."""
-        if self.variant == "smoothie":
-            return len(self.distribution) // players
-        if players <= 4:
-            return 21
-        return 15 if players <= 6 else 11
+        """Tiles dealt to each player (RULES.md, by variant and player count)."""
+        return self.kind.hand_size(players, len(self.distribution))
 
     @property
     def peel_and_dump(self) -> bool:
-        return self.variant != "smoothie"  # RULES.md: Banana Smoothie has no PEEL, no DUMP
+        return self.kind.peel_and_dump  # RULES.md: Banana Smoothie has no PEEL, no DUMP
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,47 @@ class TableView:
     def can_bananas(self) -> bool:
         # Smoothie has no bunch to empty (a rotten player's tiles land there, unused).
         return not self.rules.peel_and_dump or self.bunch < self.active
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the rules refuse a call now (`Round.call_error`): one judge, every front-end.
+
+    `code` is stable, for a front-end to translate (docs/ROOMS.md lists them); `message` says
+    it in English; `params` holds the numbers and letters the message names."""
+
+    code: str  # one of REFUSAL_CODES
+    message: str
+    params: dict = field(default_factory=dict)
+
+
+REFUSAL_CODES = (
+    "hand_over",
+    "out_of_hand",
+    "no_peel",
+    "no_dump",
+    "bunch_too_small",
+    "rack_not_empty",
+    "not_your_tile",
+    "bananas_too_early",
+)
+
+
+CALLS = ("peel", "dump", "bananas", "wait")  # a Decision's calls ("wait": stuck)
+
+# Why a hand ended: a stable code (for front-ends to translate, with its params) -> the
+# English reason of the `end` event. `why` is `tie` (a tied finish) or `stalemate`.
+END_REASONS = {
+    "bananas": "BANANAS with a valid grid",
+    "shared": "valid BANANAS calls at the same moment",
+    "stalemate": "every remaining player is stuck",
+    "all_rotten": "every player went rotten",
+    "all_left": "every player left",
+    "event_limit": "event limit reached",
+    "longest_word": "{why}: longest word ({best} letters)",
+    "equal_longest": "{why}: equal longest words ({best} letters): another hand",
+}
+WHY = {"tie": "tied finish", "stalemate": "stalemate"}
 
 
 @dataclass
@@ -275,6 +319,8 @@ class RoundResult:
     rotten: int = 0
     scores: dict = field(default_factory=dict)
     ledger: list[Charge] = field(default_factory=list)  # every decision's charge, in order
+    reason_code: str = ""  # the key of `reason` in END_REASONS
+    reason_params: dict = field(default_factory=dict)  # the values `reason` names
 
     @property
     def sole_winner(self) -> int | None:
@@ -387,39 +433,95 @@ class Round:
     def advance(self, until: float) -> RoundResult | None:
         """Process every queued event up to clock time `until`."""
         while self.result is None and self.queue and self.queue[0][0] <= until:
-            self.steps += 1
-            if len(self.events) >= MAX_EVENTS or self.steps >= MAX_STEPS:
-                self.result = self.end("unawarded", [], "event limit reached")
-                break
-            when, seat, _, kind, payload = heapq.heappop(self.queue)
-            self.clock = when
-            outcome = self.decide(seat) if kind == "decide" else self.call(seat, payload, when)
-            if outcome is not None:
-                self.result = outcome
+            self.next_event()
         return self.result
 
-    def external_call(self, seat_index: int, decision: Decision, now: float) -> RoundResult | None:
-        """A call from a remote player, acted on at clock time `now` (serialized with the rest)."""
+    def next_event(self) -> None:
+        """Process the first queued event."""
+        self.steps += 1
+        if len(self.events) >= MAX_HAND_EVENTS or self.steps >= MAX_HAND_STEPS:
+            self.result = self.end("unawarded", [], "event_limit")
+            return
+        when, seat, _, kind, payload = heapq.heappop(self.queue)
+        self.clock = when
+        outcome = self.decide(seat) if kind == "decide" else self.call(seat, payload, when)
+        if outcome is not None:
+            self.result = outcome
+
+    def external_call(self, seat_index: int, decision: Decision, now: float, settle: bool = True) -> Refusal | None:
+        """A call from a remote player, acted on at clock time `now` (serialized with the rest).
+        The hand first plays on to `now`; then the call is judged (`call_error`): a refused call
+        changes nothing and its refusal is returned; an allowed one is made (None). With
+        `settle` the hand also plays what the call set off at that moment (the others' new
+        decisions); without, it stops once the call is made, so a front-end can show it first
+        and advance the rest in its own time."""
         self.advance(now)
-        if self.result is None:
-            self.clock = max(self.clock, now)
-            seat = self.seats[seat_index]
-            if decision.action == "wait":
-                self.result = self.mark_stuck(seat_index)
-                return self.result
-            seat.waiting = False
-            if decision.grid is not None:
-                seat.shown = decision.grid
-            self.schedule(self.clock, seat_index, "call", (decision, seat.version, self.view()))
+        refusal = self.call_error(seat_index, decision)
+        if refusal is not None:
+            return refusal
+        self.clock = max(self.clock, now)
+        seat = self.seats[seat_index]
+        if decision.action == "wait":
+            self.result = self.mark_stuck(seat_index)
+            return None
+        seat.waiting = False
+        if decision.grid is not None:
+            seat.shown = decision.grid
+        self.schedule(self.clock, seat_index, "call", (decision, seat.version, self.view()))
+        order = self.order
+        while self.result is None and any(entry[2] == order for entry in self.queue):
+            self.next_event()  # up to this call: what was due before it at this moment comes first
+        if settle:
             self.advance(self.clock)
-        return self.result
+        return None
+
+    def call_error(self, seat_index: int, decision: Decision) -> Refusal | None:
+        """Why the rules refuse `decision` from this seat now, or None if it may be made.
+        RULES.md PEEL, DUMP and BANANAS name each premise; a "wait" (stuck) is always allowed
+        to a player still in. The hand the premises speak of is what the player holds and
+        has not placed on its current grid."""
+        if decision.action not in CALLS:
+            raise ValueError(f"unknown call {decision.action!r}")
+        seat = self.seats[seat_index]
+        if self.result is not None:
+            return Refusal("hand_over", "the hand is over")
+        if not seat.active:
+            return Refusal("out_of_hand", "that player is out of this hand")
+        if decision.action == "wait":
+            return None
+        view = self.view()
+        call = decision.action.upper()
+        if decision.action == "bananas":
+            if view.can_bananas:
+                return None
+            params = {"bunch": view.bunch, "active": view.active}
+            return Refusal("bananas_too_early", "BANANAS only when the bunch has fewer tiles than players", params)
+        if not self.rules.peel_and_dump:
+            title = self.rules.kind.title
+            code = "no_peel" if decision.action == "peel" else "no_dump"
+            return Refusal(code, f"there is no {call} in {title}", {"variant": self.rules.variant})
+        hand = seat.held - grid_tiles(seat.bot)
+        if decision.action == "peel":
+            if not view.can_peel:
+                params = {"bunch": view.bunch, "active": view.active}
+                return Refusal("bunch_too_small", "PEEL needs a tile in the bunch for every player", params)
+            if len(hand):
+                return Refusal("rack_not_empty", "PEEL needs every tile of the hand placed", {"left": len(hand)})
+            return None
+        if not view.can_dump:
+            return Refusal("bunch_too_small", "DUMP needs three tiles in the bunch", {"bunch": view.bunch})
+        tile = TileCounts.from_letters(decision.tile or "")
+        if len(tile) != 1 or not hand.contains(tile):
+            return Refusal("not_your_tile", f"there is no {decision.tile} in the hand", {"tile": decision.tile})
+        return None
 
     def split(self) -> None:
         """RULES.md SPLIT: everyone starts at once with their hand; the rest is the BUNCH."""
         players = len(self.seats)
         size = self.rules.hand_size(players)
-        if self.rules.variant == "smoothie":  # the remainder stays unused
-            self.unused = draw(self.bunch, len(self.bunch) - size * players, self.rng)
+        set_aside = self.rules.kind.set_aside(len(self.bunch), players)
+        if set_aside:
+            self.unused = draw(self.bunch, set_aside, self.rng)
             self.bunch = self.bunch - self.unused
         hands = []
         for seat in self.seats:
@@ -472,12 +574,11 @@ class Round:
                 self.schedule(self.clock, seat_index, "decide")
                 return None
             return self.mark_stuck(seat_index)
+        if self.call_error(seat_index, decision) is not None:
+            return self.refuse(seat_index)  # the premise no longer holds
+        seat.refused = 0
         handler = {"peel": self.peel, "dump": self.dump, "bananas": self.bananas}[decision.action]
-        refused_before = seat.refused
-        result = handler(seat_index, decision, view)
-        if seat.refused == refused_before:
-            seat.refused = 0  # accepted
-        return result
+        return handler(seat_index, decision)
 
     def refuse(self, seat_index: int) -> RoundResult | None:
         """A call whose premise does not hold is dropped and the player thinks again; a
@@ -498,12 +599,9 @@ class Round:
             return self.stalemate()
         return None
 
-    def peel(self, seat_index: int, decision: Decision, view: TableView) -> RoundResult | None:
-        """RULES.md PEEL: empty hand, at least one bunch tile per active player; every
-        active player draws one, the caller too."""
-        seat = self.seats[seat_index]
-        if not view.can_peel or len(seat.held - grid_tiles(seat.bot)) != 0:
-            return self.refuse(seat_index)  # the premise no longer holds
+    def peel(self, seat_index: int, decision: Decision) -> RoundResult | None:
+        """RULES.md PEEL (its premises judged by `call_error`): every active player draws
+        one tile, the caller too."""
         drawn = {}
         order = self.active[self.active.index(seat_index) :] + self.active[: self.active.index(seat_index)]
         for index in order:
@@ -516,14 +614,12 @@ class Round:
         self.schedule(self.clock, seat_index, "decide")
         return None
 
-    def dump(self, seat_index: int, decision: Decision, view: TableView) -> RoundResult | None:
-        """RULES.md DUMP: one tile back, mixed in first, three drawn; only when the bunch
-        plus the returned tile holds three."""
+    def dump(self, seat_index: int, decision: Decision) -> RoundResult | None:
+        """RULES.md DUMP (its premises judged by `call_error`): one tile back, mixed in
+        first, three drawn."""
         seat = self.seats[seat_index]
-        tile = TileCounts.from_letters(decision.tile or "")
-        if not view.can_dump or len(tile) != 1 or not (seat.held - grid_tiles(seat.bot)).contains(tile):
-            return self.refuse(seat_index)
-        assert decision.tile is not None  # one tile named, checked above
+        assert decision.tile is not None  # call_error checked the one tile named
+        tile = TileCounts.from_letters(decision.tile)
         seat.bot.give_back(decision.tile)
         seat.held = seat.held - tile
         seat.returned += 1
@@ -535,11 +631,10 @@ class Round:
         self.schedule(self.clock, seat_index, "decide")
         return None
 
-    def bananas(self, seat_index: int, decision: Decision, view: TableView) -> RoundResult | None:
-        """RULES.md BANANAS: bunch below the active count, hand empty; inspection decides
-        win or ROTTEN BANANA. Valid calls at the very same moment share the win."""
-        if not view.can_bananas:
-            return self.refuse(seat_index)
+    def bananas(self, seat_index: int, decision: Decision) -> RoundResult | None:
+        """RULES.md BANANAS (the bunch below the active count, judged by `call_error`):
+        inspection decides win or ROTTEN BANANA; a tile left in the hand is a grid that
+        fails inspection. Valid calls at the very same moment share the win."""
         callers = [(seat_index, decision)] + self.simultaneous_bananas()
         winners = []
         for index, call in callers:
@@ -554,7 +649,7 @@ class Round:
         if winners:
             return self.finish_race(winners)
         if not self.active:
-            return self.end("unawarded", [], "every player went rotten")
+            return self.end("unawarded", [], "all_rotten")
         for index in self.active:
             self.wake(index)
         return None
@@ -603,28 +698,22 @@ class Round:
         seat.bot.start(TileCounts(), self.rules, 0)
         self.log("left", player=seat_index, bunch=len(self.bunch))
         if not self.active:
-            self.result = self.end("unawarded", [], "every player left")
+            self.result = self.end("unawarded", [], "all_left")
         else:
             for index in self.active:
                 self.wake(index)  # the bunch grew: a PEEL or a DUMP may be possible again
         return self.result
 
     def finish_race(self, winners: list[int]) -> RoundResult:
-        if len(winners) == 1:
-            return self.end("win", winners, "BANANAS with a valid grid")
-        if self.rules.variant == "smoothie":
-            return self.longest_word_decides(winners, "tied finish")
-        return self.end("shared", winners, "valid BANANAS calls at the same moment")
+        return self.rules.kind.finish_race(self, winners)
 
     def stalemate(self) -> RoundResult:
         """Every remaining player is stuck (or the guard tripped)."""
-        if self.rules.variant == "smoothie" and self.active:
-            return self.longest_word_decides(self.active, "stalemate")
-        return self.end("unawarded", [], "every remaining player is stuck")
+        return self.rules.kind.stalemate(self)
 
     def longest_word_decides(self, candidates: list[int], why: str) -> RoundResult:
         """RULES.md Banana Smoothie: the longest valid word in a grid wins; equal longest
-        means another hand."""
+        means another hand. `why`: tie or stalemate (WHY)."""
 
         def longest(index: int) -> int:
             grid = self.seats[index].bot.current_grid()
@@ -636,21 +725,28 @@ class Round:
         best = max(lengths.values())
         leaders = [index for index, length in lengths.items() if length == best]
         if len(leaders) == 1:
-            return self.end("win", leaders, f"{why}: longest word ({best} letters)")
-        return self.end("replay", leaders, f"{why}: equal longest words ({best} letters): another hand")
+            return self.end("win", leaders, "longest_word", why=why, best=best)
+        return self.end("replay", leaders, "equal_longest", why=why, best=best)
 
-    def end(self, outcome: str, winners: list[int], reason: str) -> RoundResult:
-        scores: dict[str, float | str] = {}
-        if self.rules.variant == "solo" and winners:
-            grid = self.seats[0].bot.current_grid()
-            scores = {"time": round(self.clock, 3), "words": len(find_words(grid)) if grid else 0}
-            # RULES.md solo: the objective chosen up front is the hand's score (lower is better).
-            scores["objective"] = self.rules.solo_objective
-            scores["score"] = scores["time"] if self.rules.solo_objective == "time" else scores["words"]
+    def end(self, outcome: str, winners: list[int], code: str, **params) -> RoundResult:
+        """The hand ends: `code` says why (END_REASONS, filled in with `params`)."""
+        reason = END_REASONS[code].format(**{**params, "why": WHY.get(params.get("why", ""), "")})
+        scores = self.rules.kind.scores(self, winners)
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
         grids = [shown.to_json() if seat.active and (shown := seat.bot.current_grid()) else None for seat in self.seats]
         return RoundResult(
-            outcome, winners, reason, self.events, grids, self.clock, self.dumps, self.rotten, scores, self.ledger
+            outcome,
+            winners,
+            reason,
+            self.events,
+            grids,
+            self.clock,
+            self.dumps,
+            self.rotten,
+            scores,
+            self.ledger,
+            reason_code=code,
+            reason_params=params,
         )
 
     def wait_for_wall_clock(self, when: float) -> None:
@@ -673,7 +769,6 @@ def play_round(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> Round
 # -- matches ---------------------------------------------------------------------------
 
 MATCH_FORMATS = ("single", "best-of-3", "best-of-5", "first-to-two")
-MAX_MATCH_HANDS = 25  # replays could in principle go on forever
 
 
 @dataclass
@@ -705,14 +800,3 @@ def play_match(rules: Rules, bots: list[Bot], seed: int, format: str = "best-of-
     leaders = [index for index, count in enumerate(wins) if count == max(wins)]
     winner = leaders[0] if len(leaders) == 1 and max(wins) > 0 else None
     return MatchResult(format, hands, wins, winner)
-
-
-def confidence_interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a win rate (95% by default)."""
-    if games == 0:
-        return (0.0, 1.0)
-    rate = wins / games
-    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    # Clamped so that rounding never leaves the observed rate outside its own interval.
-    return (max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half)))

@@ -28,14 +28,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver.core.limits import MAX_LADDER_ITERATIONS
 from solver.play.game import Rules
-from solver.play.tournament import GameRecord, TournamentResult, run_tournament
+from solver.play.schedule import GameRecord
+from solver.play.tournament import TournamentResult, run_tournament
 
 MEAN_RATING = 1500.0
 ELO_SCALE = 400.0
 PRIOR_GAMES = 1.0  # virtual games per entry, half won, against a strength-1 opponent
 BOOTSTRAP = 1000
-MAX_ITERATIONS = 100
 TOLERANCE = 1e-9  # largest change of a log-strength between Newton steps
 
 
@@ -166,7 +167,7 @@ def fit_strengths(lineups: np.ndarray, table_games: np.ndarray, wins: np.ndarray
     so with the prior games, so a few steps (halved when one would not climb) converge."""
     theta = np.zeros(lineups.shape[1])
     current = log_likelihood(theta, lineups, table_games, wins)
-    for _ in range(MAX_ITERATIONS):
+    for _ in range(MAX_LADDER_ITERATIONS):
         strengths = np.exp(theta)
         share = lineups * strengths / (lineups @ strengths)[:, None]  # each entry's win chance per table
         expected = table_games @ share

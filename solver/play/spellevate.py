@@ -13,7 +13,7 @@ each other player loses one point per tile they still hold (the scores sum to ze
 
 This module is the referee: `RoundState` is the public state of a round (whose turn,
 what is on the table, hand sizes, what has been played) and says why a move is illegal;
-`Round` adds the hands. The same state machine runs bot games, the protocol's seats and
+`SpellevateRound` adds the hands. The same state machine runs bot games, the protocol's seats and
 hosted games, and a person at the terminal. The bots are in `solver.play.spellevate_bots`.
 """
 
@@ -25,10 +25,9 @@ from typing import Protocol
 
 import numpy as np
 
+from solver.core.limits import MAX_SPELLEVATE_TURNS
 from solver.core.tiles import ALPHABET, ENGLISH, TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
-
-MAX_TURNS = 100_000  # a guard, not a rule
 
 
 class SpellevateError(ValueError):
@@ -216,7 +215,7 @@ class SpellevateBot(Protocol):
 
 
 @dataclass
-class RoundResult:
+class SpellevateResult:
     winner: int
     leader: int
     scores: list[int]
@@ -224,7 +223,7 @@ class RoundResult:
     events: list[dict] = field(default_factory=list)
 
 
-class Round:
+class SpellevateRound:
     """A round refereed with every hand known: the public state plus the hands."""
 
     def __init__(self, hands: Sequence[TileCounts], leader: int, lexicon: Lexicon, min_length: int = 2):
@@ -250,11 +249,11 @@ class Round:
             self.hands[player] = self.hands[player] - play.tiles()
         return self.state.apply(player, play)
 
-    def result(self) -> RoundResult:
+    def result(self) -> SpellevateResult:
         state = self.state
         if state.winner is None:
             raise SpellevateError("the round is not over")
-        return RoundResult(
+        return SpellevateResult(
             state.winner,
             state.leader,
             scores(state.sizes, state.winner),
@@ -297,20 +296,20 @@ def check_table(players: int, tiles: TileCounts) -> None:
         raise SpellevateError(f"{players} players but only {len(tiles)} tiles")
 
 
-def play_round(
+def play_spellevate_round(
     hands: Sequence[TileCounts],
     leader: int,
     lexicon: Lexicon,
     bots: Sequence[SpellevateBot],
     min_length: int = 2,
     observer: Callable[[dict], None] | None = None,
-) -> RoundResult:
+) -> SpellevateResult:
     """Play one round from the given hands; the first to empty their hand wins. A bot's
     illegal move is a bug: SpellevateError."""
-    game = Round(hands, leader, lexicon, min_length)
+    game = SpellevateRound(hands, leader, lexicon, min_length)
     for seat, bot in enumerate(bots):
         bot.begin(game.view(seat))
-    for _ in range(MAX_TURNS):
+    for _ in range(MAX_SPELLEVATE_TURNS):
         seat = game.state.turn
         play = bots[seat].choose(game.view(seat))
         try:
@@ -332,7 +331,7 @@ def set_of(sets: int, distribution: TileCounts = ENGLISH) -> TileCounts:
     return TileCounts(distribution.counts * sets)
 
 
-def play_rounds(
+def play_spellevate_rounds(
     seats: Sequence[SpellevateBot],
     rounds: int = 1,
     seed: int = 0,
@@ -340,7 +339,7 @@ def play_rounds(
     tiles: TileCounts = ENGLISH,
     min_length: int = 2,
     observer: Callable[[dict], None] | None = None,
-) -> list[RoundResult]:
+) -> list[SpellevateResult]:
     """Rounds between the given seats: the first leader is drawn, later rounds are led by
     the previous round's winner, and each round deals the whole set anew starting with
     its leader. `observer` sees every event as it happens: the lead draw, each round's
@@ -357,30 +356,9 @@ def play_rounds(
     for number in range(1, rounds + 1):
         hands = deal(players, tiles, rng, first=leader)
         notify({"event": "deal", "round": number, "leader": leader, "hands": [len(hand) for hand in hands]})
-        result = play_round(hands, leader, lexicon, seats, min_length, observer)
+        result = play_spellevate_round(hands, leader, lexicon, seats, min_length, observer)
         if number == 1:
             result.events.insert(0, lead_draw)
         results.append(result)
         leader = result.winner
     return results
-
-
-def play_spellevate(
-    players: int,
-    rounds: int = 1,
-    seed: int = 0,
-    lexicon: Lexicon | str = "en",
-    tiles: TileCounts = ENGLISH,
-    min_length: int = 2,
-    bots: Sequence[str] | None = None,
-) -> list[RoundResult]:
-    """Rounds of Spellevate between bots (presets by seat, default all `simple`)."""
-    from solver.play.spellevate_bots import make_spellevate_bot
-
-    check_table(players, tiles)
-    specs = list(bots) if bots is not None else ["simple"] * players
-    if len(specs) != players:
-        raise SpellevateError(f"{len(specs)} bots for {players} players")
-    lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
-    seats = [make_spellevate_bot(spec, lexicon, min_length) for spec in specs]
-    return play_rounds(seats, rounds, seed, lexicon, tiles, min_length)

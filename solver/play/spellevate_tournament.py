@@ -1,6 +1,6 @@
 """Spellevate series: many seeded rounds between bots, seat-rotated, with win rates and mean scores.
 
-The schedule is Bananagrams tournaments' (`solver.play.tournament.schedule`): rounds come
+The schedule is Bananagrams tournaments' (`solver.play.schedule.schedule`): rounds come
 in groups of K (the number of players) that share one seed, so the same player leads (the
 draw for the lead) and the same hands are dealt, with the bots rotated one seat further
 each round: every bot plays every seat of every deal once. Each round is a fresh first
@@ -22,10 +22,11 @@ import numpy as np
 
 from solver.core.tiles import ENGLISH, TileCounts
 from solver.lexicon.loader import get_lexicon
-from solver.play.game import confidence_interval
-from solver.play.spellevate import check_table, deal, first_leader, play_round, set_of
+from solver.play.schedule import entry_names, schedule
+from solver.play.spellevate import check_table, deal, first_leader, play_spellevate_round, set_of
 from solver.play.spellevate_bots import make_spellevate_bot
-from solver.play.tournament import default_start_method, entry_names, schedule
+from solver.play.stats import confidence_interval
+from solver.play.tournament import default_start_method
 
 
 @dataclass
@@ -194,7 +195,7 @@ def play_scheduled_round(task: tuple, settings: Settings) -> RoundRecord:
     leader, _ = first_leader(settings.players, tiles, rng)
     hands = deal(settings.players, tiles, rng, first=leader)
     bots = [make_spellevate_bot(settings.bot_specs[entry], lexicon, settings.min_length) for entry in seated]
-    result = play_round(hands, leader, lexicon, bots, settings.min_length)
+    result = play_spellevate_round(hands, leader, lexicon, bots, settings.min_length)
     plays = sum(event["event"] == "play" for event in result.events)
     return RoundRecord(index, group, rotation, seed, list(seated), leader, result.winner, result.scores, plays)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 
 from solver.core.grid import Grid, GridError
+from solver.core.limits import MAX_GAME_TILES, MAX_GRID_CELLS, MAX_MESSAGE_BYTES, MAX_SEED
 from solver.core.tiles import TileCounts, TileError
-from solver.protocol.limits import MAX_GAME_TILES, MAX_GRID_CELLS, MAX_MESSAGE_BYTES, MAX_SEED
 
 ERROR_CODES = {
     "bad_json": "the line is not a JSON object (over WebSocket: not a text frame)",
@@ -26,10 +26,14 @@ ERROR_CODES = {
 
 
 class ProtocolError(Exception):
-    def __init__(self, code: str, message: str):
+    """A message the session cannot act on: the client gets `code` and `message` (and, for a
+    call the rules refuse, `reason`: the engine's refusal code, `solver.play.game.Refusal`)."""
+
+    def __init__(self, code: str, message: str, reason: str | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 def need(message: dict, name: str, kind: type | tuple = str):

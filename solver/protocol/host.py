@@ -18,14 +18,15 @@ import math
 import time
 
 from solver.core.grid import Grid
+from solver.core.limits import MAX_BANANAGRAMS_PLAYERS, MAX_NAME_CHARS, TICK_WORK_SECONDS
 from solver.core.tiles import TileCounts
 from solver.play.game import Decision, Round, Rules, TableView
 from solver.protocol import fields
 from solver.protocol.fields import ProtocolError
-from solver.protocol.limits import MAX_NAME_CHARS, MAX_PLAYERS, TICK_WORK_SECONDS
 
 CLOCK_TOLERANCE = 1e-6  # seconds: a tick at next_wakeup() must reach the event despite rounding
 REMOTE_CALLS = ("peel", "dump", "bananas", "stuck")
+REFUSAL_CODES = {"not_your_tile": "not_your_tile"}  # the engine's refusals with a protocol code of their own
 
 
 class RemotePlayer:
@@ -92,8 +93,8 @@ class HostMode:
         if session.seat.in_hand:
             raise ProtocolError("out_of_order", "a seat hand is being played: end it first (notice end)")
         players = fields.need(message, "players", list)
-        if not 1 <= len(players) <= MAX_PLAYERS:
-            raise ProtocolError("bad_value", f"a game has 1 to {MAX_PLAYERS} players")
+        if not 1 <= len(players) <= MAX_BANANAGRAMS_PLAYERS:
+            raise ProtocolError("bad_value", f"a game has 1 to {MAX_BANANAGRAMS_PLAYERS} players")
         seed = fields.seed(message, default=session.options.seed)
         seats = [self.seat_for(spec, index) for index, spec in enumerate(players)]
         hand = Round(session.options.rules(), seats, seed, observer=self.public_event)
@@ -108,9 +109,9 @@ class HostMode:
             del session.outbox[mark - 1 :]  # nothing of a game that could not start
             raise ProtocolError("bad_value", f"the game could not start: {error}") from None
         if any(hasattr(seat, "board") for seat in seats):  # a solver bot: load the kernels before the clock
-            from solver.search.solving import warm_up
+            from solver.search.solving import warm_kernels
 
-            warm_up(hand.lexicon)
+            warm_kernels(hand.lexicon)
         # The clock starts when the deal goes out: the bots' set-up (loading word lists) may
         # take a while, and the players must not find the game already under way.
         self.round, self.started, self.announced = hand, now + (time.perf_counter() - began), False
@@ -132,10 +133,6 @@ class HostMode:
         remote = seat.bot
         if not isinstance(remote, RemotePlayer):
             raise ProtocolError("bad_value", "that seat is a bot")
-        if hand.result is not None:
-            raise ProtocolError("out_of_order", "the game is over")
-        if not seat.active:
-            raise ProtocolError("out_of_order", "that player is out of this hand")
         call = fields.need(message, "call")
         if call not in REMOTE_CALLS:
             raise ProtocolError("bad_value", "call is peel, dump, bananas or stuck")
@@ -151,8 +148,6 @@ class HostMode:
             # on what was sent before it, and lands at the next event's time.
             hand.advance(clock)
             self.after_hand_step()
-            if hand.result is not None:
-                raise ProtocolError("out_of_order", "the game is over")
         if seen is not None and not 0 <= seen <= remote.sent:
             raise ProtocolError("bad_value", f"'seen' must be between 0 and {remote.sent}")
         if seen is not None and seen < remote.sent:
@@ -161,21 +156,20 @@ class HostMode:
         if grid is not None and call != "bananas" and not seat.held.contains(grid.tiles()):
             raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
         if tile is not None:
-            shown = grid or remote.grid
-            shown_tiles = shown.tiles() if shown else TileCounts()
-            if len(tile) != 1 or not seat.held.contains(shown_tiles) or not (seat.held - shown_tiles).contains(tile):
-                raise ProtocolError("not_your_tile", "dump one tile from that player's hand")
-            decision.tile = tile.letters()
+            decision.tile = tile.letters()  # the rules judge whether it is in the hand (call_error)
         shown_before = remote.grid
         if grid is not None:
             # The grid the player has built so far: PEEL and DUMP need to know what is in hand.
             remote.grid = decision.grid = grid
-        refused_before, events_before = seat.refused, len(hand.events)
-        hand.external_call(message["player"], decision, clock)
-        self.after_hand_step()
-        if call != "stuck" and seat.refused > refused_before and len(hand.events) == events_before:
+        # Judged on the state the player saw (a refused call changes nothing, the clock
+        # included), then again when it lands (`external_call`: the table may change meanwhile).
+        refusal = hand.call_error(message["player"], decision)
+        if refusal is None:
+            refusal = hand.external_call(message["player"], decision, clock)
+            self.after_hand_step()
+        if refusal is not None:
             remote.grid = shown_before  # a refused call changes nothing
-            raise ProtocolError("out_of_order", f"the rules do not allow {call.upper()} now")
+            raise ProtocolError(REFUSAL_CODES.get(refusal.code, "out_of_order"), refusal.message, reason=refusal.code)
         return [{"type": "ok"}]
 
     def on_grid(self, message: dict, now: float) -> list[dict]:

@@ -16,15 +16,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from solver.core.limits import MAX_GAME_TILES, MAX_REMEMBERED_CALLS, MAX_TABLE_COUNT, MAX_WAIT_SECONDS
 from solver.core.tiles import TileCounts
 from solver.play.game import Decision, TableView, grid_tiles, measure_work, work_seconds
 from solver.protocol import fields
 from solver.protocol.fields import ProtocolError
-from solver.protocol.limits import MAX_GAME_TILES, MAX_TABLE_COUNT, MAX_WAIT_SECONDS
 
 NOTICE_EVENTS = ("peel", "dump", "bananas", "rotten", "valid", "win", "end", "refused")
 CALLS = ("peel", "dump", "bananas")
-REMEMBERED_CALLS = 32  # calls a refusal may name (a referee answers long before this many)
 
 
 @dataclass
@@ -53,7 +52,7 @@ class SeatMode:
         self.holding = False  # the bot would PEEL or BANANAS, but a DUMP of its is unanswered
         self.over = False  # the hand ended (win, end, our rotten banana)
         self.dumps_in_flight: list[str] = []  # tiles of DUMP calls the referee has not answered
-        self.made: deque[MadeCall] = deque(maxlen=REMEMBERED_CALLS)
+        self.made: deque[MadeCall] = deque(maxlen=MAX_REMEMBERED_CALLS)
         self.refused: set[str] = set()  # calls refused on the current state: not made again
 
     @property

@@ -9,7 +9,7 @@ survives anything a client sends.
 A `Session` is sans-IO: `receive(line, now)` returns the messages to send, `tick(now)`
 returns those that fell due (a bot's call lands when its work is done on the wall clock),
 and `next_wakeup()` says when to tick next; `encode` turns a message into strict JSON
-text. `solver.protocol.stdio` drives one session over stdin/stdout, `solver.protocol.server`
+text. `solver.protocol.stdio` drives one session over stdin/stdout, `solver.protocol.network`
 many over WebSocket.
 
 This module is the dispatcher: the messages usable at any time (hello, options, check,
@@ -21,34 +21,36 @@ quit) and the session's options and limits. The two ways to play live beside it:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from solver import __version__
 from solver.core.grid import MIN_WORD_LENGTHS, GridError, validate
-from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError
-from solver.lexicon.loader import SHIPPED, LexiconError, get_lexicon
-from solver.play.game import MATCH_FORMATS, VARIANTS, RuleError, Rules
-from solver.protocol import fields
-from solver.protocol.fields import ERROR_CODES, ProtocolError
-from solver.protocol.host import HostMode
-from solver.protocol.limits import (
+from solver.core.limits import (
     BOT_SPEEDS,
     LOCAL,
+    MAX_BANANAGRAMS_PLAYERS,
     MAX_GAME_TILES,
     MAX_GRID_CELLS,
     MAX_MESSAGE_BYTES,
-    MAX_PLAYERS,
     NETWORK,
     TIME_SCALES,
     Limits,
 )
+from solver.core.tiles import TileError
+from solver.lexicon.loader import SHIPPED, LexiconError, get_lexicon
+from solver.play.game import MATCH_FORMATS, RuleError
+from solver.play.presets import preset_names
+from solver.play.variants import ENGINE_VARIANTS
+from solver.protocol import fields, spellevate
+from solver.protocol.fields import ERROR_CODES, ProtocolError
+from solver.protocol.host import HostMode
+from solver.protocol.options import CLOCKS, Options
 from solver.protocol.seat import SeatMode
 from solver.protocol.specs import LocalSpecs, NetworkSpecs
 
 __all__ = ["ERROR_CODES", "MAX_MESSAGE_BYTES", "PROTOCOL_VERSION", "ProtocolError", "Session", "encode"]
 
 PROTOCOL_VERSION = 1
-CLOCKS = ("realtime", "instant")
 SPELLEVATE_TYPES = ("spellevate_info", "spellevate_seat", "spellevate_start", "spellevate_move", "spellevate_hand")
 # Messages that may make a bot think (a search): a server runs them on its worker threads.
 HEAVY_TYPES = frozenset(
@@ -65,27 +67,6 @@ HEAVY_TYPES = frozenset(
         "spellevate_move",
     }
 )
-
-
-@dataclass
-class Options:
-    lexicon: str = "en"
-    distribution: str | None = None  # None: the lexicon's language default
-    min_length: int = 2
-    bot: str = "hard"
-    seed: int = 0
-    variant: str = "classic"
-    clock: str = "realtime"
-    time_scale: float = 1.0  # simulated seconds per wall second (realtime clock)
-    tiles: TileCounts | None = field(default=None, repr=False)  # the distribution, read once
-
-    def rules(self) -> Rules:
-        language = self.lexicon if self.lexicon in DISTRIBUTIONS else "en"
-        distribution = self.tiles if self.tiles is not None else DISTRIBUTIONS[language]
-        return Rules(lexicon=self.lexicon, distribution=distribution, min_length=self.min_length, variant=self.variant)
-
-    def to_json(self) -> dict:
-        return {name: value for name, value in self.__dict__.items() if name != "tiles"}
 
 
 class Session:
@@ -107,7 +88,7 @@ class Session:
         self.closed = False
         self.seat = SeatMode(self)
         self.host = HostMode(self)
-        self.spellevate = None  # a Spellevate seat or hosted game (solver.protocol.spellevate)
+        self.spellevate: spellevate.SeatTable | spellevate.HostedTable | None = None  # a Spellevate seat or hosted game
 
     @property
     def allow_paths(self) -> bool:
@@ -133,7 +114,7 @@ class Session:
                     reply.setdefault("id", message["id"])
             self.outbox.extend(replies)
         except ProtocolError as error:
-            self.outbox.append(error_reply(error.code, error.message, message))
+            self.outbox.append(error_reply(error.code, error.message, message, error.reason))
         except (TileError, GridError, LexiconError, RuleError, ValueError) as error:
             self.outbox.append(error_reply("bad_value", str(error), message))
         except Exception as error:  # a bug of ours must not end the session: report it
@@ -206,8 +187,6 @@ class Session:
 
     # -- messages usable any time --------------------------------------------------------------
     def on_hello(self, message: dict, now: float) -> list[dict]:
-        from solver.play.bots import PRESETS
-
         return [
             {
                 "type": "hello",
@@ -215,16 +194,16 @@ class Session:
                 "engine": "bananas",
                 "version": __version__,
                 "lexicons": list(SHIPPED),
-                "variants": list(VARIANTS),
+                "variants": list(ENGINE_VARIANTS),
                 "min_lengths": list(MIN_WORD_LENGTHS),
-                "bots": list(PRESETS) + ["greedy"],
+                "bots": list(preset_names()),
                 "modes": ["seat", "host"],
                 "clocks": list(CLOCKS),
                 "match_formats": list(MATCH_FORMATS),
                 "max_message_bytes": self.limits.max_message_bytes,
                 "max_tiles": MAX_GAME_TILES,
                 "max_grid_cells": MAX_GRID_CELLS,
-                "max_players": MAX_PLAYERS,
+                "max_players": MAX_BANANAGRAMS_PLAYERS,
             }
         ]
 
@@ -271,10 +250,10 @@ class Session:
         return [{"type": "bye"}]
 
     def on_spellevate(self, message: dict, now: float) -> list[dict]:
-        """Spellevate, a game of its own, in its own module (imported on first use)."""
-        from solver.protocol.spellevate import handle
-
-        return handle(self, message, now)
+        """Spellevate, a game of its own, in its own module."""
+        replies, followups, self.spellevate = spellevate.handle(self.spellevate, self.options, message)
+        self.later.extend(followups)  # after the reply: a bot's move, the public events
+        return replies
 
 
 # type -> (who handles it: the session, its seat or its host mode; the method)
@@ -294,8 +273,10 @@ HANDLERS = {
 }
 
 
-def error_reply(code: str, message: str, request: dict | None = None) -> dict:
+def error_reply(code: str, message: str, request: dict | None = None, reason: str | None = None) -> dict:
     reply = {"type": "error", "code": code, "message": message[:500]}
+    if reason is not None:
+        reply["reason"] = reason
     if isinstance(request, dict) and isinstance(request.get("id"), (str, int)):
         reply["id"] = request["id"]
     return reply

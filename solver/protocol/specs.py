@@ -9,10 +9,10 @@ also takes paths to word lists and distribution files.
 
 from __future__ import annotations
 
+from solver.core.limits import MAX_GAME_TILES
 from solver.core.tiles import TileCounts, TileError, load_tiles, parse_tiles
 from solver.lexicon.loader import SHIPPED, get_lexicon
 from solver.protocol.fields import ProtocolError
-from solver.protocol.limits import MAX_GAME_TILES
 
 
 class NetworkSpecs:

@@ -1,9 +1,10 @@
 """Spellevate over the engine protocol: a seat for our bot, or a game the engine hosts.
 
 Every Spellevate message has a type starting `spellevate_` (docs/PROTOCOL.md, section
-"Spellevate"); `solver.protocol.session` hands them to `handle`. The game is turn-based,
-so nothing here runs on a clock: a bot moves as soon as it is its turn, and its move
-goes out right after the reply to the message that made it its turn.
+"Spellevate"); `solver.protocol.session` hands them to `handle` with its options and
+its Spellevate table. The game is turn-based, so nothing here runs on a clock: a bot
+moves as soon as it is its turn, and its move goes out right after the reply to the
+message that made it its turn.
 
   seat  the front-end referees: it deals our bot its tiles (`spellevate_seat`) and tells
         it every other player's move (`spellevate_move`); the engine answers each time
@@ -23,15 +24,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from solver.core.limits import MAX_PROTOCOL_SPELLEVATE_PLAYERS, MAX_SEED, MAX_SPELLEVATE_ROUNDS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.play.spellevate import (
     Play,
-    Round,
     RoundState,
     SeatView,
     SpellevateBot,
     SpellevateError,
+    SpellevateRound,
     check_table,
     deal,
     first_leader,
@@ -39,27 +41,23 @@ from solver.play.spellevate import (
     parse_play,
     set_of,
 )
-from solver.play.spellevate_bots import make_spellevate_bot, parse_spec
+from solver.play.spellevate_bots import PRESETS, make_spellevate_bot, parse_spec
 from solver.protocol.fields import ProtocolError
 from solver.protocol.fields import need as _need
 from solver.protocol.fields import tiles as _tiles
-from solver.protocol.session import Session
+from solver.protocol.options import Options
 
-MAX_PLAYERS = 32
-MAX_ROUNDS = 100
 DEFAULT_BOT = "planner"
 
 
-def handle(session: Session, message: dict, now: float) -> list[dict]:
-    """Dispatch one `spellevate_*` message (the session catches ProtocolError)."""
+def handle(table, options: Options, message: dict) -> tuple[list[dict], list[dict], SeatTable | HostedTable | None]:
+    """One `spellevate_*` message for the session's Spellevate `table` (None before the first
+    seat or game): the replies, the messages to send after them (a bot's move, the public
+    events) and the table from now on. The session catches ProtocolError."""
     handler = HANDLERS.get(message["type"])
     if handler is None:
         raise ProtocolError("unknown_type", f"unknown message type {message['type']!r}")
-    table = getattr(session, "spellevate", None)
-    replies, followups, table = handler(session, table, message)
-    session.spellevate = table
-    session.later.extend(followups)  # after the reply: a bot's move, the public events
-    return replies
+    return handler(options, table, message)
 
 
 # -- shared helpers ---------------------------------------------------------------------
@@ -84,8 +82,7 @@ def _bot(spec) -> str:
     return spec
 
 
-def _rules(session: Session) -> tuple[Lexicon, int, TileCounts]:
-    options = session.options
+def _rules(options: Options) -> tuple[Lexicon, int, TileCounts]:
     return get_lexicon(options.lexicon), options.min_length, options.rules().distribution
 
 
@@ -169,17 +166,17 @@ class SeatTable:
         return out
 
 
-def on_seat(session: Session, table, message: dict):
+def on_seat(options: Options, table, message: dict):
     """`spellevate_seat`: a new round with our bot at `seat`, dealt `tiles`."""
     if isinstance(table, HostedTable) and not table.finished:
         raise ProtocolError("out_of_order", "a hosted Spellevate game is running")
     hand = _tiles(_need(message, "tiles"))
-    players = _int(message, "players", 3, MAX_PLAYERS)
+    players = _int(message, "players", 3, MAX_PROTOCOL_SPELLEVATE_PLAYERS)
     seat = _int(message, "seat", 0, players - 1)
     leader = _int(message, "leader", 0, players - 1)
     sets = _int(message, "sets", 1, 2, default=1)
     spec = _bot(message.get("bot", DEFAULT_BOT))
-    lexicon, min_length, distribution = _rules(session)
+    lexicon, min_length, distribution = _rules(options)
     tiles = set_of(sets, distribution)
     if not tiles.contains(hand):
         raise ProtocolError("bad_value", f"the tiles hold more of some letter than {sets} set(s): {hand.letters()}")
@@ -215,7 +212,7 @@ def on_seat(session: Session, table, message: dict):
     return [ready], seated.bot_moves(), seated
 
 
-def on_seat_move(session: Session, table: SeatTable, message: dict):
+def on_seat_move(options: Options, table: SeatTable, message: dict):
     """`spellevate_move` in seat mode: another player's move, as the referee saw it."""
     player = _int(message, "player", 0, table.state.players - 1)
     if player == table.seat:
@@ -257,7 +254,7 @@ class HostedTable:
     min_length: int
     rng: np.random.Generator = field(init=False)
     number: int = 0
-    game: Round | None = None
+    game: SpellevateRound | None = None
     winners: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     finished: bool = False
@@ -274,7 +271,7 @@ class HostedTable:
     def deal(self, leader: int) -> list[dict]:
         self.number += 1
         hands = deal(len(self.seats), self.tiles, self.rng, first=leader)
-        self.game = Round(hands, leader, self.lexicon, self.min_length)
+        self.game = SpellevateRound(hands, leader, self.lexicon, self.min_length)
         out = []
         for seat, tiles in enumerate(hands):
             self.seats[seat].begin(self.game.view(seat))
@@ -317,17 +314,17 @@ class HostedTable:
         return events + self.run()
 
 
-def on_start(session: Session, table, message: dict):
+def on_start(options: Options, table, message: dict):
     """`spellevate_start`: host a game of bots and remote players."""
     if isinstance(table, HostedTable) and not table.finished:
         raise ProtocolError("out_of_order", "a hosted Spellevate game is already running")
     players = _need(message, "players", list)
-    if not 3 <= len(players) <= MAX_PLAYERS:
-        raise ProtocolError("bad_value", f"Spellevate takes 3 to {MAX_PLAYERS} players")
-    rounds = _int(message, "rounds", 1, MAX_ROUNDS, default=1)
+    if not 3 <= len(players) <= MAX_PROTOCOL_SPELLEVATE_PLAYERS:
+        raise ProtocolError("bad_value", f"Spellevate takes 3 to {MAX_PROTOCOL_SPELLEVATE_PLAYERS} players")
+    rounds = _int(message, "rounds", 1, MAX_SPELLEVATE_ROUNDS, default=1)
     sets = _int(message, "sets", 1, 2, default=1)
-    seed = _int(message, "seed", 0, 2**63 - 1, default=session.options.seed)
-    lexicon, min_length, distribution = _rules(session)
+    seed = _int(message, "seed", 0, MAX_SEED, default=options.seed)
+    lexicon, min_length, distribution = _rules(options)
     seats: list[SpellevateBot | RemoteSeat] = []
     names: list[str] = []
     for spec in players:
@@ -350,10 +347,10 @@ def on_start(session: Session, table, message: dict):
     return [game], hosted.start(), hosted
 
 
-def on_move(session: Session, table, message: dict):
+def on_move(options: Options, table, message: dict):
     """`spellevate_move`: a move by another player (seat mode) or a remote player (host mode)."""
     if isinstance(table, SeatTable):
-        return on_seat_move(session, table, message)
+        return on_seat_move(options, table, message)
     if table is None:
         raise ProtocolError("out_of_order", "no Spellevate game: send spellevate_seat or spellevate_start first")
     player = _int(message, "player", 0, len(table.seats) - 1)
@@ -361,7 +358,7 @@ def on_move(session: Session, table, message: dict):
     return [{"type": "ok"}], table.remote_move(player, play), table
 
 
-def on_hand(session: Session, table, message: dict):
+def on_hand(options: Options, table, message: dict):
     """`spellevate_hand`: the engine seat's hand (seat mode) or a remote player's (host mode)."""
     if isinstance(table, SeatTable):
         return [{"type": "spellevate_hand", "player": table.seat, "tiles": table.hand.letters()}], [], table
@@ -373,14 +370,12 @@ def on_hand(session: Session, table, message: dict):
     return [{"type": "spellevate_hand", "player": player, "tiles": table.game.hands[player].letters()}], [], table
 
 
-def on_info(session: Session, table, message: dict):
+def on_info(options: Options, table, message: dict):
     """`spellevate_info`: what this engine offers for Spellevate."""
-    from solver.play.spellevate_bots import PRESETS
-
     info = {
         "type": "spellevate_info",
         "bots": list(PRESETS),
-        "players": [3, MAX_PLAYERS],
+        "players": [3, MAX_PROTOCOL_SPELLEVATE_PLAYERS],
         "sets": [1, 2],
         "modes": ["seat", "host"],
         "messages": sorted(HANDLERS),

@@ -16,10 +16,9 @@ import sys
 import threading
 import time
 
-from solver.protocol.limits import LOCAL, MAX_WAIT_SECONDS
+from solver.core.limits import LOCAL, MAX_QUEUED_LINES, MAX_WAIT_SECONDS
 from solver.protocol.session import Session, encode
 
-MAX_QUEUED_LINES = 64
 READ_BYTES = 65536
 
 

@@ -12,7 +12,7 @@ _LAZY = {
     "solve": "solving",
     "extend": "solving",
     "Solution": "solving",
-    "warm_up": "solving",
+    "warm_kernels": "solving",
     "Board": "board",
     "dump_advice": "board",
 }

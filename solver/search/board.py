@@ -29,7 +29,7 @@ import numpy as np
 from solver.core.grid import Cell, Grid, best_translation, find_words, validate
 from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
 from solver.lexicon.loader import Lexicon, get_lexicon
-from solver.search.solving import extend, solve, warm_up
+from solver.search.solving import extend, solve, warm_kernels
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
 
@@ -246,7 +246,7 @@ class Board:
         always a full solve."""
         if up_to not in TIERS[1:5]:
             raise ValueError(f"up_to is one of {', '.join(TIERS[1:5])}, got {up_to!r}")
-        warm_up(self.lexicon)  # compile/load the kernels before the clock starts
+        warm_kernels(self.lexicon)  # compile/load the kernels before the clock starts
         started = time.perf_counter()
         deadline = started + (self.time_limit if time_limit is None else time_limit)
         old = self.grid

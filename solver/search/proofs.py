@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from solver.core.limits import MAX_PROOF_WORDS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon
 from solver.search import kernels as K
@@ -35,14 +36,13 @@ LETTER_COUNTS = (
     "letter counts: no words spelled from these tiles can hold every tile (once, or twice at a crossing) "
     "and cross often enough to connect"
 )
-MAX_WORDS = 200_000  # words listed for the argument; a hand that spells more gets no proof
 WALK_BUDGET = 4_000_000  # DAWG steps spent listing them
 
 
 def word_count_vectors(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> np.ndarray | None:
     """The distinct letter-count vectors (int8[rows, 26]) of the words `tiles` spell, or None
     when there are too many to list."""
-    out = np.zeros((MAX_WORDS, 26), dtype=np.int8)
+    out = np.zeros((MAX_PROOF_WORDS, 26), dtype=np.int8)
     hand = tiles.counts.astype(np.int64).copy()
     graph = K.graph_of(lexicon.forward, lexicon.reverse)
     count = K.word_letter_counts(hand, min_length, WALK_BUDGET, graph, out)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.core.grid import MIN_WORD_LENGTHS, Grid, find_words
+from solver.core.limits import MAX_SOLVE_TILES
 from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search import kernels as K
@@ -192,7 +193,6 @@ SMALL_HAND_PHASES = (Phase(0, 6_000, 3_000), Phase(8, 20_000, 20_000), Phase(0, 
 # generation, then widen both.
 LARGE_HAND_PHASES = (Phase(16, 50_000, 400), Phase(48, 400_000, None))
 EXHAUSTIVE_UP_TO = 30
-MAX_SOLVE_TILES = 1000  # the board is (2n+5)^2 cells: bound the memory a hand can ask for
 PROOF_COMPLETE_UP_TO = 5  # the move model reaches every grid of up to this many tiles
 
 
@@ -215,7 +215,7 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
 _WARM: set[tuple[int, str]] = set()
 
 
-def warm_up(lexicon: Lexicon, include_extend: bool = True) -> None:
+def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
     """Compile (or load from numba's cache) the search kernels for this lexicon's array
     types with a tiny solve, once per process, so no timed search pays for it.
     `include_extend=False` leaves out the kernel only `extend` uses (a process that only

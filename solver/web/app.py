@@ -33,16 +33,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from solver.protocol.limits import Limits
-from solver.protocol.server import CLOSE_CODES, drive_session
-from solver.protocol.server import warm_up as load_for_cheap_requests
+from solver.core.limits import MAX_QUEUED_PAGE_MESSAGES, MAX_ROOM_CONNECTIONS, Limits
+from solver.lexicon.loader import get_lexicon
+from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_requests
 from solver.protocol.session import Session
 from solver.web.config import TokenBucket, WebConfig
-from solver.web.rooms import Room, RoomError, Rooms
+from solver.web.rooms import Room, Rooms
+from solver.web.table import RoomError
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_QUEUED = 2000  # messages waiting for a page that does not read: past this it is dropped
-MAX_ROOM_CONNECTIONS = 32  # open sockets on one room (each gets its broadcasts): past this, refused
 log = logging.getLogger("bananas.web")
 
 NOT_FOUND_PAGE = """<!doctype html>
@@ -58,7 +57,7 @@ NOT_FOUND_PAGE = """<!doctype html>
 
 class Connection:
     """A page's WebSocket: messages are queued and written by one task, so a slow reader
-    never holds up a broadcast. A page that lets MAX_QUEUED messages pile up, or blocks one
+    never holds up a broadcast. A page that lets MAX_QUEUED_PAGE_MESSAGES messages pile up, or blocks one
     write for `write_timeout` seconds, is dropped (its person may reconnect)."""
 
     def __init__(self, websocket: WebSocket, write_timeout: float):
@@ -70,7 +69,7 @@ class Connection:
     def send(self, message: dict) -> None:
         if self.closing:
             return
-        if self.queue.qsize() >= MAX_QUEUED:
+        if self.queue.qsize() >= MAX_QUEUED_PAGE_MESSAGES:
             self.close()
             return
         self.queue.put_nowait(message)
@@ -84,7 +83,7 @@ class Connection:
         with contextlib.suppress(Exception):
             try:
                 while (message := await self.queue.get()) is not None:
-                    text = encode(message)
+                    text = encode_for_page(message)
                     await asyncio.wait_for(self.websocket.send_text(text), self.write_timeout)
                 await asyncio.wait_for(self.websocket.close(1000), self.write_timeout)
             except TimeoutError:
@@ -92,7 +91,7 @@ class Connection:
                 abort(self.websocket)
 
 
-def encode(message: dict) -> str:
+def encode_for_page(message: dict) -> str:
     """A message to a page as strict JSON. Nothing we send may hold NaN or an infinity
     (JSON.parse rejects them): the values are made finite where they are computed, and a
     message that still fails is replaced by an `internal` error rather than silently ending
@@ -120,7 +119,7 @@ async def handle_frame(room: Room, connection, frame: str | bytes | None, max_by
             raise RoomError("bad_json", "a message is one JSON object")
         await room.handle(connection, message)
     except RoomError as error:
-        connection.send({"type": "error", "code": error.code, "message": error.message})
+        connection.send(error.reply())
     except Exception as error:  # a bug of ours must not end the room: report it
         log.exception("room %s", room.id)
         connection.send({"type": "error", "code": "internal", "message": f"{type(error).__name__}: {error}"[:300]})
@@ -129,15 +128,15 @@ async def handle_frame(room: Room, connection, frame: str | bytes | None, max_by
 _warm = threading.Lock()
 
 
-def warm_up() -> None:
+def warm_english_kernels() -> None:
     """Load the English word list and the compiled kernels once per process, in the
     background, so the first game's bots do not stall on it."""
     if not _warm.acquire(blocking=False):
         return
     try:
-        from solver.search import solve
+        from solver.search.solving import warm_kernels  # numba-backed: loaded off the event loop
 
-        solve("CATMAP", lexicon="en", time_limit=5.0)
+        warm_kernels(get_lexicon("en"))
     except Exception:  # noqa: BLE001 - a warm-up only: the first game pays instead
         log.exception("warm-up")
 
@@ -240,7 +239,10 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             return JSONResponse({"code": "bad_json", "message": "send a JSON object"}, status_code=400)
         try:
             room = rooms.create(
-                body.get("language", "en"), body.get("spellcheck", True), body.get("variant", "classic")
+                body.get("language", "en"),
+                body.get("spellcheck", True),
+                body.get("variant", "classic"),
+                body.get("show_letters", False),
             )
         except RoomError as error:
             status = 503 if error.code == "too_many_rooms" else 400
@@ -302,7 +304,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
 
     async def engine_socket(websocket: WebSocket) -> None:
         """The engine protocol, as `bananas engine` speaks it on stdio (docs/PROTOCOL.md), run
-        by the same driver and limits as every network session (solver.protocol.server)."""
+        by the same driver and limits as every network session (solver.protocol.network)."""
         limits = config.engine
         await websocket.accept()
         if engine_sessions["open"] >= limits.max_sessions:
@@ -340,7 +342,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         # Cheap engine requests are answered on the event loop: what they need is loaded
         # before the first client comes (0.3 s). The kernels warm up in the background.
         await asyncio.to_thread(load_for_cheap_requests)
-        asyncio.get_running_loop().run_in_executor(None, warm_up)
+        asyncio.get_running_loop().run_in_executor(None, warm_english_kernels)
         task = asyncio.create_task(janitor())
         try:
             yield

@@ -5,13 +5,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from solver.protocol.limits import NETWORK, Limits
-
-BOT_PRESETS = ("easy", "medium", "hard", "long", "compact", "reckless", "greedy")
+from solver.core.limits import NETWORK, Limits
+from solver.play.presets import preset_names
+from solver.play.variants import BANANAGRAMS
 
 
 def default_bots() -> dict[str, str]:
-    return {name: name for name in BOT_PRESETS}
+    """Every Bananagrams preset of the catalogue, under its own name."""
+    return {name: name for name in preset_names(BANANAGRAMS)}
 
 
 @dataclass
@@ -30,7 +31,7 @@ class WebConfig:
     public_url: str | None = None  # base of room links and QR codes (default: the address the page used)
     distribution: str | None = None  # a tile set for every room ('A13,B3,...'); default: the language's
     seed: int | None = None  # rooms' deals from this seed (reproducible); default: random
-    bots: dict[str, str] = field(default_factory=default_bots)  # preset shown in the page -> bot spec
+    bots: dict[str, str] = field(default_factory=default_bots)  # Bananagrams preset shown in the page -> bot spec
     spellevate_delay: float = 1.0  # seconds before each bot move in Spellevate, so a person can follow
     engine: Limits = NETWORK  # the engine endpoint (/engine): one network Session per connection
 
@@ -46,6 +47,11 @@ class WebConfig:
             raise ValueError("the Spellevate bot delay is between 0 and 60 seconds")
         if not self.bots:
             raise ValueError("the page needs at least one bot preset")
+
+    def presets(self, game: str) -> dict[str, str]:
+        """The bots a room of `game` offers: preset shown in the page -> bot spec
+        (Bananagrams: `bots`, set by `bananas serve --bot`; other games: the catalogue's)."""
+        return self.bots if game == BANANAGRAMS else {name: name for name in preset_names(game)}
 
 
 class TokenBucket:

@@ -164,7 +164,7 @@ def _in_a_scratch_folder(tmp_path, monkeypatch):
     scratch folder, never in the checkout. `serve` checks its settings, binds, and returns
     instead of serving."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("solver.web.server.serve_forever", lambda sock, config: sock.close())
+    monkeypatch.setattr("solver.web.uvicorn_runner.serve_forever", lambda sock, config: sock.close())
 
 
 def run_within_bound(args: list[str]) -> tuple[object, float]:

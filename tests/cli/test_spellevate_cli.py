@@ -5,8 +5,8 @@ import json
 import pytest
 from helpers import run_cli
 
-from solver.cli.spellevate_table import HumanSeat, LeftTable, TableLog
-from solver.play.spellevate import play_rounds
+from solver.cli.spellevate_terminal import HumanSeat, LeftTable, TableLog
+from solver.play.spellevate import play_spellevate_rounds
 from solver.play.spellevate_bots import SimpleBot
 from solver.play.spellevate_tournament import run_series
 
@@ -70,7 +70,7 @@ def test_series_rotates_seats_over_the_same_deal_and_workers_do_not_change_resul
         (["--bots", "planner:beam=0,simple,simple"], "out of range"),
         (["--players", "3", "--bots", "simple,simple,simple,simple"], "4 bots for 3 bot seats"),
         (["--bots", "simple,simple,simple", "--games", "0"], "--games must be at least 1"),
-        (["--seed", "-1"], "--seed must be a non-negative integer"),
+        (["--seed", "-1"], "--seed must be an integer from 0 to"),
         (["--human", "--json"], "leave out --json"),
     ],
 )
@@ -127,7 +127,7 @@ def test_a_scripted_person_plays_whole_rounds_from_what_the_screen_shows(en):
 
     person = HumanSeat(en, read=read, echo=screen.append)
     log: list[str] = []
-    results = play_rounds(
+    results = play_spellevate_rounds(
         [person, SimpleBot(en), SimpleBot(en)],
         rounds=2,
         seed=7,
@@ -144,6 +144,6 @@ def test_a_scripted_person_plays_whole_rounds_from_what_the_screen_shows(en):
 
 def person_view(en):
     from solver.core.tiles import TileCounts
-    from solver.play.spellevate import Round
+    from solver.play.spellevate import SpellevateRound
 
-    return Round([TileCounts.from_letters(t) for t in ("CAT", "DOG", "EMU")], 0, en).view(0)
+    return SpellevateRound([TileCounts.from_letters(t) for t in ("CAT", "DOG", "EMU")], 0, en).view(0)

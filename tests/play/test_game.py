@@ -45,10 +45,10 @@ from solver.play.game import (
     RuleError,
     Rules,
     TableView,
-    confidence_interval,
     play_match,
     play_round,
 )
+from solver.play.stats import confidence_interval
 
 ENGLISH_COUNTS = dict(
     A=13,

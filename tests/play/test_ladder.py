@@ -16,7 +16,7 @@ from helpers import run_cli
 
 from solver.cli.outputs import progress_bar
 from solver.play.ladder import Evidence, elo_ratings, fit_strengths, log_likelihood, rate, run_ladder
-from solver.play.tournament import GameRecord
+from solver.play.schedule import GameRecord
 
 CHEAP = "easy:node_budget=20,easy,easy:speed=1"  # three cheap bots of clearly different strength
 

@@ -7,15 +7,14 @@ import pytest
 from solver.core.tiles import ENGLISH, TileCounts, parse_distribution
 from solver.play.spellevate import (
     Play,
-    Round,
     RoundState,
     SpellevateError,
+    SpellevateRound,
     deal,
     first_leader,
     parse_play,
-    play_round,
-    play_rounds,
-    play_spellevate,
+    play_spellevate_round,
+    play_spellevate_rounds,
     scores,
     set_of,
 )
@@ -26,6 +25,7 @@ from solver.play.spellevate_bots import (
     SimpleBot,
     beating_plays,
     make_spellevate_bot,
+    play_spellevate,
     word_index,
 )
 
@@ -52,7 +52,7 @@ def test_rule_spellevate_uneven_deal_starts_with_the_leader():
 
 def test_rule_spellevate_each_round_is_dealt_from_its_leader(en):
     seen = []
-    play_rounds([SimpleBot(en) for _ in range(5)], rounds=3, seed=6, lexicon=en, observer=seen.append)
+    play_spellevate_rounds([SimpleBot(en) for _ in range(5)], rounds=3, seed=6, lexicon=en, observer=seen.append)
     deals = [event for event in seen if event["event"] == "deal"]
     assert len(deals) == 3
     for event in deals:
@@ -120,7 +120,7 @@ def test_rule_spellevate_leader_must_play_and_others_may_pass(en):
     bot = SimpleBot(en)
     assert bot.lead(TileCounts.from_letters("CATQ")) is not None  # the leader always plays
     assert bot.follow(TileCounts.from_letters("AB"), Play("Z")) is None  # nothing beats Z: pass
-    game = Round(hands_of("CATS", "DOGS", "EMUS"), 0, en)
+    game = SpellevateRound(hands_of("CATS", "DOGS", "EMUS"), 0, en)
     assert game.move_error(0, None) == "the leader must play: a leader cannot pass"
     game.move(0, Play("CAT"))
     assert game.move_error(1, None) is None  # a follower may pass
@@ -129,7 +129,7 @@ def test_rule_spellevate_leader_must_play_and_others_may_pass(en):
 def test_rule_spellevate_a_player_who_cannot_beat_must_pass(en):
     # P1 leads Z; P2 holds only letters before Z and no 1-letter word can beat a letter.
     hands = hands_of("ZAB", "CDE", "FGH")
-    game = Round(hands, 0, en)
+    game = SpellevateRound(hands, 0, en)
     game.move(0, Play("Z"))
     assert beating_plays(word_index(en), hands[1], Play("Z")) == []
     for bot in (SimpleBot(en), PlannerBot(en)):
@@ -143,7 +143,7 @@ def test_rule_spellevate_a_player_who_cannot_beat_must_pass(en):
 
 def test_rule_spellevate_all_others_pass_last_player_clears_and_leads(en):
     hands = hands_of("ZZ", "AB", "AC")
-    result = play_round(hands, 0, en, [SimpleBot(en) for _ in hands])
+    result = play_spellevate_round(hands, 0, en, [SimpleBot(en) for _ in hands])
     kinds = [(e["event"], e["player"]) for e in result.events]
     # Z is unbeatable: both others pass, player 0 clears and leads again, then wins.
     assert ("clear", 0) in kinds
@@ -182,7 +182,7 @@ def test_rule_spellevate_first_to_empty_hand_wins_and_scores_sum_to_zero(en):
 
 
 def test_rule_spellevate_invalid_plays_rejected_with_a_clear_reason(en):
-    game = Round(hands_of("CATDOGS", "BEEPXYZ", "QUIZERA"), 0, en)
+    game = SpellevateRound(hands_of("CATDOGS", "BEEPXYZ", "QUIZERA"), 0, en)
     assert game.move_error(1, Play("BEE")) == "it is P1's turn, not P2's"
     assert game.move_error(0, Play("CAB")) == "CAB is not in the hand (missing B)"
     assert game.move_error(0, Play("GOAD")) is None
@@ -204,7 +204,7 @@ def test_rule_spellevate_invalid_plays_rejected_with_a_clear_reason(en):
 
 
 def test_min_length_three_and_typed_plays(en):
-    game = Round(hands_of("ATOP", "BEES", "DOGS"), 0, en, min_length=3)
+    game = SpellevateRound(hands_of("ATOP", "BEES", "DOGS"), 0, en, min_length=3)
     assert game.move_error(0, Play("AT")) == "AT is too short: words have at least 3 letters"
     assert game.move_error(0, Play("TOP")) is None
     assert parse_play(" cat ") == Play("CAT")
@@ -269,7 +269,7 @@ def test_simple_bot_plays_as_it_always_did(en):
 def test_planner_partitions_the_hand_into_words_and_letters(en):
     rng = np.random.default_rng(8)
     hands = deal(4, ENGLISH, rng)
-    game = Round(hands, 0, en)
+    game = SpellevateRound(hands, 0, en)
     bot = PlannerBot(en)
     bot.begin(game.view(0))
     plan = bot.plan(hands[0].counts, bot.words, Odds(game.view(0), bot.unseen_words))
@@ -281,7 +281,7 @@ def test_planner_partitions_the_hand_into_words_and_letters(en):
 
 def test_planner_counts_what_has_been_played(en):
     # P1 holds Y; the only Z is P2's. A Y is beatable until that Z has been played.
-    game = Round(hands_of("YAB", "ZCD", "EFG"), 0, en)
+    game = SpellevateRound(hands_of("YAB", "ZCD", "EFG"), 0, en)
     odds = Odds(game.view(0), word_index(en).formable(game.view(0).unseen))
     assert odds.safety("Y") == 0.0 and odds.safety("Z") == 1.0
     game.state.played = TileCounts.from_letters("Z")  # as if the Z had been played
@@ -291,13 +291,13 @@ def test_planner_counts_what_has_been_played(en):
 
 
 def test_planner_goes_out_when_it_can_and_keeps_its_plan_otherwise(en):
-    game = Round(hands_of("ABCDEFGHIJKLMNOPRS", "ZOOS", "TRUE"), 1, en)
+    game = SpellevateRound(hands_of("ABCDEFGHIJKLMNOPRS", "ZOOS", "TRUE"), 1, en)
     game.move(1, Play("ZOO"))
     bot = PlannerBot(en)
     game.move(2, None)
     # P1 cannot beat ZOO (it holds no Z): it passes.
     assert bot.choose(game.view(0)) is None
-    game = Round(hands_of("CAT", "BOAS", "EMUS"), 1, en)
+    game = SpellevateRound(hands_of("CAT", "BOAS", "EMUS"), 1, en)
     game.move(1, Play("BOA"))
     game.move(2, None)
     assert PlannerBot(en).choose(game.view(0)) == Play("CAT")  # going out wins
@@ -347,7 +347,9 @@ def test_spellevate_needs_three_players_and_is_deterministic(en):
 
 def test_observer_sees_the_lead_draw_the_deals_and_every_move(en):
     seen = []
-    results = play_rounds([SimpleBot(en) for _ in range(3)], rounds=2, seed=1, lexicon=en, observer=seen.append)
+    results = play_spellevate_rounds(
+        [SimpleBot(en) for _ in range(3)], rounds=2, seed=1, lexicon=en, observer=seen.append
+    )
     assert seen[0]["event"] == "lead_draw"
     deals = [event for event in seen if event["event"] == "deal"]
     assert [d["round"] for d in deals] == [1, 2] and deals[1]["leader"] == results[0].winner
@@ -357,8 +359,8 @@ def test_observer_sees_the_lead_draw_the_deals_and_every_move(en):
 
 def test_planner_notices_a_new_hand_without_being_told(en):
     bot = PlannerBot(en)
-    first = Round(hands_of("CATS", "DOGS", "EMUS"), 0, en)
+    first = SpellevateRound(hands_of("CATS", "DOGS", "EMUS"), 0, en)
     bot.begin(first.view(0))
-    second = Round(hands_of("ZEBRA", "DOGS", "EMUS"), 0, en)  # a new deal: begin() is not called
+    second = SpellevateRound(hands_of("ZEBRA", "DOGS", "EMUS"), 0, en)  # a new deal: begin() is not called
     play = bot.choose(second.view(0))
     assert play == Play("ZEBRA")  # its whole new hand, one word: out at once

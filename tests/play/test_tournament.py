@@ -15,7 +15,8 @@ from helpers import per_game
 
 from solver.cli.games import draw_grids, play, tournament
 from solver.play.game import Rules
-from solver.play.tournament import CSV_FIELDS, entry_names, run_tournament, schedule
+from solver.play.schedule import entry_names, schedule
+from solver.play.tournament import CSV_FIELDS, run_tournament
 
 
 @pytest.fixture(scope="module")

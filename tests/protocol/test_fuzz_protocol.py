@@ -22,7 +22,7 @@ import pytest
 from helpers import CHEAP_BOT, CROSS, strict_json, sweep
 from websockets.asyncio.client import connect
 
-from solver.protocol.limits import NETWORK
+from solver.core.limits import NETWORK
 from solver.protocol.session import HANDLERS, Session, encode
 from solver.protocol.stdio import run_stdio
 from solver.web import BackgroundServer

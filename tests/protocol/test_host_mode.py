@@ -77,7 +77,13 @@ def test_host_instant_one_bot_one_remote_split_dump_stuck_game_over(en):
 
     dumps_before = own_dumps()
     replies = send(session, {"type": "call", "player": 0, "call": "dump", "tile": absent, "id": "d0"})
-    assert replies[0] == {"type": "error", "code": "not_your_tile", "message": replies[0]["message"], "id": "d0"}
+    assert replies[0] == {
+        "type": "error",
+        "code": "not_your_tile",
+        "reason": "not_your_tile",
+        "message": f"there is no {absent} in the hand",
+        "id": "d0",
+    }
     assert own_dumps() == dumps_before
     assert not [r for r in replies if r["type"] == "event" and r["event"] == "dump" and r["player"] == 0]
     hand = tracked_hand(replies, 0, hand)

@@ -29,7 +29,7 @@ from helpers import CROSS, error_code, on_engine_socket, send
 from websockets.asyncio.client import connect
 
 from solver.cli import main as cli
-from solver.protocol.limits import BOT_SPEEDS, MAX_GRID_CELLS, NETWORK, TIME_SCALES, Limits
+from solver.core.limits import BOT_SPEEDS, MAX_GRID_CELLS, NETWORK, TIME_SCALES, Limits
 from solver.protocol.session import Session, encode
 from solver.protocol.stdio import lines_of, run_stdio
 

@@ -1,5 +1,5 @@
 """`bananas serve`: the engine protocol endpoint over real WebSocket sockets (solver.web,
-whose sessions `solver.protocol.server.drive_session` drives).
+whose sessions `solver.protocol.network.drive_session` drives).
 
 Every test starts its own server on 127.0.0.1 port 0 (`BackgroundServer`), bounds every
 wait with a timeout, and stops the server when done. Covered: whole games
@@ -25,8 +25,8 @@ from helpers import CROSS, bananas_script, closed_code, on_engine_socket, reques
 from websockets.asyncio.client import connect
 
 from solver.core.grid import Grid, validate
+from solver.core.limits import Limits
 from solver.core.tiles import ENGLISH, TileCounts, draw
-from solver.protocol.limits import Limits
 
 HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"
 

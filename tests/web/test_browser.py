@@ -13,69 +13,18 @@ docs/screenshots/ (the README shows them); otherwise they go to the test's tempo
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from helpers import start_server
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts, parse_distribution
 from solver.search import solve
-from solver.web import BackgroundServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser  # also slow (tests/conftest.py): not in the quick tier
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 WAIT_MS = 20_000  # the longest any page waits for the server
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # Three hands of 21 and six more: a DUMP leaves four, one PEEL leaves one (< 3 players: BANANAS).
 SMALL_SET = "A8,B1,C2,D3,E11,G2,H2,I6,L4,M2,N4,O7,P2,R5,S3,T5,U1,Y1"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        missing = "Debian's chromium is not installed (.ci/run installs it: apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(missing)  # CI installs it: a skip there would hide the browser tests
-        pytest.skip(missing)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def serve():
-    servers = []
-
-    def start(**settings) -> BackgroundServer:
-        settings.setdefault("seed", 7)
-        server = start_server(**settings)  # helpers.SLOW_BOT thinks for minutes: never races the people
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
-
-
-@pytest.fixture
-def shots(tmp_path):
-    folder = SHOTS if os.environ.get("BANANAS_SCREENSHOTS") == "1" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def new_page(browser, **options):

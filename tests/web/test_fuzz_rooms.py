@@ -28,9 +28,11 @@ import urllib.parse
 import pytest
 from helpers import CHEAP_BOT, Page, http, new_room, strict_json, sweep
 
+from solver.core.limits import MAX_ROOM_NAME_CHARS
 from solver.web import BackgroundServer, WebConfig
-from solver.web.app import STATIC, encode, handle_frame
-from solver.web.rooms import MAX_NAME, Game, Person, Room, Rooms, cells_tiles
+from solver.web.app import STATIC, encode_for_page, handle_frame
+from solver.web.bananagrams_table import BananagramsTable, Person, cells_tiles
+from solver.web.rooms import Room, Rooms
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
 MAX_BYTES = 16 * 1024
@@ -83,9 +85,9 @@ HOSTILE = [
     "\t\n\r \u00a0\u3000" * 800,
     "x" * 15_000,
     "9" * 4000,
-    "A" * (MAX_NAME - 1),
-    "A" * MAX_NAME,
-    "A" * (MAX_NAME + 5),
+    "A" * (MAX_ROOM_NAME_CHARS - 1),
+    "A" * MAX_ROOM_NAME_CHARS,
+    "A" * (MAX_ROOM_NAME_CHARS + 5),
     "Eve",
     "Hostess",
     "/etc/passwd",
@@ -185,7 +187,7 @@ class FakePage:
         self.closing = False
 
     def send(self, message: dict) -> None:
-        text = encode(message)
+        text = encode_for_page(message)
         try:
             parsed = strict_json(text)
         except ValueError as error:
@@ -200,7 +202,7 @@ class FakePage:
 
 
 ROLES = ("host", "guest", "stranger")
-GUEST = "A" * MAX_NAME  # a name as long as names go: a newcomer of the same name needs a number
+GUEST = "A" * MAX_ROOM_NAME_CHARS  # a name as long as names go: a newcomer of the same name needs a number
 
 
 async def deliver(room: Room, page: FakePage, frame: str) -> float:
@@ -250,19 +252,19 @@ def room_problems(room: Room) -> list[str]:
     if len(set(names)) != len(names):
         problems.append(f"names not unique: {names}")
     for name in names:
-        if not (isinstance(name, str) and 0 < len(name) <= MAX_NAME and name == name.strip()):
+        if not (isinstance(name, str) and 0 < len(name) <= MAX_ROOM_NAME_CHARS and name == name.strip()):
             problems.append(f"bad name {name!r}")
     if room.host is not None and (room.host not in room.seats or room.host.kind != "person"):
         problems.append("the host has no seat")
-    game = room.game
-    if game is not None and not isinstance(game, Game):
+    game = room.table
+    if game is not None and not isinstance(game, BananagramsTable):
         spellevate = game.round
         held = sum(spellevate.hands, spellevate.state.played)
         if held != spellevate.tiles or [len(hand) for hand in spellevate.hands] != spellevate.state.sizes:
             problems.append("Spellevate: hands + tiles played are not the tiles dealt")
         if (room.phase == "playing") != (not spellevate.state.over):
             problems.append(f"phase {room.phase} but the round is over: {spellevate.state.over}")
-    elif game is not None:
+    elif isinstance(game, BananagramsTable):
         hand = game.round
         try:
             hand.check_invariant()  # bunch + hands (grids are in hands) + unused = the set
@@ -516,7 +518,7 @@ def test_a_seat_left_in_one_hand_is_not_dealt_into_the_next():
         await deliver(room, host, json.dumps({"type": "call", "call": "stuck"}))
         assert room.phase == "ended"
         await deliver(room, host, json.dumps({"type": "start"}))
-        assert room.phase == "playing" and [seat.name for seat in room.game.seats] == ["Hostess"]
+        assert room.phase == "playing" and [seat.name for seat in room.table.seats] == ["Hostess"]
         await deliver(room, host, json.dumps({"type": "call", "call": "stuck"}))
         assert room.phase == "ended", host.received[-3:]
         room.close("done")
@@ -526,11 +528,11 @@ def test_a_seat_left_in_one_hand_is_not_dealt_into_the_next():
 
 def test_a_hand_ended_by_leaving_stops_its_driver():
     """A hand whose last player left ended without waking the task that drives it: one task
-    and one Game held for ever per such hand."""
+    and one table held for ever per such hand."""
 
     async def scenario():
         room, host, guest = await two_persons(Rooms(config()))
-        driver = room.driver
+        (driver,) = room.table_handle.tasks
         for page in (guest, host):
             await deliver(room, page, json.dumps({"type": "leave"}))
         assert room.phase == "ended"
@@ -684,10 +686,14 @@ def test_hostile_frames_through_the_real_socket_keep_every_connection_usable(war
 
 
 def test_long_names_twice_get_distinct_seats_at_once():
-    """A name of MAX_NAME - 1 or MAX_NAME characters, joined three times, once froze the
-    server (the numbered name, cut to MAX_NAME, was the taken name again, for ever)."""
+    """A name of MAX_ROOM_NAME_CHARS - 1 or MAX_ROOM_NAME_CHARS characters, joined three times, once froze the
+    server (the numbered name, cut to MAX_ROOM_NAME_CHARS, was the taken name again, for ever)."""
     with BackgroundServer(config()) as server:
-        for name in ("A" * MAX_NAME, "B" * (MAX_NAME - 1), "C" * (MAX_NAME - 2) + " x"):
+        for name in (
+            "A" * MAX_ROOM_NAME_CHARS,
+            "B" * (MAX_ROOM_NAME_CHARS - 1),
+            "C" * (MAX_ROOM_NAME_CHARS - 2) + " x",
+        ):
             room = new_room(server)
 
             async def scenario(name=name, room=room):
@@ -699,7 +705,7 @@ def test_long_names_twice_get_distinct_seats_at_once():
                 return names
 
             names = asyncio.run(asyncio.wait_for(scenario(), 20))
-            assert len(set(names)) == 3 and all(len(n) <= MAX_NAME and n == n.strip() for n in names), names
+            assert len(set(names)) == 3 and all(len(n) <= MAX_ROOM_NAME_CHARS and n == n.strip() for n in names), names
 
 
 # -- HTTP routes ----------------------------------------------------------------------------------------

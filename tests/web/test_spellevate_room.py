@@ -12,9 +12,9 @@ import asyncio
 import pytest
 from helpers import Page, latest, new_room, run_bounded, start_server
 
+from solver.core.limits import MAX_SPELLEVATE_PLAY_LETTERS as LONGEST_PLAY
 from solver.core.tiles import ENGLISH, TileCounts
 from solver.play.spellevate import scores
-from solver.web.spellevate_room import MAX_PLAY
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -145,7 +145,11 @@ def test_illegal_plays_are_refused_with_the_referees_reason_and_change_nothing(s
         refusals = [
             ({"type": "play", "letters": missing}, "bad_play", "not in your hand"),
             ({"type": "play", "letters": "QZXVJ"}, "bad_play", None),
-            ({"type": "play", "letters": "A" * (MAX_PLAY + 1)}, "bad_play", f"at most {MAX_PLAY}"),
+            (
+                {"type": "play", "letters": "A" * (LONGEST_PLAY + 1)},
+                "bad_play",
+                f"at most {LONGEST_PLAY}",
+            ),
             ({"type": "play", "letters": "C4T"}, "bad_play", "letters A-Z"),
             ({"type": "play", "letters": ["CAT"]}, "bad_play", None),
             ({"type": "play"}, "bad_play", None),

@@ -160,8 +160,8 @@ def test_malformed_and_forged_messages_get_errors_and_change_nothing():
                     ({"type": "grid", "cells": [[0, 0, "é"]]}, "bad_letters"),
                     ({"type": "grid", "cells": [[0, i, ch] for i, ch in enumerate(foreign)]}, "not_your_tile"),
                     ({"type": "grid", "cells": [[0, i, ch] for i, ch in enumerate(held + held[0])]}, "not_your_tile"),
-                    ({"type": "call", "call": "peel"}, "not_now"),  # a full rack
-                    ({"type": "call", "call": "bananas"}, "not_now"),  # the bunch is big
+                    ({"type": "call", "call": "peel"}, "rack_not_empty"),  # a full rack: the engine judges
+                    ({"type": "call", "call": "bananas"}, "bananas_too_early"),  # the bunch is big
                     ({"type": "call", "call": "dump", "tile": foreign[0]}, "not_your_tile"),
                     ({"type": "call", "call": "dump", "tile": "AB"}, "bad_letters"),
                     ({"type": "call", "call": "win"}, "bad_value"),

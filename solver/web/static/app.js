@@ -23,7 +23,11 @@ const state = {
   seq: 0,
   gridTimer: null,
   log: [],
+  hand: 0, // the room's hand number this page shows
+  typedName: "", // the name as typed, to tell the person when the server shortened it
 };
+
+const MAX_NAME = 24; // solver/core/limits.py MAX_ROOM_NAME_CHARS
 
 const board = new Board({
   board: $("board"),
@@ -38,7 +42,19 @@ const board = new Board({
 function show(view) {
   for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== view;
   document.body.dataset.view = view;
-  if (view === "table") requestAnimationFrame(() => board.centre());
+  $("leave").hidden = !(view === "table" || view === "spell");
+  if (view === "table") requestAnimationFrame(() => board.restoreView() || board.centre());
+}
+
+/** A name as the server will keep it (spaces folded, at most MAX_NAME characters), or a message. */
+function checkName(field, message) {
+  const name = field.value.trim().replace(/\s+/g, " ");
+  $(message).hidden = Boolean(name);
+  if (!name) {
+    $(message).textContent = t("name_needed");
+    field.focus();
+  }
+  return name;
 }
 
 let toastTimer = null;
@@ -50,13 +66,13 @@ function toast(text) {
   toastTimer = setTimeout(() => (box.hidden = true), 4000);
 }
 
-const isSpellevate = () => state.room?.variant === "spellevate";
+const isSpellevate = () => state.room?.game === "spellevate"; // the kind of table, from the variant catalogue
 
 function errorText(message) {
   if (message.code === "bad_play") return t("sp_refused", { reason: message.message });
   const key = `err_${message.code}`;
   if (!has(key)) return message.message;
-  return t(key, { count: state.room?.max_seats ?? 4 });
+  return t(key, { count: state.room?.max_seats ?? 4, ...(message.params ?? {}) });
 }
 
 // -- home -------------------------------------------------------------------------------------
@@ -70,11 +86,11 @@ function initHome() {
   });
   for (const radio of document.querySelectorAll("input[name=variant]")) {
     // Spellevate has no grids to check: its spellcheck setting means nothing.
-    radio.addEventListener("change", () => ($("spellcheck").disabled = radio.value === "spellevate" && radio.checked));
+    radio.addEventListener("change", () => ($("spellcheck").disabled = radio.dataset.game === "spellevate" && radio.checked));
   }
   $("home-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const name = $("name").value.trim();
+    const name = checkName($("name"), "home-message");
     if (!name) return;
     store.set("name", name);
     store.set("language", $("language").value);
@@ -84,7 +100,12 @@ function initHome() {
       const response = await fetch("/api/rooms", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ language: $("language").value, spellcheck: $("spellcheck").checked, variant }),
+        body: JSON.stringify({
+          language: $("language").value,
+          spellcheck: $("spellcheck").checked,
+          show_letters: $("show-letters").checked,
+          variant,
+        }),
       });
       const body = await response.json();
       if (!response.ok) {
@@ -105,15 +126,17 @@ function initHome() {
 // -- the room connection ---------------------------------------------------------------------
 function initRoom(roomId) {
   state.roomId = roomId;
+  board.viewKey = `bananas.view.${roomId}`;
   setLanguage(store.get("language") || "en");
   const token = store.get(`token.${roomId}`);
   const autojoin = sessionStorage.getItem(`bananas.autojoin.${roomId}`) && store.get("name");
   $("join-name").value = store.get("name") || "";
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const name = $("join-name").value.trim();
+    const name = checkName($("join-name"), "join-name-message");
     if (!name) return;
     store.set("name", name);
+    state.typedName = name;
     $("join-message").hidden = true;
     send({ type: "join", name });
   });
@@ -171,11 +194,16 @@ const handlers = {
     state.joined = true;
     store.set(`token.${state.roomId}`, message.token);
     sessionStorage.removeItem(`bananas.autojoin.${state.roomId}`);
+    const typed = state.typedName || store.get("name") || "";
+    if (typed && message.name !== typed && typed.length > MAX_NAME) toast(t("name_cut", { name: message.name, count: MAX_NAME }));
+    else if (typed && message.name !== typed) toast(t("name_taken", { name: message.name }));
+    state.typedName = "";
   },
   room(message) {
     state.room = message;
     setLanguage(message.language);
     const tableView = isSpellevate() ? "spell" : "table";
+    if (message.phase === "playing" && message.hand !== state.hand) newHand(message.hand);
     if (message.phase === "lobby") {
       resetSpellevate();
       renderLobby();
@@ -197,6 +225,7 @@ const handlers = {
     if (!state.table || message.over === false && state.table.over) board.reset();
     state.table = message;
     renderPlayers();
+    renderWatch();
     updateButtons();
   },
   tiles(message) {
@@ -204,7 +233,7 @@ const handlers = {
     state.me = { active: message.active, waiting: message.waiting };
     board.enabled = message.active;
     board.setHeld(message.held, message.cells || null);
-    if (message.cells) board.centre();
+    if (message.cells && !board.restoreView()) board.centre(); // a reload keeps its zoom and place
     if (wasActive && !message.active) board.render();
     updateButtons();
   },
@@ -230,6 +259,13 @@ const handlers = {
   },
   error(message) {
     const text = errorText(message);
+    if (state.joined && message.code === "no_room") {
+      // The server restarted (or the room closed) while this page was away: it is gone for good.
+      state.finished = true;
+      $("connection").textContent = "";
+      gone(text);
+      return;
+    }
     if (!state.joined && ["room_full", "game_running", "no_room", "room_busy"].includes(message.code)) {
       $("join-message").textContent = text;
       $("join-message").hidden = false;
@@ -275,7 +311,7 @@ function renderLobby() {
     item.className = `seat ${seat.kind}`;
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = seat.name;
+    name.textContent = shownName(seat.name);
     item.append(name);
     const tags = [];
     if (seat.host) tags.push(t("host"));
@@ -301,33 +337,108 @@ function renderLobby() {
   $("host-controls").hidden = !room.you_host;
   $("wait-host").hidden = room.you_host;
   const presets = $("bot-preset");
-  if (presets.options.length !== room.bots.length) {
-    presets.replaceChildren(...room.bots.map((name) => new Option(name, name)));
+  if (presets.options.length !== room.bots.length || presets.dataset.language !== room.language) {
+    presets.replaceChildren(...room.bots.map((name) => new Option(has(`preset_${name}`) ? t(`preset_${name}`) : name, name)));
+    presets.dataset.language = room.language;
   }
+  renderBotAbout();
   const full = room.seats.length >= room.max_seats;
   $("add-bot").disabled = full;
-  const short = isSpellevate() && room.seats.length < 3; // the engine's table: 3 players or more
+  const short = room.seats.length < room.min_players; // the variant's own count (Spellevate: 3 or more)
   $("start").disabled = short;
-  $("sp-need").hidden = !short;
+  $("sp-need").hidden = !(short && isSpellevate());
+}
+
+/** What the chosen bot preset is like, and how fast it plays (from the server's catalogue). */
+function renderBotAbout() {
+  const preset = $("bot-preset").value;
+  const about = state.room?.bot_about?.[preset];
+  const key = `about_${preset}`;
+  $("bot-about").textContent = has(key) ? t(key) : about?.summary || "";
 }
 
 // -- table ------------------------------------------------------------------------------------------
+/** A new hand: nothing of the last one stays on screen while this one is dealt. */
+function newHand(number) {
+  state.hand = number;
+  state.table = null;
+  state.me = { active: true, waiting: false };
+  board.reset();
+  $("players").replaceChildren();
+  $("watch").replaceChildren();
+  $("bunch").textContent = "…";
+  const note = $("table-note");
+  note.textContent = t("dealing");
+  note.hidden = false;
+}
+
+const you = () => state.room?.seats.find((seat) => seat.you)?.name;
+
+/** A player's name as the page shows it: a bot's preset name in the page's language. */
+function shownName(name) {
+  const match = name.match(/^(\w+) bot( \d+)?$/);
+  return match && has(`preset_${match[1]}`) ? `${t(`preset_${match[1]}`)} ${t("bot")}${match[2] || ""}` : name;
+}
+
+/** A small picture of a grid: `rows` of letters, "#" (a tile, letter hidden) and ".". */
+function miniGrid(rows, badCells = [], className = "mini") {
+  const grid = document.createElement("div");
+  grid.className = className;
+  if (!rows) return grid;
+  const bad = new Set(badCells.map(([row, col]) => `${row},${col}`));
+  grid.style.gridTemplateColumns = `repeat(${rows[0].length}, var(--cell))`;
+  rows.forEach((row, r) => {
+    [...row].forEach((letter, c) => {
+      const cell = document.createElement("span");
+      cell.className = letter === "." ? "empty" : bad.has(`${r},${c}`) ? "tile bad" : "tile";
+      cell.textContent = letter === "." || letter === "#" ? "" : letter;
+      grid.append(cell);
+    });
+  });
+  return grid;
+}
+
+function playerState(player) {
+  if (player.status === "left") return "left"; // gone for good, not reconnecting
+  return player.connected ? player.status : "disconnected";
+}
+
 function renderPlayers() {
   const table = state.table;
   $("bunch").textContent = table.bunch;
-  const you = state.room?.seats.find((seat) => seat.you)?.name;
+  const me = you();
   const items = table.players.map((player) => {
     const item = document.createElement("li");
-    item.className = `player ${player.status}${player.name === you ? " me" : ""}`;
+    const status = playerState(player);
+    item.className = `player ${status}${player.name === me ? " me" : ""}`;
     item.dataset.name = player.name;
-    const status = player.connected ? player.status : "disconnected";
+    item.dataset.left = player.tiles_left;
     item.innerHTML = "<span class=name></span> <b class=count></b> <span class=state></span>";
-    item.querySelector(".name").textContent = player.name;
-    item.querySelector(".count").textContent = t("tiles_left", { count: player.tiles_left });
+    item.querySelector(".name").textContent = shownName(player.name);
+    item.querySelector(".count").textContent = t("tiles_progress", { left: player.tiles_left, placed: player.on_grid });
     item.querySelector(".state").textContent = t(`status_${status}`);
+    if (player.name !== me) item.append(miniGrid(player.grid, [], "thumb"));
     return item;
   });
   $("players").replaceChildren(...items);
+}
+
+/** Out of the hand: every other grid in full, live, instead of an empty board. */
+function renderWatch() {
+  const table = state.table;
+  const watching = table && !table.over && !state.me.active;
+  $("watch").hidden = !watching;
+  $("board").hidden = $("rack").hidden = watching;
+  if (!watching) return;
+  const me = you();
+  $("watch").replaceChildren(...table.players.filter((player) => player.name !== me).map((player) => {
+    const figure = document.createElement("figure");
+    figure.className = `final ${player.status}`;
+    const caption = document.createElement("figcaption");
+    caption.textContent = `${shownName(player.name)} · ${t(`status_${playerState(player)}`)}`;
+    figure.append(player.grid ? miniGrid(player.grid) : document.createTextNode(t("no_grid")), caption);
+    return figure;
+  }));
 }
 
 function updateButtons() {
@@ -342,7 +453,8 @@ function updateButtons() {
   $("shuffle").disabled = $("recall").disabled = !playing;
   $("peel").hidden = $("dump").hidden = table ? !canDraw : false;
   const note = $("table-note");
-  const text = !table || table.over ? "" : !state.me.active ? t("you_are_out") : state.me.waiting ? t("you_wait") : "";
+  const text = !table ? t("dealing") : table.over ? "" : !state.me.active ? t("you_are_out") :
+    state.me.waiting ? t("you_wait") : "";
   note.textContent = text;
   note.hidden = !text;
 }
@@ -367,37 +479,59 @@ function showEndOf(game) {
   $("sp-scores-title").hidden = $("sp-scores").hidden = $("sp-scores-note").hidden = !spellevate;
 }
 
+const clockText = (seconds) =>
+  seconds === null || seconds === undefined ? "–" : `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
+
+/** Why the hand ended, in the page's language (the engine's reason code and its values). */
+function reasonText(message) {
+  const params = { ...(message.reason_params || {}) };
+  if (params.why) params.why = t(`why_${params.why}`);
+  const key = `reason_${message.reason_code}`;
+  return has(key) ? t(key, params) : message.reason;
+}
+
+/** How the hand ended for a player: a loser who was still building did not finish. */
+function endStatus(entry) {
+  return ["winner", "tied", "rotten", "left", "stuck"].includes(entry.status) ? entry.status : "lost";
+}
+
 function renderEnd(message) {
   showEndOf("bananagrams");
-  const names = message.winners.join(", ");
+  const names = message.winners.map(shownName).join(", ");
   const title = message.outcome === "win" ? t("win_one", { names }) :
     message.outcome === "shared" ? t("win_shared", { names }) :
       message.outcome === "replay" ? t("replay") : t("no_winner");
   $("end-title").textContent = title;
   const scores = message.scores?.time !== undefined ? ` · ${t("solo_score", message.scores)}` : "";
-  $("end-reason").textContent = message.reason + scores;
+  $("end-reason").textContent = reasonText(message) + scores;
+  const head = document.createElement("tr");
+  for (const key of ["player", "col_status", "col_left", "col_first_grid", "col_peels", "col_dumps", "col_wins"]) {
+    const cell = document.createElement("th");
+    cell.textContent = t(key);
+    head.append(cell);
+  }
+  const wins = state.room?.wins || {};
+  const rows = message.boards.map((entry) => {
+    const row = document.createElement("tr");
+    row.className = endStatus(entry);
+    const values = [shownName(entry.name), t(`status_${endStatus(entry)}`), entry.tiles_left, clockText(entry.first_grid),
+      entry.peels, entry.dumps, wins[entry.name] || 0];
+    for (const value of values) {
+      const cell = document.createElement("td");
+      cell.textContent = String(value);
+      row.append(cell);
+    }
+    return row;
+  });
+  $("end-stats").replaceChildren(head, ...rows);
+  $("tally").textContent = state.room?.hand > 1 ? t("tally", { count: state.room.hand }) : "";
   const boards = message.boards.map((entry) => {
     const figure = document.createElement("figure");
     figure.className = `final ${entry.status}`;
     figure.dataset.name = entry.name;
-    const grid = document.createElement("div");
-    grid.className = "mini";
-    if (entry.grid) {
-      const bad = new Set((entry.invalid_cells || []).map(([row, col]) => `${row},${col}`));
-      grid.style.gridTemplateColumns = `repeat(${entry.grid[0].length}, var(--mini))`;
-      entry.grid.forEach((row, r) => {
-        [...row].forEach((letter, c) => {
-          const cell = document.createElement("span");
-          cell.className = letter === "." ? "empty" : bad.has(`${r},${c}`) ? "tile bad" : "tile";
-          cell.textContent = letter === "." ? "" : letter;
-          grid.append(cell);
-        });
-      });
-    } else {
-      grid.textContent = t("no_grid");
-    }
+    const grid = entry.grid ? miniGrid(entry.grid, entry.invalid_cells || []) : document.createTextNode(t("no_grid"));
     const caption = document.createElement("figcaption");
-    caption.textContent = `${entry.name} · ${t(`status_${entry.status}`)}`;
+    caption.textContent = `${shownName(entry.name)} · ${t(`status_${endStatus(entry)}`)}`;
     figure.append(grid, caption);
     return figure;
   });
@@ -408,6 +542,7 @@ function renderEnd(message) {
 function renderEndControls() {
   const host = state.room?.you_host;
   $("again").hidden = !host;
+  $("rematch").hidden = !host;
   $("wait-again").hidden = host;
 }
 
@@ -424,8 +559,14 @@ function bindButtons() {
   $("add-bot").addEventListener("click", () => send({ type: "add_bot", preset: $("bot-preset").value }));
   $("start").addEventListener("click", () => send({ type: "start" }));
   $("again").addEventListener("click", () => send({ type: "again" }));
-  $("leave").addEventListener("click", () => send({ type: "leave" }));
-  $("sp-leave").addEventListener("click", () => send({ type: "leave" }));
+  $("rematch").addEventListener("click", () => {
+    send({ type: "again" }); // the same seats, straight into the next hand
+    send({ type: "start" });
+  });
+  $("leave").addEventListener("click", () => {
+    if (confirm(t("leave_confirm"))) send({ type: "leave" });
+  });
+  $("bot-preset").addEventListener("change", () => renderBotAbout());
   $("shuffle").addEventListener("click", () => board.shuffle());
   $("recall").addEventListener("click", () => board.recallAll());
   $("peel").addEventListener("click", () => call("peel"));
@@ -438,7 +579,7 @@ function bindButtons() {
   });
   $("zoom-in").addEventListener("click", () => board.zoomBy(1.25));
   $("zoom-out").addEventListener("click", () => board.zoomBy(0.8));
-  $("center").addEventListener("click", () => board.centre());
+  $("center").addEventListener("click", () => board.fit());
   window.addEventListener("resize", () => board.render());
 }
 

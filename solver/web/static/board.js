@@ -34,8 +34,9 @@ export class Board {
     this.invalid = new Set();
     this.loose = new Set();
     this.enabled = false;
-    this.zoom = 1;
+    this.zoom = matchMedia("(max-width: 600px)").matches ? 0.8 : 1; // a phone starts with room for long words
     this.pan = { x: 0, y: 0 };
+    this.viewKey = null; // where the zoom and position are kept across a reload (set by the page)
     this.pointers = new Map(); // active pointers on the board (pinch zoom)
     this.press = null; // the current press: what it started on, where, whether it drags
     this.bind();
@@ -164,6 +165,31 @@ export class Board {
     this.render();
   }
 
+  /** Centre the grid at the zoom that shows all of it (at most 1): the Centre button. An empty
+   * board keeps its zoom. */
+  fit() {
+    const rect = this.boardEl.getBoundingClientRect();
+    if (this.cells.size && rect.width > 0) {
+      const cells = [...this.cells.keys()].map(parseKey);
+      const rows = Math.max(...cells.map((c) => c[0])) - Math.min(...cells.map((c) => c[0])) + 2;
+      const cols = Math.max(...cells.map((c) => c[1])) - Math.min(...cells.map((c) => c[1])) + 2;
+      this.zoom = Math.max(MIN_ZOOM, Math.min(1, rect.width / (cols * CELL), rect.height / (rows * CELL)));
+    }
+    this.centre();
+  }
+
+  /** The zoom and position saved before a reload (`viewKey`), if any: true when restored. */
+  restoreView() {
+    const saved = this.viewKey && sessionStorage.getItem(this.viewKey);
+    if (!saved) return false;
+    const { zoom, x, y } = JSON.parse(saved);
+    if (![zoom, x, y].every(Number.isFinite)) return false;
+    this.zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
+    this.pan = { x, y };
+    this.render();
+    return true;
+  }
+
   zoomBy(factor, clientX, clientY) {
     const rect = this.boardEl.getBoundingClientRect();
     const x = clientX === undefined ? rect.width / 2 : clientX - rect.left;
@@ -196,7 +222,9 @@ export class Board {
       "wheel",
       (event) => {
         event.preventDefault();
-        if (event.ctrlKey || event.metaKey) this.zoomBy(Math.exp(-event.deltaY / 300), event.clientX, event.clientY);
+        // One wheel event zooms by at most ~18%: a flick of a trackpad is many events, not one leap.
+        const delta = Math.max(-50, Math.min(50, event.deltaY));
+        if (event.ctrlKey || event.metaKey) this.zoomBy(Math.exp(-delta / 300), event.clientX, event.clientY);
         else {
           this.pan.x -= event.deltaX;
           this.pan.y -= event.deltaY;
@@ -472,6 +500,7 @@ export class Board {
     board.style.backgroundSize = `${size}px ${size}px`;
     board.style.backgroundPosition = `${this.pan.x}px ${this.pan.y}px`;
     this.layer.style.transform = `translate(${this.pan.x}px, ${this.pan.y}px) scale(${this.zoom})`;
+    if (this.viewKey) sessionStorage.setItem(this.viewKey, JSON.stringify({ zoom: this.zoom, ...this.pan }));
     const tiles = [];
     for (const [cell, letter] of this.cells) {
       const [row, col] = parseKey(cell);

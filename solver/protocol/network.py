@@ -3,7 +3,7 @@
 `drive_session` runs one network `solver.protocol.session.Session` (no file access) over
 any message transport, given a receive and a send: `bananas serve` uses it for its
 WebSocket endpoint (solver/web/app.py). A text frame is one protocol message, and every
-reply is one text frame of strict JSON. The limits (`solver.protocol.limits.Limits`,
+reply is one text frame of strict JSON. The limits (`solver.core.limits.Limits`,
 docs/SECURITY.md): message size (the transport closes with 1009), concurrent sessions
 (1013 "try again later"), idle time (1000), slow readers (a reply queue and a write
 timeout: the connection is dropped), binary frames (an error reply).
@@ -23,10 +23,11 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from solver.protocol.limits import MAX_WAIT_SECONDS, Limits
+from solver.core.limits import MAX_WAIT_SECONDS, Limits
+from solver.lexicon.loader import SHIPPED, get_lexicon
 from solver.protocol.session import Session, encode, error_reply
 
-__all__ = ["CLOSE_CODES", "Limits", "SlowReader", "drive_session", "warm_up"]
+__all__ = ["CLOSE_CODES", "Limits", "SlowReader", "drive_session", "load_for_cheap_requests"]
 
 
 class SlowReader(Exception):
@@ -106,12 +107,11 @@ async def _write(outgoing: asyncio.Queue, send: Callable[[str], Awaitable[None]]
 CLOSE_CODES = {"bye": (1000, "bye"), "idle": (1000, "idle timeout")}
 
 
-def warm_up() -> None:
+def load_for_cheap_requests() -> None:
     """Load what cheap requests need before the first client comes: a cheap request is
     answered on the event loop, where a first import of the bots (which takes the import
     lock) or a first load of a shipped word list would stall every connection."""
     import solver.play.bots  # noqa: F401 - the import itself is the point
-    from solver.lexicon.loader import SHIPPED, get_lexicon
 
     for name in SHIPPED:
         get_lexicon(name)

@@ -1,11 +1,12 @@
-"""Spellevate in a room of the browser game: the server referees a round with the engine.
+"""Spellevate at a room's table: the server referees a round with the engine.
 
 The lobby (seats, host, bots, reconnect tokens) is the room's (`solver.web.rooms`); this
-module is the round. It runs `solver.play.spellevate.Round`, the referee of `bananas
-spellevate`: the deal, the lead, each seat's turn, the table clearing and the scores are
-the engine's, and a person's play is checked by the engine's own `move_error` (its reason
-is the page's `error` message, and nothing changes). Bots (`simple`, `planner`) play on the
-server, one move per `spellevate_delay` seconds so a person can follow the table.
+module is the round, behind the room's table interface (`solver.web.table`). It runs
+`solver.play.spellevate.SpellevateRound`, the referee of `bananas spellevate`: the deal, the lead,
+each seat's turn, the table clearing and the scores are the engine's, and a person's play is
+checked by the engine's own `move_error` (its reason is the page's `error` message, and
+nothing changes). Bots (`simple`, `planner`) play on the server, one move per
+`spellevate_delay` seconds so a person can follow the table.
 
 Pages see the public state (whose turn, the table and who played it, every hand's size, the
 log) and only their own hand; at the end, scores and counts of the tiles left, never letters.
@@ -15,19 +16,18 @@ A person who leaves mid-round hands their seat to a `simple` bot, so the round c
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from solver.core.limits import MAX_SHOWN_PLAYS, MAX_SPELLEVATE_PLAY_LETTERS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.play.spellevate import (
     Play,
-    Round,
     SpellevateBot,
     SpellevateError,
+    SpellevateRound,
     check_table,
     deal,
     first_leader,
@@ -35,16 +35,8 @@ from solver.play.spellevate import (
     scores,
 )
 from solver.play.spellevate_bots import beating_plays, make_spellevate_bot, word_index
-from solver.web.rooms import RoomError, Seat, quote
+from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log, quote
 
-if TYPE_CHECKING:
-    from solver.web.rooms import Room
-
-log = logging.getLogger("bananas.web")
-SPELLEVATE_BOTS = {"simple": "simple", "planner": "planner"}  # preset shown in the page -> bot spec
-MIN_LENGTH = 2
-MAX_PLAY = 64  # letters a play may have (a hand holds at most 48 of the 144 tiles)
-SHOWN_PLAYS = 12  # legal plays listed as buttons, as the terminal seat lists them
 STAND_IN = "simple"  # the bot that finishes the round for a person who left
 
 
@@ -55,25 +47,37 @@ def check_players(players: int, tiles: TileCounts) -> None:
         raise RoomError("bad_start", str(error)) from None
 
 
-class SpellevateGame:
-    """One round in a room: the engine's `Round`, the bots at its seats, and what pages see."""
+class SpellevateTable:
+    """One round at a room's table: the engine's `SpellevateRound`, the bots at its seats, and what
+    pages see."""
 
-    def __init__(self, room: Room, tiles: TileCounts, seed: int, leader: int | None):
-        self.room = room
-        self.seats: list[Seat] = list(room.seats)
+    messages = frozenset({"play", "pass"})
+
+    def __init__(self, setup: TableSetup, handle: TableHandle):
+        self.handle = handle
+        self.seats: list[Seat] = list(setup.seats)
+        tiles = setup.distribution
         check_players(len(self.seats), tiles)
-        self.lexicon = get_lexicon(room.language)
+        self.delay = setup.bot_delay
+        # The last round's winner leads the next
+        leader = self.seats.index(setup.last_winner) if setup.last_winner in self.seats else None
+        self.lexicon = get_lexicon(setup.language)
         self.index = word_index(self.lexicon)  # built once per process: the legal plays shown to persons
-        rng = np.random.default_rng(seed)
+        self.min_length = setup.variant.min_length
+        rng = np.random.default_rng(setup.seed)
         draws: list[list[str]] = []
-        if leader is None:  # the room's first round: each player draws a tile, the latest letter leads
-            leader, draws = first_leader(len(self.seats), tiles, rng)
-        self.round = Round(deal(len(self.seats), tiles, rng, first=leader), leader, self.lexicon, MIN_LENGTH)
+        try:
+            if leader is None:  # the room's first round: each player draws a tile, the latest letter leads
+                leader, draws = first_leader(len(self.seats), tiles, rng)
+            hands = deal(len(self.seats), tiles, rng, first=leader)
+            self.round = SpellevateRound(hands, leader, self.lexicon, self.min_length)
+        except SpellevateError as error:  # a tile set the rules cannot play (--distribution)
+            raise RoomError("bad_start", str(error)) from None
         self.bots: dict[int, SpellevateBot] = {}
         for index, seat in enumerate(self.seats):
             if seat.kind == "bot":
                 assert seat.spec is not None  # a bot seat always names its preset
-                self.bots[index] = make_spellevate_bot(seat.spec, self.lexicon, MIN_LENGTH)
+                self.bots[index] = make_spellevate_bot(seat.spec, self.lexicon, self.min_length)
         for index, bot in self.bots.items():
             bot.begin(self.round.view(index))
         self.started = time.monotonic()
@@ -87,6 +91,9 @@ class SpellevateGame:
 
     def index_of(self, seat: Seat) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is seat), None)
+
+    def seated(self, seat: Seat) -> bool:
+        return self.index_of(seat) is not None
 
     def clock(self) -> float:
         return round(time.monotonic() - self.started, 1)
@@ -116,7 +123,7 @@ class SpellevateGame:
             "turn": state.turn,
             "table": state.table.letters if state.table is not None else None,
             "table_by": state.last_player if state.table is not None else None,
-            "min_length": MIN_LENGTH,
+            "min_length": self.min_length,
             "over": state.over,
         }
 
@@ -128,9 +135,10 @@ class SpellevateGame:
         plays: list[str] = []
         if your_turn:
             if state.table is None:
-                plays = self.index.formable(hand, MIN_LENGTH).all_words()[:SHOWN_PLAYS] + sorted(set(hand.letters()))
+                words = self.index.formable(hand, self.min_length).all_words()
+                plays = words[:MAX_SHOWN_PLAYS] + sorted(set(hand.letters()))
             else:
-                plays = beating_plays(self.index, hand, state.table, MIN_LENGTH)[:SHOWN_PLAYS]
+                plays = beating_plays(self.index, hand, state.table, self.min_length)[:MAX_SHOWN_PLAYS]
         return {"type": "hand", "letters": hand.letters(), "your_turn": your_turn, "plays": plays}
 
     def log_entry(self, event: dict) -> dict | None:
@@ -153,15 +161,15 @@ class SpellevateGame:
             ],
         }
 
-    def broadcast(self, entries: list[dict]) -> None:
+    def publish(self, entries: list[dict]) -> None:
         """The log's new entries, the public state, and each person their own hand if it changed."""
-        room = self.room
+        handle = self.handle
         self.log.extend(entries)
         if entries:
-            room.broadcast({"type": "log", "entries": entries})
-        room.broadcast(self.table())
-        for connection, seat in list(room.connections.items()):
-            index = self.index_of(seat) if seat is not None else None
+            handle.broadcast({"type": "log", "entries": entries})
+        handle.broadcast(self.table())
+        for connection, seat in handle.pages():
+            index = self.index_of(seat)
             if index is not None and index not in self.bots:
                 private = self.private(index)
                 key = (private["letters"], private["your_turn"], tuple(private["plays"]))
@@ -171,16 +179,27 @@ class SpellevateGame:
         winner = self.round.state.winner
         if winner is not None and self.final is None:
             self.final = self.end_message()
-            room.spellevate_leader = self.seats[winner]  # the winner leads the next round
-            room.phase = "ended"
-            room.broadcast(self.final)
-            room.broadcast_room()
+            handle.broadcast(self.final)
+            handle.ended(self.seats[winner])  # the winner leads the next round
         self.poke.set()
+
+    # -- the table interface -------------------------------------------------------------------
+    async def start(self) -> None:
+        async with self.lock:
+            self.publish(self.opening)
+        self.handle.spawn(self.drive(self.delay))
+
+    async def on_message(self, connection, seat: Seat, message: dict) -> None:
+        await self.person_move(seat, message, passing=message["type"] == "pass")
+
+    def disconnected(self, connection) -> None:
+        self.sent_held.pop(id(connection), None)
+        self.handle.broadcast(self.table())
 
     def restore(self, connection, seat: Seat) -> None:
         """A page (re)joining mid-round or after it: the log, the table, its hand, the end."""
         connection.send({"type": "log", "entries": self.log, "reset": True})
-        self.room.broadcast(self.table())  # everyone sees the seat connected again
+        self.handle.broadcast(self.table())  # everyone sees the seat connected again
         index = self.index_of(seat)
         if index is not None and index not in self.bots:
             private = self.private(index)
@@ -198,8 +217,11 @@ class SpellevateGame:
         play: Play | None = None
         if not passing:
             letters = message.get("letters")
-            if not isinstance(letters, str) or len(letters) > MAX_PLAY:
-                raise RoomError("bad_play", f"a play is a string of at most {MAX_PLAY} letters, not {quote(letters)}")
+            if not isinstance(letters, str) or len(letters) > MAX_SPELLEVATE_PLAY_LETTERS:
+                raise RoomError(
+                    "bad_play",
+                    f"a play is a string of at most {MAX_SPELLEVATE_PLAY_LETTERS} letters, not {quote(letters)}",
+                )
             try:
                 play = parse_play(letters)
             except SpellevateError:
@@ -215,30 +237,32 @@ class SpellevateGame:
             if error is not None:
                 raise RoomError("bad_play", error.replace("the hand", "your hand"))
             events = self.round.move(index, play)
-            self.broadcast([entry for event in events if (entry := self.log_entry(event)) is not None])
+            self.publish([entry for event in events if (entry := self.log_entry(event)) is not None])
 
-    async def leave(self, index: int) -> None:
+    async def leave(self, seat: Seat) -> None:
         """A person left mid-round: a `simple` bot plays their hand to the end."""
+        index = self.index_of(seat)
+        assert index is not None  # the room asks only for a seat dealt in
         async with self.lock:
             if self.over or index in self.bots:
                 return
-            bot = make_spellevate_bot(STAND_IN, self.lexicon, MIN_LENGTH)
+            bot = make_spellevate_bot(STAND_IN, self.lexicon, self.min_length)
             bot.begin(self.round.view(index))
             self.bots[index] = bot
-            self.broadcast([{"t": self.clock(), "kind": "sp_left", "who": self.name(index)}])
+            self.publish([{"t": self.clock(), "kind": "sp_left", "who": self.name(index)}])
 
     async def drive(self, delay: float) -> None:
         """The bots' moves: whenever it is a bot's turn, it plays after `delay` seconds."""
         try:
             await self.bot_moves(delay)
         except Exception:  # a bot's bug must be seen, not end the task silently
-            log.exception("Spellevate room %s", self.room.id)
+            log.exception("Spellevate room %s", self.handle.room_id)
             failed = {"type": "error", "code": "internal", "message": "a bot failed: the round cannot go on"}
-            self.room.broadcast(failed)
+            self.handle.broadcast(failed)
             raise
 
     async def bot_moves(self, delay: float) -> None:
-        while not self.over and not self.room.closed:
+        while not self.over and not self.handle.closed:
             turn = self.round.state.turn
             if turn not in self.bots:
                 self.poke.clear()
@@ -251,4 +275,4 @@ class SpellevateGame:
                 bot = self.bots[turn]
                 play = await asyncio.to_thread(bot.choose, self.round.view(turn))
                 events = self.round.move(turn, play)  # a bot's illegal move is a bug: it surfaces
-                self.broadcast([entry for event in events if (entry := self.log_entry(event)) is not None])
+                self.publish([entry for event in events if (entry := self.log_entry(event)) is not None])

@@ -11,6 +11,7 @@ import time
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from solver.core.limits import MAX_HTTP_CONNECTIONS
 from solver.web.app import create_app
 from solver.web.config import WebConfig
 
@@ -27,9 +28,6 @@ def bind(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
-
-
-MAX_CONNECTIONS = 512  # plain HTTP requests past this many open connections get 503
 
 
 class BoundedH11Protocol(H11Protocol):
@@ -72,7 +70,7 @@ def make_server(config: WebConfig) -> uvicorn.Server:
         uvicorn.Config(
             app,
             http=type("BoundedH11Protocol", (BoundedH11Protocol,), {"header_timeout": config.header_timeout}),
-            limit_concurrency=MAX_CONNECTIONS,
+            limit_concurrency=MAX_HTTP_CONNECTIONS,
             ws="websockets-sansio",
             ws_max_size=largest,  # each endpoint enforces its own, smaller, limit
             lifespan="on",

@@ -12,11 +12,10 @@ from collections.abc import Callable
 
 import click
 
+from solver.core.limits import MAX_SHOWN_PLAYS
 from solver.lexicon.loader import Lexicon
 from solver.play.spellevate import Play, SeatView, SpellevateError, parse_play
 from solver.play.spellevate_bots import beating_plays, word_index
-
-SHOWN_PLAYS = 12  # legal plays listed at a prompt
 
 
 class LeftTable(Exception):
@@ -115,17 +114,17 @@ class HumanSeat:
             self.echo("  the table is empty: you lead any letter or a word from your hand")
             words = self.index.formable(view.hand, self.min_length).all_words()
             if words:
-                self.echo(f"  your longest words: {', '.join(words[:SHOWN_PLAYS])}" + more(len(words)))
+                self.echo(f"  your longest words: {', '.join(words[:MAX_SHOWN_PLAYS])}" + more(len(words)))
             return
         table = state.table
         kind = "letter" if table.is_letter else f"{len(table.letters)}-letter word"
         self.echo(f"  table: {table.letters} (a {kind}, by P{state.last_player + 1})")
         plays = beating_plays(self.index, view.hand, table, self.min_length)
         if plays:
-            self.echo(f"  you can beat it with: {', '.join(plays[:SHOWN_PLAYS])}" + more(len(plays)) + ", or pass")
+            self.echo(f"  you can beat it with: {', '.join(plays[:MAX_SHOWN_PLAYS])}" + more(len(plays)) + ", or pass")
         else:
             self.echo(f"  nothing in your hand beats {table.letters}: pass")
 
 
 def more(count: int) -> str:
-    return f" (+{count - SHOWN_PLAYS} more)" if count > SHOWN_PLAYS else ""
+    return f" (+{count - MAX_SHOWN_PLAYS} more)" if count > MAX_SHOWN_PLAYS else ""

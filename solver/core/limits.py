@@ -1,0 +1,104 @@
+"""Every fixed bound of the program, in one place (docs/SECURITY.md lists them and why).
+
+Whatever it is sent or given, each front-end must answer within a bounded time and memory:
+sizes (messages, replies, tiles, grid cells, names, files and lines), numbers (seeds, time
+scales, bot speeds and search budgets, waits, games and workers), and, for the WebSocket
+server, sessions, idle and slow-reading clients and the threads that do the heavy work.
+The bounds of the browser game's rooms are `solver.web.config`'s, configurable from
+`bananas serve`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# -- any game ---------------------------------------------------------------------------------
+MAX_GAME_TILES = 288  # a double set: the most tiles a distribution, a hand, a draw or a grid may hold
+MAX_SEED = 2**63 - 1
+MAX_BANANAGRAMS_PLAYERS = 8  # a Bananagrams game the engine hosts
+MAX_SPELLEVATE_PLAYERS = MAX_GAME_TILES  # a Spellevate table at the terminal: a tile each from a double set
+MAX_PROTOCOL_SPELLEVATE_PLAYERS = 32  # a Spellevate table over the engine protocol (seat or host)
+MAX_SPELLEVATE_ROUNDS = 100  # rounds of one Spellevate game the engine hosts
+
+# -- the engine protocol ------------------------------------------------------------------------
+MAX_MESSAGE_BYTES = 64 * 1024  # one incoming message, as UTF-8
+MAX_REPLY_BYTES = 512 * 1024  # one outgoing message (a default WebSocket client accepts 1 MiB)
+MAX_GRID_CELLS = 128 * 128  # rows x columns of a grid in a message: bounds the replies that echo it
+MAX_NAME_CHARS = 64  # a remote player's name
+MAX_TABLE_COUNT = 10_000  # 'bunch' and 'active' in seat mode
+MAX_REMEMBERED_CALLS = 32  # seat mode: calls a refusal may name (a referee answers long before this many)
+TIME_SCALES = (1e-3, 1e6)  # simulated seconds per wall second, realtime clock
+BOT_SPEEDS = (0.01, 100.0)  # a bot's speed setting ('hard:speed=3')
+MAX_WAIT_SECONDS = 3600.0  # the longest a bot's call or a tick is ever scheduled ahead
+TICK_WORK_SECONDS = 0.25  # a tick runs a hosted game this long at most, then yields to other work
+NETWORK_NODE_BUDGET = 10_000  # the largest bot search budget a network client may ask for
+MAX_QUEUED_LINES = 64  # `bananas engine`: lines read ahead of the one being handled
+
+# -- the command line ---------------------------------------------------------------------------
+MAX_GRID_BYTES = 256 * 1024  # a grid file or standard input holding a grid
+MAX_GRID_TILES = 10_000  # letters on a grid (a double set is 288; the solver takes 1000)
+MAX_ERROR_CHARS = 400  # an error line quotes at most this much of the input
+MAX_LINE_BYTES = 64 * 1024  # one line of `solve -`
+MAX_HAND_LETTERS = 10_000  # letters on the command line (the solver itself takes at most 1000)
+MAX_SECONDS = 86_400.0  # a time limit, budget or timeout option: a day
+MAX_DUMP_SAMPLES = 1000  # dump: simulated draws per letter (each a rebuild of up to --time-per-try)
+MAX_GAMES = 1_000_000  # a tournament's or a Spellevate series' games (its schedule is held in memory)
+MAX_WORKERS = 256  # worker processes of a tournament or a series
+
+
+# -- files of tiles --
+MAX_COUNT_DIGITS = 4  # a count in a distribution is at most 9999: no overflow, whatever the input
+MAX_TILE_FILE_BYTES = 64 * 1024  # a distribution file is read up to this size, never further
+
+# -- word lists --
+MAX_WORD_LIST_BYTES = 16 << 20  # a word list's text (3.5 times the French list): bounds build time and memory
+
+# -- the search --
+MAX_PROOF_WORDS = 200_000  # words listed for the argument; a hand that spells more gets no proof
+MAX_SOLVE_TILES = 1000  # the board is (2n+5)^2 cells: bound the memory a hand can ask for
+
+# -- the games (guards, not rules) --
+MAX_CLUSTER_BATCH = 50  # games per batch: bounds what a lost worker costs and how coarse progress gets
+MAX_LINEUPS = 100_000  # distinct seatings a tournament may enumerate
+MAX_SPELLEVATE_TURNS = 100_000  # a guard, not a rule
+MAX_HAND_EVENTS = 20_000  # a hand that runs this long ends unawarded (a guard, not a rule)
+MAX_HAND_STEPS = 200_000  # decisions and calls processed, refused ones included (same guard)
+MAX_REFUSED = 100  # refused calls in a row after which a player counts as stuck
+MAX_MATCH_HANDS = 25  # replays could in principle go on forever
+MAX_LADDER_ITERATIONS = 100
+
+# -- the browser game (solver.web; the configurable room settings are solver.web.config's) --
+MAX_PAGE_COORD = 200  # grid cells a page may use, in each direction from the origin
+MAX_GRID_SEQ = 2**53 - 1  # a grid update's number, echoed in its check: exact in JavaScript
+MAX_ROOM_NAME_CHARS = 24
+MAX_SPELLEVATE_PLAY_LETTERS = 64  # letters a play may have (a hand holds at most 48 of the 144 tiles)
+MAX_SHOWN_PLAYS = 12  # legal plays listed as buttons, as the terminal seat lists them
+MAX_HTTP_CONNECTIONS = 512  # plain HTTP requests past this many open connections get 503
+MAX_QUOTED_CHARS = 40  # characters of a page's value quoted back in an error
+MAX_QUEUED_PAGE_MESSAGES = 2000  # messages waiting for a page that does not read: past this it is dropped
+MAX_ROOM_CONNECTIONS = 32  # open sockets on one room (each gets its broadcasts): past this, refused
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one session, and of the server that holds many.
+
+    `max_node_budget` caps the bots' search budget (None: no cap, the local engine).
+    The server fields: `max_sessions` connections at once (more are closed with 1013),
+    `idle_timeout` seconds of silence before a session is closed (1000), `workers` threads
+    for the heavy messages (those that make a bot think; cheap ones are answered at once),
+    `max_queued_replies` replies waiting for a slow reader and `write_timeout` seconds a
+    send may block before the connection is closed (1008)."""
+
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+    max_reply_bytes: int = MAX_REPLY_BYTES
+    max_node_budget: int | None = NETWORK_NODE_BUDGET
+    max_sessions: int = 64
+    idle_timeout: float = 300.0
+    workers: int = 2
+    max_queued_replies: int = 256
+    write_timeout: float = 10.0
+
+
+LOCAL = Limits(max_node_budget=None)  # `bananas engine`: the client is the machine's own user
+NETWORK = Limits()  # `bananas serve`

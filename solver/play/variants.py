@@ -1,0 +1,187 @@
+"""The catalogue of ways to play at a table: every variant, defined once.
+
+Each variant is a class that overrides what differs from the classic game (python-chess's
+`chess/variant.py` is the model), and `VARIANTS` lists one instance of each by name. The
+command line (`--variant`), the browser's rooms and the engine protocol (`hello`) offer what
+this catalogue holds; the engine (`solver.play.game.Round`) asks the variant of its `Rules`
+for each rule that differs (the deal, PEEL and DUMP, how a tie or a stalemate is decided,
+the score). Nothing else compares a variant's name.
+
+Adding a variant: a class here (its name, title, player counts, and the hooks it changes),
+one entry in `VARIANTS`, the rules it plays by in ../shared/RULES.md and its tests; a
+variant of another game (like Spellevate) also names the table that plays it
+(`game`, see `solver.web.tables`).
+
+Two kinds of name: `name` is what a person chooses (`three-letter`); `engine` is the rule
+set the engine runs (`Rules.variant`: classic, smoothie or solo), the same for most.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from solver.core.grid import find_words
+from solver.core.limits import MAX_SPELLEVATE_PLAYERS
+
+if TYPE_CHECKING:
+    from solver.play.game import Round, RoundResult, Rules
+
+BANANAGRAMS = "bananagrams"
+SPELLEVATE = "spellevate"
+
+
+class Variant:
+    """The classic game (RULES.md "Classic game"): 1-8 players, PEEL, DUMP, BANANAS."""
+
+    name: ClassVar[str] = "classic"
+    title: ClassVar[str] = "Classic"
+    called: ClassVar[str] = "the classic game"  # its name inside a sentence
+    engine: ClassVar[str | None] = "classic"  # Rules.variant; None: not a Bananagrams hand
+    game: ClassVar[str] = BANANAGRAMS  # the kind of table that plays it
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+    min_length: ClassVar[int] = 2  # the shortest word
+    peel_and_dump: ClassVar[bool] = True
+    in_rooms: ClassVar[bool] = True  # a browser room may be created for it
+
+    def check_players(self, players: int) -> str | None:
+        """Why `players` cannot play this variant, or None."""
+        if not self.min_players <= players <= self.max_players:
+            if self.min_players == self.max_players == 1:
+                return f"{self.called} is played by exactly one player"
+            return f"{self.called} takes {self.min_players} to {self.max_players} players"
+        return None
+
+    def at_table(self, players: int) -> Variant:
+        """The variant a room plays with `players` seated: one person alone plays solo."""
+        return VARIANTS["solo"] if players == 1 else self
+
+    # -- the engine's hooks: RULES.md's rules that differ between variants ---------------------
+    def hand_size(self, players: int, set_size: int) -> int:
+        """RULES.md: 21 tiles each for 1-4 players, 15 for 5-6, 11 for 7-8."""
+        if players <= 4:
+            return 21
+        return 15 if players <= 6 else 11
+
+    def set_aside(self, set_size: int, players: int) -> int:
+        """Tiles put aside, unused, at the deal."""
+        return 0
+
+    def finish_race(self, hand: Round, winners: list[int]) -> RoundResult:
+        """Valid BANANAS calls at one moment: the one caller wins, several share the win."""
+        if len(winners) == 1:
+            return hand.end("win", winners, "bananas")
+        return hand.end("shared", winners, "shared")
+
+    def stalemate(self, hand: Round) -> RoundResult:
+        """Every remaining player is stuck: the hand ends unawarded."""
+        return hand.end("unawarded", [], "stalemate")
+
+    def scores(self, hand: Round, winners: list[int]) -> dict:
+        """The scores the `end` event carries (none in a race)."""
+        return {}
+
+    def search_objective(self, rules: Rules) -> str:
+        """What a bot's grid search optimises (`solver.search.objectives`)."""
+        return "any"
+
+
+class ThreeLetter(Variant):
+    """RULES.md variants: the classic game with words of three letters or more."""
+
+    name = "three-letter"
+    title = "Three-letter minimum"
+    called = "the three-letter game"
+    min_length = 3
+
+
+class Solo(Variant):
+    """RULES.md solo: one player, 21 tiles; the objective chosen up front is the score."""
+
+    name = "solo"
+    title = "Solo"
+    called = "solo"
+    engine = "solo"
+    min_players = max_players = 1
+    in_rooms = False  # a room with one person seated plays solo (`at_table`)
+
+    def at_table(self, players: int) -> Variant:
+        return self
+
+    def scores(self, hand: Round, winners: list[int]) -> dict:
+        if not winners:
+            return {}
+        grid = hand.seats[0].bot.current_grid()
+        scores: dict = {"time": round(hand.clock, 3), "words": len(find_words(grid)) if grid else 0}
+        # The objective chosen up front is the hand's score (lower is better).
+        scores["objective"] = hand.rules.solo_objective
+        scores["score"] = scores["time"] if hand.rules.solo_objective == "time" else scores["words"]
+        return scores
+
+    def search_objective(self, rules: Rules) -> str:
+        return "fewest-words" if rules.solo_objective == "fewest-words" else "any"
+
+
+class Smoothie(Variant):
+    """RULES.md Banana Smoothie: the whole set dealt equally, no PEEL, no DUMP; the longest
+    valid word decides a tie and a stalemate."""
+
+    name = "smoothie"
+    title = "Banana Smoothie"
+    called = "Banana Smoothie"
+    engine = "smoothie"
+    min_players = 2
+    peel_and_dump = False
+
+    def at_table(self, players: int) -> Variant:
+        return self
+
+    def hand_size(self, players: int, set_size: int) -> int:
+        return set_size // players
+
+    def set_aside(self, set_size: int, players: int) -> int:
+        return set_size - self.hand_size(players, set_size) * players  # the remainder stays unused
+
+    def finish_race(self, hand: Round, winners: list[int]) -> RoundResult:
+        if len(winners) == 1:
+            return super().finish_race(hand, winners)
+        return hand.longest_word_decides(winners, "tie")
+
+    def stalemate(self, hand: Round) -> RoundResult:
+        if hand.active:
+            return hand.longest_word_decides(hand.active, "stalemate")
+        return super().stalemate(hand)
+
+
+class Spellevate(Variant):
+    """RULES.md Spellevate: a turn-based game for 3 or more, with its own table
+    (`solver.play.spellevate`); not a Bananagrams hand."""
+
+    name = "spellevate"
+    title = "Spellevate"
+    called = "Spellevate"
+    engine = None
+    game = SPELLEVATE
+    min_players = 3
+    max_players = MAX_SPELLEVATE_PLAYERS
+
+    def at_table(self, players: int) -> Variant:
+        return self
+
+
+VARIANTS: dict[str, Variant] = {
+    variant.name: variant for variant in (Variant(), ThreeLetter(), Smoothie(), Solo(), Spellevate())
+}
+ENGINE_VARIANTS = tuple(v.name for v in VARIANTS.values() if v.engine == v.name)  # Rules.variant's values
+
+
+def variant_named(name: object, choices: tuple[str, ...] = tuple(VARIANTS)) -> Variant:
+    """The variant called `name`; ValueError naming the choices otherwise."""
+    if not isinstance(name, str) or name not in choices:
+        raise ValueError(f"unknown variant {name!r} (choose from {', '.join(choices)})")
+    return VARIANTS[name]
+
+
+def offered(game: str | None = None) -> tuple[str, ...]:
+    """The variants' names, of one game or all."""
+    return tuple(name for name, variant in VARIANTS.items() if game is None or variant.game == game)

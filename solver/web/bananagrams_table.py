@@ -1,0 +1,542 @@
+"""A Bananagrams hand at a room's table: the engine referees it on the wall clock.
+
+The table runs the same engine as `bananas play` (`solver.play.game.Round`), seats each
+person as a `Person` (the engine's Bot interface, whose calls come from the page) and the
+bots by preset. The engine is the one judge of a call (`Round.call_error`): a refused call
+reaches the page as the engine's refusal code, and nothing changes. A person only ever
+receives their own tiles (others' appear as counts).
+
+Threads: the engine's work (bots thinking, calls) runs in worker threads under the table's
+asyncio lock, so the event loop keeps serving pages. A person's grid updates only take that
+person's own small lock, so spellcheck answers while a bot thinks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from solver.core.grid import Grid, validate
+from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
+from solver.core.tiles import TileCounts
+from solver.play.bots import GreedyBot, SolverBot, make_bot
+from solver.play.game import Decision, Refusal, Round, RuleError, Rules, TableView
+from solver.web.table import RoomError, Seat, TableHandle, TableSetup
+
+PAGE_CALLS = {"peel": "peel", "dump": "dump", "bananas": "bananas", "stuck": "wait"}  # page call -> Decision
+Cell = tuple[int, int]
+Result = TypeVar("Result")
+
+
+def parse_cells(value, limit: int) -> dict[Cell, str]:
+    """A page's grid: a list of [row, col, letter]; every field checked."""
+    if not isinstance(value, list) or len(value) > limit:
+        raise RoomError("bad_grid", f"a grid is a list of at most {limit} [row, col, letter] cells")
+    cells: dict[Cell, str] = {}
+    for item in value:
+        if not (isinstance(item, list) and len(item) == 3):
+            raise RoomError("bad_grid", "each cell is [row, col, letter]")
+        row, col, letter = item
+        if not all(isinstance(n, int) and not isinstance(n, bool) and abs(n) <= MAX_PAGE_COORD for n in (row, col)):
+            raise RoomError("bad_grid", f"cell coordinates are integers within +-{MAX_PAGE_COORD}")
+        if not (isinstance(letter, str) and len(letter) == 1 and "A" <= letter <= "Z"):
+            raise RoomError("bad_letters", "a tile is one letter A-Z")
+        if (row, col) in cells:
+            raise RoomError("bad_grid", "two tiles on one cell")
+        cells[(row, col)] = letter
+    return cells
+
+
+def cells_tiles(cells: dict[Cell, str]) -> TileCounts:
+    return TileCounts.from_letters("".join(cells.values()))
+
+
+def thumbnail(grid: Grid | None, letters: bool) -> list[str] | None:
+    """A grid for the others to watch: its rows, letters shown or each tile as `#`."""
+    if grid is None:
+        return None
+    rows = grid.to_json()
+    return rows if letters else ["".join("." if ch == "." else "#" for ch in row) for row in rows]
+
+
+def refused(refusal: Refusal) -> RoomError:
+    """The engine's refusal as the page's error: its code, for the page to translate."""
+    return RoomError(refusal.code, refusal.message, refusal.params)
+
+
+class Person:
+    """A person's seat in the engine (its Bot interface). The page builds the grid and sends
+    it; the engine deals tiles here. A lock keeps the tiles and the grid consistent between
+    the engine's thread and the grid updates: the grid always uses tiles the person holds."""
+
+    speed = 1.0
+
+    def __init__(self, name: str):
+        self.name = name
+        self.lock = threading.Lock()
+        self.tiles = TileCounts()
+        self.cells: dict[Cell, str] = {}
+        self.bananas_cells: dict[Cell, str] = {}  # the grid shown at this person's last BANANAS
+
+    # -- the engine's side
+    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        with self.lock:
+            self.tiles, self.cells = tiles, {}
+
+    def receive(self, tiles: TileCounts) -> None:
+        with self.lock:
+            self.tiles = self.tiles + tiles
+
+    def give_back(self, tile: str) -> None:
+        with self.lock:
+            returned = TileCounts.from_letters(tile)
+            if not (self.tiles - cells_tiles(self.cells)).contains(returned):
+                # A grid update raced the dump: the tile leaves the grid (the page resyncs).
+                cell = next(cell for cell, letter in self.cells.items() if letter == tile)
+                del self.cells[cell]
+            self.tiles = self.tiles - returned
+
+    def decide(self, view: TableView) -> Decision:
+        return Decision("remote")  # a person decides on their own time
+
+    def holding(self) -> TileCounts:
+        return self.tiles
+
+    def current_grid(self) -> Grid | None:
+        with self.lock:
+            return Grid.from_cells(self.cells) if self.cells else None
+
+    # -- the page's side
+    def set_cells(self, cells: dict[Cell, str]) -> None:
+        with self.lock:
+            if not self.tiles.contains(cells_tiles(cells)):
+                raise RoomError("not_your_tile", "the grid holds tiles you do not have")
+            self.cells = cells
+
+    def rack(self) -> TileCounts:
+        with self.lock:
+            return self.tiles - cells_tiles(self.cells)
+
+    def snapshot(self) -> tuple[TileCounts, dict[Cell, str]]:
+        with self.lock:
+            return self.tiles, dict(self.cells)
+
+
+def table_rules(setup: TableSetup) -> Rules:
+    """The engine's rules for the room's variant and the players seated (one alone plays solo,
+    with the room's shortest word)."""
+    players, variant = len(setup.seats), setup.variant
+    try:
+        rules = Rules.for_variant(
+            variant.at_table(players), setup.language, distribution=setup.distribution, min_length=variant.min_length
+        )
+        rules.check_players(players)
+    except RuleError as error:
+        raise RoomError("bad_start", str(error)) from None
+    return rules
+
+
+class BananagramsTable:
+    """One hand at a room's table: the engine's `Round` on the wall clock, and what pages see."""
+
+    messages = frozenset({"grid", "call"})
+
+    def __init__(self, setup: TableSetup, handle: TableHandle):
+        self.handle = handle
+        self.spellcheck = setup.spellcheck
+        self.seats = list(setup.seats)
+        self.rules = table_rules(setup)
+        self.players: list[Person | SolverBot | GreedyBot] = [
+            Person(seat.name) if seat.kind == "person" else make_bot(seat.spec or "") for seat in self.seats
+        ]
+        for player, seat in zip(self.players, self.seats, strict=True):
+            player.name = seat.name
+        self.events: list[dict] = []  # engine events not yet turned into messages
+        self.show_letters = setup.show_letters
+        count = len(self.seats)
+        self.log: list[dict] = []
+        self.tiles_left = [0] * count
+        # What the pages see of each bot's grid: as of its last call that landed (a bot lays
+        # its whole move at once when it decides; the referee sees it when the call lands).
+        self.shown: list[Grid | None] = [None] * count
+        self.status = ["building"] * count
+        self.peels, self.dumps = [0] * count, [0] * count
+        self.first_grid: list[float | None] = [None] * count  # clock when the rack first emptied
+        self.round = Round(self.rules, self.players, setup.seed, observer=self.observe)  # loads word lists
+        self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
+        self.lexicon = self.round.lexicon
+        self.started = time.monotonic()
+        self.lock = asyncio.Lock()
+        self.poke = asyncio.Event()
+        self.final: dict | None = None
+        self.sent_held: dict[int, tuple] = {}  # connection id -> (held, active, waiting) last sent
+
+    def clock(self) -> float:
+        return time.monotonic() - self.started
+
+    def index_of(self, seat: Seat) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s is seat), None)
+
+    def seated(self, seat: Seat) -> bool:
+        return self.index_of(seat) is not None
+
+    def person_at(self, seat: Seat) -> tuple[int, Person]:
+        """The index and engine seat of the person at `seat`, who must be playing this hand."""
+        index = self.index_of(seat)
+        player = self.players[index] if index is not None else None
+        if index is None or not isinstance(player, Person):
+            raise RoomError("out_of_order", "you are not playing in this game")
+        refusal = self.round.call_error(index, Decision("wait"))  # may this player act at all?
+        if refusal is not None:
+            raise refused(refusal)
+        return index, player
+
+    # -- the table interface -------------------------------------------------------------------
+    async def start(self) -> None:
+        async with self.lock:
+            self.started = time.monotonic()
+            self.after_step()
+            self.publish(self.drain_events())
+        self.handle.spawn(self.drive())
+
+    def restore(self, connection, seat: Seat) -> None:
+        connection.send({"type": "log", "entries": self.log, "reset": True})
+        self.broadcast_table()  # everyone sees the seat connected again
+        index = self.index_of(seat)
+        if index is not None and isinstance(player := self.players[index], Person):
+            private = self.private(index, restore=True)
+            self.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
+            connection.send(private)
+            if self.spellcheck and self.final is None:
+                connection.send({"type": "check", "seq": None, **self.check(player.snapshot()[1])})
+        if self.final is not None:
+            connection.send(self.final)
+
+    async def on_message(self, connection, seat: Seat, message: dict) -> None:
+        if message["type"] == "grid":
+            self.update_grid(connection, seat, message)
+        else:
+            await self.call(seat, message)
+
+    async def leave(self, seat: Seat) -> None:
+        index = self.index_of(seat)
+        assert index is not None  # the room asks only for a seat dealt in
+        async with self.lock:
+            if self.round.result is None:
+                await self.step(lambda: self.round.leave(index, self.clock()))
+            self.publish(self.drain_events())
+
+    def disconnected(self, connection) -> None:
+        self.sent_held.pop(id(connection), None)
+        self.broadcast_table()
+
+    # -- the page's messages -------------------------------------------------------------------
+    def update_grid(self, connection, seat: Seat, message: dict) -> None:
+        index, person = self.person_at(seat)
+        cells = parse_cells(message.get("cells"), len(self.rules.distribution))
+        seq = message.get("seq")
+        if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq <= MAX_GRID_SEQ):
+            raise RoomError("bad_value", f"seq is an integer from 0 to {MAX_GRID_SEQ}")
+        before = self.tiles_left[index]
+        person.set_cells(cells)
+        if self.spellcheck:
+            connection.send({"type": "check", "seq": seq, **self.check(cells)})
+        self.person_tiles_left()
+        if self.tiles_left[index] != before:  # the others' view changes with the count (not every move)
+            if self.status[index] in ("peeled", "dumped"):
+                self.status[index] = "building"
+            self.broadcast_table()
+
+    async def call(self, seat: Seat, message: dict) -> None:
+        """PEEL, DUMP, BANANAS or "stuck" from a person: the engine judges it."""
+        index, person = self.person_at(seat)
+        call = message.get("call")
+        if not isinstance(call, str) or call not in PAGE_CALLS:
+            raise RoomError("bad_value", "call is peel, dump, bananas or stuck")
+        tile = message.get("tile") if call == "dump" else None
+        if call == "dump" and not (isinstance(tile, str) and len(tile) == 1 and "A" <= tile <= "Z"):
+            raise RoomError("bad_letters", "dump one tile, a letter A-Z")
+        async with self.lock:
+            decision = Decision(PAGE_CALLS[call], tile=tile, grid=person.current_grid())
+            # The call is shown at once; what it sets off (the bots' new moves) the driver plays next.
+            refusal = await self.step(lambda: self.round.external_call(index, decision, self.clock(), settle=False))
+            self.publish(self.drain_events())
+        self.poke.set()
+        if refusal is not None:
+            raise refused(refusal)
+
+    # -- engine steps (call with the lock held; they run in a worker thread) -------------------
+    async def step(self, action: Callable[[], Result]) -> Result:
+        outcome = await asyncio.to_thread(action)
+        self.after_step()
+        return outcome
+
+    async def drive(self) -> None:
+        """Advance the engine as the wall clock reaches its events (bots' calls)."""
+        hand = self.round
+        while hand.result is None and not self.handle.closed:
+            delay = None
+            if hand.queue:
+                delay = max(0.0, self.started + hand.queue[0][0] - time.monotonic())
+            try:
+                await asyncio.wait_for(self.poke.wait(), timeout=delay)
+            except TimeoutError:
+                pass
+            self.poke.clear()
+            async with self.lock:
+                if hand.result is None:
+                    await self.step(lambda: hand.advance(self.clock()))
+                self.publish(self.drain_events())
+
+    def after_step(self) -> None:
+        hand = self.round
+        if hand.result is None and not hand.queue:
+            persons_playing = any(
+                isinstance(p, Person) and hand.seats[i].active and not hand.seats[i].waiting
+                for i, p in enumerate(self.players)
+            )
+            if not persons_playing:
+                hand.result = hand.stalemate()  # nobody can act any more
+        for index, player in enumerate(self.players):
+            seat = hand.seats[index]
+            if isinstance(player, Person):
+                continue
+            shown = self.shown[index]
+            self.tiles_left[index] = len(seat.held - shown.tiles()) if seat.active and shown else len(seat.held)
+            self.note_first_grid(index)
+
+    def observe(self, event: dict) -> None:
+        """Each engine event as it happens (in the engine's thread): a bot's grid is seen when
+        its own call lands."""
+        self.events.append(event)
+        player = event.get("player")
+        if player is not None and event["event"] in ("peel", "dump", "bananas", "stuck"):
+            if not isinstance(self.players[player], Person):
+                self.shown[player] = self.players[player].current_grid()
+        if player is not None and event["event"] in ("rotten", "left"):
+            self.shown[player] = None
+
+    def person_tiles_left(self) -> None:
+        for index, player in enumerate(self.players):
+            if isinstance(player, Person):
+                self.tiles_left[index] = len(player.rack()) if self.round.seats[index].active else 0
+                self.note_first_grid(index)
+
+    def note_first_grid(self, index: int) -> None:
+        if self.first_grid[index] is None and self.tiles_left[index] == 0 and self.round.seats[index].active:
+            if self.grid_of(index) is not None:
+                self.first_grid[index] = round(self.clock(), 1)
+
+    def grid_of(self, index: int) -> Grid | None:
+        """A player's grid as the others may see it now."""
+        player = self.players[index]
+        return player.current_grid() if isinstance(player, Person) else self.shown[index]
+
+    # -- what pages see ------------------------------------------------------------------------
+    def publish(self, entries: list[dict]) -> None:
+        """The log's new entries, the public table, each person their own tiles if they
+        changed, and the end once the hand is over."""
+        if entries:
+            self.handle.broadcast({"type": "log", "entries": entries})
+        self.broadcast_table()
+        for connection, seat in self.handle.pages():
+            index = self.index_of(seat)
+            if index is not None and isinstance(self.players[index], Person):
+                private = self.private(index)
+                if self.sent_held.get(id(connection)) != (private["held"], private["active"], private["waiting"]):
+                    self.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
+                    connection.send(private)
+        result = self.round.result
+        if result is not None and self.final is None:
+            self.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
+            for index, player in enumerate(self.players):  # the hand is over: every grid as it is
+                if not isinstance(player, Person) and self.round.seats[index].active:
+                    self.shown[index] = player.current_grid()
+            self.after_step()
+            self.final = self.final_boards()
+            self.handle.broadcast(self.final)
+            winner = result.winners[0] if result.outcome == "win" and len(result.winners) == 1 else None
+            self.handle.ended(self.seats[winner] if winner is not None else None)
+
+    def drain_events(self) -> list[dict]:
+        """Engine events since the last call, as public log entries."""
+        entries = []
+        while self.events:
+            event = self.events.pop(0)
+            entry = self.log_entry(event)
+            if entry is not None:
+                entries.append(entry)
+        self.log.extend(entries)
+        return entries
+
+    def log_entry(self, event: dict) -> dict | None:
+        kind = event["event"]
+        who = self.seats[event["player"]].name if "player" in event else None
+        entry = {"t": event["t"], "kind": kind, "who": who}
+        if kind == "split":
+            entry["hand_size"] = len(event["hands"][0]) if event["hands"] else 0
+        elif kind == "bananas" and event.get("grid"):
+            player = self.players[event["player"]]
+            if isinstance(player, Person):
+                player.bananas_cells = Grid.from_rows(event["grid"]).cells()
+            self.status[event["player"]] = "called"
+        elif kind == "rotten":
+            entry["problems"] = event.get("problems", [])[:5]
+            self.status[event["player"]] = "rotten"
+        elif kind == "left":
+            self.status[event["player"]] = "left"
+        elif kind == "stuck":
+            self.status[event["player"]] = "stuck"
+        elif kind == "inspection":
+            return None  # the end entry says who won
+        elif kind == "end":
+            entry.update(
+                outcome=event["outcome"], winners=[self.seats[i].name for i in event["winners"]], reason=event["reason"]
+            )
+            for key in ("time", "words"):
+                if key in event:
+                    entry[key] = event[key]
+        if kind == "peel":  # everyone drew a tile: back to building, the caller has peeled
+            self.peels[event["player"]] += 1
+            for index, seat in enumerate(self.round.seats):
+                if seat.active:
+                    self.status[index] = "building"
+            self.status[event["player"]] = "peeled"
+        elif kind == "dump":
+            self.dumps[event["player"]] += 1
+            for index, seat in enumerate(self.round.seats):
+                if seat.active and self.status[index] == "stuck":
+                    self.status[index] = "building"
+            self.status[event["player"]] = "dumped"
+        if "bunch" in event:
+            entry["bunch"] = event["bunch"]
+        return entry
+
+    def broadcast_table(self) -> None:
+        """The public table to every page: the others' grids as shapes, or with their letters
+        for a page whose person is out of the hand (and in a room that shows letters)."""
+        tables: dict[bool, dict] = {}
+        for connection, seat in self.handle.pages():
+            index = self.index_of(seat)
+            letters = self.show_letters or index is None or not self.round.seats[index].active
+            if letters not in tables:
+                tables[letters] = self.table(letters)
+            connection.send(tables[letters])
+
+    def table(self, letters: bool = False) -> dict:
+        hand = self.round
+        self.person_tiles_left()
+        players = []
+        for index, seat in enumerate(self.seats):
+            status = self.status[index]
+            if hand.seats[index].active and status == "stuck" and not hand.seats[index].waiting:
+                status = self.status[index] = "building"
+            grid = self.grid_of(index)
+            players.append(
+                {
+                    "seat": index,
+                    "name": seat.name,
+                    "kind": seat.kind,
+                    "tiles_left": self.tiles_left[index],
+                    "on_grid": len(grid.tiles()) if grid is not None else 0,
+                    "grid": thumbnail(grid, letters),
+                    "active": hand.seats[index].active,
+                    "status": status,
+                    "connected": seat.connected,
+                    "peels": self.peels[index],
+                    "dumps": self.dumps[index],
+                    "first_grid": self.first_grid[index],
+                }
+            )
+        return {
+            "type": "table",
+            "bunch": len(hand.bunch),
+            "active": len(hand.active),
+            "players": players,
+            "variant": self.rules.variant,
+            "min_length": self.rules.min_length,
+            "peel_and_dump": self.rules.peel_and_dump,
+            "clock": round(self.clock(), 1),
+            "over": hand.result is not None,
+            "letters": letters,
+        }
+
+    def private(self, index: int, restore: bool = False) -> dict:
+        player = self.players[index]
+        assert isinstance(player, Person)  # private messages go to persons only
+        tiles, cells = player.snapshot()
+        message = {
+            "type": "tiles",
+            "held": tiles.letters(),
+            "active": self.round.seats[index].active,
+            "waiting": self.round.seats[index].waiting,
+        }
+        if restore:
+            message["cells"] = [[row, col, letter] for (row, col), letter in sorted(cells.items())]
+        return message
+
+    def check(self, cells: dict[Cell, str]) -> dict:
+        """The spellcheck of a page's grid, in the page's own coordinates."""
+        if not cells:
+            return {"valid": True, "invalid_cells": [], "loose_cells": [], "invalid_words": []}
+        top = min(row for row, _ in cells)
+        left = min(col for _, col in cells)
+        report = validate(Grid.from_cells(cells), self.lexicon, None, self.rules.min_length)
+        invalid = sorted({(r + top, c + left) for word in report.invalid_words for r, c in word.cells})
+        loose = []
+        if len(report.components) > 1:
+            biggest = max(report.components, key=len)
+            loose = sorted((r + top, c + left) for part in report.components if part is not biggest for r, c in part)
+        return {
+            "valid": report.ok,
+            "invalid_cells": [list(cell) for cell in invalid],
+            "loose_cells": [list(cell) for cell in loose],
+            "invalid_words": sorted({word.text for word in report.invalid_words}),
+        }
+
+    def final_boards(self) -> dict:
+        result = self.round.result
+        assert result is not None  # called once the hand has ended
+        boards = []
+        for index, (seat, player) in enumerate(zip(self.seats, self.players, strict=True)):
+            if isinstance(player, Person):
+                cells = player.snapshot()[1] or player.bananas_cells
+                grid = Grid.from_cells(cells) if cells else None
+            else:
+                grid = player.current_grid() if self.round.seats[index].active else None
+            board = {
+                "seat": index,
+                "name": seat.name,
+                "kind": seat.kind,
+                "status": self.status[index],
+                "grid": None,
+                "tiles_left": self.tiles_left[index],
+                "first_grid": self.first_grid[index],
+                "peels": self.peels[index],
+                "dumps": self.dumps[index],
+            }
+            if grid is not None:
+                report = validate(grid, self.lexicon, None, self.rules.min_length)
+                board.update(
+                    grid=grid.to_json(),
+                    valid=report.ok,
+                    invalid_cells=sorted({cell for word in report.invalid_words for cell in word.cells}),
+                    words=len(report.words),
+                )
+            if index in result.winners:
+                board["status"] = "winner" if result.outcome in ("win", "shared") else "tied"
+            boards.append(board)
+        return {
+            "type": "end",
+            "outcome": result.outcome,
+            "winners": [self.seats[i].name for i in result.winners],
+            "reason": result.reason,
+            "reason_code": result.reason_code,
+            "reason_params": result.reason_params,
+            "scores": result.scores,
+            "boards": boards,
+            "clock": round(result.clock, 1),
+        }

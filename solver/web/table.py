@@ -1,0 +1,153 @@
+"""The boundary between a room and the game played at its table.
+
+A room (`solver.web.rooms`) owns the lobby: seats, the host, reconnect tokens, sockets. What
+happens once the host presses Start is a table's: `BananagramsTable`
+(`solver.web.bananagrams_table`) or `SpellevateTable` (`solver.web.spellevate_table`), chosen
+by the variant's `game` (`solver.play.variants`). The room knows a table only by the
+`Table` interface below and hands it a `TableHandle`, never itself: a table can send to the
+room's pages and say its hand is over, nothing more.
+
+Adding a kind of table: a class with this interface in a module of its own, and one entry in
+`solver.web.rooms.TABLES`. Adding a table message: its name in the table's `messages` and
+its case in the table's `on_message` (and a line in docs/ROOMS.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from solver.core.limits import MAX_QUOTED_CHARS
+from solver.core.tiles import TileCounts
+from solver.play.variants import Variant
+
+log = logging.getLogger("bananas.web")
+
+
+class RoomError(Exception):
+    """A message that cannot be acted on: the page gets `code`, `message` (and `params`, the
+    values a translation of `code` names); nothing changes."""
+
+    def __init__(self, code: str, message: str, params: dict | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params or {}
+
+    def reply(self) -> dict:
+        reply: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.params:
+            reply["params"] = self.params
+        return reply
+
+
+def quote(value) -> str:
+    """A page's value, for an error message: short, whatever it was sent."""
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTED_CHARS else text[: MAX_QUOTED_CHARS - 3] + "..."
+
+
+@dataclass
+class Seat:
+    """A place at the room's table: a person (with a reconnect token) or a bot (a spec)."""
+
+    kind: str  # person | bot
+    name: str
+    token: str | None = None  # a person's reconnect token
+    spec: str | None = None  # a bot's spec
+    preset: str | None = None
+    connections: set = field(default_factory=set)
+    gone_since: float | None = None  # when the last connection closed
+
+    @property
+    def connected(self) -> bool:
+        return self.kind == "bot" or bool(self.connections)
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """Everything a table is started with: who sits where, and the room's settings."""
+
+    seats: tuple[Seat, ...]
+    variant: Variant
+    language: str
+    distribution: TileCounts
+    spellcheck: bool
+    seed: int
+    last_winner: Seat | None  # the previous hand's winner (Spellevate: they lead)
+    bot_delay: float  # seconds before a turn-based bot's move, so a person can follow
+    show_letters: bool = False  # the others' grids with their letters while the hand runs (else shapes)
+
+
+class TableHandle:
+    """What a table may do to its room: send to the pages, start its driver task, and say
+    that its hand is over. Built by the room; a table never sees the room itself."""
+
+    def __init__(
+        self,
+        room_id: str,
+        pages: Callable[[], list[tuple[Any, Seat | None]]],
+        ended: Callable[[Seat | None], None],
+        is_closed: Callable[[], bool],
+    ):
+        self.room_id = room_id
+        self._pages = pages
+        self._ended = ended
+        self._is_closed = is_closed
+        self.tasks: list[asyncio.Task] = []
+
+    def pages(self) -> Iterator[tuple[Any, Seat]]:
+        """Each joined page's connection, and the seat it acts for."""
+        for connection, seat in self._pages():
+            if seat is not None:
+                yield connection, seat
+
+    def broadcast(self, message: dict) -> None:
+        for connection, _ in self.pages():
+            connection.send(message)
+
+    def ended(self, winner: Seat | None) -> None:
+        """The hand (or round) is over: the room shows its end and offers another."""
+        self._ended(winner)
+
+    @property
+    def closed(self) -> bool:
+        return self._is_closed()
+
+    def spawn(self, work) -> None:
+        """Run `work` (a coroutine: the table's driver) until it ends or the room closes."""
+        self.tasks.append(asyncio.create_task(work))
+
+    def cancel(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+
+
+class Table(Protocol):
+    """A game at a room's table, as the room drives it (see the module docstring)."""
+
+    messages: frozenset[str]  # the page messages `on_message` takes (every other type is the room's)
+
+    async def start(self) -> None:
+        """Deal and begin: tell every page, and spawn the driver through the handle."""
+
+    def restore(self, connection, seat: Seat) -> None:
+        """A page (re)joining while the table is up: its log, the table and its own tiles."""
+
+    async def on_message(self, connection, seat: Seat, message: dict) -> None:
+        """One of `messages` from the page of `seat`; RoomError when it cannot be acted on."""
+
+    async def leave(self, seat: Seat) -> None:
+        """A person leaves the table for good (gone too long, or Leave)."""
+
+    def disconnected(self, connection) -> None:
+        """A page's connection closed (its seat may come back)."""
+
+    def seated(self, seat: Seat) -> bool:
+        """Whether `seat` was dealt into this table's hand."""
+
+
+TableFactory = Callable[[TableSetup, TableHandle], Table]

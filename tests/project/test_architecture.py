@@ -1,0 +1,180 @@
+"""The layering of docs/ARCHITECTURE.md, checked on the sources: every import of a solver module,
+at any depth (inside functions too, `if TYPE_CHECKING:` blocks aside), points down the layers
+core -> lexicon -> search -> play -> protocol / web -> cli, and no two modules import each other
+round a cycle. A lazy import inside a function still runs, so it counts like any other."""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+import pytest
+
+SOLVER = Path(__file__).resolve().parents[2] / "solver"
+
+# A module may import its own layer and the layers with a smaller number. web sits above
+# protocol: the browser server offers the engine protocol on `/engine` and shares its limits.
+LAYERS = {"core": 1, "lexicon": 2, "search": 3, "play": 4, "protocol": 5, "web": 6, "cli": 7}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SOLVER.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def all_modules() -> dict[str, Path]:
+    modules = {module_name(path): path for path in sorted(SOLVER.rglob("*.py"))}
+    assert "solver.play.game" in modules, f"no solver package at {SOLVER}"  # a moved test must not pass on nothing
+    return modules
+
+
+def is_type_checking_block(node: ast.AST) -> bool:
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def import_nodes(tree: ast.AST):
+    """Every import statement in the tree, at any depth, outside `if TYPE_CHECKING:` bodies
+    (their `else:` branches run, so they count)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        if is_type_checking_block(node):
+            assert isinstance(node, ast.If)
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def imported_modules(name: str, path: Path, known: set[str]) -> set[str]:
+    """The solver modules that module `name` imports. Importing `solver.a.b` also runs
+    `solver/a/__init__.py`; that implied edge is left out (a package that re-exports its
+    submodules would close a cycle with each of them), but what an `__init__.py` imports
+    is the package's own edges, and `from solver.a import name` is an edge to the package."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in import_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+            continue
+        base = node.module or ""
+        if node.level:
+            anchor = package.split(".")
+            anchor = anchor[: len(anchor) - (node.level - 1)]
+            base = ".".join(anchor + ([base] if base else []))
+        targets.add(base)
+        targets.update(f"{base}.{alias.name}" for alias in node.names)
+    return {target for target in targets if target in known and target != name}
+
+
+@functools.cache
+def import_graph() -> dict[str, set[str]]:
+    modules = all_modules()
+    return {name: imported_modules(name, path, set(modules)) for name, path in modules.items()}
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan's algorithm),
+    each as a cycle through them found by a walk, for the failure message."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return components
+
+
+def cycle_through(graph: dict[str, set[str]], component: list[str]) -> list[str]:
+    """One import path from the component's first module back to itself, inside the component."""
+    start, members = component[0], set(component)
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        node = frontier.pop(0)
+        for target in sorted(graph[node] & members):
+            if target == start:
+                return paths[node] + [start]
+            if target not in paths:
+                paths[target] = paths[node] + [target]
+                frontier.append(target)
+    raise AssertionError(f"{component} is not a cycle")
+
+
+def layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS[parts[1]] if len(parts) > 1 else None
+
+
+def test_the_graph_sees_imports_inside_functions_and_skips_type_checking_blocks(tmp_path):
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import tiles\n"
+        "if TYPE_CHECKING:\n"
+        "    from solver.play.game import Round\n"
+        "def later():\n"
+        "    from solver.lexicon.loader import get_lexicon\n"
+        "    import solver.search.kernels\n"
+    )
+    path = tmp_path / "grid.py"
+    path.write_text(source, encoding="utf-8")
+    known = {"solver.core.tiles", "solver.lexicon.loader", "solver.play.game", "solver.search.kernels"}
+    assert imported_modules("solver.core.grid", path, known) == {
+        "solver.core.tiles",
+        "solver.lexicon.loader",
+        "solver.search.kernels",
+    }
+
+
+def test_the_cycle_finder_reports_a_cycle_and_nothing_else():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycles(graph) == [["a", "b", "c"]]
+    assert cycle_through(graph, ["a", "b", "c"]) == ["a", "b", "c", "a"]
+    assert find_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycles():
+    graph = import_graph()
+    cycles = find_cycles(graph)
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(cycle_through(graph, c)) for c in cycles)
+
+
+@pytest.mark.parametrize("module", sorted(all_modules()))
+def test_imports_point_down_the_layers(module):
+    graph = import_graph()
+    own = layer(module)
+    upward = sorted(target for target in graph[module] if own is not None and (layer(target) or 0) > own)
+    assert not upward, f"{module} (layer {own}) imports higher layers: {upward}"

@@ -1,0 +1,123 @@
+"""People at the table, in a real browser (issue 21): every control on screen on phones and
+desktops, the others' progress live (tiles and a thumbnail of each grid), a French hand with
+no English left on its end screen.
+
+Screenshots: with BANANAS_SCREENSHOTS=1 the phone table and the end screen go to
+docs/screenshots/ (the README shows them).
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_browser import add_bot, create_room, new_page, wait_for_tiles
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844},
+    "small-phone": {"width": 360, "height": 740},
+}
+CONTROLS = ("#peel", "#dump", "#bananas", "#stuck", "#leave", "#shuffle", "#recall")
+FAST_BOT = "medium:speed=8"  # peels every few seconds: its progress must show
+
+
+def open_table(browser, server, viewport: str, variant: str = "classic", bots: int = 1, language: str = "en"):
+    phone = viewport != "desktop"
+    page = new_page(browser, viewport=VIEWPORTS[viewport], is_mobile=phone, has_touch=phone)
+    page.goto(server.url + "/")
+    page.select_option("#language", language)
+    create_room(page, server, "Ann", variant=variant)
+    for _ in range(bots):
+        add_bot(page, "easy")
+    page.click("#start")
+    return page
+
+
+def off_screen(page, selectors) -> list[str]:
+    """The controls not wholly inside the viewport (hidden ones count as off screen)."""
+    size = page.viewport_size
+    missing = []
+    for selector in selectors:
+        box = page.locator(selector).bounding_box()
+        if box is None or box["x"] < 0 or box["y"] < 0:
+            missing.append(selector)
+        elif box["x"] + box["width"] > size["width"] or box["y"] + box["height"] > size["height"]:
+            missing.append(selector)
+    return missing
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize(("variant", "bots", "tiles"), [("classic", 1, 21), ("smoothie", 2, 48)])
+def test_every_control_is_on_screen_without_scrolling(browser, serve, viewport, variant, bots, tiles):
+    page = open_table(browser, serve(), viewport, variant, bots)
+    wait_for_tiles(page, tiles)
+    controls = CONTROLS if variant == "classic" else tuple(c for c in CONTROLS if c not in ("#peel", "#dump"))
+    assert off_screen(page, controls) == []
+    assert page.evaluate("window.scrollY") == 0
+    page.close()
+
+
+def test_a_bots_thumbnail_and_tile_count_change_when_it_peels(browser, serve, shots):
+    server = serve(bots={"easy": FAST_BOT})
+    page = open_table(browser, server, "phone")
+    wait_for_tiles(page, 21)
+    chip = page.locator('#players .player[data-name="easy bot"]')
+    assert chip.locator(".thumb .tile").count() == 0  # nothing seen of its grid before its first call
+    assert chip.get_attribute("data-left") == "21"
+    page.wait_for_function(
+        """() => { const chip = document.querySelector('#players .player[data-name="easy bot"]');
+                   return chip && chip.dataset.left !== '21' && chip.querySelectorAll('.thumb .tile').length > 0 }""",
+        timeout=60_000,
+    )
+    assert "peeled" in chip.inner_text()
+    placed = chip.locator(".thumb .tile").count()
+    assert placed >= 20 and chip.locator(".thumb .tile").first.inner_text() == ""  # a shape: no letters
+    assert page.locator("#rack .tile").count() == 22  # its PEEL gave the person a tile too
+    page.screenshot(path=str(shots / "table-phone.png"))
+    assert page.errors == []
+
+
+ENGLISH = (
+    "Player",
+    "Tiles left",
+    "First grid",
+    "Peels",
+    "Dumps",
+    "Hands won",
+    "did not finish",
+    "stuck",
+    "every remaining player",
+    "Play again",
+    "Rematch",
+    "building",
+    "winner",
+    "left",
+    "Final grids",
+)
+
+
+def test_a_french_hand_ends_with_no_english_on_its_end_screen(browser, serve, shots):
+    page = open_table(browser, serve(), "desktop", bots=0, language="fr")
+    wait_for_tiles(page, 21)
+    page.click("#stuck")  # alone and stuck: the hand ends unawarded
+    page.wait_for_selector("#end:not([hidden])")
+    text = page.inner_text("#end")
+    assert "bloqués" in text and "Tuiles restantes" in text
+    assert [word for word in ENGLISH if word in text] == []
+    page.screenshot(path=str(shots / "end-fr.png"))
+    assert page.errors == []
+
+
+def test_leave_is_confirmed_and_apart_from_the_game_actions(browser, serve):
+    page = open_table(browser, serve(), "phone")
+    wait_for_tiles(page, 21)
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.tap("#leave")
+    page.wait_for_timeout(300)
+    assert asked and page.is_visible("#table")  # dismissed: still at the table
+    assert page.locator(".actions #leave").count() == 0
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.tap("#leave")
+    page.wait_for_selector("#gone:not([hidden])")
