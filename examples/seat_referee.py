@@ -5,7 +5,7 @@ It owns the bunch (the English 144-tile set), deals each engine a hand, honours 
 their calls under the rules, and ends the game at a valid BANANAS, when every player is
 stuck, or at a guard. Standard library and the protocol only: it imports nothing from the
 `solver` package, so it shows exactly what a front-end author has to write, and the test
-suite runs it (tests/test_seat_referee.py) so that the protocol and its document cannot
+suite runs it (tests/project/test_examples.py) so that the protocol and its document cannot
 drift apart.
 
 The rule that keeps it simple (docs/PROTOCOL.md, "Which state a call was made on"): count

@@ -4,7 +4,8 @@ BANANAS_CACHE (the lexicon cache) is pointed at a session temporary folder only 
 environment does not set it already (CI does, to reuse the cache between runs).
 NUMBA_CACHE_DIR is left alone. The fast-start extension (solver.search.native) is off for the
 session (BANANAS_FAST_START=0): the CLI commands run in-process on numba's JIT, like the library,
-and no test starts a background build; tests/test_native.py turns it on where it is the subject.
+and no test starts a background build; tests/search/test_native.py turns it on where it is the
+subject. Helpers that are not fixtures live in tests/helpers.py (tests/README.md).
 """
 
 from __future__ import annotations
@@ -61,3 +62,12 @@ def grid_file(tmp_path: Path):
         return str(path)
 
     return write
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items):
+    """A browser test is slow too: the quick tier (-m "not slow") never starts a browser,
+    whichever file it is in; the full suite and -m browser run them."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)

@@ -74,6 +74,18 @@ class FakeTerminal(io.StringIO):
         return True
 
 
+# -- the quick tier -------------------------------------------------------------------------
+
+
+def sweep(name: str, quick, full):
+    """Parametrize a sweep's size: `quick` runs in the quick tier (`-m "not slow"`), `full` is
+    marked slow; the full suite runs both. A sweep keeps a small version in the inner loop."""
+    return pytest.mark.parametrize(
+        name,
+        [pytest.param(quick, id=f"{name}={quick}"), pytest.param(full, id=f"{name}={full}", marks=pytest.mark.slow)],
+    )
+
+
 # -- tiles, results and strict JSON --------------------------------------------------------
 
 

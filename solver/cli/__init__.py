@@ -43,7 +43,7 @@ COMMANDS = {
 
 def command_docstrings() -> dict[str, str]:
     """Each command's help text, read from its module's source: the first triple-quoted string
-    after `def NAME(` (tests/test_startup.py checks the listing against click's own). Reading
+    after `def NAME(` (tests/cli/test_startup.py checks the listing against click's own). Reading
     the text costs a millisecond; importing the modules (numpy, the lexicon loader) a tenth of
     a second, and parsing them with `ast` tens of milliseconds."""
     import inspect  # --help only: some 15 ms of import that a solve does not need
@@ -73,7 +73,7 @@ class LazyGroup(click.Group):
         return getattr(importlib.import_module(COMMANDS[cmd_name]), cmd_name.replace("-", "_"))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        # click's own listing (tests/test_startup.py compares them), without importing the commands.
+        # click's own listing (tests/cli/test_startup.py compares them), without importing the commands.
         names = self.list_commands(ctx)
         docstrings = command_docstrings()
         limit = formatter.width - 6 - max(len(name) for name in names)

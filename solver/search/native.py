@@ -76,7 +76,7 @@ def _arrays(*specs: str, writable: bool) -> tuple[Array, ...]:
 
 
 # The bundles and entry kernels `solver.search.solving` and `proofs` call, with the exact types
-# they pass ("int" = int64, "float" = float64). tests/test_native.py checks this table against
+# they pass ("int" = int64, "float" = float64). tests/search/test_native.py checks this table against
 # the signatures numba's JIT compiles from real calls.
 GRAPH = Bundle("Graph", _arrays("i4", "u1", "i4", "i4", "i4", "i4", "i4", "i4", writable=False))
 ORDERING = Bundle("Ordering", (Array("f8", 1, True), "float", "float", "float", "float"))

@@ -5,7 +5,7 @@ hostile value (huge, tiny, negative, non-finite, long, pathological whitespace, 
 devices, huge and binary files). Every run must end within a time bound with exit code
 0, 1 or 2, never a traceback; an exit 2 carries one `error: ...` line (or click's own
 usage error). In-process through click's runner, so hundreds of runs cost seconds.
-(`bananas engine` is covered by tests/test_fuzz_protocol.py; `bananas serve` is fuzzed up
+(`bananas engine` is covered by tests/protocol/test_fuzz_protocol.py; `bananas serve` is fuzzed up
 to the point where it would serve: it binds port 0 and returns at once.)
 """
 

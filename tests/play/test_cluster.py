@@ -50,6 +50,7 @@ def test_the_cluster_plays_the_same_games_and_table_as_a_local_run(cluster, loca
     assert data["settings"]["scheduler"] == cluster.scheduler_address
 
 
+@pytest.mark.slow  # kills a worker and waits for the cluster to notice
 def test_a_worker_killed_mid_run_costs_no_game_and_counts_none_twice(cluster, local_run):
     with distributed.Client(cluster.scheduler_address, set_as_default=False) as observer:
         pids = observer.run(os.getpid)
@@ -71,6 +72,7 @@ def test_a_worker_killed_mid_run_costs_no_game_and_counts_none_twice(cluster, lo
     assert [s.to_json() for s in remote.stats] == [s.to_json() for s in local_run.stats]
 
 
+@pytest.mark.slow  # what the ladder and the tournament share: tests/play/test_ladder.py, locally
 def test_a_ladder_on_the_cluster_rates_as_a_local_one(cluster):
     args = ["ladder", "--bots", ",".join(SPECS), "--games", "6", "--seed", "2", "--bootstrap", "100", "--json", "-"]
     on_cluster = run_cli(*args, "--scheduler", cluster.scheduler_address)

@@ -22,6 +22,7 @@ import re
 
 import numpy as np
 import pytest
+from helpers import sweep
 
 from solver.core.grid import Grid, find_words, validate
 from solver.core.tiles import (
@@ -1241,9 +1242,10 @@ def test_reckless_bot_eventually_goes_rotten():
     pytest.fail("no reckless bot went rotten in 40 seeded hands")
 
 
-def test_greedy_bot_bananas_grids_are_valid():
+@sweep("seeds", 3, 8)
+def test_greedy_bot_bananas_grids_are_valid(seeds):
     calls = 0
-    for seed in range(8):
+    for seed in range(seeds):
         rules = Rules(min_length=2 + seed % 2)
         result = play_round(rules, [GreedyBot(), GreedyBot(name="greedy2")], seed=seed)
         assert events(result, "rotten") == []

@@ -3,7 +3,7 @@
 docs/RULES.md is the engine's contract: each rule is a bullet opening with a bold
 identifier (`**classic.peel**`). `COVERAGE` maps each identifier to the `test_rule_*`
 tests that check it: a bare name is a test of `test_game.py`, `FILE::name` a test of
-another file in tests/ (Spellevate's live in test_spellevate.py). A rule added without a
+another file of this folder, tests/play/ (Spellevate's live in test_spellevate.py). A rule added without a
 test, a mapping left pointing at a rule that is gone, or a named test that does not exist
 fails here.
 """
@@ -191,8 +191,8 @@ COVERAGE: dict[str, list[str]] = {
 
 
 def load_test_file(file_name: str = "test_game.py"):
-    """A test file of tests/, imported (tests/ is on sys.path under pytest's default
-    import mode; otherwise loaded from its path)."""
+    """A test file of this folder (tests/play/), imported (the folder is on sys.path under
+    pytest's default import mode; otherwise loaded from its path)."""
     name = file_name.removesuffix(".py")
     try:
         return importlib.import_module(name)

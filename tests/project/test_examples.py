@@ -32,10 +32,16 @@ def test_the_example_imports_only_the_standard_library():
 @pytest.mark.parametrize(
     "args",
     [
-        ["--players", "4", "--bots", "easy,greedy", "--seed", "1", "--clock", "instant"],
-        ["--players", "3", "--bots", "easy", "--seed", "2", "--clock", "realtime", "--time-scale", "50"],
+        ["--players", "2", "--bots", "easy,greedy", "--seed", "1", "--clock", "instant"],
+        pytest.param(
+            ["--players", "4", "--bots", "easy,greedy", "--seed", "1", "--clock", "instant"], marks=pytest.mark.slow
+        ),
+        pytest.param(
+            ["--players", "3", "--bots", "easy", "--seed", "2", "--clock", "realtime", "--time-scale", "50"],
+            marks=pytest.mark.slow,  # 20 s of wall clock; the realtime seat clock: tests/protocol/test_seat_mode.py
+        ),
     ],
-    ids=["instant", "realtime"],
+    ids=["instant-2", "instant-4", "realtime"],
 )
 def test_the_example_referee_plays_a_whole_game_between_engine_processes(args, en):
     done = subprocess.run(

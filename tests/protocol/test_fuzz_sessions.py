@@ -26,7 +26,7 @@ from solver.protocol.session import (
     Session,
 )
 
-FUZZ_MESSAGES = 6_000  # the systematic sweep of every field is tests/test_fuzz_protocol.py
+FUZZ_MESSAGES = 6_000  # the systematic sweep of every field is tests/protocol/test_fuzz_protocol.py
 
 
 FUZZ_TIME_BOUND = 2.0  # seconds per receive

@@ -64,7 +64,7 @@ def test_example_session_replays_exactly(index):
 def transcript(sent: list[str]) -> list[str]:
     """The transcript the engine produces for `sent`: each line's answers, then what one more
     step of the engine says. Paste its output into docs/PROTOCOL.md after a deliberate change:
-        python3 tests/test_golden_protocol.py < requests.jsonl"""
+        python3 tests/protocol/test_golden_protocol.py < requests.jsonl"""
     session, lines = Session(allow_paths=False), []
     for request in sent:
         answers = session.receive(request, 0.0)

@@ -3,8 +3,9 @@
 One regression test per finding of the hostile-client run (numbered as in the issue), then
 the minor ones. Time bounds here are generous ceilings far above the expected figures (the
 findings took 4 to 30 s or never ended), so that a loaded machine does not fail them.
-The broad sweeps over every message type and every command are tests/test_fuzz_protocol.py
-and tests/test_fuzz_cli.py.
+Finding 9's command-line inputs are tests/cli/test_hostile_files.py. The broad sweeps over
+every message type and every command are tests/protocol/test_fuzz_protocol.py and
+tests/cli/test_fuzz_cli.py.
 """
 
 from __future__ import annotations
@@ -352,6 +353,7 @@ def test_7_an_instant_bots_only_game_runs_in_slices_of_bounded_work(monkeypatch)
 # -- 8. remote players starved in instant-clock hosted games over WebSocket -------------------
 
 
+@pytest.mark.slow  # a whole game of medium bots; the slices that make room: test_7_an_instant_bots_only_game_...
 def test_8_a_remote_player_is_heard_during_an_instant_hosted_game():
     async def scenario(url):
         async with connect(url) as ws:

@@ -21,7 +21,7 @@ import urllib.request
 
 import numpy as np
 import websockets
-from helpers import CROSS, bananas_script, closed_code, on_engine_socket, request
+from helpers import CROSS, bananas_script, closed_code, on_engine_socket, request, sweep
 from websockets.asyncio.client import connect
 
 from solver.core.grid import Grid, validate
@@ -225,8 +225,9 @@ def concurrent_clients(bots: list[str], clients: int = 8):
     assert on_engine_socket(alone) == results[3]
 
 
-def test_concurrent_sessions_are_isolated():
-    concurrent_clients(["greedy", "greedy"])  # the greedy bot does not use the solver's search
+@sweep("clients", 4, 8)
+def test_concurrent_sessions_are_isolated(clients):
+    concurrent_clients(["greedy", "greedy"], clients)  # the greedy bot does not use the solver's search
 
 
 def test_concurrent_sessions_with_solver_bots_are_isolated():

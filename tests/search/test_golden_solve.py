@@ -9,7 +9,7 @@ Any change to move generation, move ordering or the phases shows up here as a di
 When a change of search order is intended, regenerate the baseline and commit it with the
 change (the diff of the golden file is the review):
 
-    PYTHONPATH=$PWD python3 tests/test_golden_solve.py --update
+    PYTHONPATH=$PWD python3 tests/search/test_golden_solve.py --update
 
 Every grid in the baseline is also re-checked by the independent validator.
 """
@@ -57,7 +57,7 @@ def baseline_text(lexicon) -> str:
     """The baseline as text: one block per case, grids in the solver's notation."""
     blocks = [
         f"# solve baseline: lexicon en, max_nodes {NODE_CAP}; regenerate with "
-        "`PYTHONPATH=$PWD python3 tests/test_golden_solve.py --update`\n"
+        "`PYTHONPATH=$PWD python3 tests/search/test_golden_solve.py --update`\n"
     ]
     for hand, seed, min_length, objective in golden_cases():
         result = solve(hand, lexicon, 3600.0, objective=objective, seed=seed, min_length=min_length, max_nodes=NODE_CAP)
@@ -85,13 +85,13 @@ def test_solve_matches_golden_baseline(en):
         )
         raise AssertionError(
             "the node-capped solve baseline changed (if intended, regenerate it: "
-            f"`PYTHONPATH=$PWD python3 tests/test_golden_solve.py --update`):\n{diff[:6000]}"
+            f"`PYTHONPATH=$PWD python3 tests/search/test_golden_solve.py --update`):\n{diff[:6000]}"
         )
 
 
 def main(argv: list[str]) -> int:
     if argv != ["--update"]:
-        print("usage: python3 tests/test_golden_solve.py --update", file=sys.stderr)
+        print("usage: python3 tests/search/test_golden_solve.py --update", file=sys.stderr)
         return 2
     from solver.lexicon.loader import get_lexicon
 

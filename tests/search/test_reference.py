@@ -14,6 +14,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from helpers import sweep
 from helpers import tiles as hand
 
 from solver.core.grid import Grid, validate
@@ -98,16 +99,17 @@ def random_hands(rng, count, sizes, uniform_share=0.4):
     return hands
 
 
-def test_exhaustive_pruning_is_sound(en, make_rng):
+@sweep("hands", 20, 60)
+def test_exhaustive_pruning_is_sound(en, make_rng, hands):
     rng = make_rng(4)
     found = 0
-    for tiles in random_hands(rng, 60, [2, 3, 4]):
+    for tiles in random_hands(rng, hands, [2, 3, 4]):
         grid = exhaustive_grid_exists(tiles, en)
         assert (grid is not None) == unpruned_grid_exists(tiles, en), tiles.letters()
         found += grid is not None
-    for tiles in random_hands(rng, 6, [5]):
+    for tiles in random_hands(rng, hands // 10, [5]):
         assert (exhaustive_grid_exists(tiles, en) is not None) == unpruned_grid_exists(tiles, en), tiles.letters()
-    assert 10 < found < 60
+    assert hands // 6 < found < hands
 
 
 def test_exhaustive_pruning_is_sound_min_length_three(en, make_rng):
@@ -149,11 +151,12 @@ def test_solve_agrees_with_exhaustive_min_length_three(en, make_rng):
         assert solution.status in ("solved", "no-grid"), context
 
 
-def test_solve_agrees_with_exhaustive_six_tiles(en, make_rng):
+@sweep("hands", 25, 150)
+def test_solve_agrees_with_exhaustive_six_tiles(en, make_rng, hands):
     # Six tiles are beyond the solver's proof bound: 'no-grid' is not promised there, but
     # it must never claim one wrongly, nor miss a grid the exhaustive search finds.
     rng = make_rng(6)
-    for tiles in random_hands(rng, 150, [6]):
+    for tiles in random_hands(rng, hands, [6]):
         exhaustive = exhaustive_grid_exists(tiles, en)
         solution = solve(tiles, en, time_limit=10.0)
         context = f"{tiles.letters()}: solve {solution.status}, exhaustive {exhaustive}"

@@ -25,6 +25,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from helpers import sweep
 
 from solver.core.grid import find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
@@ -275,11 +276,12 @@ def tiny_hands(source: str, count: int, sizes, seed: int):
 
 @pytest.mark.parametrize("min_length", [2, 3])
 @pytest.mark.parametrize("source", ["bag", "letters"])
-def test_tiny_hands_agree_with_exhaustive_reference(en, source, min_length):
+@sweep("scale", 0.25, 1.0)  # the share of the hands
+def test_tiny_hands_agree_with_exhaustive_reference(en, source, min_length, scale):
     """2-5 tiles (where the move model is complete): solve says solved exactly when the
     brute-force reference finds a grid, and no-grid otherwise."""
     outcomes = Counter()
-    count = 300 if min_length == 2 else 150
+    count = int((300 if min_length == 2 else 150) * scale)
     for hand in tiny_hands(source, count, range(max(2, min_length - 1), PROOF_COMPLETE_UP_TO + 1), seed=min_length):
         result, _ = timed_solve(hand, en, time_limit=2.0, min_length=min_length)
         check(result, hand, en, min_length)
@@ -296,11 +298,12 @@ def test_tiny_hands_agree_with_exhaustive_reference(en, source, min_length):
 
 
 @pytest.mark.parametrize("source", ["bag", "letters"])
-def test_six_tile_hands_never_falsely_no_grid(en, source):
+@sweep("hands", 15, 60)
+def test_six_tile_hands_never_falsely_no_grid(en, source, hands):
     """6 tiles, beyond the proof-complete size: a no-grid claim must still be true, and a
     hand the reference can fill must not be called no-grid ('exhausted' is allowed)."""
     outcomes = Counter()
-    for hand in tiny_hands(source, 60, [6], seed=6):
+    for hand in tiny_hands(source, hands, [6], seed=6):
         result, _ = timed_solve(hand, en, time_limit=2.0)
         check(result, hand, en)
         reference = exhaustive_grid_exists(hand, en)
@@ -339,11 +342,12 @@ def test_known_tiny_hands(en, hand, solvable):
 
 @pytest.mark.parametrize("min_length", [2, 3])
 @pytest.mark.parametrize("source", ["bag", "letters"])
-def test_letter_count_proof_agrees_with_exhaustive_reference(en, source, min_length):
+@sweep("hands", 80, 200)
+def test_letter_count_proof_agrees_with_exhaustive_reference(en, source, min_length, hands):
     """On hands of 2-6 tiles the proof never fires when the brute-force reference finds a
     grid, and it does fire on some hands the reference finds none for."""
     fired = 0
-    for hand in tiny_hands(source, 200, range(2, REFERENCE_UP_TO + 1), seed=10 + min_length):
+    for hand in tiny_hands(source, hands, range(2, REFERENCE_UP_TO + 1), seed=10 + min_length):
         proof = letter_count_proof(hand, en, min_length)
         if proof:
             fired += 1
@@ -354,12 +358,13 @@ def test_letter_count_proof_agrees_with_exhaustive_reference(en, source, min_len
     assert fired, "the letter-count proof never fired: the test exercises nothing"
 
 
-def test_letter_count_proof_never_fires_on_a_solved_hand(en):
+@sweep("hands", 60, 400)
+def test_letter_count_proof_never_fires_on_a_solved_hand(en, hands):
     """Soundness on hands too big for the reference: every hand `solve` finds a grid for
     must have a feasible counting program (the grid's own words are a solution)."""
     rng = np.random.default_rng(77)
     checked = 0
-    for _ in range(400):
+    for _ in range(hands):
         hand = draw(
             ENGLISH - TileCounts.from_letters("AAAAAAAAAEEEEEEEEEEEEIIIIIIIIOOOOOOO"), int(rng.integers(7, 16)), rng
         )
@@ -370,7 +375,7 @@ def test_letter_count_proof_never_fires_on_a_solved_hand(en):
             assert not letter_count_proof(hand, en, 2), (
                 f"{hand.letters()}: proved impossible yet solved:\n{result.grid}"
             )
-    assert checked > 100
+    assert checked > hands // 4
 
 
 @pytest.mark.parametrize(

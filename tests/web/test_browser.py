@@ -20,7 +20,7 @@ from solver.core.tiles import TileCounts, parse_distribution
 from solver.search import solve
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.browser
+pytestmark = pytest.mark.browser  # also slow (tests/conftest.py): not in the quick tier
 
 WAIT_MS = 20_000  # the longest any page waits for the server
 # Three hands of 21 and six more: a DUMP leaves four, one PEEL leaves one (< 3 players: BANANAS).

@@ -1,7 +1,7 @@
 """Spellevate in `bananas serve`: whole rounds through the real room socket, the referee's
 refusals (which change nothing), reconnecting, leaving, scores and play again.
 
-The server runs in a thread on 127.0.0.1 (tests/test_web.py's helpers); bots move with no
+The server runs in a thread on 127.0.0.1 (tests/helpers.py); bots move with no
 delay. Every wait is bounded.
 """
 
