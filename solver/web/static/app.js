@@ -357,7 +357,16 @@ function renderBotAbout() {
   const preset = $("bot-preset").value;
   const about = state.room?.bot_about?.[preset];
   const key = `about_${preset}`;
-  $("bot-about").textContent = has(key) ? t(key) : about?.summary || "";
+  const summary = has(key) ? t(key) : about?.summary || "";
+  const pace = about?.pace;
+  const speed = pace ? t("pace_line", { time: paceWords(pace.first_grid), rate: pace.tiles_per_minute.toFixed(1) }) : "";
+  $("bot-about").textContent = [summary, speed].filter(Boolean).join(" · ");
+}
+
+/** "40 s", "1.5 min", "3 min": a measured time as a person reads it at a glance. */
+function paceWords(seconds) {
+  return seconds < 90 ? t("pace_seconds", { count: Math.round(seconds / 5) * 5 }) :
+    t("pace_minutes", { count: Math.round(seconds / 30) / 2 });
 }
 
 // -- table ------------------------------------------------------------------------------------------
