@@ -439,6 +439,19 @@ def test_every_refusal_of_the_engine_is_documented_and_translated():
         assert f"sp_why_{code}:" in english and f"sp_why_{code}:" in french, code
 
 
+def test_every_bot_preset_is_named_in_both_languages():
+    """The lobby names each preset of the catalogue, and says what it is like, in French too."""
+    from solver.play.presets import preset_names
+    from solver.play.variants import BANANAGRAMS, SPELLEVATE
+
+    strings = (WEB / "static" / "i18n.js").read_text(encoding="utf-8")
+    english, french = strings.split("\n  fr: {", 1)
+    for game in (BANANAGRAMS, SPELLEVATE):
+        for name in preset_names(game):
+            assert f"preset_{name}:" in english and f"preset_{name}:" in french, name
+            assert f"about_{name}:" in french, name
+
+
 def test_every_message_the_document_lists_exists():
     """The tables' first column (message types) holds only types the server or the page uses."""
     sent, handled = page_types()
