@@ -24,6 +24,7 @@ const state = {
   gridTimer: null,
   log: [],
   hand: 0, // the room's hand number this page shows
+  lastEnd: null, // the last hand's end message (the room's tally of wins comes just after it)
   typedName: "", // the name as typed, to tell the person when the server shortened it
 };
 
@@ -214,7 +215,8 @@ const handlers = {
     } else if (message.phase === "playing" && document.body.dataset.view !== tableView) {
       show(tableView);
     }
-    if (message.phase === "ended") renderEndControls();
+    if (message.phase === "ended" && state.lastEnd && !isSpellevate()) renderEnd(state.lastEnd); // the tally of wins
+    else if (message.phase === "ended") renderEndControls();
   },
   log(message) {
     if (message.reset) {
@@ -245,6 +247,7 @@ const handlers = {
     board.setMarks(message.invalid_cells, message.loose_cells);
   },
   end(message) {
+    state.lastEnd = message;
     renderEnd(message);
     show("end");
   },
@@ -373,6 +376,7 @@ function paceWords(seconds) {
 /** A new hand: nothing of the last one stays on screen while this one is dealt. */
 function newHand(number) {
   state.hand = number;
+  state.lastEnd = null;
   state.table = null;
   state.me = { active: true, waiting: false };
   board.reset();
