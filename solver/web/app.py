@@ -39,6 +39,7 @@ from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_r
 from solver.protocol.session import Session
 from solver.web.config import TokenBucket, WebConfig
 from solver.web.rooms import Room, Rooms
+from solver.web.solve_api import solve_routes
 from solver.web.table import RoomError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -359,6 +360,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         Route("/r/{room}", room_page),
         Route("/r/{room}/qr.svg", qr_code),
         WebSocketRoute("/r/{room}/ws", room_socket),
+        *solve_routes(pool, read_body, TooLarge, config.header_timeout),  # /solve and /api/{solve,peel,dump,check}
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(TransportInScope)])
