@@ -32,7 +32,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from solver.core.grid import MIN_WORD_LENGTHS, Cell, Grid, GridError, best_translation, validate
+from solver.core.grid import MIN_WORD_LENGTHS, Grid, GridError, best_translation, validate
 from solver.core.limits import (
     API_DUMP_SECONDS_PER_TRY,
     API_REQUEST_BURST,
