@@ -86,6 +86,12 @@ def check_fields(body: Body, allowed: frozenset[str]) -> None:
         raise ApiError("bad_field", f"unknown field {quoted(unknown[0])}: the fields are {', '.join(sorted(allowed))}")
 
 
+def given(body: Body, name: str, default: Any = None) -> Any:
+    """A field's value; null is the same as leaving the field out."""
+    value = body.get(name)
+    return default if value is None else value
+
+
 def required(body: Body, name: str) -> Any:
     if body.get(name) is None:
         raise ApiError("missing_field", f"the field {name!r} is required")
@@ -110,7 +116,7 @@ def letters_field(body: Body, name: str, most: int) -> TileCounts:
 
 def tiles_field(body: Body, name: str, default: str | None = None) -> TileCounts | None:
     """A tile set: letters, `en`, `fr` or 'A13,B3,...' (never a file name: nothing is read)."""
-    spec = body.get(name, default)
+    spec = given(body, name, default)
     if spec is None:
         return None
     if not isinstance(spec, str):
@@ -122,14 +128,14 @@ def tiles_field(body: Body, name: str, default: str | None = None) -> TileCounts
 
 
 def lexicon_field(body: Body) -> tuple[str, Lexicon]:
-    name = body.get("lexicon", "en")
+    name = given(body, "lexicon", "en")
     if not isinstance(name, str) or name not in SHIPPED:
         raise ApiError("bad_value", f"lexicon is one of {', '.join(SHIPPED)} (the shipped word lists)")
     return name, get_lexicon(name)
 
 
 def choice_field(body: Body, name: str, choices: tuple, default: Any) -> Any:
-    value = body.get(name, default)
+    value = given(body, name, default)
     # The exact type: 2.0 == 2 and True == 1 in Python, but neither is a word length.
     if type(value) is not type(default) or value not in choices:
         raise ApiError("bad_value", f"{name} is one of {', '.join(map(str, choices))}")
@@ -137,7 +143,7 @@ def choice_field(body: Body, name: str, choices: tuple, default: Any) -> Any:
 
 
 def integer_field(body: Body, name: str, low: int, high: int, default: int | None) -> int | None:
-    value = body.get(name, default)
+    value = given(body, name, default)
     if value is None:
         return None
     if type(value) is not int or not low <= value <= high:
@@ -146,7 +152,7 @@ def integer_field(body: Body, name: str, low: int, high: int, default: int | Non
 
 
 def seconds_field(body: Body) -> float:
-    value = body.get("time_limit", DEFAULT_API_SECONDS)
+    value = given(body, "time_limit", DEFAULT_API_SECONDS)
     # Comparisons only: NaN fails them, and a huge integer needs no conversion to a float.
     if type(value) not in (int, float) or not 0 < value <= MAX_API_SECONDS:
         raise ApiError("bad_value", f"time_limit is a number of seconds above 0 and at most {MAX_API_SECONDS:g}")
@@ -154,7 +160,7 @@ def seconds_field(body: Body) -> float:
 
 
 def flag_field(body: Body, name: str) -> bool:
-    value = body.get(name, False)
+    value = given(body, name, False)
     if type(value) is not bool:
         raise ApiError("bad_value", f"{name} is true or false")
     return value
@@ -317,7 +323,7 @@ def bunch_field(body: Body, lexicon_name: str, taken: TileCounts) -> TileCounts:
     """The tiles left to draw, read as `bananas dump --bunch` reads them: letters are the
     bunch itself; a set (en, fr, 'A13,...'; default the word list's language) is the whole
     set, from which the grid and the hand are taken out."""
-    spec = body.get("bunch", lexicon_name)
+    spec = given(body, "bunch", lexicon_name)
     tiles = tiles_field(body, "bunch", lexicon_name)
     assert tiles is not None  # it has a default
     if spec_kind(spec) == "letters":
