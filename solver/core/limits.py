@@ -84,6 +84,21 @@ SOCKETS_PER_SEAT = 2  # the WebSocket budget: max_rooms x max_seats x this, plus
 TABLE_THREADS_PER_CORE = 1  # threads for the tables' engine steps, plus one: each keeps its own search buffers
 
 
+# -- the solve page's JSON API (solver.web.solve_api, docs/SOLVE_API.md) --
+MAX_API_TILES = MAX_GAME_TILES  # tiles of a hand, of a grid with its new tiles, of a bunch
+MAX_API_BODY_BYTES = 32 * 1024  # one request body: a grid of MAX_GRID_CELLS cells as text fits
+MAX_API_SECONDS = 5.0  # the time limit a solve or a peel may ask for
+DEFAULT_API_SECONDS = 2.0  # ... and the one it gets when it asks for none
+MAX_API_NODES = 200_000  # search nodes of one solve (a 21-tile hand takes a few to a few thousand)
+MAX_API_PEEL_LETTERS = 8  # a PEEL's tile or a DUMP's three, with a few tiles still in hand
+MAX_API_DUMP_TRIALS = 64  # dump: simulated draws in all (samples x distinct letters in hand)
+API_DUMP_SECONDS_PER_TRY = 0.25  # dump: the safety net of each draw (each is capped in nodes first)
+API_REQUESTS_PER_SECOND = 2.0  # per client address, sustained ...
+API_REQUEST_BURST = 12  # ... and the burst above it
+MAX_API_ADDRESSES = 4096  # client addresses whose rate is tracked (the stalest is forgotten first)
+MAX_API_JOBS = 8  # API requests waiting for or running in the engine's worker pool: past this, 503
+
+
 @dataclass(frozen=True)
 class Limits:
     """The limits of one session, and of the server that holds many.

@@ -41,6 +41,7 @@ from solver.protocol.session import Session
 from solver.web.config import ClientCounter, TokenBucket, WebConfig
 from solver.web.gate import Gate, client_of
 from solver.web.rooms import ClientQuota, Room, Rooms
+from solver.web.solve_api import solve_routes
 from solver.web.table import RoomError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -389,6 +390,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         Route("/r/{room}", room_page),
         Route("/r/{room}/qr.svg", qr_code),
         WebSocketRoute("/r/{room}/ws", room_socket),
+        *solve_routes(pool, read_body, TooLarge, config.header_timeout),  # /solve and /api/{solve,peel,dump,check}
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(Gate, config=config), Middleware(TransportInScope)]
