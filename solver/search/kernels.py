@@ -563,10 +563,10 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
     hand, when it is an empty hook): a prefix whose DAWG node cannot reach such a letter at
     that distance is dropped at once (`reach`).
 
-    One kernel walks all the squares, taking the arrays out of the bundles once: a kernel
-    counts a reference (atomically) to each array it is passed or takes out of a bundle, and
-    called once per square (thousands of short walks per node) that cost a fifth or more of
-    move generation.
+    One kernel walks all the squares and takes the arrays out of the bundles once per node:
+    a kernel counts a reference (an atomic add) to each array it is passed or takes out of a
+    bundle, and with a kernel call per square (thousands of short walks per node) that was
+    10-30% of the solve time, more with the bundles passed (bench_solve, 2026-12-01).
     """
     grid, cross, hand, state, cursor, anchors = ws.grid, ws.cross, ws.hand, ws.state, ws.cursor, ws.anchors
     moves, scores, letters, rng, walk, weight_at = ws.moves, ws.scores, ws.letters, ws.rng, ws.walk, ws.walk_weight
