@@ -491,15 +491,85 @@ def generate_first_words(ws, graph, ordering):
 
 @njit(cache=True, nogil=True)
 def _generate(ws, graph, ordering, move_base, letter_base, first_letters):
-    """Both move generators: the empty grid's first words (`first_letters` != 0, one start
-    at the centre) or the moves around the anchors of ws.bbox.
+    """Both move generators: the empty grid's first words (`first_letters` != 0: one anchor,
+    the centre, see `_centre_anchor`) or the moves around the anchors of ws.bbox."""
+    cursor = ws.cursor
+    cursor[C_MOVES] = move_base
+    cursor[C_LETTERS] = letter_base
+    cursor[C_TRUNCATED] = 0
+    anchor_count = _centre_anchor(ws) if first_letters != 0 else _list_anchors(ws)
+    if anchor_count < 0:  # more anchors than the workspace was sized for: no moves, no proof
+        cursor[C_TRUNCATED] = 1
+    else:
+        _walk_words(ws, graph, ordering, anchor_count, first_letters)
+    return cursor[C_MOVES], cursor[C_LETTERS], cursor[C_TRUNCATED]
 
-    The arrays are taken out of the bundles here, once per node, and handed to
-    `_walk_words` by keyword: it runs once per start square (thousands of times per node),
-    and taking an array out of a NamedTuple costs an atomic reference count each time.
+
+@njit(cache=True, nogil=True)
+def _centre_anchor(ws):
+    """The empty grid's one anchor: the centre, across, with no start square before it, so
+    the first word is laid from the centre. Returns the anchor count, 1."""
+    anchors = ws.anchors
+    centre = ws.state[ST_SIDE] // 2
+    anchors[0, A_DIR] = 0
+    anchors[0, A_LINE] = centre
+    anchors[0, A_POS] = centre
+    anchors[0, A_PREVIOUS] = centre - 1
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def _start_square(grid, cross, anchors, anchor_row, dist, side, hand_count):
+    """The start square `dist` cells before the anchor in row `anchor_row` of `anchors`, as
+    (first cell, direction, room: the most cells a word from it may take, what its anchor
+    needs: a letter mask, whether the anchor is empty); first cell -1 when no word may start
+    there (it reaches back to the previous anchor, or the board's edge, or needs more tiles
+    than the hand has, or follows a tile)."""
+    direction, line, anchor, previous = (
+        anchors[anchor_row, A_DIR],
+        anchors[anchor_row, A_LINE],
+        anchors[anchor_row, A_POS],
+        anchors[anchor_row, A_PREVIOUS],
+    )
+    start = anchor - dist
+    step = 1 if direction == 0 else side
+    base = line * side if direction == 0 else line
+    anchor_cell = base + anchor * step
+    start_cell = base + start * step
+    if (
+        start <= previous
+        or start < 1
+        or dist + (1 if grid[anchor_cell] == 0 else 0) > hand_count
+        or grid[start_cell - step] != 0
+    ):
+        return np.int64(-1), direction, np.int64(0), np.int64(0), False
+    if grid[anchor_cell] != 0:
+        need = 1 << (int(grid[anchor_cell]) - 1)  # int(): uint8 without JIT
+        return start_cell, direction, side - 2 - start, np.int64(need), False
+    return start_cell, direction, side - 2 - start, np.int64(cross[direction * side * side + anchor_cell]), True
+
+
+@njit(cache=True, nogil=True)
+def _walk_words(ws, graph, ordering, anchor_count, first_letters):
+    """Every word from the start squares of the first `anchor_count` anchors in ws.anchors,
+    appended as moves through ws.cursor: the squares 0 cells before their anchor first, then
+    1, ... (`_start_square`), each square's walk held to its share of the step budget.
+
+    From a start square, an iterative DFS where level k decides the letter of cell start+k,
+    at most `room` cells long. A word must touch the grid (pass over a tile or hook onto
+    one); on the empty grid (`first_letters` != 0) it must instead hold a letter of
+    `first_letters`, and prefixes that cannot reach one any more are dropped (`below_mask`).
+    The anchor, `dist` cells after the start, must take a letter of `anchor_need` (and of the
+    hand, when it is an empty hook): a prefix whose DAWG node cannot reach such a letter at
+    that distance is dropped at once (`reach`).
+
+    One kernel walks all the squares and takes the arrays out of the bundles once per node:
+    a kernel counts a reference (an atomic add) to each array it is passed or takes out of a
+    bundle, and with a kernel call per square (thousands of short walks per node) that was
+    10-30% of the solve time, more with the bundles passed (bench_solve, 2026-12-01).
     """
-    grid, cross, hand, state, cursor = ws.grid, ws.cross, ws.hand, ws.state, ws.cursor
-    moves, scores, letters, rng, walk, walk_weight = ws.moves, ws.scores, ws.letters, ws.rng, ws.walk, ws.walk_weight
+    grid, cross, hand, state, cursor, anchors = ws.grid, ws.cross, ws.hand, ws.state, ws.cursor, ws.anchors
+    moves, scores, letters, rng, walk, weight_at = ws.moves, ws.scores, ws.letters, ws.rng, ws.walk, ws.walk_weight
     child, terminal, next_mask, reach, below_mask = (
         graph.child,
         graph.terminal,
@@ -508,162 +578,6 @@ def _generate(ws, graph, ordering, move_base, letter_base, first_letters):
         graph.below_mask,
     )
     letter_weight = ordering.letter
-    side = state[ST_SIDE]
-    hand_count = state[ST_HAND]
-    budget = state[ST_GEN_BUDGET]
-    cursor[C_MOVES] = move_base
-    cursor[C_LETTERS] = letter_base
-    cursor[C_TRUNCATED] = 0
-    if first_letters != 0:
-        centre = side // 2
-        _walk_words(
-            grid=grid,
-            cross=cross,
-            hand=hand,
-            state=state,
-            cursor=cursor,
-            moves=moves,
-            scores=scores,
-            letters=letters,
-            rng=rng,
-            walk=walk,
-            walk_weight=walk_weight,
-            child=child,
-            terminal=terminal,
-            next_mask=next_mask,
-            reach=reach,
-            below_mask=below_mask,
-            letter_weight=letter_weight,
-            ordering=ordering,
-            start_cell=centre * side + centre,
-            direction=np.int64(0),
-            room=side - 2 - centre,
-            budget=budget,
-            gap=np.int64(-1),
-            anchor_need=np.int64(0),
-            anchor_empty=first_letters == 0,  # False, but not a literal (see NO_LITERALS)
-            first_letters=first_letters,
-        )
-        return cursor[C_MOVES], cursor[C_LETTERS], cursor[C_TRUNCATED]
-    anchors = ws.anchors
-    anchor_count = _list_anchors(ws)
-    if anchor_count < 0:  # more anchors than the workspace was sized for: no moves, no proof
-        cursor[C_TRUNCATED] = 1
-        return move_base, letter_base, 1
-    per_start = budget
-    if state[ST_MAX_BRANCH] > 0:  # capped search: share the budget among anchors
-        per_start = max(budget // max(anchor_count, 1), 2000)
-    spent = 0
-    for dist in range(hand_count + 1):
-        any_start = False
-        for i in range(anchor_count):
-            direction, line, anchor, previous = (
-                anchors[i, A_DIR],
-                anchors[i, A_LINE],
-                anchors[i, A_POS],
-                anchors[i, A_PREVIOUS],
-            )
-            start = anchor - dist
-            if start <= previous or start < 1:
-                continue
-            step = 1 if direction == 0 else side
-            base = line * side if direction == 0 else line
-            anchor_cell = base + anchor * step
-            if dist + (1 if grid[anchor_cell] == 0 else 0) > hand_count:
-                continue
-            start_cell = base + start * step
-            if grid[start_cell - step] != 0:
-                continue
-            any_start = True
-            limit = min(per_start, budget - spent)
-            if limit <= 0:
-                cursor[C_TRUNCATED] = 1
-                break
-            if grid[anchor_cell] != 0:
-                anchor_need, anchor_empty = 1 << (int(grid[anchor_cell]) - 1), False  # int(): uint8 without JIT
-            else:
-                anchor_need, anchor_empty = cross[direction * side * side + anchor_cell], True
-            spent += _walk_words(
-                grid=grid,
-                cross=cross,
-                hand=hand,
-                state=state,
-                cursor=cursor,
-                moves=moves,
-                scores=scores,
-                letters=letters,
-                rng=rng,
-                walk=walk,
-                walk_weight=walk_weight,
-                child=child,
-                terminal=terminal,
-                next_mask=next_mask,
-                reach=reach,
-                below_mask=below_mask,
-                letter_weight=letter_weight,
-                ordering=ordering,
-                start_cell=start_cell,
-                direction=direction,
-                room=side - 2 - start,
-                budget=limit,
-                gap=dist,
-                anchor_need=anchor_need,
-                anchor_empty=anchor_empty,
-                first_letters=first_letters,  # 0 here
-            )
-        if not any_start or cursor[C_TRUNCATED] == 1 and spent >= budget:
-            break
-    return cursor[C_MOVES], cursor[C_LETTERS], cursor[C_TRUNCATED]
-
-
-@njit(cache=True, nogil=True)
-def _walk_words(
-    grid,
-    cross,
-    hand,
-    state,
-    cursor,
-    moves,
-    scores,
-    letters,
-    rng,
-    walk,
-    walk_weight,
-    child,
-    terminal,
-    next_mask,
-    reach,
-    below_mask,
-    letter_weight,
-    ordering,
-    start_cell,
-    direction,
-    room,
-    budget,
-    gap,
-    anchor_need,
-    anchor_empty,
-    first_letters,
-):
-    """Every word starting at `start_cell` along `direction` (an iterative DFS where level
-    k decides the letter of cell start+k), at most `room` cells long. Appends moves
-    through `cursor`; returns the DAWG steps taken (at most about `budget`). The arrays are
-    the workspace's, graph's and ordering's fields of the same names (see `_generate`).
-
-    A word must touch the grid (pass over a tile or hook onto one); on the empty grid
-    (`first_letters` != 0) it must instead hold a letter of `first_letters`, and prefixes
-    that cannot reach one any more are dropped (`below_mask`).
-
-    The first anchor is `gap` cells after the start (gap < 0: none) and must take a letter
-    of `anchor_need` (and of the hand, when it is an empty hook): a prefix whose DAWG node
-    cannot reach such a letter at that distance is dropped at once (`reach`).
-    """
-    side = state[ST_SIDE]
-    min_len = state[ST_MIN_LEN]
-    hand_count = state[ST_HAND]
-    cells = side * side
-    step = 1 if direction == 0 else side
-    perp = side if direction == 0 else 1
     node_at, tried, fixed, new_at, touch_at, word = (
         walk[WALK_NODE],
         walk[WALK_TRIED],
@@ -672,117 +586,144 @@ def _walk_words(
         walk[WALK_TOUCH],
         walk[WALK_WORD],
     )
-    weight_at = walk_weight
-    hand_mask, vowels, consonants = _hand_summary(hand)
-    steps = 0
-    k = 0
-    node_at[0] = 0
-    new_at[0] = 0
-    touch_at[0] = 0
-    weight_at[0] = 0.0
-    enter = True
-    while k >= 0:
-        cell = start_cell + k * step
-        if enter:
-            enter = False
-            if grid[cell] != 0:
-                fixed[k] = 1
-                tried[k] = 1
-            else:
-                fixed[k] = 0
-                tried[k] = next_mask[node_at[k]] & cross[direction * cells + cell] & hand_mask
-                if first_letters != 0 and touch_at[k] == 0 and below_mask[node_at[k]] & first_letters == 0:
-                    tried[k] = 0  # first word: the hard letter cannot come any more
-                ahead = gap - k + 1
-                if 1 < ahead < REACH:
-                    need = anchor_need & hand_mask if anchor_empty else anchor_need
-                    if reach[node_at[k] * REACH + ahead] & need == 0:
-                        tried[k] = 0
-        if tried[k] == 0:  # level exhausted: retreat, giving back the letter below
-            k -= 1
-            if k >= 0 and fixed[k] == 0:
-                hand_mask, vowels, consonants = _return_tile(hand, word[k], hand_mask, vowels, consonants)
-            continue
-        if fixed[k]:
-            tried[k] = 0
-            code = grid[cell]
-            new_count = new_at[k]
-            touched = 1
-            weight = weight_at[k]
-        else:
-            bit = tried[k] & (-tried[k])
-            tried[k] ^= bit
-            code = 1
-            while (1 << (code - 1)) != bit:
-                code += 1
-            hand[code - 1] -= 1
-            if hand[code - 1] == 0:
-                hand_mask ^= bit
-            if VOWELS_MASK & bit:
-                vowels -= 1
-            else:
-                consonants -= 1
-            new_count = new_at[k] + 1
-            touched = touch_at[k]
-            if grid[cell - perp] != 0 or grid[cell + perp] != 0 or first_letters & bit:
-                touched = 1
-            weight = weight_at[k] + letter_weight[code - 1]
-        word[k] = code
-        nxt = child[node_at[k] * 26 + code - 1]
-        if nxt < 0:  # only a fixed tile can leave the DAWG
-            continue
-        steps += 1
-        length = k + 1
-        after = cell + step
-        if (
-            grid[after] == 0
-            and terminal[nxt] == 1
-            and new_count > 0
-            and touched == 1
-            and length >= min_len
-            and not (
-                direction == 1 and new_count == 1 and _single_is_across(grid, word, length, start_cell, step, perp)
+    side = state[ST_SIDE]
+    min_len = state[ST_MIN_LEN]
+    hand_count = state[ST_HAND]
+    budget = state[ST_GEN_BUDGET]
+    cells = side * side
+    per_start = budget
+    if state[ST_MAX_BRANCH] > 0:  # capped search: share the budget among anchors
+        per_start = max(budget // max(anchor_count, 1), 2000)
+    spent = 0
+    for dist in range(hand_count + 1):
+        any_start = False
+        for anchor_row in range(anchor_count):
+            start_cell, direction, room, anchor_need, anchor_empty = _start_square(
+                grid, cross, anchors, anchor_row, dist, side, hand_count
             )
-        ):
-            if _record_move(
-                moves=moves,
-                scores=scores,
-                letters=letters,
-                cursor=cursor,
-                rng=rng,
-                ordering=ordering,
-                word=word,
-                start_cell=start_cell,
-                direction=direction,
-                length=length,
-                new_count=new_count,
-                weight=weight,
-                vowels_left=vowels,
-                consonants_left=consonants,
-            ):
-                cursor[C_LETTERS] += length
-                cursor[C_MOVES] += 1
-            else:
+            if start_cell < 0:
+                continue
+            any_start = True
+            limit = min(per_start, budget - spent)
+            if limit <= 0:
                 cursor[C_TRUNCATED] = 1
-        if (
-            next_mask[nxt] != 0
-            and length < room
-            and length < MAX_WORD
-            and (grid[after] != 0 or new_count < hand_count)
-            and steps < budget
-            and cursor[C_TRUNCATED] == 0
-        ):
-            new_at[k + 1] = new_count
-            touch_at[k + 1] = touched
-            weight_at[k + 1] = weight
-            node_at[k + 1] = nxt
-            k += 1
+                break
+            step = 1 if direction == 0 else side
+            perp = side if direction == 0 else 1
+            hand_mask, vowels, consonants = _hand_summary(hand)
+            steps = 0
+            k = 0
+            node_at[0] = 0
+            new_at[0] = 0
+            touch_at[0] = 0
+            weight_at[0] = 0.0
             enter = True
-        elif fixed[k] == 0:
-            hand_mask, vowels, consonants = _return_tile(hand, code, hand_mask, vowels, consonants)
-    if steps >= budget:
-        cursor[C_TRUNCATED] = 1
-    return steps
+            while k >= 0:
+                cell = start_cell + k * step
+                if enter:
+                    enter = False
+                    if grid[cell] != 0:
+                        fixed[k] = 1
+                        tried[k] = 1
+                    else:
+                        fixed[k] = 0
+                        tried[k] = next_mask[node_at[k]] & cross[direction * cells + cell] & hand_mask
+                        if first_letters != 0 and touch_at[k] == 0 and below_mask[node_at[k]] & first_letters == 0:
+                            tried[k] = 0  # first word: the hard letter cannot come any more
+                        ahead = dist - k + 1
+                        if 1 < ahead < REACH:
+                            need = anchor_need & hand_mask if anchor_empty else anchor_need
+                            if reach[node_at[k] * REACH + ahead] & need == 0:
+                                tried[k] = 0
+                if tried[k] == 0:  # level exhausted: retreat, giving back the letter below
+                    k -= 1
+                    if k >= 0 and fixed[k] == 0:
+                        hand_mask, vowels, consonants = _return_tile(hand, word[k], hand_mask, vowels, consonants)
+                    continue
+                if fixed[k]:
+                    tried[k] = 0
+                    code = grid[cell]
+                    new_count = new_at[k]
+                    touched = 1
+                    weight = weight_at[k]
+                else:
+                    bit = tried[k] & (-tried[k])
+                    tried[k] ^= bit
+                    code = 1
+                    while (1 << (code - 1)) != bit:
+                        code += 1
+                    hand[code - 1] -= 1
+                    if hand[code - 1] == 0:
+                        hand_mask ^= bit
+                    if VOWELS_MASK & bit:
+                        vowels -= 1
+                    else:
+                        consonants -= 1
+                    new_count = new_at[k] + 1
+                    touched = touch_at[k]
+                    if grid[cell - perp] != 0 or grid[cell + perp] != 0 or first_letters & bit:
+                        touched = 1
+                    weight = weight_at[k] + letter_weight[code - 1]
+                word[k] = code
+                nxt = child[node_at[k] * 26 + code - 1]
+                if nxt < 0:  # only a fixed tile can leave the DAWG
+                    continue
+                steps += 1
+                length = k + 1
+                after = cell + step
+                if (
+                    grid[after] == 0
+                    and terminal[nxt] == 1
+                    and new_count > 0
+                    and touched == 1
+                    and length >= min_len
+                    and not (
+                        direction == 1
+                        and new_count == 1
+                        and _single_is_across(grid, word, length, start_cell, step, perp)
+                    )
+                ):
+                    if _record_move(
+                        moves=moves,
+                        scores=scores,
+                        letters=letters,
+                        cursor=cursor,
+                        rng=rng,
+                        ordering=ordering,
+                        word=word,
+                        start_cell=start_cell,
+                        direction=direction,
+                        length=length,
+                        new_count=new_count,
+                        weight=weight,
+                        vowels_left=vowels,
+                        consonants_left=consonants,
+                    ):
+                        cursor[C_LETTERS] += length
+                        cursor[C_MOVES] += 1
+                    else:
+                        cursor[C_TRUNCATED] = 1
+                if (
+                    next_mask[nxt] != 0
+                    and length < room
+                    and length < MAX_WORD
+                    and (grid[after] != 0 or new_count < hand_count)
+                    and steps < limit
+                    and cursor[C_TRUNCATED] == 0
+                ):
+                    new_at[k + 1] = new_count
+                    touch_at[k + 1] = touched
+                    weight_at[k + 1] = weight
+                    node_at[k + 1] = nxt
+                    k += 1
+                    enter = True
+                elif fixed[k] == 0:
+                    hand_mask, vowels, consonants = _return_tile(hand, code, hand_mask, vowels, consonants)
+            if steps >= limit:
+                cursor[C_TRUNCATED] = 1
+            spent += steps
+        if not any_start or cursor[C_TRUNCATED] == 1 and spent >= budget:
+            break
 
 
 @njit(cache=True, nogil=True)

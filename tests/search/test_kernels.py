@@ -437,12 +437,31 @@ def test_generate_first_words(en, letters, min_len):
     assert truncated == 0
     assert np.array_equal(board.hand, hand.counts)
     moves = [board.move(i) for i in range(int(end))]
-    assert all(direction == "across" and (row, col) == moves[0][:2] for row, col, direction, _ in moves)
+    centre = board.unflat((SIDE // 2) * SIDE + SIDE // 2)
+    assert all(direction == "across" and (row, col) == centre for row, col, direction, _ in moves)
     words = sorted(word.lower() for *_, word in moves)
     assert len(words) == len(set(words))
     expected = sorted(w for w in en.formable_words(hand, min_length=min_len) if hardest.lower() in w)
     assert words == expected
     assert bool(words) == bool(expected)
+
+
+def test_first_words_cut_short_by_the_step_budget(en):
+    """A budget of a few DAWG steps stops the first words early, says so, and what it did
+    list are words from the centre holding the hardest letter; the hand comes back whole."""
+    hand = TileCounts.from_letters("RETAINS")
+    hardest = min(hand.letters(), key=HARD_FIRST.index)
+    board = Board({}, hand, en)
+    board.state[K.ST_GEN_BUDGET] = 6
+    end, _, truncated = K.generate_first_words(board.ws, board.graph, board.ordering)
+    assert truncated == 1
+    assert np.array_equal(board.hand, hand.counts)
+    full = set(en.formable_words(hand, min_length=2))
+    moves = [board.move(i) for i in range(int(end))]
+    centre = board.unflat((SIDE // 2) * SIDE + SIDE // 2)
+    assert all(direction == "across" and (row, col) == centre for row, col, direction, _ in moves)
+    assert 0 < len(moves) < len([word for word in full if hardest.lower() in word])
+    assert all(word.lower() in full and hardest in word for *_, word in moves)
 
 
 @pytest.mark.nojit
