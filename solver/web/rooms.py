@@ -21,7 +21,7 @@ from dataclasses import asdict
 import numpy as np
 
 from solver.core.grid import GridError
-from solver.core.limits import MAX_ROOM_NAME_CHARS, MAX_SEAT_CONNECTIONS, MAX_TRACKED_CLIENTS
+from solver.core.limits import MAX_ROOM_NAME_CHARS, MAX_SEAT_CONNECTIONS, MAX_SPECTATORS, MAX_TRACKED_CLIENTS
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 from solver.play.pace import preset_pace
 from solver.play.presets import check_spec, describe
@@ -83,6 +83,7 @@ class Room:
         self.variant: Variant = VARIANTS[variant]
         self.config = config
         self.seats: list[Seat] = []
+        self.spectators: list[Seat] = []  # people who came while a hand ran: they watch, and sit at the next
         self.host: Seat | None = None
         self.phase = "lobby"  # lobby | playing | ended
         self.table: Table | None = None
@@ -133,6 +134,7 @@ class Room:
                 for index, s in enumerate(self.seats)
             ],
             "you_host": seat is not None and seat is self.host,
+            "spectators": [s.name for s in self.spectators],
         }
 
     def broadcast_room(self) -> None:
@@ -188,15 +190,21 @@ class Room:
         if self.connections.get(connection) is not None:
             raise RoomError("out_of_order", "already seated")
         token = message.get("token")
-        seat = next((s for s in self.seats if s.kind == "person" and same_token(s.token, token)), None)
+        people = [s for s in (*self.seats, *self.spectators) if s.kind != "bot"]
+        seat = next((s for s in people if same_token(s.token, token)), None)
         if seat is None:
             name = clean_name(message.get("name"))
             if self.phase == "playing":
-                raise RoomError("game_running", "a game is under way in this room: try again when it ends")
-            if len(self.seats) >= self.config.max_seats:
-                raise RoomError("room_full", f"this room is full: {self.config.max_seats} players are seated")
-            seat = Seat("person", self.unique_name(name), token=secrets.token_urlsafe(16))
-            self.seats.append(seat)
+                # A hand is under way: watch it (every grid in full), and sit down at the next.
+                if len(self.spectators) >= MAX_SPECTATORS:
+                    raise RoomError("game_running", "a game is under way in this room: try again when it ends")
+                seat = Seat("spectator", self.unique_name(name), token=secrets.token_urlsafe(16))
+                self.spectators.append(seat)
+            else:
+                if len(self.seats) >= self.config.max_seats:
+                    raise RoomError("room_full", f"this room is full: {self.config.max_seats} players are seated")
+                seat = Seat("person", self.unique_name(name), token=secrets.token_urlsafe(16))
+                self.seats.append(seat)
             if self.host is None:
                 self.host = seat
             self.ever_joined = True
@@ -205,7 +213,8 @@ class Room:
         seat.connections.add(connection)
         seat.gone_since = None
         self.connections[connection] = seat
-        connection.send({"type": "welcome", "token": seat.token, "name": seat.name, "room": self.id})
+        welcome = {"type": "welcome", "token": seat.token, "name": seat.name, "room": self.id}
+        connection.send({**welcome, "spectator": seat.kind == "spectator"})
         self.broadcast_room()
         if self.table is not None:
             self.table.restore(connection, seat)
@@ -222,7 +231,7 @@ class Room:
             oldest.close(REPLACED)
 
     def unique_name(self, name: str) -> str:
-        taken = {s.name for s in self.seats}
+        taken = {s.name for s in (*self.seats, *self.spectators)}
         if name not in taken:
             return name
         # The number must survive the cut to MAX_ROOM_NAME_CHARS, or the numbered name is the taken
@@ -325,6 +334,11 @@ class Room:
         self.phase = "lobby"
         self.table = None
         self.seats = [s for s in self.seats if s.kind == "bot" or s.connections]
+        for spectator in [s for s in self.spectators if s.connections]:  # those who watched sit down, as seats allow
+            if len(self.seats) < self.config.max_seats:
+                spectator.kind = "person"
+                self.seats.append(spectator)
+        self.spectators = [s for s in self.spectators if s.kind == "spectator" and s.connections]
         self.broadcast_room()
 
     async def leave(self, connection, seat: Seat, message: dict) -> None:
@@ -337,6 +351,8 @@ class Room:
             await self.table.leave(seat)
         if seat in self.seats and self.phase != "playing":
             self.seats.remove(seat)
+        if seat in self.spectators:
+            self.spectators.remove(seat)
         for connection in list(seat.connections):
             self.connections[connection] = None
         seat.connections.clear()
@@ -358,9 +374,9 @@ class Room:
             self.broadcast_room()
 
     async def sweep(self, now: float) -> None:
-        """Persons gone for `absent_seconds` have left the table."""
-        for seat in list(self.seats):
-            if seat.kind == "person" and not seat.connections and seat.gone_since is not None and seat.token:
+        """Persons (and spectators) gone for `absent_seconds` have left the table."""
+        for seat in [*self.seats, *self.spectators]:
+            if seat.kind != "bot" and not seat.connections and seat.gone_since is not None and seat.token:
                 if now - seat.gone_since >= self.config.absent_seconds:
                     async with self.lobby_lock:
                         await self.drop_seat(seat)

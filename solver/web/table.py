@@ -54,7 +54,7 @@ def quote(value) -> str:
 class Seat:
     """A place at the room's table: a person (with a reconnect token) or a bot (a spec)."""
 
-    kind: str  # person | bot
+    kind: str  # person | bot | spectator (came while a hand ran: watches, sits at the next)
     name: str
     token: str | None = None  # a person's reconnect token
     spec: str | None = None  # a bot's spec

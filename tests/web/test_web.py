@@ -193,7 +193,7 @@ def test_malformed_and_forged_messages_get_errors_and_change_nothing():
                 assert ana_held not in json.dumps(message)
 
 
-def test_seat_limit_and_joining_mid_game_are_refused_with_clear_messages():
+def test_seat_limit_is_refused_with_a_clear_message_and_a_newcomer_mid_game_watches():
     with start_server(max_seats=2) as server:
         room = new_room(server)
 
@@ -211,8 +211,22 @@ def test_seat_limit_and_joining_mid_game_are_refused_with_clear_messages():
                 await ana.send({"type": "start"})
                 await ana.until("tiles")
                 async with Page(server, room) as dee:
-                    reply = await dee.error({"type": "join", "name": "Dee"}, "game_running")
-                    assert "try again" in reply["message"]
+                    # a hand is under way: Dee watches it, every grid with its letters, and cannot play
+                    await dee.join("Dee")
+                    assert latest(dee, "welcome")["spectator"] is True
+                    table = await dee.until("table")
+                    assert table["letters"] is True and {p["name"] for p in table["players"]} == {"Ana", "Cy"}
+                    assert not [m for m in dee.seen if m["type"] == "tiles"]  # nobody's tiles, only counts
+                    await dee.error({"type": "call", "call": "stuck"}, "out_of_order")
+                    await dee.error({"type": "start"}, "not_host")
+                    await ana.until(lambda m: m["type"] == "room" and m["spectators"] == ["Dee"])
+                    for page in (ana, cy):
+                        await page.send({"type": "call", "call": "stuck"})
+                    await dee.until("end")
+                    await ana.send({"type": "again"})
+                    lobby = await dee.until(lambda m: m["type"] == "room" and m["phase"] == "lobby")
+                    assert [seat["name"] for seat in lobby["seats"]] == ["Ana", "Cy"]  # the room seats two
+                    assert lobby["spectators"] == ["Dee"]  # ...so Dee waits for a free seat
 
         run_bounded(scenario)
 

@@ -196,6 +196,8 @@ function call(name, extra = {}) {
 const handlers = {
   welcome(message) {
     state.joined = true;
+    state.spectator = Boolean(message.spectator); // came while a hand ran: watches it, plays the next
+    if (state.spectator) state.me = { active: false, waiting: false };
     store.set(`token.${state.roomId}`, message.token);
     sessionStorage.removeItem(`bananas.autojoin.${state.roomId}`);
     const typed = state.typedName || store.get("name") || "";
@@ -205,6 +207,7 @@ const handlers = {
   },
   room(message) {
     state.room = message;
+    if (message.phase === "lobby" && state.spectator && message.seats.some((seat) => seat.you)) state.spectator = false;
     setLanguage(message.language);
     const tableView = isSpellevate() ? "spell" : "table";
     if (message.phase === "playing" && message.hand !== state.hand) newHand(message.hand);
@@ -378,7 +381,7 @@ function newHand(number) {
   state.hand = number;
   state.lastEnd = null;
   state.table = null;
-  state.me = { active: true, waiting: false };
+  state.me = { active: !state.spectator, waiting: false };
   board.reset();
   $("players").replaceChildren();
   $("watch").replaceChildren();
@@ -444,7 +447,7 @@ function renderWatch() {
   const table = state.table;
   const watching = table && !table.over && !state.me.active;
   $("watch").hidden = !watching;
-  $("board").hidden = $("rack").hidden = watching;
+  $("board").hidden = $("rack").hidden = document.querySelector("#table .actions").hidden = watching;
   if (!watching) return;
   const me = you();
   $("watch").replaceChildren(...table.players.filter((player) => player.name !== me).map((player) => {
@@ -469,7 +472,8 @@ function updateButtons() {
   $("shuffle").disabled = $("recall").disabled = !playing;
   $("peel").hidden = $("dump").hidden = table ? !canDraw : false;
   const note = $("table-note");
-  const text = !table ? t("dealing") : table.over ? "" : !state.me.active ? t("you_are_out") :
+  const text = !table ? t("dealing") : table.over ? "" : state.spectator ? t("you_watch") :
+    !state.me.active ? t("you_are_out") :
     state.me.waiting ? t("you_wait") : "";
   note.textContent = text;
   note.hidden = !text;
