@@ -205,7 +205,7 @@ class Room:
                     raise RoomError("room_full", f"this room is full: {self.config.max_seats} players are seated")
                 seat = Seat("person", self.unique_name(name), token=secrets.token_urlsafe(16))
                 self.seats.append(seat)
-            if self.host is None:
+            if self.host is None and seat.kind == "person":  # a spectator hosts nothing until seated
                 self.host = seat
             self.ever_joined = True
             self.last_activity = time.monotonic()  # a new person; a reconnect is not play
@@ -339,6 +339,8 @@ class Room:
                 spectator.kind = "person"
                 self.seats.append(spectator)
         self.spectators = [s for s in self.spectators if s.kind == "spectator" and s.connections]
+        if self.host not in self.seats:
+            self.host = next((s for s in self.seats if s.kind == "person" and s.token), None)
         self.broadcast_room()
 
     async def leave(self, connection, seat: Seat, message: dict) -> None:
