@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import ENGLISH_COUNTS, FRENCH_COUNTS
 
 from solver.core.tiles import (
     ALPHABET,
@@ -22,63 +23,6 @@ from solver.core.tiles import (
 )
 
 pytestmark = pytest.mark.nojit
-
-ENGLISH_COUNTS = dict(
-    A=13,
-    B=3,
-    C=3,
-    D=6,
-    E=18,
-    F=3,
-    G=4,
-    H=3,
-    I=12,
-    J=2,
-    K=2,
-    L=5,
-    M=3,
-    N=8,
-    O=11,
-    P=3,
-    Q=2,
-    R=9,
-    S=6,
-    T=9,
-    U=6,
-    V=3,
-    W=3,
-    X=2,
-    Y=3,
-    Z=2,
-)
-FRENCH_COUNTS = dict(
-    A=13,
-    B=3,
-    C=3,
-    D=4,
-    E=21,
-    F=3,
-    G=3,
-    H=3,
-    I=11,
-    J=2,
-    K=2,
-    L=7,
-    M=4,
-    N=9,
-    O=8,
-    P=3,
-    Q=2,
-    R=8,
-    S=8,
-    T=8,
-    U=8,
-    V=3,
-    W=2,
-    X=2,
-    Y=2,
-    Z=2,
-)
 
 
 @pytest.mark.parametrize("tiles, expected", [(ENGLISH, ENGLISH_COUNTS), (FRENCH, FRENCH_COUNTS)], ids=["en", "fr"])

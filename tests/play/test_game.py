@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 import pytest
-from helpers import sweep
+from helpers import ENGLISH_COUNTS, sweep
 
 from solver.core.grid import Grid, find_words, validate
 from solver.core.tiles import (
@@ -49,36 +49,6 @@ from solver.play.game import (
     play_round,
 )
 from solver.play.stats import confidence_interval
-
-ENGLISH_COUNTS = dict(
-    A=13,
-    B=3,
-    C=3,
-    D=6,
-    E=18,
-    F=3,
-    G=4,
-    H=3,
-    I=12,
-    J=2,
-    K=2,
-    L=5,
-    M=3,
-    N=8,
-    O=11,
-    P=3,
-    Q=2,
-    R=9,
-    S=6,
-    T=9,
-    U=6,
-    V=3,
-    W=3,
-    X=2,
-    Y=3,
-    Z=2,
-)
-
 
 # -- scaffolding: word lists, tile sets, scripted bots ------------------------------------
 
