@@ -327,10 +327,10 @@ def test_spellcheck_off_bananas_on_a_bad_grid_is_a_rotten_banana_and_the_game_go
     assert page.errors == []
 
 
-# -- 3. reload keeps the seat; the fifth person is refused ------------------------------------------
+# -- 3. reload keeps the seat; the fifth person watches ---------------------------------------------
 
 
-def test_reload_keeps_the_seat_and_the_grid_and_a_fifth_person_is_refused(browser, serve):
+def test_reload_keeps_the_seat_and_the_grid_and_a_fifth_person_watches(browser, serve):
     server = serve()
     ana, ben, cy, dee = (new_page(browser) for _ in range(4))
     link = create_room(ana, server, "Ana")
@@ -362,12 +362,13 @@ def test_reload_keeps_the_seat_and_the_grid_and_a_fifth_person_is_refused(browse
     # the game goes on from the reloaded page
     place(ben, rack(ben)[0], 1, 0, "tap")
     ana.wait_for_selector('#players li[data-name="Ben"][data-left="17"]')
-    # a fifth person still cannot sit down mid-game
+    # a fifth person cannot sit down mid-game: they watch every grid until the next hand
     dee.reload()
     dee.fill("#join-name", "Dee")
     dee.click("#join-button")
-    dee.wait_for_selector("#join-message:not([hidden])")
-    assert "game is under way" in dee.inner_text("#join-message")
+    dee.wait_for_selector("#watch:not([hidden]) figure")
+    assert "you watch every grid" in dee.inner_text("#table-note")
+    assert dee.locator("#watch figure").count() == 4 and dee.is_hidden("#rack")
     assert all(page.errors == [] for page in (ana, ben, cy, dee))
 
 
