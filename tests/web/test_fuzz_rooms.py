@@ -358,6 +358,18 @@ def test_hostile_values_in_every_field_of_every_room_message(warm, state, stride
     assert not problems, "\n".join(problems[:20])
 
 
+async def random_step(room: Room, page, pages: list, message: dict | None, pause: float, label: str) -> list[str]:
+    """One step of a random game: the message from `page` (None: wait `pause` seconds while the
+    bots' moves land), then every page and the room checked; the problems found, labelled."""
+    if message is None:
+        await asyncio.sleep(pause)
+        return []
+    await deliver(room, page, json.dumps(message))
+    await asyncio.sleep(0)
+    found = [problem for other in pages for problem in other.problems] + room_problems(room)
+    return [f"{label} {message}: {problem}" for problem in found]
+
+
 async def random_play(seed: int, variant: str, steps: int = 300) -> tuple[list[str], int]:
     """Two persons (and a bot on even seeds) playing a seeded random mix of plausible moves:
     grids from their own tiles, dumps, peels, BANANAS, stuck, leaving and coming back by
@@ -396,13 +408,9 @@ async def random_play(seed: int, variant: str, steps: int = 300) -> tuple[list[s
                 None,
             ]
         )
-        if message is None:
-            await asyncio.sleep(rng.random() * 0.05)  # the bot's calls land meanwhile
-            continue
-        await deliver(room, page, json.dumps(message))
-        await asyncio.sleep(0)
-        found = [problem for other in pages for problem in other.problems] + room_problems(room)
-        problems += [f"seed {seed} {variant} step {step} {message}: {problem}" for problem in found]
+        problems += await random_step(
+            room, page, pages, message, rng.random() * 0.05, f"seed {seed} {variant} step {step}"
+        )
         if problems:
             break
     room.close("done")
@@ -445,13 +453,9 @@ async def random_spellevate(seed: int, steps: int = 400) -> tuple[list[str], int
                 None,
             ]
         )
-        if message is None:
-            await asyncio.sleep(rng.random() * 0.02)  # the bot's moves land meanwhile
-            continue
-        await deliver(room, page, json.dumps(message))
-        await asyncio.sleep(0)
-        found = [problem for other in pages for problem in other.problems] + room_problems(room)
-        problems += [f"seed {seed} spellevate step {step} {message}: {problem}" for problem in found]
+        problems += await random_step(
+            room, page, pages, message, rng.random() * 0.02, f"seed {seed} spellevate step {step}"
+        )
         if problems:
             break
     room.close("done")
