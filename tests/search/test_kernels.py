@@ -410,9 +410,11 @@ def test_generate_moves_random_french(fr, make_rng):
 
 @pytest.mark.slow
 def test_generate_moves_random_sweep(en, make_rng):
-    """A longer sweep (about 40 s): bigger solved grids (up to 12 tiles), hands of 1-8."""
+    """A longer sweep: bigger solved grids (up to 12 tiles), hands of 1-8. 1,000 trials (about
+    15 s quiet, 60 s on a loaded CI machine; it was 2,500, the suite's largest single cost, and
+    no difference between the kernel and its twin was ever found past the first few hundred)."""
     rng = make_rng(123456)
-    for trial in range(2500):
+    for trial in range(1000):
         cells = None
         if trial % 2:
             solution = solve(

@@ -418,6 +418,18 @@ async def random_play(seed: int, variant: str, steps: int = 300) -> tuple[list[s
     return problems, ended
 
 
+async def bots_moved(room: Room, timeout: float = 5.0) -> None:
+    """Wait until it is no bot's turn in a Spellevate room (or the round is over): a bot's move
+    runs in a thread, and on a loaded machine a random pause of milliseconds would let the
+    fuzz's persons act many times per bot move, so that no round ever ends."""
+    table = room.table
+    deadline = time.monotonic() + timeout
+    while table is not None and time.monotonic() < deadline:
+        if room.table is not table or table.over or table.round.state.turn not in table.bots:
+            return
+        await asyncio.sleep(0.005)
+
+
 async def random_spellevate(seed: int, steps: int = 400) -> tuple[list[str], int]:
     """Spellevate: two persons and a bot, a seeded random mix of listed plays, letters from the
     hand, garbage, passes, leaving and coming back by token, again, start, bots added and
@@ -453,6 +465,8 @@ async def random_spellevate(seed: int, steps: int = 400) -> tuple[list[str], int
                 None,
             ]
         )
+        if message is None:
+            await bots_moved(room)
         problems += await random_step(
             room, page, pages, message, rng.random() * 0.02, f"seed {seed} spellevate step {step}"
         )
