@@ -411,8 +411,8 @@ def test_generate_moves_random_french(fr, make_rng):
 @pytest.mark.slow
 def test_generate_moves_random_sweep(en, make_rng):
     """A longer sweep: bigger solved grids (up to 12 tiles), hands of 1-8. 1,000 trials (about
-    15 s quiet, 60 s on a loaded CI machine; it was 2,500, the suite's largest single cost, and
-    no difference between the kernel and its twin was ever found past the first few hundred)."""
+    15 s quiet, 60 s on a loaded machine); it was 2,500, the suite's largest single cost (144 s
+    under load) at a time when CI has little room left."""
     rng = make_rng(123456)
     for trial in range(1000):
         cells = None
