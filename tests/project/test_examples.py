@@ -114,7 +114,7 @@ def test_the_javascript_remote_seat_plays_a_hosted_game_to_the_end(en):
     from solver.web import BackgroundServer, WebConfig
 
     with BackgroundServer(WebConfig()) as server:
-        args = ["--url", server.engine_url, "--bots", "easy", "--advisor", "hard", "--seed", "2", "--timeout", "60"]
+        args = ["--url", server.engine_url, "--bots", "greedy", "--advisor", "hard", "--seed", "2", "--timeout", "60"]
         done = subprocess.run(
             [node, str(EXAMPLES / "remote_seat.mjs"), *args], capture_output=True, text=True, timeout=90
         )
