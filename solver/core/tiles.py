@@ -73,6 +73,7 @@ class TileCounts:
     # -- views --------------------------------------------------------------------
     @property
     def counts(self) -> np.ndarray:
+        """The 26 counts as a numpy int array, index 0 = A (the array itself: do not modify it)."""
         return self._counts
 
     def __getitem__(self, letter: str) -> int:
@@ -87,6 +88,7 @@ class TileCounts:
             yield from ALPHABET[index] * int(count)
 
     def letters(self) -> str:
+        """The tiles as a string in alphabetical order, each letter repeated by its count ('AACMPT')."""
         return "".join(self)
 
     def distribution(self) -> str:

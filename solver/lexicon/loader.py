@@ -77,6 +77,7 @@ class WordGraph:
 
     @property
     def node_count(self) -> int:
+        """The number of DAWG nodes (an int)."""
         return len(self.terminal)
 
 
@@ -218,6 +219,7 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
 
 
 def cache_root() -> Path:
+    """The folder of the on-disk caches: $BANANAS_CACHE, else ~/.cache/bananas (a Path; not created here)."""
     return Path(os.environ.get("BANANAS_CACHE", Path.home() / ".cache" / "bananas"))
 
 
@@ -266,6 +268,9 @@ _build_notice: BuildNotice | None = None
 
 
 def set_build_notice(notice: BuildNotice | None) -> None:
+    """Set the function told when a word list's arrays must be built (a cold cache: seconds), or None for
+    silence; the command line shows it on a terminal.
+    """
     global _build_notice
     _build_notice = notice
 

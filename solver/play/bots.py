@@ -143,6 +143,7 @@ class SolverBot:
         self.drawn = self.returned = 0
 
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        """Bot.start: a Board on the hand's word list (its `level` of vocabulary, English only), seeded by `seed`."""
         level = self.settings.level if rules.lexicon == "en" else None
         lexicon = get_lexicon(rules.lexicon, level)
         self.rules = rules
@@ -165,22 +166,27 @@ class SolverBot:
             self.board.objective = rules.kind.search_objective(rules)  # e.g. solo scored by fewest words
 
     def receive(self, tiles: TileCounts) -> None:
+        """Bot.receive: the tiles join the hand."""
         assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand + tiles
         self.drawn += len(tiles)
 
     def give_back(self, tile: str) -> None:
+        """Bot.give_back: the dumped tile leaves the hand."""
         assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand - TileCounts.from_letters(tile)
         self.returned += 1
 
     def holding(self) -> TileCounts:
+        """Bot.holding: the grid's tiles and the hand's (none before `start`)."""
         return self.board.tiles if self.board else TileCounts()
 
     def current_grid(self) -> Grid | None:
+        """Bot.current_grid: the board's grid, or a risky BANANAS's unchecked grid."""
         return self.forced or (self.board.grid if self.board else None)
 
     def decide(self, view: TableView) -> Decision:
+        """Bot.decide: build the grid (`play`) and, for a pacing bot (`lead`), set the speed this work lands at."""
         decision = self.play(view)
         if self.settings.lead is not None:
             self.speed = self.pacing_speed(view, decision)
@@ -234,6 +240,7 @@ class SolverBot:
         return view.can_dump and self.settings.dump_policy != "never" and peels_left >= self.settings.endgame
 
     def call_when_done(self, view: TableView, work: Decision) -> Decision:
+        """The call once every tile is placed: BANANAS when allowed, else PEEL when allowed, else wait."""
         assert self.board is not None  # start() made the board
         if view.can_bananas:
             work.action, work.grid = "bananas", self.board.grid
@@ -242,6 +249,9 @@ class SolverBot:
         return work
 
     def when_stuck(self, view: TableView, work: Decision) -> Decision:
+        """The call when tiles are left over: a risky BANANAS (probability `risk`), a DUMP when the bot dumps
+        now, else wait.
+        """
         assert self.board is not None  # start() made the board
         if view.can_bananas and self.rng.random() < self.settings.risk:
             self.forced = force_tiles(self.board.grid, self.board.hand)
@@ -305,24 +315,32 @@ class GreedyBot:
         self.hand = TileCounts()
 
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        """Bot.start: an empty grid, the hand, the word list (at `level`, English only)."""
         self.rules = rules
         self.lexicon = get_lexicon(rules.lexicon, self.level if rules.lexicon == "en" else None)
         self.cells = {}
         self.hand = tiles
 
     def receive(self, tiles: TileCounts) -> None:
+        """Bot.receive: the tiles join the hand."""
         self.hand = self.hand + tiles
 
     def give_back(self, tile: str) -> None:
+        """Bot.give_back: the dumped tile leaves the hand."""
         self.hand = self.hand - TileCounts.from_letters(tile)
 
     def holding(self) -> TileCounts:
+        """Bot.holding: the grid's tiles and the hand's."""
         return self.hand + TileCounts.from_letters("".join(self.cells.values()))
 
     def current_grid(self) -> Grid | None:
+        """Bot.current_grid: the grid laid so far (None before the first word)."""
         return Grid.from_cells(self.cells) if self.cells else None
 
     def decide(self, view: TableView) -> Decision:
+        """Bot.decide: attach words until none fits, then BANANAS or PEEL with an empty hand, else DUMP the
+        hardest letter when allowed, else wait.
+        """
         work = Decision("wait", looks=self.build())
         if len(self.hand) == 0:
             if view.can_bananas:

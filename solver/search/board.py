@@ -47,9 +47,13 @@ class Rebuild:
 
     @property
     def ok(self) -> bool:
+        """True unless the rebuild failed (tier 'failed': no grid holds every tile within the time limit)."""
         return self.tier != "failed"
 
     def to_json(self) -> dict:
+        """The rebuild as the JSON of `bananas peel --json`: grid (rows or None), hand, moved (tiles),
+        elapsed_ms, tier, nodes.
+        """
         return {
             "grid": self.grid.to_json() if self.grid else None,
             "hand": self.hand.letters(),
@@ -389,6 +393,9 @@ class DumpOption:
 
     @property
     def chance(self) -> float:
+        """completions / samples: the estimated probability (0.0 to 1.0) of completing the grid after this
+        dump; 0.0 without samples.
+        """
         return self.completions / self.samples if self.samples else 0.0
 
 
@@ -402,6 +409,9 @@ class DumpAdvice:
     nodes: int = 0  # search nodes the estimate spent (what a bot's clock charges as looks)
 
     def to_json(self) -> dict:
+        """The advice as the JSON of `bananas dump --json`: recommended (a letter or None),
+        complete_without_dump, options (letter, chance, completions, samples), nodes.
+        """
         return {
             "recommended": self.recommended,
             "complete_without_dump": self.keep_chance == 1.0,

@@ -68,9 +68,13 @@ class Solution:
 
     @property
     def solved(self) -> bool:
+        """True when status is 'solved' (then `grid` and `words` are set)."""
         return self.status == "solved"
 
     def to_json(self) -> dict:
+        """The solution as the JSON of `bananas solve --json`: tiles, status, grid (rows or None), words,
+        elapsed_ms, nodes, objective, proof (None unless no-grid).
+        """
         return {
             "tiles": self.tiles.letters(),
             "status": self.status,
