@@ -65,6 +65,15 @@ PACING_SPEEDS = (0.1, 3.0)  # the slowest and the fastest a pacing bot works (`l
 
 @dataclass(frozen=True)
 class BotSettings:
+    """The settings of a SolverBot (README, "Bot presets"): `level` (vocabulary: a SCOWL size of LEVELS, None
+    for every word), `speed` (a multiple of a practised player's pace, > 0), `dump_policy` (advice, hardest
+    or never), `risk` (0 to 1: the chance of an unchecked BANANAS when stuck), `strategy` (long-words or
+    compact), `node_budget` (search nodes per rebuild, 1 to 1,000,000), `hooks` (cheap or first), `rebuild`
+    (how far it goes while it could dump), `patience` (looks before dumping), `endgame` (no dumps with
+    fewer PEELs left), `flexible` (keep hook spots for awkward letters), `lead` (pacer: its grid's lead on
+    the table's, None for a fixed speed). ValueError for a value out of range.
+    """
+
     name: str = "medium"
     level: int | None = 70
     speed: float = 1.0
