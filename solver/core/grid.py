@@ -266,6 +266,15 @@ def validate(grid: Grid, lexicon, tiles: TileCounts | None = None, min_length: i
     Every maximal run of 2+ letters must be a word of the lexicon (`word in lexicon`)
     with at least `min_length` letters; all tiles must form one 4-connected group; and,
     when `tiles` is given, the grid must use exactly that multiset.
+
+    `lexicon` is anything with `__contains__` for upper-case words (a Lexicon, a set). Never
+    raises on a bad grid: the Report lists every problem (`ok`, `problems()`).
+
+    >>> from solver import Grid, TileCounts, get_lexicon, validate
+    >>> validate(Grid.from_rows([".M.", "CAT", ".P."]), get_lexicon("en"), TileCounts.from_letters("CATMP")).ok
+    True
+    >>> validate(Grid.from_rows(["CAT", "..Q"]), get_lexicon("en")).problems()
+    ['not a word: TQ (down at row 1, column 3)']
     """
     cells = grid.cells()
     report = Report(empty=not cells)

@@ -57,7 +57,8 @@ class TileCounts:
     # -- construction -------------------------------------------------------------
     @classmethod
     def from_letters(cls, letters: str) -> TileCounts:
-        """Tiles from a string of letters such as 'AEEIRSTQU' (case and spaces ignored)."""
+        """Tiles from a string of letters such as 'AEEIRSTQU' (case and spaces ignored); TileError for
+        anything but the letters A-Z."""
         counts = np.zeros(ALPHABET_SIZE, dtype=np.int64)
         for letter in letters:
             if letter.isspace():

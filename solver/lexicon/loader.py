@@ -288,6 +288,9 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     """Load a lexicon by name ('en', 'fr') or path, building the cache on first use.
 
     `max_level` limits an English list to SCOWL sizes <= that level (35/50/60/70/80).
+    A path names a word list of one word a line (plain or .gz). The first load of a list
+    builds its arrays (seconds) into `cache_root()`; later loads map them (milliseconds).
+    LexiconError for an unknown name, an unreadable file or a bad level.
     """
     if max_level is not None and max_level not in LEVELS:
         raise LexiconError(f"vocabulary level must be one of {LEVELS}, got {max_level}")

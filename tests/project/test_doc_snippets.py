@@ -1,15 +1,19 @@
 """Every ```python block of the README and the documents runs as written (a server is started
-for the ones that connect to `bananas serve`'s default address), so no snippet can drift from the
-API it shows."""
+for the ones that connect to `bananas serve`'s default address), and every `>>>` example in the
+docstrings of the modules the reference site documents gives the output it shows: no snippet can
+drift from the API it shows."""
 
 from __future__ import annotations
 
 import contextlib
+import doctest
+import importlib
 import io
 import re
 from pathlib import Path
 
 import pytest
+from test_reference_site import documented_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), ROOT / "examples" / "README.md"]
@@ -47,3 +51,24 @@ def test_the_snippet_runs(code, en):
             code = code.replace(DEFAULT_ENGINE, server.engine_url)
         stack.enter_context(contextlib.redirect_stdout(io.StringIO()))
         exec(compile(code, "<snippet>", "exec"), {"__name__": "__snippet__"})
+
+
+def docstring_examples() -> list[doctest.DocTest]:
+    finder = doctest.DocTestFinder()
+    modules = [importlib.import_module(name) for name in documented_modules()]
+    return [test for module in modules for test in finder.find(module) if test.examples]
+
+
+EXAMPLES = docstring_examples()
+
+
+def test_the_docstrings_have_examples():
+    assert {"solver.search.solving.solve", "solver.core.grid.validate"} <= {test.name for test in EXAMPLES}
+
+
+@pytest.mark.parametrize("test", EXAMPLES, ids=[test.name for test in EXAMPLES])
+def test_the_docstring_example_gives_what_it_shows(test, en):
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    output = io.StringIO()
+    runner.run(test, out=output.write)
+    assert runner.failures == 0, output.getvalue()
