@@ -368,7 +368,9 @@ class _Seat:
 
 
 class Round:
-    """One hand of Bananagrams between `bots` under `rules`, from `seed`."""
+    """One hand of Bananagrams between `bots` under `rules`, from `seed` (a non-negative int):
+    RuleError for a seat count the variant does not allow or a bad seed. `play()` runs it to
+    the end on the simulated clock (seconds); `realtime` also waits for the wall clock."""
 
     result: RoundResult | None  # set by start(); the hand's outcome once it ends
 

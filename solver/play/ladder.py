@@ -237,7 +237,12 @@ def run_ladder(
     progress: Callable[[int, int], None] | None = None,
     bootstrap: int = BOOTSTRAP,
 ) -> LadderResult:
-    """Play the round robin (see `run_tournament` for games, workers and scheduler) and rate it."""
+    """Play the round robin (see `run_tournament` for games, workers and scheduler) and rate it.
+
+    The LadderResult holds the tournament and a Rating per entry, best first: Bradley-Terry on
+    the Elo scale (field mean 1500) with a 95% interval from `bootstrap` resamples of the deals.
+    ValueError for fewer than two bots or players or a negative `bootstrap`, and as
+    `run_tournament`."""
     if len(bot_specs) < 2:
         raise ValueError("a ladder needs at least two bots")
     if players < 2:

@@ -281,7 +281,11 @@ def run_tournament(
     guard its entry point with `if __name__ == "__main__":`.
 
     `scheduler` ('tcp://HOST:PORT') plays the games on that Dask cluster instead of local
-    processes (`workers` is then ignored); see `solver.play.cluster`."""
+    processes (`workers` is then ignored); see `solver.play.cluster`.
+
+    `bot_specs` are presets or specs ('hard:speed=3'); the same arguments give the same games.
+    ValueError for no bots, a bad spec, `games` or `workers` below 1; RuleError for a number
+    of players the variant does not seat."""
     from solver.play.bots import make_bot
 
     rules = rules or Rules()

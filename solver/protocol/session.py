@@ -104,7 +104,9 @@ class Session:
 
     # -- the sans-IO surface ------------------------------------------------------------------
     def receive(self, line: str | bytes, now: float) -> list[dict]:
-        """Handle one incoming line; return what to send (replies, then anything due)."""
+        """Handle one incoming line (a JSON object, str or UTF-8 bytes) at wall time `now` (seconds,
+        the driver's monotonic clock); return what to send (replies, then anything due). Never
+        raises on a bad message: it is answered with an `error` and changes nothing."""
         message = None
         try:
             message = self.parse(line)

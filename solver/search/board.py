@@ -155,7 +155,12 @@ def lift(grid: Grid, cells: list[Cell]) -> tuple[Grid | None, TileCounts]:
 
 
 class Board:
-    """A player's grid and hand, kept valid through PEEL and DUMP events."""
+    """A player's grid and hand, kept valid through PEEL and DUMP events.
+
+    `lexicon` is a Lexicon or a name for `get_lexicon`; `grid` a valid Grid (None: no grid yet);
+    `hand` the tiles not on it (a TileCounts or letters); `time_limit` the seconds each
+    operation may take. `add`, `remove` and `rebuild` return a Rebuild (the grid, the hand
+    left, the tiles moved, the time in ms, the tier that placed them, or 'failed')."""
 
     def __init__(
         self,
