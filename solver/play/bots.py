@@ -8,7 +8,8 @@ decision lays, moves and lifts from the grids the bot shows; a bot reports only 
 (positions examined for words: one search node each).
 
 Settings (`BotSettings`); the ones marked * are the strategy levers that
-benchmarks/bench_strength.py measures:
+benchmarks/bench_strength.py measures::
+
     level        English vocabulary: SCOWL size 35/50/60/70/80 (easy bots use common
                  words); None = the whole word list. Ignored for other languages.
     speed        multiplies the simulated clock's rate (2.0 works twice as fast)

@@ -21,7 +21,7 @@ see a player's grid when its work is done (`Round.table_grid`: a bot's new grid 
 its work, dropped call or not; a remote player's grid is what it shows now), and a deciding
 bot's `TableView` says how many tiles each grid holds (`placed`) at what time (`clock`).
 
-The referee measures the work (Round.charge), so no bot can lay tiles for free:
+The referee measures the work (Round.charge), so no bot can lay tiles for free::
 
     tile work   from the grid each player shows, before and after the decision, aligned
                 under the translation that keeps the most tiles in place (`best_translation`,
@@ -38,7 +38,7 @@ The referee measures the work (Round.charge), so no bot can lay tiles for free:
                 LOOK_SECONDS per look: every tile and word it lays is charged anyway.
 
 Cost model. One simulated second stands for one second of a practised player at the
-kitchen table, with the tiles in front of them:
+kitchen table, with the tiles in front of them::
 
     REACT_SECONDS             1.0  looking at the tiles before acting (the keystroke-level
                                    model's mental preparation operator is 1.35 s)
@@ -55,7 +55,7 @@ kitchen table, with the tiles in front of them:
     then / speed, and x (1 + JITTER * u), u uniform in [0, 1) from the hand's seed, so that
     equal bots do not finish to the microsecond (exact ties are shared wins under the rules)
 
-These land where games at a table do (benchmarks/results/*-strength.md measures it): the
+These land where games at a table do (`benchmarks/results/*-strength.md` measures it): the
 first 21-tile grid of the `medium` preset takes tens of seconds (21 tiles, a handful of
 words and looks), a PEEL answered by a one-tile hook about eight seconds, and a 2-player
 classic game several minutes (about fifty PEELs); sellers of the game quote about 15

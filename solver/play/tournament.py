@@ -6,12 +6,14 @@ further each game, so every bot plays every seat once on every deal. Game `g` be
 group `g // K` and is its rotation `g % K`; the number of games is rounded up to whole
 groups.
 
-Who plays a group:
+Who plays a group::
+
     len(bot_specs) == K   all of them, every group;
     len(bot_specs) >  K   the K-bot combinations, in a seeded shuffled order, cycled (each
                           full cycle plays every combination once);
     len(bot_specs) <  K   the list cycled to fill the seats (A,B at 4 players: A,B,A,B), so
                           one bot may hold several seats of a game.
+
 An entry's statistics count the seats it held ("games" = seat-games), so an entry that
 holds two seats of a game counts that game twice; a win is one of its seats winning alone.
 

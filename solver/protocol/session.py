@@ -13,7 +13,8 @@ text. `solver.protocol.stdio` drives one session over stdin/stdout, `solver.prot
 many over WebSocket.
 
 This module is the dispatcher: the messages usable at any time (hello, options, check,
-quit) and the session's options and limits. The two ways to play live beside it:
+quit) and the session's options and limits. The two ways to play live beside it::
+
   seat  (`solver.protocol.seat`) the front-end is the referee; the engine plays one bot.
   host  (`solver.protocol.host`) the engine referees a whole game of bots and remote players.
 """

@@ -3,7 +3,7 @@
 A `Board` holds a grid and a hand of unplaced tiles. Events add tiles (PEEL: one; DUMP:
 three) or take one away (the dumped tile, from the hand or lifted out of the grid); each
 returns a `Rebuild`: the new grid using every tile, how many placed tiles moved, the time
-taken and the tier that succeeded. Tiers escalate under one deadline:
+taken and the tier that succeeded. Tiers escalate under one deadline::
 
     unchanged  nothing to place
     hook       the hand goes on by hooks, extensions and new crossing words; nothing moves

@@ -5,7 +5,8 @@ its buffers, runs it in short resumable slices so the wall-clock deadline is hon
 proves `no-grid` where it can, and keeps improving the grid for an objective until the
 deadline when one is asked for.
 
-Statuses:
+Statuses::
+
   solved     a grid using every tile was found
   no-grid    proved impossible: one tile; a tile whose letter is in no word the hand
              spells; the letter counts (`solver.search.proofs`); or an exhaustive search

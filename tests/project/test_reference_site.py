@@ -1,5 +1,5 @@
 """The reference site (docs/, built by Sphinx in CI) documents every public name: each module an
-API page shows with `automodule` has a docstring, and so has each public function, class, method
+API page shows with `.. automodule::` has a docstring, and so has each public function, class, method
 and property it defines (autodoc leaves out a name without one, silently). The public API of
 `solver/__init__.py` is all on those pages."""
 
@@ -15,7 +15,7 @@ import pytest
 import solver
 
 API_PAGES = Path(__file__).resolve().parents[2] / "docs" / "api"
-AUTOMODULE = re.compile(r"^```\{automodule\}\s+(\S+)", re.MULTILINE)
+AUTOMODULE = re.compile(r"^\.\. automodule::\s+(\S+)", re.MULTILINE)
 
 
 def documented_modules() -> list[str]:
