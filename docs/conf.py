@@ -29,7 +29,7 @@ html_theme = "furo"
 html_title = "bananas"
 
 # Headings get anchors, so the documents' [..](#section) and [..](FILE.md#section) links resolve.
-myst_heading_anchors = 4
+myst_heading_anchors = 5  # the README, included a level down, has #### sections
 myst_enable_extensions = ["colon_fence"]
 # `name` in a docstring is the Python object of that name where there is one (a link), code otherwise.
 default_role = "py:obj"
