@@ -1,6 +1,6 @@
 """A researcher's study: how do the bot presets compare? A seeded, seat-rotated tournament.
 
-    python examples/study.py                                   # 4 presets, 8 games: seconds
+    python examples/study.py                                   # 4 presets, 12 games: seconds
     python examples/study.py --games 400 --workers 2           # a study worth reporting
     python examples/study.py --bots club,expert,pacer --players 3 --out runs/table3
 
@@ -35,7 +35,8 @@ GAME_FIELDS = ("game", "hand_seed", "seat", "preset", "outcome", "won", "clock_s
 def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--bots", default="easy,medium,hard,greedy", help="presets or specs, comma-separated")
-    parser.add_argument("--games", type=int, default=8, help="games (rounded up to whole seat rotations)")
+    # 12: with 4 presets at 2 seats, every pair once in each seating (each preset 6 seat-games)
+    parser.add_argument("--games", type=int, default=12, help="games (rounded up to whole seat rotations)")
     parser.add_argument("--players", type=int, default=2, help="seats at each table")
     parser.add_argument("--seed", type=int, default=2026, help="the tournament seed")
     parser.add_argument("--workers", type=int, default=1, help="worker processes")
