@@ -1,7 +1,7 @@
 """bananas: a fast Bananagrams grid solver and AI opponent.
 
 The public API, importable from here; every name loads on first use, so `import solver`
-(and the `bananas` command's start-up) imports neither numpy nor numba until needed:
+(and the `bananas` command's start-up) imports neither numpy nor numba until needed::
 
     solve(tiles, lexicon="en", time_limit=10.0, objective="any", seed=None) -> Solution
     extend(grid, tiles, ...) -> Solution            place tiles without moving the grid

@@ -44,6 +44,10 @@ class Grid:
     # -- construction -------------------------------------------------------------
     @classmethod
     def parse(cls, text: str) -> Grid:
+        """A grid from its text notation: rows of A-Z and '.', blank lines around and '#' comment lines (a
+        `bananas solve` summary) left out; lower case is read as upper. GridError if the rows are empty,
+        ragged or hold other characters.
+        """
         rows = [line.strip() for line in text.splitlines()]
         rows = [row for row in rows if not row.startswith("#")]
         while rows and not rows[0]:
@@ -54,6 +58,9 @@ class Grid:
 
     @classmethod
     def from_rows(cls, rows: Iterable[str]) -> Grid:
+        """A grid from row strings (A-Z and '.', any case). GridError if there are no rows, a row is empty,
+        the rows differ in length or hold other characters (non-ASCII included).
+        """
         rows = [str(row) for row in rows]
         for number, row in enumerate(rows, start=1):
             if not row.isascii():  # 'ı'.upper() is 'I': only A-Z and '.' are cells
@@ -74,6 +81,10 @@ class Grid:
 
     @classmethod
     def from_json(cls, text: str) -> Grid:
+        """A grid from JSON text: a list of row strings, or an object with a `grid` list (a `bananas solve
+        --json` result). GridError if the JSON is bad or not of that shape, or the rows are (as
+        `from_rows`).
+        """
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
@@ -107,16 +118,20 @@ class Grid:
     # -- views --------------------------------------------------------------------
     @property
     def height(self) -> int:
+        """The number of rows (an int, at least 1)."""
         return len(self.rows)
 
     @property
     def width(self) -> int:
+        """The number of columns (an int, at least 1)."""
         return len(self.rows[0])
 
     def cells(self) -> dict[Cell, str]:
+        """The tiles as {(row, col): letter}, 0-based from the top left; empty cells left out."""
         return {(r, c): ch for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch != EMPTY}
 
     def tiles(self) -> TileCounts:
+        """The multiset of the letters on the grid (a TileCounts)."""
         return TileCounts.from_letters("".join(self.rows).replace(EMPTY, ""))
 
     def to_array(self, pad: int = 0) -> np.ndarray:
@@ -127,12 +142,15 @@ class Grid:
         return codes
 
     def trimmed(self) -> Grid:
+        """The same tiles in the smallest grid that holds them (empty border rows and columns removed)."""
         return Grid.from_cells(self.cells())
 
     def text(self) -> str:
+        """The notation: the rows joined by newlines (no trailing newline)."""
         return "\n".join(self.rows)
 
     def to_json(self) -> list[str]:
+        """The rows, as a list of strings (the form of the JSON outputs and the engine protocol)."""
         return list(self.rows)
 
     def __str__(self) -> str:
@@ -164,6 +182,7 @@ class Report:
 
     @property
     def ok(self) -> bool:
+        """True when nothing is wrong: every word valid, one connected part, no missing or extra tile, not empty."""
         return not (
             self.invalid_words or len(self.components) > 1 or len(self.missing) or len(self.extra) or self.empty
         )
@@ -186,6 +205,9 @@ class Report:
         return lines
 
     def to_json(self) -> dict:
+        """The report as the JSON of `bananas check --json` and the protocol's `check` reply: valid, words,
+        invalid_words (word, direction, cells), components, missing, extra, problems.
+        """
         return {
             "valid": self.ok,
             "words": [w.text for w in self.words],
@@ -244,6 +266,15 @@ def validate(grid: Grid, lexicon, tiles: TileCounts | None = None, min_length: i
     Every maximal run of 2+ letters must be a word of the lexicon (`word in lexicon`)
     with at least `min_length` letters; all tiles must form one 4-connected group; and,
     when `tiles` is given, the grid must use exactly that multiset.
+
+    `lexicon` is anything with `__contains__` for upper-case words (a Lexicon, a set). Never
+    raises on a bad grid: the Report lists every problem (`ok`, `problems()`).
+
+    >>> from solver import Grid, TileCounts, get_lexicon, validate
+    >>> validate(Grid.from_rows([".M.", "CAT", ".P."]), get_lexicon("en"), TileCounts.from_letters("CATMP")).ok
+    True
+    >>> validate(Grid.from_rows(["CAT", "..Q"]), get_lexicon("en")).problems()
+    ['not a word: TQ (down at row 1, column 3)']
     """
     cells = grid.cells()
     report = Report(empty=not cells)

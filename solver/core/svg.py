@@ -40,6 +40,8 @@ class Box:
 
 @dataclass(frozen=True)
 class TileMark:
+    """One tile of a picture: its square (`box`, in SVG user units) and its letter."""
+
     box: Box
     letter: str
 

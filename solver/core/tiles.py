@@ -57,7 +57,8 @@ class TileCounts:
     # -- construction -------------------------------------------------------------
     @classmethod
     def from_letters(cls, letters: str) -> TileCounts:
-        """Tiles from a string of letters such as 'AEEIRSTQU' (case and spaces ignored)."""
+        """Tiles from a string of letters such as 'AEEIRSTQU' (case and spaces ignored); TileError for
+        anything but the letters A-Z."""
         counts = np.zeros(ALPHABET_SIZE, dtype=np.int64)
         for letter in letters:
             if letter.isspace():
@@ -73,6 +74,7 @@ class TileCounts:
     # -- views --------------------------------------------------------------------
     @property
     def counts(self) -> np.ndarray:
+        """The 26 counts as a numpy int array, index 0 = A (the array itself: do not modify it)."""
         return self._counts
 
     def __getitem__(self, letter: str) -> int:
@@ -87,6 +89,7 @@ class TileCounts:
             yield from ALPHABET[index] * int(count)
 
     def letters(self) -> str:
+        """The tiles as a string in alphabetical order, each letter repeated by its count ('AACMPT')."""
         return "".join(self)
 
     def distribution(self) -> str:

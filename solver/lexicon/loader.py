@@ -77,6 +77,7 @@ class WordGraph:
 
     @property
     def node_count(self) -> int:
+        """The number of DAWG nodes (an int)."""
         return len(self.terminal)
 
 
@@ -218,6 +219,7 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
 
 
 def cache_root() -> Path:
+    """The folder of the on-disk caches: $BANANAS_CACHE, else ~/.cache/bananas (a Path; not created here)."""
     return Path(os.environ.get("BANANAS_CACHE", Path.home() / ".cache" / "bananas"))
 
 
@@ -266,6 +268,9 @@ _build_notice: BuildNotice | None = None
 
 
 def set_build_notice(notice: BuildNotice | None) -> None:
+    """Set the function told when a word list's arrays must be built (a cold cache: seconds), or None for
+    silence; the command line shows it on a terminal.
+    """
     global _build_notice
     _build_notice = notice
 
@@ -283,6 +288,9 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     """Load a lexicon by name ('en', 'fr') or path, building the cache on first use.
 
     `max_level` limits an English list to SCOWL sizes <= that level (35/50/60/70/80).
+    A path names a word list of one word a line (plain or .gz). The first load of a list
+    builds its arrays (seconds) into `cache_root()`; later loads map them (milliseconds).
+    LexiconError for an unknown name, an unreadable file or a bad level.
     """
     if max_level is not None and max_level not in LEVELS:
         raise LexiconError(f"vocabulary level must be one of {LEVELS}, got {max_level}")

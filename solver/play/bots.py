@@ -8,7 +8,8 @@ decision lays, moves and lifts from the grids the bot shows; a bot reports only 
 (positions examined for words: one search node each).
 
 Settings (`BotSettings`); the ones marked * are the strategy levers that
-benchmarks/bench_strength.py measures:
+benchmarks/bench_strength.py measures::
+
     level        English vocabulary: SCOWL size 35/50/60/70/80 (easy bots use common
                  words); None = the whole word list. Ignored for other languages.
     speed        multiplies the simulated clock's rate (2.0 works twice as fast)
@@ -65,6 +66,15 @@ PACING_SPEEDS = (0.1, 3.0)  # the slowest and the fastest a pacing bot works (`l
 
 @dataclass(frozen=True)
 class BotSettings:
+    """The settings of a SolverBot (README, "Bot presets"): `level` (vocabulary: a SCOWL size of LEVELS, None
+    for every word), `speed` (a multiple of a practised player's pace, > 0), `dump_policy` (advice, hardest
+    or never), `risk` (0 to 1: the chance of an unchecked BANANAS when stuck), `strategy` (long-words or
+    compact), `node_budget` (search nodes per rebuild, 1 to 1,000,000), `hooks` (cheap or first), `rebuild`
+    (how far it goes while it could dump), `patience` (looks before dumping), `endgame` (no dumps with
+    fewer PEELs left), `flexible` (keep hook spots for awkward letters), `lead` (pacer: its grid's lead on
+    the table's, None for a fixed speed). ValueError for a value out of range.
+    """
+
     name: str = "medium"
     level: int | None = 70
     speed: float = 1.0
@@ -143,6 +153,7 @@ class SolverBot:
         self.drawn = self.returned = 0
 
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        """Bot.start: a Board on the hand's word list (its `level` of vocabulary, English only), seeded by `seed`."""
         level = self.settings.level if rules.lexicon == "en" else None
         lexicon = get_lexicon(rules.lexicon, level)
         self.rules = rules
@@ -165,22 +176,27 @@ class SolverBot:
             self.board.objective = rules.kind.search_objective(rules)  # e.g. solo scored by fewest words
 
     def receive(self, tiles: TileCounts) -> None:
+        """Bot.receive: the tiles join the hand."""
         assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand + tiles
         self.drawn += len(tiles)
 
     def give_back(self, tile: str) -> None:
+        """Bot.give_back: the dumped tile leaves the hand."""
         assert self.board is not None  # start() made the board
         self.board.hand = self.board.hand - TileCounts.from_letters(tile)
         self.returned += 1
 
     def holding(self) -> TileCounts:
+        """Bot.holding: the grid's tiles and the hand's (none before `start`)."""
         return self.board.tiles if self.board else TileCounts()
 
     def current_grid(self) -> Grid | None:
+        """Bot.current_grid: the board's grid, or a risky BANANAS's unchecked grid."""
         return self.forced or (self.board.grid if self.board else None)
 
     def decide(self, view: TableView) -> Decision:
+        """Bot.decide: build the grid (`play`) and, for a pacing bot (`lead`), set the speed this work lands at."""
         decision = self.play(view)
         if self.settings.lead is not None:
             self.speed = self.pacing_speed(view, decision)
@@ -234,6 +250,7 @@ class SolverBot:
         return view.can_dump and self.settings.dump_policy != "never" and peels_left >= self.settings.endgame
 
     def call_when_done(self, view: TableView, work: Decision) -> Decision:
+        """The call once every tile is placed: BANANAS when allowed, else PEEL when allowed, else wait."""
         assert self.board is not None  # start() made the board
         if view.can_bananas:
             work.action, work.grid = "bananas", self.board.grid
@@ -242,6 +259,9 @@ class SolverBot:
         return work
 
     def when_stuck(self, view: TableView, work: Decision) -> Decision:
+        """The call when tiles are left over: a risky BANANAS (probability `risk`), a DUMP when the bot dumps
+        now, else wait.
+        """
         assert self.board is not None  # start() made the board
         if view.can_bananas and self.rng.random() < self.settings.risk:
             self.forced = force_tiles(self.board.grid, self.board.hand)
@@ -305,24 +325,32 @@ class GreedyBot:
         self.hand = TileCounts()
 
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        """Bot.start: an empty grid, the hand, the word list (at `level`, English only)."""
         self.rules = rules
         self.lexicon = get_lexicon(rules.lexicon, self.level if rules.lexicon == "en" else None)
         self.cells = {}
         self.hand = tiles
 
     def receive(self, tiles: TileCounts) -> None:
+        """Bot.receive: the tiles join the hand."""
         self.hand = self.hand + tiles
 
     def give_back(self, tile: str) -> None:
+        """Bot.give_back: the dumped tile leaves the hand."""
         self.hand = self.hand - TileCounts.from_letters(tile)
 
     def holding(self) -> TileCounts:
+        """Bot.holding: the grid's tiles and the hand's."""
         return self.hand + TileCounts.from_letters("".join(self.cells.values()))
 
     def current_grid(self) -> Grid | None:
+        """Bot.current_grid: the grid laid so far (None before the first word)."""
         return Grid.from_cells(self.cells) if self.cells else None
 
     def decide(self, view: TableView) -> Decision:
+        """Bot.decide: attach words until none fits, then BANANAS or PEEL with an empty hand, else DUMP the
+        hardest letter when allowed, else wait.
+        """
         work = Decision("wait", looks=self.build())
         if len(self.hand) == 0:
             if view.can_bananas:

@@ -156,5 +156,6 @@ def play_on_cluster(
 
 
 def error_summary(error: BaseException) -> str:
+    """One line for a failed batch: the exception's type and its message, whitespace collapsed."""
     text = " ".join(str(error).split())
     return f"{type(error).__name__}: {text}" if text else type(error).__name__

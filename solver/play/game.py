@@ -21,7 +21,7 @@ see a player's grid when its work is done (`Round.table_grid`: a bot's new grid 
 its work, dropped call or not; a remote player's grid is what it shows now), and a deciding
 bot's `TableView` says how many tiles each grid holds (`placed`) at what time (`clock`).
 
-The referee measures the work (Round.charge), so no bot can lay tiles for free:
+The referee measures the work (Round.charge), so no bot can lay tiles for free::
 
     tile work   from the grid each player shows, before and after the decision, aligned
                 under the translation that keeps the most tiles in place (`best_translation`,
@@ -38,7 +38,7 @@ The referee measures the work (Round.charge), so no bot can lay tiles for free:
                 LOOK_SECONDS per look: every tile and word it lays is charged anyway.
 
 Cost model. One simulated second stands for one second of a practised player at the
-kitchen table, with the tiles in front of them:
+kitchen table, with the tiles in front of them::
 
     REACT_SECONDS             1.0  looking at the tiles before acting (the keystroke-level
                                    model's mental preparation operator is 1.35 s)
@@ -55,7 +55,7 @@ kitchen table, with the tiles in front of them:
     then / speed, and x (1 + JITTER * u), u uniform in [0, 1) from the hand's seed, so that
     equal bots do not finish to the microsecond (exact ties are shared wins under the rules)
 
-These land where games at a table do (benchmarks/results/*-strength.md measures it): the
+These land where games at a table do (`benchmarks/results/*-strength.md` measures it): the
 first 21-tile grid of the `medium` preset takes tens of seconds (21 tiles, a handful of
 words and looks), a PEEL answered by a one-tile hook about eight seconds, and a 2-player
 classic game several minutes (about fifty PEELs); sellers of the game quote about 15
@@ -133,6 +133,7 @@ class Rules:
         return VARIANTS[self.variant]
 
     def check_players(self, players: int) -> None:
+        """RuleError unless the variant seats `players` (an int) and the distribution holds their deal."""
         problem = self.kind.check_players(players)
         if problem is not None:
             raise RuleError(problem)
@@ -145,6 +146,7 @@ class Rules:
 
     @property
     def peel_and_dump(self) -> bool:
+        """Whether the variant has PEEL and DUMP (Banana Smoothie has neither)."""
         return self.kind.peel_and_dump  # RULES.md: Banana Smoothie has no PEEL, no DUMP
 
 
@@ -163,6 +165,7 @@ class TableView:
 
     @property
     def can_peel(self) -> bool:
+        """Whether a PEEL is allowed now: the variant has one and the bunch holds a tile per active player."""
         return self.rules.peel_and_dump and self.bunch >= self.active
 
     def others_tile_rate(self) -> float | None:
@@ -175,11 +178,15 @@ class TableView:
 
     @property
     def can_dump(self) -> bool:
+        """Whether a DUMP is allowed now: the variant has one and the bunch, with the returned tile, holds three."""
         return self.rules.peel_and_dump and self.bunch + 1 >= 3
 
     @property
     def can_bananas(self) -> bool:
         # Smoothie has no bunch to empty (a rotten player's tiles land there, unused).
+        """Whether BANANAS may be called now: the bunch holds fewer tiles than active players (always, in
+        Banana Smoothie).
+        """
         return not self.rules.peel_and_dump or self.bunch < self.active
 
 
@@ -232,12 +239,23 @@ class Bot(Protocol):
     name: str
     speed: float
 
-    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None: ...
-    def receive(self, tiles: TileCounts) -> None: ...
-    def give_back(self, tile: str) -> None: ...
-    def decide(self, view: TableView) -> Decision: ...
-    def holding(self) -> TileCounts: ...
-    def current_grid(self) -> Grid | None: ...
+    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        """A new hand: the SPLIT's `tiles`, the hand's rules and the bot's own seed (an int)."""
+
+    def receive(self, tiles: TileCounts) -> None:
+        """Tiles drawn: its share of a PEEL, or the three of its DUMP."""
+
+    def give_back(self, tile: str) -> None:
+        """The DUMP of `tile` (a letter) was honoured: it goes back to the bunch, out of the bot's hand."""
+
+    def decide(self, view: TableView) -> Decision:
+        """What to do now, seeing `view`: a Decision (PEEL, DUMP, BANANAS or wait) and the looks it spent."""
+
+    def holding(self) -> TileCounts:
+        """Every tile the bot holds: on its grid and in its hand."""
+
+    def current_grid(self) -> Grid | None:
+        """The bot's grid as it stands (None before its first word)."""
 
 
 @dataclass(frozen=True)
@@ -330,6 +348,7 @@ class RoundResult:
 
     @property
     def sole_winner(self) -> int | None:
+        """The winning seat (an int) when one player won alone; None for a shared, unawarded or replayed hand."""
         return self.winners[0] if self.outcome == "win" and len(self.winners) == 1 else None
 
 
@@ -349,7 +368,9 @@ class _Seat:
 
 
 class Round:
-    """One hand of Bananagrams between `bots` under `rules`, from `seed`."""
+    """One hand of Bananagrams between `bots` under `rules`, from `seed` (a non-negative int):
+    RuleError for a seat count the variant does not allow or a bad seed. `play()` runs it to
+    the end on the simulated clock (seconds); `realtime` also waits for the wall clock."""
 
     result: RoundResult | None  # set by start(); the hand's outcome once it ends
 
@@ -380,6 +401,9 @@ class Round:
 
     # -- bookkeeping ---------------------------------------------------------------------
     def log(self, event: str, **data) -> None:
+        """Record a public event at the current clock (`t`, simulated seconds), tell the observer, and check
+        that every tile is accounted for (AssertionError otherwise).
+        """
         entry = {"t": round(self.clock, 3), "event": event, **data}
         self.events.append(entry)
         if self.observer is not None:
@@ -398,9 +422,11 @@ class Round:
 
     @property
     def active(self) -> list[int]:
+        """The seats still in the hand (not rotten, not gone), in seat order."""
         return [index for index, seat in enumerate(self.seats) if seat.active]
 
     def view(self, seat_index: int | None = None) -> TableView:
+        """What a player at `seat_index` (None: a spectator) sees of the table now: a TableView."""
         placed = tuple(self.placed(index) for index in range(len(self.seats)))
         return TableView(len(self.bunch), len(self.active), self.rules, self.clock, seat_index, placed)
 
@@ -418,6 +444,9 @@ class Round:
         return len(grid.tiles()) if grid is not None else 0
 
     def schedule(self, when: float, seat: int, kind: str, payload: object = None) -> None:
+        """Queue `seat`'s `kind` of event ('decide' or 'call') at simulated time `when` (seconds); ties keep
+        their order.
+        """
         self.order += 1
         heapq.heappush(self.queue, (when, seat, self.order, kind, payload))
 
@@ -428,6 +457,7 @@ class Round:
             self.schedule(self.clock, seat, "decide")
 
     def give(self, seat: int, tiles: TileCounts) -> None:
+        """Deal `tiles` from the bunch to `seat` and tell its bot (`Bot.receive`)."""
         self.bunch = self.bunch - tiles
         self.seats[seat].held = self.seats[seat].held + tiles
         self.seats[seat].version += 1
@@ -449,6 +479,9 @@ class Round:
     # The pieces `play` is made of, for drivers that interleave outside calls (the engine
     # protocol's hosted games): start, then advance the clock, and feed remote calls in.
     def start(self) -> None:
+        """Deal the hand (SPLIT) and queue every player's first decision; `result` is None until the hand
+        ends. For a driver that runs the clock itself (`advance`, `external_call`); `play` does it all.
+        """
         self.result = None
         self.split()
 
@@ -557,6 +590,9 @@ class Round:
             self.schedule(0.0, index, "decide")
 
     def decide(self, seat_index: int) -> RoundResult | None:
+        """Ask `seat_index`'s bot for its decision now and queue its call for when its work (charged on the
+        simulated clock) is done; the RoundResult if that ends the hand, else None.
+        """
         seat = self.seats[seat_index]
         if not seat.active:
             return None
@@ -584,6 +620,9 @@ class Round:
         return charge
 
     def call(self, seat_index: int, payload, when: float) -> RoundResult | None:
+        """A queued call lands: honoured if it was made on the current state and the rules allow it
+        (`call_error`), else the player decides again; the RoundResult if it ends the hand, else None.
+        """
         decision, version, view_then = payload
         seat = self.seats[seat_index]
         seat.working = False  # the work is done: the table sees its grid
@@ -729,6 +768,9 @@ class Round:
         return self.result
 
     def finish_race(self, winners: list[int]) -> RoundResult:
+        """The result when `winners` (seats) called a valid BANANAS together: the variant decides (a shared
+        win, or a tiebreak).
+        """
         return self.rules.kind.finish_race(self, winners)
 
     def stalemate(self) -> RoundResult:
@@ -774,6 +816,7 @@ class Round:
         )
 
     def wait_for_wall_clock(self, when: float) -> None:
+        """With `realtime`, sleep until simulated time `when` (seconds) is due on the wall clock; at once otherwise."""
         if self.realtime:
             delay = when - (time.perf_counter() - self.started_wall)
             if delay > 0:
@@ -787,6 +830,10 @@ def grid_tiles(bot: Bot) -> TileCounts:
 
 
 def play_round(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> RoundResult:
+    """Play one hand of `bots` (one seat each, in order) under `rules` from `seed` (a non-negative int) to its
+    end and return the RoundResult; `options` go to `Round` (realtime, observer). RuleError for a bad seat
+    count or seed. The same arguments give the same hand.
+    """
     return Round(rules, bots, seed, **options).play()
 
 
@@ -797,6 +844,8 @@ MATCH_FORMATS = ("single", "best-of-3", "best-of-5", "first-to-two")
 
 @dataclass
 class MatchResult:
+    """A match's hands, the hand wins of each seat and the match winner (a seat, or None for a drawn match)."""
+
     format: str
     hands: list[RoundResult]
     wins: list[int]

@@ -54,6 +54,7 @@ class Rating:
     shared: int
 
     def to_json(self) -> dict:
+        """One entry of the JSON output's `ratings`: bot, spec, rating and interval (Elo scale), games, wins, shared."""
         return {
             "bot": self.name,
             "spec": self.spec,
@@ -69,11 +70,18 @@ class Rating:
 
 @dataclass
 class LadderResult:
+    """What `run_ladder` returns: the tournament played, the ratings (best first) and the number of bootstrap
+    samples of the intervals.
+    """
+
     tournament: TournamentResult
     ratings: list[Rating]  # best first
     bootstrap: int
 
     def to_json(self) -> dict:
+        """The JSON of `bananas ladder --json`: the tournament's settings (with bootstrap), totals, ratings
+        and games.
+        """
         data = self.tournament.to_json()
         return {
             "settings": {
@@ -87,6 +95,7 @@ class LadderResult:
         }
 
     def table(self) -> str:
+        """The human-readable table of `bananas ladder`: rank, rating and interval, record."""
         header = ("rank", "bot", "rating", "95% CI", "games", "wins", "shared", "win rate")
         rows = [
             (
@@ -134,6 +143,7 @@ class Evidence:
 
     @classmethod
     def from_games(cls, games: list[GameRecord], entries: int) -> Evidence:
+        """The evidence of `games` for `entries` entries, one row per deal (rotation group), in group order."""
         deals = sorted({game.group for game in games})
         row = {group: index for index, group in enumerate(deals)}
         seats = np.zeros((len(deals), entries))
@@ -187,6 +197,9 @@ def fit_strengths(lineups: np.ndarray, table_games: np.ndarray, wins: np.ndarray
 
 
 def elo_ratings(strengths: np.ndarray) -> np.ndarray:
+    """Bradley-Terry strengths (positive floats) on the Elo scale: 400 log10, shifted so that the field's mean
+    is 1500.
+    """
     logs = ELO_SCALE * np.log10(strengths)
     return logs - logs.mean() + MEAN_RATING
 
@@ -224,7 +237,12 @@ def run_ladder(
     progress: Callable[[int, int], None] | None = None,
     bootstrap: int = BOOTSTRAP,
 ) -> LadderResult:
-    """Play the round robin (see `run_tournament` for games, workers and scheduler) and rate it."""
+    """Play the round robin (see `run_tournament` for games, workers and scheduler) and rate it.
+
+    The LadderResult holds the tournament and a Rating per entry, best first: Bradley-Terry on
+    the Elo scale (field mean 1500) with a 95% interval from `bootstrap` resamples of the deals.
+    ValueError for fewer than two bots or players or a negative `bootstrap`, and as
+    `run_tournament`."""
     if len(bot_specs) < 2:
         raise ValueError("a ladder needs at least two bots")
     if players < 2:

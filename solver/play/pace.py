@@ -129,6 +129,9 @@ def measure_pace(spec: str, players: tuple[int, ...], hands: int, seed: int, win
 
 
 def summarise(samples: list[PaceSample]) -> Pace:
+    """The Pace of `samples`: the medians of the first-grid times (simulated seconds) and of the tiles a
+    minute after it. ValueError if no hand reached a first grid.
+    """
     firsts = [s.first_grid for s in samples if s.first_grid is not None]
     rates = [s.tiles_per_minute for s in samples if s.tiles_per_minute is not None]
     if not firsts or not rates:

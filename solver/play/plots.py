@@ -25,6 +25,7 @@ DPI = 100
 
 
 def require_matplotlib(option: str = "--plot") -> None:
+    """ValueError naming `option` and the `plots` extra when matplotlib is not installed; nothing otherwise."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:

@@ -24,4 +24,5 @@ class Refusal(str):
 
     @property
     def message(self) -> str:
+        """The English sentence (the string itself); front-ends translate `code` instead."""
         return str(self)

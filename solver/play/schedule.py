@@ -44,6 +44,9 @@ def entry_names(bot_specs: list[str]) -> list[str]:
 
 
 def hand_seed(seed: int, group: int) -> int:
+    """The hand seed (an unsigned 32-bit int) of rotation group `group` in the tournament of `seed`: every
+    game of the group deals the same tiles.
+    """
     return int(np.random.SeedSequence([seed, group]).generate_state(1)[0])
 
 

@@ -58,6 +58,7 @@ class Play:
 
     @property
     def is_letter(self) -> bool:
+        """Whether the play is a single letter (not a word)."""
         return len(self.letters) == 1
 
     def beats(self, other: Play) -> bool:
@@ -68,6 +69,7 @@ class Play:
         return self.letters > other.letters
 
     def tiles(self) -> TileCounts:
+        """The tiles the play lays (a TileCounts)."""
         return TileCounts.from_letters(self.letters)
 
 
@@ -153,10 +155,12 @@ class RoundState:
 
     @property
     def players(self) -> int:
+        """The number of players at the table."""
         return len(self.sizes)
 
     @property
     def over(self) -> bool:
+        """Whether someone has gone out (the round is won)."""
         return self.winner is not None
 
     def move_error(
@@ -241,13 +245,19 @@ class SpellevateBot(Protocol):
 
     name: str
 
-    def begin(self, view: SeatView) -> None: ...
+    def begin(self, view: SeatView) -> None:
+        """A new round: `view` shows the bot's dealt hand."""
 
-    def choose(self, view: SeatView) -> Play | None: ...
+    def choose(self, view: SeatView) -> Play | None:
+        """Its move on `view`: a Play that beats the table (any play when leading), or None to pass."""
 
 
 @dataclass
 class SpellevateResult:
+    """A finished round: the winner and the last leader (seats), the scores (they sum to zero), the tiles each
+    hand still held, and the event log.
+    """
+
     winner: int
     leader: int
     scores: list[int]
@@ -266,6 +276,7 @@ class SpellevateRound:
         self.state = RoundState([len(hand) for hand in self.hands], leader)
 
     def view(self, seat: int) -> SeatView:
+        """What the player at `seat` sees when it moves: a SeatView (its hand, the table, the tiles it cannot see)."""
         return SeatView(seat, self.hands[seat], self.state, self.tiles, self.lexicon, self.min_length)
 
     def move_error(self, player: int, play: Play | None) -> Refusal | None:
@@ -282,6 +293,7 @@ class SpellevateRound:
         return self.state.apply(player, play)
 
     def result(self) -> SpellevateResult:
+        """The round's SpellevateResult; SpellevateError while it is not over."""
         state = self.state
         if state.winner is None:
             raise SpellevateError("the round is not over")
@@ -322,6 +334,7 @@ def first_leader(players: int, tiles: TileCounts, rng: np.random.Generator) -> t
 
 
 def check_table(players: int, tiles: TileCounts) -> None:
+    """SpellevateError unless `players` (3 or more) each get at least one of `tiles`."""
     if players < 3:
         raise SpellevateError("Spellevate takes 3 or more players")
     if players > len(tiles):

@@ -79,6 +79,9 @@ class WordIndex:
         }
 
     def span(self, min_length: int, max_length: int) -> tuple[int, int]:
+        """The rows (start, end) of the words of min_length..max_length letters (the index is sorted by
+        length); (0, 0) when none.
+        """
         top = len(self.starts) - 2
         low, high = max(min_length, 0), min(max_length, top)
         return (int(self.starts[low]), int(self.starts[high + 1])) if low <= high else (0, 0)
@@ -147,6 +150,7 @@ class Words:
         return [self.index.words[row] for row in self.rows[low:high]]
 
     def count_later(self, word: str) -> int:
+        """How many of these words of `word`'s length come later than it (would beat it)."""
         low, high = self._later(word)
         return int(high - low)
 
@@ -196,17 +200,21 @@ class SimpleBot:
         self.min_length = min_length
 
     def begin(self, view: SeatView) -> None:
+        """SpellevateBot.begin: nothing to prepare."""
         pass
 
     def choose(self, view: SeatView) -> Play | None:
+        """SpellevateBot.choose: lead on an empty table, else follow."""
         table = view.state.table
         return self.lead(view.hand) if table is None else self.follow(view.hand, table)
 
     def lead(self, hand: TileCounts) -> Play:
+        """Its longest word of up to LEAD_MAX_LENGTH letters, else its latest letter."""
         word = self.index.formable(hand, self.min_length, LEAD_MAX_LENGTH).longest()
         return Play(word if word is not None else max(hand.letters()))
 
     def follow(self, hand: TileCounts, table: Play) -> Play | None:
+        """The cheapest play that beats `table` (the alphabetically earliest, `beating_plays`), or None to pass."""
         plays = beating_plays(self.index, hand, table, self.min_length)
         return Play(plays[0]) if plays else None
 
@@ -216,6 +224,11 @@ class SimpleBot:
 
 @dataclass(frozen=True)
 class PlannerSettings:
+    """The planner's settings (`planner:beam=8,...`): `beam` (partial plans kept), `branch` (words tried per
+    step), `lost_lead` (turns a lost lead costs), `follow_candidates` (beating plays weighed), `regain`
+    (the share of a lost lead a piece that wins the table back saves).
+    """
+
     beam: int = 6  # partial plans kept per step of the partition search
     branch: int = 5  # words tried per step (longest first) besides the single letter
     lost_lead: float = 2.0  # turns a lost lead costs (the turns until the table comes back)
@@ -228,12 +241,16 @@ PLANNER_PRESETS = {"planner": PlannerSettings()}
 
 @dataclass
 class Piece:
+    """A part of a plan: a word or a letter, and the chance (0.0 to 1.0) that nobody beats it when it is led."""
+
     letters: str
     safety: float  # chance that nobody beats it when it is led
 
 
 @dataclass
 class Plan:
+    """A partition of the hand into pieces, and its cost in turns (lower is better)."""
+
     pieces: list[Piece]
     cost: float
 
@@ -292,10 +309,12 @@ class PlannerBot:
         self.unseen_words: Words | None = None
 
     def begin(self, view: SeatView) -> None:
+        """SpellevateBot.begin: the words its hand can spell, and those the unseen tiles can."""
         self.words = self.index.formable(view.hand, self.min_length)
         self.unseen_words = self.index.formable(view.unseen, self.min_length)
 
     def choose(self, view: SeatView) -> Play | None:
+        """SpellevateBot.choose: lead by its plan, or follow when that does not break it (None: pass)."""
         if self.words is None or self.unseen_words is None or (view.hand.counts > self.words.hand).any():
             self.begin(view)  # a new round that nobody announced
         assert self.words is not None and self.unseen_words is not None  # set by begin
@@ -348,11 +367,15 @@ class PlannerBot:
         return len(pieces) + self.settings.lost_lead * (expected_losses - saved)
 
     def partial_cost(self, pieces: list[Piece], tiles_left: int) -> float:
+        """The cost in turns of a partial plan: a turn per piece, `lost_lead` per expected lost lead, and the
+        tiles still to place.
+        """
         weak = sum(1 - piece.safety for piece in pieces)
         return len(pieces) + self.settings.lost_lead * weak + tiles_left / 6
 
     # -- moves
     def lead(self, hand: TileCounts, odds: Odds) -> Play:
+        """The piece of its plan that costs least to lose (the weakest while stronger ones remain)."""
         assert self.words is not None  # choose sets the words before it leads
         plan = self.plan(hand.counts, self.words, odds)
         if len(plan.pieces) == 1:
@@ -368,6 +391,7 @@ class PlannerBot:
         return Play(choice.letters)
 
     def follow(self, hand: TileCounts, table: Play, odds: Odds) -> Play | None:
+        """A play that beats `table` and keeps the plan cheapest (going out first), or None to pass."""
         options = self.beating(hand, table)
         if not options:
             return None

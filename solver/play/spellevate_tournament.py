@@ -57,21 +57,26 @@ class EntryStats:
 
     @property
     def win_rate(self) -> float:
+        """Rounds won / seat-rounds (0.0 to 1.0; 0.0 with no rounds)."""
         return self.wins / self.rounds if self.rounds else 0.0
 
     @property
     def ci(self) -> tuple[float, float]:
+        """The 95% Wilson interval (low, high) of the win rate."""
         return confidence_interval(self.wins, self.rounds)
 
     @property
     def mean_score(self) -> float:
+        """The mean score a round (tiles: positive for the winner, negative for the others)."""
         return self.score_total / self.rounds if self.rounds else 0.0
 
     @property
     def mean_tiles_left(self) -> float:
+        """The mean number of tiles still held at the end of a round."""
         return self.tiles_left_total / self.rounds if self.rounds else 0.0
 
     def to_json(self) -> dict:
+        """One entry of the JSON output's `bots`."""
         low, high = self.ci
         return {
             "bot": self.name,
@@ -99,11 +104,16 @@ class Settings:
 
     @property
     def tiles(self) -> TileCounts:
+        """The tile set: `sets` copies of the distribution."""
         return set_of(self.sets, TileCounts.parse(self.distribution))
 
 
 @dataclass
 class SeriesResult:
+    """What a Spellevate series returns: its settings, every round (RoundRecord), each entry's totals
+    (EntryStats) and the wall time (seconds).
+    """
+
     settings: Settings
     names: list[str]
     seed: int
@@ -119,9 +129,11 @@ class SeriesResult:
 
     @property
     def rounds_per_second(self) -> float:
+        """Rounds played per wall-clock second (inf if no time was measured)."""
         return len(self.rounds) / self.wall_seconds if self.wall_seconds > 0 else math.inf
 
     def to_json(self) -> dict:
+        """The JSON of `bananas spellevate --games N --json`: settings, totals, bots, rounds."""
         s = self.settings
         return {
             "settings": {
@@ -140,6 +152,7 @@ class SeriesResult:
         }
 
     def table(self) -> str:
+        """The human-readable table of `bananas spellevate --games N`."""
         header = ("bot", "rounds", "wins", "win rate", "95% CI", "mean score", "tiles left")
         rows = []
         for entry in self.stats:
@@ -176,6 +189,7 @@ class SeriesResult:
 
 
 def tally(names: list[str], bot_specs: list[str], rounds: list[RoundRecord]) -> list[EntryStats]:
+    """Each entry's totals (EntryStats, in the order of `names`) over `rounds`."""
     stats = [EntryStats(name, spec) for name, spec in zip(names, bot_specs, strict=True)]
     for record in rounds:
         for seat, entry in enumerate(record.entries):

@@ -6,12 +6,14 @@ further each game, so every bot plays every seat once on every deal. Game `g` be
 group `g // K` and is its rotation `g % K`; the number of games is rounded up to whole
 groups.
 
-Who plays a group:
+Who plays a group::
+
     len(bot_specs) == K   all of them, every group;
     len(bot_specs) >  K   the K-bot combinations, in a seeded shuffled order, cycled (each
                           full cycle plays every combination once);
     len(bot_specs) <  K   the list cycled to fill the seats (A,B at 4 players: A,B,A,B), so
                           one bot may hold several seats of a game.
+
 An entry's statistics count the seats it held ("games" = seat-games), so an entry that
 holds two seats of a game counts that game twice; a win is one of its seats winning alone.
 
@@ -78,17 +80,21 @@ class BotStats:
 
     @property
     def win_rate(self) -> float:
+        """Sole wins / seat-games (0.0 to 1.0; 0.0 with no games)."""
         return self.wins / self.games if self.games else 0.0
 
     @property
     def ci(self) -> tuple[float, float]:
+        """The 95% Wilson interval (low, high) of the win rate."""
         return confidence_interval(self.wins, self.games)
 
     @property
     def mean_game_seconds(self) -> float:
+        """The mean length of its games, in simulated seconds (0.0 with no games)."""
         return self.clock_total / self.games if self.games else 0.0
 
     def to_json(self) -> dict:
+        """One entry of the JSON output's `bots` (and a row of the CSV: CSV_FIELDS)."""
         low, high = self.ci
         return {
             "bot": self.name,
@@ -108,6 +114,10 @@ class BotStats:
 
 @dataclass
 class TournamentResult:
+    """What `run_tournament` returns: the settings, every game (GameRecord, by index), each entry's totals
+    (`stats`, BotStats in the order of `bot_specs`) and the wall time (seconds).
+    """
+
     bot_specs: list[str]
     names: list[str]
     players: int
@@ -126,17 +136,21 @@ class TournamentResult:
 
     @property
     def unawarded(self) -> int:
+        """The number of games nobody won."""
         return sum(game.outcome == "unawarded" for game in self.games)
 
     @property
     def shared(self) -> int:
+        """The number of games won by more than one player at once."""
         return sum(game.outcome == "shared" for game in self.games)
 
     @property
     def games_per_second(self) -> float:
+        """Games played per wall-clock second (inf if no time was measured)."""
         return len(self.games) / self.wall_seconds if self.wall_seconds > 0 else math.inf
 
     def to_json(self) -> dict:
+        """The JSON of `bananas tournament --json`: settings, totals, bots (BotStats.to_json) and games."""
         return {
             "settings": {
                 "bots": self.bot_specs,
@@ -159,6 +173,7 @@ class TournamentResult:
         }
 
     def to_csv(self) -> str:
+        """One CSV row per entry (columns CSV_FIELDS), with a header line: `bananas tournament --csv`."""
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
         writer.writeheader()
@@ -167,6 +182,7 @@ class TournamentResult:
         return out.getvalue()
 
     def table(self) -> str:
+        """The human-readable table of `bananas tournament`, with a totals line."""
         header = ("bot", "games", "wins", "shared", "win rate", "95% CI", "mean game", "dumps", "rotten")
         rows = []
         for s in self.stats:
@@ -201,6 +217,9 @@ class TournamentResult:
 
 
 def tally(names: list[str], bot_specs: list[str], games: list[GameRecord]) -> list[BotStats]:
+    """Each entry's totals (BotStats, in the order of `names`) over `games`: seat-games, sole and shared wins,
+    unawarded games, clock, dumps, rotten bananas.
+    """
     stats = [BotStats(name, spec) for name, spec in zip(names, bot_specs)]
     for game in games:
         for seat, entry in enumerate(game.entries):
@@ -219,6 +238,9 @@ def tally(names: list[str], bot_specs: list[str], games: list[GameRecord]) -> li
 
 
 def rules_json(rules: Rules) -> dict:
+    """The rules a tournament was played under, for its JSON: lexicon, variant, min_length, solo_objective and
+    the number of tiles.
+    """
     return {
         "lexicon": rules.lexicon,
         "variant": rules.variant,
@@ -261,7 +283,11 @@ def run_tournament(
     guard its entry point with `if __name__ == "__main__":`.
 
     `scheduler` ('tcp://HOST:PORT') plays the games on that Dask cluster instead of local
-    processes (`workers` is then ignored); see `solver.play.cluster`."""
+    processes (`workers` is then ignored); see `solver.play.cluster`.
+
+    `bot_specs` are presets or specs ('hard:speed=3'); the same arguments give the same games.
+    ValueError for no bots, a bad spec, `games` or `workers` below 1; RuleError for a number
+    of players the variant does not seat."""
     from solver.play.bots import make_bot
 
     rules = rules or Rules()

@@ -13,7 +13,8 @@ text. `solver.protocol.stdio` drives one session over stdin/stdout, `solver.prot
 many over WebSocket.
 
 This module is the dispatcher: the messages usable at any time (hello, options, check,
-quit) and the session's options and limits. The two ways to play live beside it:
+quit) and the session's options and limits. The two ways to play live beside it::
+
   seat  (`solver.protocol.seat`) the front-end is the referee; the engine plays one bot.
   host  (`solver.protocol.host`) the engine referees a whole game of bots and remote players.
 """
@@ -92,15 +93,21 @@ class Session:
 
     @property
     def allow_paths(self) -> bool:
+        """Whether this session may name files on the engine's machine (a local `bananas engine`: yes; a
+        network client: no).
+        """
         return self.specs.allows_paths
 
     @property
     def max_message_bytes(self) -> int:
+        """The longest message accepted, in bytes of UTF-8 (`hello` says it; 65,536 by default)."""
         return self.limits.max_message_bytes
 
     # -- the sans-IO surface ------------------------------------------------------------------
     def receive(self, line: str | bytes, now: float) -> list[dict]:
-        """Handle one incoming line; return what to send (replies, then anything due)."""
+        """Handle one incoming line (a JSON object, str or UTF-8 bytes) at wall time `now` (seconds,
+        the driver's monotonic clock); return what to send (replies, then anything due). Never
+        raises on a bad message: it is answered with an `error` and changes nothing."""
         message = None
         try:
             message = self.parse(line)
@@ -125,6 +132,9 @@ class Session:
         return self.tick(now)
 
     def parse(self, line: str | bytes) -> dict:
+        """One line as a JSON object: ProtocolError `too_large` beyond `max_message_bytes`, `bad_json` when it
+        is not JSON or not an object.
+        """
         limit = self.limits.max_message_bytes
         if _size_in_bytes(line, limit) > limit:
             raise ProtocolError("too_large", f"the message is longer than {limit} bytes")
@@ -187,6 +197,9 @@ class Session:
 
     # -- messages usable any time --------------------------------------------------------------
     def on_hello(self, message: dict, now: float) -> list[dict]:
+        """The `hello` reply: the protocol version and everything the engine offers (lexicons, variants, bots,
+        modes, clocks, limits).
+        """
         return [
             {
                 "type": "hello",
@@ -208,6 +221,9 @@ class Session:
         ]
 
     def on_options(self, message: dict, now: float) -> list[dict]:
+        """Change any of the options (checked all together before any changes) and reply with them all;
+        ProtocolError `out_of_order` during a hand, `bad_value` for a bad value.
+        """
         if self.seat.in_hand or self.host.in_game:
             raise ProtocolError("out_of_order", "options cannot change during a hand")
         updated = replace(self.options)
@@ -246,6 +262,7 @@ class Session:
         return mode.on_grid(message, now)
 
     def on_quit(self, message: dict, now: float) -> list[dict]:
+        """Say `bye` and close the session (the driver then ends the connection)."""
         self.closed = True
         return [{"type": "bye"}]
 
@@ -274,6 +291,9 @@ HANDLERS = {
 
 
 def error_reply(code: str, message: str, request: dict | None = None, reason: str | None = None) -> dict:
+    """The `error` message for `code` (PROTOCOL.md's table) and `message` (cut to 500 characters), with the
+    refusal `reason` if any and the request's `id` if it carried one.
+    """
     reply = {"type": "error", "code": code, "message": message[:500]}
     if reason is not None:
         reply["reason"] = reason

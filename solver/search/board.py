@@ -3,7 +3,7 @@
 A `Board` holds a grid and a hand of unplaced tiles. Events add tiles (PEEL: one; DUMP:
 three) or take one away (the dumped tile, from the hand or lifted out of the grid); each
 returns a `Rebuild`: the new grid using every tile, how many placed tiles moved, the time
-taken and the tier that succeeded. Tiers escalate under one deadline:
+taken and the tier that succeeded. Tiers escalate under one deadline::
 
     unchanged  nothing to place
     hook       the hand goes on by hooks, extensions and new crossing words; nothing moves
@@ -47,9 +47,13 @@ class Rebuild:
 
     @property
     def ok(self) -> bool:
+        """True unless the rebuild failed (tier 'failed': no grid holds every tile within the time limit)."""
         return self.tier != "failed"
 
     def to_json(self) -> dict:
+        """The rebuild as the JSON of `bananas peel --json`: grid (rows or None), hand, moved (tiles),
+        elapsed_ms, tier, nodes.
+        """
         return {
             "grid": self.grid.to_json() if self.grid else None,
             "hand": self.hand.letters(),
@@ -151,7 +155,12 @@ def lift(grid: Grid, cells: list[Cell]) -> tuple[Grid | None, TileCounts]:
 
 
 class Board:
-    """A player's grid and hand, kept valid through PEEL and DUMP events."""
+    """A player's grid and hand, kept valid through PEEL and DUMP events.
+
+    `lexicon` is a Lexicon or a name for `get_lexicon`; `grid` a valid Grid (None: no grid yet);
+    `hand` the tiles not on it (a TileCounts or letters); `time_limit` the seconds each
+    operation may take. `add`, `remove` and `rebuild` return a Rebuild (the grid, the hand
+    left, the tiles moved, the time in ms, the tier that placed them, or 'failed')."""
 
     def __init__(
         self,
@@ -389,6 +398,9 @@ class DumpOption:
 
     @property
     def chance(self) -> float:
+        """completions / samples: the estimated probability (0.0 to 1.0) of completing the grid after this
+        dump; 0.0 without samples.
+        """
         return self.completions / self.samples if self.samples else 0.0
 
 
@@ -402,6 +414,9 @@ class DumpAdvice:
     nodes: int = 0  # search nodes the estimate spent (what a bot's clock charges as looks)
 
     def to_json(self) -> dict:
+        """The advice as the JSON of `bananas dump --json`: recommended (a letter or None),
+        complete_without_dump, options (letter, chance, completions, samples), nodes.
+        """
         return {
             "recommended": self.recommended,
             "complete_without_dump": self.keep_chance == 1.0,

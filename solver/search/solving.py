@@ -5,7 +5,8 @@ its buffers, runs it in short resumable slices so the wall-clock deadline is hon
 proves `no-grid` where it can, and keeps improving the grid for an objective until the
 deadline when one is asked for.
 
-Statuses:
+Statuses::
+
   solved     a grid using every tile was found
   no-grid    proved impossible: one tile; a tile whose letter is in no word the hand
              spells; the letter counts (`solver.search.proofs`); or an exhaustive search
@@ -68,9 +69,13 @@ class Solution:
 
     @property
     def solved(self) -> bool:
+        """True when status is 'solved' (then `grid` and `words` are set)."""
         return self.status == "solved"
 
     def to_json(self) -> dict:
+        """The solution as the JSON of `bananas solve --json`: tiles, status, grid (rows or None), words,
+        elapsed_ms, nodes, objective, proof (None unless no-grid).
+        """
         return {
             "tiles": self.tiles.letters(),
             "status": self.status,
@@ -253,6 +258,25 @@ def solve(
     Returns as soon as a grid is found for objective 'any'; for the other objectives it
     keeps searching for better grids until `time_limit` seconds (or the search space)
     run out and returns the best. `seed` varies the move order (same seed, same result).
+
+    `tiles` is a TileCounts or a string of letters ('AEEIRST', any case); `lexicon` a Lexicon
+    or a name for `get_lexicon` ('en', 'fr', a path); `time_limit` is in wall-clock seconds
+    (>= 0); `objective` is one of 'any', 'fewest-words', 'compact', 'longest-word';
+    `min_length` (2 or 3) is the shortest word allowed; `max_nodes` caps the search nodes (a
+    result that does not depend on the machine's speed). The Solution's status is 'solved',
+    'no-grid' (with its `proof`), 'exhausted' or 'timeout'.
+
+    Raises TileError for letters outside A-Z, no tiles or more than MAX_SOLVE_TILES (1000);
+    ValueError for an unknown objective, a `min_length` other than 2 or 3 or a negative time
+    limit; LexiconError for a word list that cannot be loaded.
+
+    >>> from solver import solve
+    >>> result = solve("AACMPT", time_limit=1.0)
+    >>> result.status, result.words
+    ('solved', ['TA', 'CAMP', 'TA', 'AM'])
+    >>> print(result.grid)
+    .TA.
+    CAMP
     """
     started = time.perf_counter()
     tiles = TileCounts.from_letters(tiles) if isinstance(tiles, str) else tiles
@@ -279,7 +303,10 @@ def extend(
 ) -> Solution:
     """Place every tile of `tiles` onto the valid grid `base` without moving any of its
     tiles (hooks, extensions and new crossing words). The result's `tiles` are the base's
-    plus the new ones; 'exhausted' means no such placement exists in the move model."""
+    plus the new ones; 'exhausted' means no such placement exists in the move model.
+
+    The arguments and errors are those of `solve` (`time_limit` in seconds, default 1), with
+    the objective 'any'; `base` (a Grid) must be valid for the lexicon."""
     started = time.perf_counter()
     tiles = TileCounts.from_letters(tiles) if isinstance(tiles, str) else tiles
     lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
