@@ -19,6 +19,7 @@ no grid, to the hinted word's first letter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from solver.core.grid import Cell, Grid, Word, best_translation, find_words, validate
 from solver.core.limits import MAX_HINT_NODES
@@ -81,7 +82,7 @@ def hint(
     words = lexicon if isinstance(lexicon, Lexicon) else get_lexicon(lexicon or (rules.lexicon if rules else "en"))
     if not len(hand):
         return None
-    options = {"seed": 0, "time_limit": time_limit, "node_budget": MAX_HINT_NODES}
+    options: dict[str, Any] = {"seed": 0, "time_limit": time_limit, "node_budget": MAX_HINT_NODES}
     cells = grid.cells() if grid is not None else {}
     old = Grid.from_cells(cells) if cells else None
     if old is None:
