@@ -85,6 +85,19 @@ class GameLog:
         return self.header["seed"]
 
 
+# -- writing --------------------------------------------------------------------------------------
+
+
+def log_line(hand: int, event: dict) -> dict:
+    """An engine event (`Round.log`) as a log line of hand number `hand`, for every writer of
+    logs (`bananas play --json`, the rooms). In a log `hand` is always the hand number, so the
+    tiles a `stuck` event names (the engine's own `hand` field) are written as `tiles`."""
+    entry = dict(event)
+    if "hand" in entry:
+        entry["tiles"] = entry.pop("hand")
+    return {"hand": hand, **entry}
+
+
 # -- reading ------------------------------------------------------------------------------------
 
 
@@ -405,7 +418,7 @@ class Table:
 
     def on_stuck(self, check: Fields, players: int) -> None:
         player = self.in_hand(check, players)
-        if not self.held[player].contains(check.letters("hand", self.distribution)):
+        if not self.held[player].contains(check.letters("tiles", self.distribution)):
             raise LogError(f"player {player} is stuck with tiles they do not hold")
 
     def on_snapshot(self, check: Fields, players: int) -> None:
