@@ -82,7 +82,7 @@ def replay(log: str, svg_dir: str) -> None:
     game = load_log(log)
     check_writable(str(folder / "hand1-frame001.svg") if folder.is_dir() else svg_dir, "--svg-dir")
     folder.mkdir(exist_ok=True)
-    written, numbers = 0, {}
+    written, numbers = 0, dict[int, int]()
     for frame in frames(game):
         numbers[frame.hand] = numbers.get(frame.hand, 0) + 1
         write_text(str(folder / f"hand{frame.hand}-frame{numbers[frame.hand]:03d}.svg"), frame_svg(frame, game.labels))
