@@ -1,6 +1,6 @@
 """Game logs: read and check `bananas play --json` logs and room hand logs, and replay them.
 
-Both are JSON lines (the contract is docs/COACH.md): a header, then the engine's events
+Both are JSON lines: a header, then the engine's events
 (`Round.log`, each with its `hand` number and game-clock time `t`, `snapshot` events among
 them), a `grids` line after each hand, and optionally a final `match` line. The two formats
 differ only in their header:
