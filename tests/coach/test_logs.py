@@ -143,3 +143,11 @@ def test_a_log_is_read_up_to_its_bound_and_no_further(tmp_path):
 def test_a_missing_file_is_a_log_error(tmp_path):
     with pytest.raises(LogError, match="cannot read"):
         read_log(tmp_path / "missing.jsonl")
+
+
+def test_log_line_keeps_the_hand_number_and_names_a_stuck_hand_tiles():
+    from solver.coach.logs import log_line
+
+    stuck = {"t": 5.0, "event": "stuck", "player": 0, "hand": "QX"}
+    assert log_line(2, stuck) == {"hand": 2, "t": 5.0, "event": "stuck", "player": 0, "tiles": "QX"}
+    assert stuck["hand"] == "QX"  # the engine's event is left as it was
