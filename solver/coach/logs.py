@@ -98,6 +98,35 @@ def log_line(hand: int, event: dict) -> dict:
     return {"hand": hand, **entry}
 
 
+def room_header(
+    seed: int,
+    names: list[str],
+    bots: list[str | None],
+    variant: str,
+    lang: str,
+    match: str = "single",
+    hints: bool = False,
+    tiles: str | None = None,
+) -> dict:
+    """A room log's header line (module docstring): `bots[i]` is a preset, or None for a
+    person; `tiles` is the distribution when the room plays other tiles than the language's."""
+    header = {
+        "event": "header",
+        "format": ROOM_LOG,
+        "seed": seed,
+        "players": len(names),
+        "names": list(names),
+        "bots": list(bots),
+        "variant": variant,
+        "lang": lang,
+        "match": match,
+        "hints": hints,
+    }
+    if tiles is not None:
+        header["tiles"] = tiles
+    return header
+
+
 # -- reading ------------------------------------------------------------------------------------
 
 

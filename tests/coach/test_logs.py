@@ -8,7 +8,7 @@ import json
 import pytest
 
 from solver.coach import LogError, read_log
-from solver.coach.logs import replay_tables
+from solver.coach.logs import replay_tables, room_header
 from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_LINE_BYTES
 
 
@@ -23,19 +23,7 @@ def joined(lines: list[dict]) -> str:
 def as_room_log(text: str) -> str:
     """The same game as a room's log: names, a person at seat 1, hints on, a hint shown."""
     lines = lines_of(text)
-    header = lines[0]
-    lines[0] = {
-        "event": "header",
-        "format": "bananas-room-log/1",
-        "seed": header["seed"],
-        "players": 2,
-        "names": ["ana", "bo"],
-        "bots": ["reckless", None],
-        "variant": "classic",
-        "lang": "en",
-        "match": "single",
-        "hints": True,
-    }
+    lines[0] = room_header(lines[0]["seed"], ["ana", "bo"], ["reckless", None], "classic", "en", hints=True)
     lines.insert(2, {"hand": 1, "t": 3.0, "event": "hint", "player": 1})
     return joined([line for line in lines if line["event"] != "match"])
 
@@ -151,3 +139,11 @@ def test_log_line_keeps_the_hand_number_and_names_a_stuck_hand_tiles():
     stuck = {"t": 5.0, "event": "stuck", "player": 0, "hand": "QX"}
     assert log_line(2, stuck) == {"hand": 2, "t": 5.0, "event": "stuck", "player": 0, "tiles": "QX"}
     assert stuck["hand"] == "QX"  # the engine's event is left as it was
+
+
+def test_a_room_log_with_its_own_tiles_replays_them(game_text):
+    lines = lines_of(game_text)
+    double = "A26,B6,C6,D12,E36,F6,G8,H6,I24,J4,K4,L10,M6,N16,O22,P6,Q4,R18,S12,T18,U12,V6,W6,X4,Y6,Z4"
+    lines[0] = room_header(8, ["ana", "bo"], [None, None], "classic", "en", tiles=double)
+    with pytest.raises(LogError, match="the bunch holds 246 tiles here"):  # the engine dealt from 144
+        read_log(joined(lines))
