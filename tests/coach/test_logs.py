@@ -147,3 +147,24 @@ def test_a_room_log_with_its_own_tiles_replays_them(game_text):
     lines[0] = room_header(8, ["ana", "bo"], [None, None], "classic", "en", tiles=double)
     with pytest.raises(LogError, match="the bunch holds 246 tiles here"):  # the engine dealt from 144
         read_log(joined(lines))
+
+
+def as_match_log(text: str) -> str:
+    """The same hand twice, as `play --json --match` writes a match: every hand's events, then
+    every hand's grids line, then the match line."""
+    lines = lines_of(text)
+    header, events = lines[0], [line for line in lines[1:] if line["event"] not in ("grids", "match")]
+    grids = next(line for line in lines if line["event"] == "grids")
+    second = [{**event, "hand": 2} for event in events]
+    tail = [grids, {**grids, "hand": 2}, {"event": "match", "format": "best-of-3", "hands": 2}]
+    return joined([header, *events, *second, *tail])
+
+
+def test_a_match_log_has_its_grids_lines_after_the_last_hand(game_text):
+    log = read_log(as_match_log(game_text))
+    assert [hand.number for hand in log.hands] == [1, 2]
+    assert log.hands[0].grids == log.hands[1].grids is not None
+    assert log.hands[0].events == [{**event, "hand": 1} for event in log.hands[1].events]
+    shortened = "".join(as_match_log(game_text).splitlines(True)[:-2])  # no grids line for hand 2
+    with pytest.raises(LogError, match="before hand 2's grids line"):
+        read_log(shortened)
