@@ -10,9 +10,10 @@ stderr and exits 2, never a traceback. The numba-backed modules (`solver.play.bo
 `solver.play.schedule`'s game runner) are imported inside the command bodies.
 
 `play --json` writes JSON lines: a header with every setting needed to replay the game,
-then one object per engine event (with the hand number), a `grids` line after each hand
-and a final `match` line. A game is a pure function of its settings, so running the same
-command again writes the same bytes.
+then one object per engine event (with the hand number; `snapshot` events carry each bot's
+grid as the table sees it when its work lands), a `grids` line after each hand and a final
+`match` line (`solver.coach` reads it: `bananas review`, `bananas replay`). A game is a
+pure function of its settings, so running the same command again writes the same bytes.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import click
 
 from solver.cli.common import check_seed, reports_input_errors
 from solver.cli.outputs import STDOUT, check_writable, progress_bar, write_file, write_text
+from solver.coach.logs import log_line
 from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GAMES, MAX_SPELLEVATE_PLAYERS, MAX_WORKERS
 from solver.core.svg import grid_svg
@@ -172,7 +174,13 @@ def play(
         emit = TextLog(specs, match_format != "single", f"{variant} ({lang}), seed {seed}, {match_format}")
     emit.header()
     match = play_match(
-        rules, [make_bot(spec) for spec in specs], seed, match_format, realtime=realtime, observer=emit.event
+        rules,
+        [make_bot(spec) for spec in specs],
+        seed,
+        match_format,
+        realtime=realtime,
+        observer=emit.event,
+        snapshots=as_json,
     )
     emit.finish(match)
     if svg_dir is not None:
@@ -238,7 +246,7 @@ class JsonLog:
     def event(self, entry: dict) -> None:
         if entry["event"] == "split":
             self.hand += 1
-        self.write({"hand": self.hand, **entry})
+        self.write(log_line(self.hand, entry))
 
     def finish(self, match) -> None:
         for number, hand in enumerate(match.hands, start=1):
@@ -303,6 +311,8 @@ class TextLog:
             )
         elif kind == "end":
             self.line(t, f"END  {self.outcome(e['outcome'], e['winners'], e['reason'])}")
+        elif kind == "snapshot":
+            return  # a grid as it builds: the log's, not a line of progress
         else:  # an event this front-end does not know yet
             self.line(t, kind.upper())
 
