@@ -2,7 +2,7 @@
 
 `hint(grid, hand, lexicon, rules)` asks `solver.search.board.Board` to place the whole hand
 on the grid moving the fewest tiles (within MAX_HINT_NODES per search call: the same hint
-on every machine), then shows one move of that rebuild:
+on every machine), then shows one move of that rebuild::
 
     hook   nothing moves: one tile joins the grid (a hook, or a letter that lengthens a word)
     word   nothing moves: a word laid from the hand, through the grid's letters; of the new
@@ -31,8 +31,15 @@ SAFETY_SECONDS = 10.0  # the searches' time limit: their node budgets decide lon
 HINT_PATIENCE = 16 * MAX_HINT_NODES  # search nodes of a whole hint (every tier of the rebuild)
 
 
+__all__ = ["hint", "Hint", "place"]
+
+
 @dataclass
 class Hint:
+    """One move (module docstring): `kind` hook | word | move, the `word` it makes, where that
+    word starts (`row`, `col`) and its direction, the `cells` to lay (row, column, letter) and
+    the cells to `lift` first; coordinates relative to the top-left tile of the grid given."""
+
     kind: str  # hook | word | move
     word: str  # the word the move makes (the longest, for a move)
     row: int  # where that word starts
@@ -43,6 +50,7 @@ class Hint:
 
     @property
     def text(self) -> str:
+        """The move in words, rows and columns counted from 1 ("Lay CAT across from row 2, column 3")."""
         where = f"{'across' if self.across else 'down'} from {place(self.row, self.col)}"
         if self.kind == "hook":
             row, col, letter = self.cells[0]
@@ -53,6 +61,7 @@ class Hint:
         return f"Lift {lifted}, then lay {len(self.cells)}: {self.word} {where}"
 
     def to_json(self) -> dict:
+        """The hint as the engine protocol and the room send it (docs/PROTOCOL.md, `hint`)."""
         return {
             "kind": self.kind,
             "word": self.word,

@@ -3,7 +3,7 @@
 Both are JSON lines: a header, then the engine's events
 (`Round.log`, each with its `hand` number and game-clock time `t`, `snapshot` events among
 them), a `grids` line after each hand, and optionally a final `match` line. The two formats
-differ only in their header:
+differ only in their header::
 
     bananas-play-log/1  {"seed", "players", "bots": [preset, ...], "variant", "lang", "match", "replay"}
     bananas-room-log/1  {"seed", "players", "names": [name, ...], "bots": [preset or null, ...],
@@ -51,6 +51,9 @@ MAX_PROBLEMS = 1000
 MAX_QUOTED_PATH = 200  # characters of a path an error quotes
 
 
+__all__ = ["LogError", "HandLog", "GameLog", "read_log", "log_line", "room_header", "replay_tables"]
+
+
 class LogError(ValueError):
     """A log that cannot be read: truncated, foreign or hostile. One line says why."""
 
@@ -65,6 +68,7 @@ class HandLog:
 
     @property
     def end(self) -> dict | None:
+        """The hand's `end` event (outcome, winners, reason, `t`), None if the log stops before it."""
         return next((event for event in self.events if event["event"] == "end"), None)
 
 
@@ -82,6 +86,7 @@ class GameLog:
 
     @property
     def seed(self) -> int:
+        """The seed the game was dealt with (the header's `seed`)."""
         return self.header["seed"]
 
 

@@ -25,8 +25,14 @@ EMPTY_WIDTH = 3 * FRAME_CELL  # the width a player without a grid yet takes
 CLOCK_WIDTH = 100  # pixels right of the grids for the frame's time
 
 
+__all__ = ["frames", "Frame", "frame_svg"]
+
+
 @dataclass(frozen=True)
 class Frame:
+    """The table at one moment of a hand: the hand's number, the time `t` in seconds on the
+    game clock, the event that made it, whose grid changed, and every player's grid then."""
+
     hand: int
     t: float
     event: str  # what made this frame: snapshot, bananas, or grids (the hand's end)

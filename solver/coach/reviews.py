@@ -1,7 +1,7 @@
 """The review of a played game: for each hand and each player (bots too), what happened and
 what their tiles could have become.
 
-For each player of each hand:
+For each player of each hand::
 
     tiles             the tiles they held at the end: the split's, plus every PEEL and DUMP
                       draw, minus each tile dumped (for a player who went rotten or left, the
@@ -50,18 +50,29 @@ ADVICE_TRIAL_NODES = 200  # search nodes per tier of each simulated draw
 NEAREST_NODES = 2_000  # search nodes per search call of the rebuild to the nearest valid grid
 
 
+__all__ = ["review", "best_grid", "GameReview", "HandReview", "PlayerReview", "BestGrid"]
+
+
 @dataclass
 class BestGrid:
+    """The best grid a player's tiles allowed: the grid, its number of words and its longest word."""
+
     grid: Grid
     words: int
     longest: str
 
     def to_json(self) -> dict:
+        """`{"grid": [rows], "words": n, "longest": "WORD"}`."""
         return {"grid": self.grid.to_json(), "words": self.words, "longest": self.longest}
 
 
 @dataclass
 class PlayerReview:
+    """One player's review of one hand: the fields of the module docstring. `player` is the
+    seat (0-based), `first_grid_s` seconds on the game clock from the split, `dumps` one dict
+    per DUMP (`t`, `returned`, `drawn`, `advised`), `rotten` the invalid words and the nearest
+    valid grid (`{"invalid": [...], "nearest": {"grid": [rows], "tiles_moved": n}}`) or None."""
+
     player: int
     label: str
     tiles: TileCounts
@@ -77,9 +88,11 @@ class PlayerReview:
 
     @property
     def valid(self) -> bool:
+        """Whether their last grid is a valid grid of exactly their tiles."""
         return self.grid is not None and not self.problems
 
     def to_json(self) -> dict:
+        """The player's entry of the review JSON (README, "Coach"): every field, grids as rows."""
         return {
             "player": self.player,
             "label": self.label,
@@ -99,6 +112,9 @@ class PlayerReview:
 
 @dataclass
 class HandReview:
+    """One hand's review: its number (from 1), how it ended (`outcome`, `winners`, `reason`, as
+    the engine's `end` event), each player's review and `lead`, where the hand turned."""
+
     hand: int
     outcome: str
     winners: list[int]
@@ -107,6 +123,7 @@ class HandReview:
     lead: list[dict] = field(default_factory=list)  # where the hand turned: `lead_changes`
 
     def to_json(self) -> dict:
+        """The hand's entry of the review JSON."""
         return {
             "hand": self.hand,
             "outcome": self.outcome,
@@ -119,12 +136,16 @@ class HandReview:
 
 @dataclass
 class GameReview:
+    """The review of every hand of a log (`review`)."""
+
     hands: list[HandReview]
 
     def to_json(self) -> dict:
+        """`{"format": "bananas-review/1", "hands": [...]}`: what `bananas review --json` prints."""
         return {"format": REVIEW_FORMAT, "hands": [hand.to_json() for hand in self.hands]}
 
     def text(self) -> str:
+        """The review as `bananas review` prints it: each player's grid beside the best one."""
         return review_text(self)
 
 

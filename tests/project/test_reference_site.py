@@ -23,10 +23,15 @@ def documented_modules() -> list[str]:
 
 
 def public_members(module) -> list[tuple[str, object]]:
-    """(qualified name, object) of the functions, classes, methods and properties `module` defines."""
+    """(qualified name, object) of the functions, classes, methods and properties `module` defines:
+    those its `__all__` names when it has one (autodoc shows just those), else every name without
+    a leading underscore."""
     members = []
+    exported = getattr(module, "__all__", None)
     for name, value in vars(module).items():
         if name.startswith("_") or getattr(value, "__module__", None) != module.__name__:
+            continue
+        if exported is not None and name not in exported:
             continue
         if not (inspect.isfunction(value) or inspect.isclass(value)):
             continue
