@@ -18,9 +18,11 @@ Statuses::
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -92,22 +94,32 @@ MOVE_CAPACITY = 1 << 19
 LETTER_CAPACITY = 1 << 23
 TT_SIZE = 1 << 20
 
-# One set of buffers per thread: the WebSocket server runs sessions' searches in worker
-# threads, and two searches must never share a board.
-_THREAD = threading.local()
+# Preallocated buffers, lent to one search at a time: the servers run searches in worker
+# threads, and two searches must never share a board. They are pooled for the process rather
+# than kept per thread: a buffer set is tens of MiB once its pages are touched, and per thread
+# and hand size the sets multiplied with every thread a pool ever started (a server's RSS grew
+# for as long as it ran); pooled, there are only as many as searches ran at once.
+_FREE_WORKSPACES: dict[int, list[K.Workspace]] = {}
+_FREE_LOCK = threading.Lock()
 
 
-def _workspace(tile_count: int) -> K.Workspace:
-    """The calling thread's preallocated buffers for hands of up to `tile_count` tiles
-    (reused between solves)."""
+@contextlib.contextmanager
+def _borrowed_workspace(tile_count: int) -> Iterator[K.Workspace]:
+    """Buffers for hands of up to `tile_count` tiles, for the `with` block's search alone."""
     # Buckets of sizes keep the number of distinct board sizes (and allocations) small.
     size = 24
     while size < tile_count:
         size *= 2
-    spaces = _THREAD.__dict__.setdefault("workspaces", {})
-    if size not in spaces:
-        spaces[size] = K.new_workspace(size, MOVE_CAPACITY, LETTER_CAPACITY, TT_SIZE, max_board_tiles=MAX_SOLVE_TILES)
-    return spaces[size]
+    with _FREE_LOCK:
+        free = _FREE_WORKSPACES.setdefault(size, [])
+        space = free.pop() if free else None
+    if space is None:
+        space = K.new_workspace(size, MOVE_CAPACITY, LETTER_CAPACITY, TT_SIZE, max_board_tiles=MAX_SOLVE_TILES)
+    try:
+        yield space
+    finally:
+        with _FREE_LOCK:
+            free.append(space)
 
 
 _CELL_TEXT = np.frombuffer(b"." + ALPHABET.encode("ascii"), dtype=np.uint8)  # letter code -> grid notation
@@ -329,7 +341,25 @@ def _search(
     min_length: int,
     max_nodes: int | None,
 ) -> Solution:
-    """Run the phases until a grid (objective 'any'), the deadline, or exhaustion."""
+    """Run the phases until a grid (objective 'any'), the deadline, or exhaustion, on buffers
+    borrowed for the whole search."""
+    extent = len(tiles) + (max(base.height, base.width) if base is not None else 0)
+    with _borrowed_workspace(extent) as space:
+        return _run_phases(space, tiles, lexicon, base, started, time_limit, objective, seed, min_length, max_nodes)
+
+
+def _run_phases(
+    space: K.Workspace,
+    tiles: TileCounts,
+    lexicon: Lexicon,
+    base: Grid | None,
+    started: float,
+    time_limit: float,
+    objective: str,
+    seed: int | None,
+    min_length: int,
+    max_nodes: int | None,
+) -> Solution:
     deadline = started + time_limit
     all_tiles = tiles if base is None else tiles + base.tiles()
 
@@ -346,12 +376,11 @@ def _search(
 
     proof_tried = False
     phases = SMALL_HAND_PHASES if len(tiles) <= EXHAUSTIVE_UP_TO else LARGE_HAND_PHASES
-    extent = len(tiles) + (max(base.height, base.width) if base is not None else 0)
     best: Grid | None = None
     best_key: tuple = ()
     nodes = 0
     for phase in phases:
-        run = _Run(_workspace(extent), tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base)
+        run = _Run(space, tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base)
         if best is not None:
             _tighten_bounds(run, objective, best)
         status = K.PAUSED

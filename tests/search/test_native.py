@@ -18,7 +18,7 @@ from solver.core.tiles import ENGLISH, TileCounts, draw
 from solver.search import kernels as K
 from solver.search import native
 from solver.search.proofs import word_count_vectors
-from solver.search.solving import _Run, _workspace, extend, solve
+from solver.search.solving import _borrowed_workspace, _Run, extend, solve
 
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
@@ -54,9 +54,9 @@ def test_the_first_call_binds_every_kernel_to_numba():
 
 def entry_arguments(en) -> dict[str, tuple]:
     """The arguments solving.py and proofs.py pass to each entry kernel, from a real run."""
-    space = _workspace(21)
-    run = _Run(space, TileCounts.from_letters("CATMAP"), en, 2, 0, 100, None)
-    hand = space.hand.copy()
+    with _borrowed_workspace(21) as space:
+        run = _Run(space, TileCounts.from_letters("CATMAP"), en, 2, 0, 100, None)
+        hand = space.hand.copy()
     return {
         "search": (space, run.graph, run.ordering),
         "hostable_letters": (hand, 2, 5_000_000, run.graph),

@@ -601,3 +601,23 @@ def test_nojit_exhaustive_no_grid_proof(en):
     result = solve(hand, en, time_limit=60.0)
     check(result, hand, en)
     assert result.status == "no-grid" and result.proof == "exhaustive search"
+
+
+def test_searches_in_threads_share_one_pool_of_buffers(en):
+    """Searches in threads give the grids they give one at a time, and the buffers they borrow
+    come from one pool: threads that come and go (a server's worker pools) add none beyond the
+    searches that ran at once (per-thread buffers grew a server's memory for as long as it ran)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from solver.search.solving import _FREE_WORKSPACES
+
+    hands = ["AEEIRSTQU", "CATMAPDOG", "JOKERSWITHZEBRAS", "BANANAGRAMS", "QUIXOTICFEZ", "EERIESTONE"]
+    alone = [solve(hand, en, seed=3).grid for hand in hands]
+    pooled = sum(len(free) for free in _FREE_WORKSPACES.values())
+    for _ in range(3):  # three pools of two fresh threads each
+        with ThreadPoolExecutor(max_workers=2) as threads:
+            together = list(threads.map(lambda hand: solve(hand, en, seed=3).grid, hands))
+        assert together == alone
+    for hand, grid in zip(hands, together):
+        assert grid is not None and validate(grid, en, TileCounts.from_letters(hand)).ok
+    assert sum(len(free) for free in _FREE_WORKSPACES.values()) <= pooled + 2
