@@ -1,0 +1,90 @@
+"""A room hand's event log, in the coach's `bananas-room-log/1` format (JSON lines).
+
+What `solver.coach.review` reads and the page's Replay plays back: a header (who sat where,
+the seed, the room's settings), the engine's events as the table saw them, each person's
+grid `snapshot` as they build, the `hint` events, and the `grids` line once the hand ends.
+
+The log is bounded (solver.core.limits): a person's snapshots at most one per
+`LOG_SNAPSHOT_SECONDS` (a grid changed more often waits, and the latest is written when its
+time comes, so no last move is lost), at most `MAX_LOG_SNAPSHOTS_PER_HAND` snapshots, and the
+whole log within `MAX_LOG_BYTES`: the lines that are not the engine's (snapshots, hints) stop
+first, keeping room for the engine's events and the `grids` line.
+"""
+
+from __future__ import annotations
+
+import json
+
+from solver.core.limits import LOG_SNAPSHOT_SECONDS, MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND
+
+ROOM_LOG_FORMAT = "bananas-room-log/1"
+ENGINE_RESERVE = 4  # the optional lines stop when the log is past 1/ENGINE_RESERVE of its bound short of it
+
+
+def line_of(entry: dict) -> str:
+    return json.dumps(entry, separators=(",", ":"), allow_nan=False)
+
+
+class HandLog:
+    """The JSON lines of one hand, written as the hand goes."""
+
+    def __init__(self, hand: int, header: dict):
+        self.hand = hand
+        self.lines: list[str] = [line_of({"event": "header", "format": ROOM_LOG_FORMAT, **header})]
+        self.size = len(self.lines[0]) + 1
+        self.snapshots = 0
+        self.last_rows: dict[int, list[str] | None] = {}  # player -> the grid last written
+        self.last_time: dict[int, float] = {}  # player -> when it was written
+        self.pending: dict[int, list[str] | None] = {}  # player -> a grid waiting for its time
+        self.closed = False  # the `grids` line is written: nothing follows
+
+    # -- writing ----------------------------------------------------------------------------------
+    def write(self, entry: dict, optional: bool = False) -> bool:
+        """Append one line (with this hand's number); an optional one only while the log is
+        short of its reserve. Whether it was written."""
+        if self.closed:
+            return False
+        text = line_of({"hand": self.hand, **entry})
+        limit = MAX_LOG_BYTES - MAX_LOG_BYTES // ENGINE_RESERVE if optional else MAX_LOG_BYTES
+        if self.size + len(text) + 1 > limit:
+            return False
+        self.lines.append(text)
+        self.size += len(text) + 1
+        return True
+
+    def engine_event(self, event: dict) -> None:
+        self.write(event)
+
+    def snapshot(self, player: int, t: float, rows: list[str] | None) -> None:
+        """A person's grid now: written at once, or kept until the rate lets it be."""
+        if rows == self.pending.get(player, self.last_rows.get(player)):
+            return
+        self.pending[player] = rows
+        self.flush(t, player)
+
+    def flush(self, t: float, player: int | None = None, force: bool = False) -> None:
+        """Write the waiting snapshots whose time has come (all of them with `force`)."""
+        for index in [player] if player is not None else list(self.pending):
+            if index not in self.pending:
+                continue
+            if not force and t - self.last_time.get(index, -LOG_SNAPSHOT_SECONDS) < LOG_SNAPSHOT_SECONDS:
+                continue
+            rows = self.pending.pop(index)
+            if rows == self.last_rows.get(index) or self.snapshots >= MAX_LOG_SNAPSHOTS_PER_HAND:
+                continue
+            if self.write({"t": round(t, 1), "event": "snapshot", "player": index, "grid": rows or []}, optional=True):
+                self.snapshots += 1
+                self.last_rows[index], self.last_time[index] = rows, t
+
+    def hint(self, player: int, t: float) -> None:
+        self.write({"t": round(t, 1), "event": "hint", "player": player}, optional=True)
+
+    def finish(self, t: float, grids: list[list[str] | None]) -> None:
+        """The hand is over: the waiting snapshots, then every player's final grid."""
+        self.flush(t, force=True)
+        self.write({"event": "grids", "grids": grids})
+        self.closed = True
+
+    # -- reading ----------------------------------------------------------------------------------
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
