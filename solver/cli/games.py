@@ -10,8 +10,9 @@ stderr and exits 2, never a traceback. The numba-backed modules (`solver.play.bo
 `solver.play.schedule`'s game runner) are imported inside the command bodies.
 
 `play --json` writes JSON lines: a header with every setting needed to replay the game,
-then one object per engine event (with the hand number), a `grids` line after each hand
-and a final `match` line. A game is a pure function of its settings, so running the same
+then one object per engine event (with the hand number; `snapshot` events carry each bot's
+grid as the table sees it when its work lands), a `grids` line after each hand and a final
+`match` line (`solver.coach` reads it: `bananas review`, `bananas replay`). A game is a pure function of its settings, so running the same
 command again writes the same bytes.
 """
 
@@ -172,7 +173,13 @@ def play(
         emit = TextLog(specs, match_format != "single", f"{variant} ({lang}), seed {seed}, {match_format}")
     emit.header()
     match = play_match(
-        rules, [make_bot(spec) for spec in specs], seed, match_format, realtime=realtime, observer=emit.event
+        rules,
+        [make_bot(spec) for spec in specs],
+        seed,
+        match_format,
+        realtime=realtime,
+        observer=emit.event,
+        snapshots=as_json,
     )
     emit.finish(match)
     if svg_dir is not None:
@@ -303,6 +310,8 @@ class TextLog:
             )
         elif kind == "end":
             self.line(t, f"END  {self.outcome(e['outcome'], e['winners'], e['reason'])}")
+        elif kind == "snapshot":
+            return  # a grid as it builds: the log's, not a line of progress
         else:  # an event this front-end does not know yet
             self.line(t, kind.upper())
 

@@ -67,6 +67,15 @@ MAX_REFUSED = 100  # refused calls in a row after which a player counts as stuck
 MAX_MATCH_HANDS = 25  # replays could in principle go on forever
 MAX_LADDER_ITERATIONS = 100
 
+# -- game logs (`bananas play --json`, a room's hand log; read by solver.coach) --
+MAX_LOG_BYTES = 8 << 20  # a log is read up to this size, never further (a 4-player match with snapshots is ~1 MB)
+MAX_LOG_LINE_BYTES = 512 * 1024  # one line: a `grids` line of 8 grids of MAX_GRID_CELLS cells fits
+MAX_LOG_HANDS = MAX_MATCH_HANDS  # hands one log may hold
+MAX_LOG_SNAPSHOTS_PER_HAND = 400  # grid snapshots of one player in one hand (later changes are not logged)
+SNAPSHOT_MIN_SECONDS = 1.0  # a room logs a person's grid at most once a second
+MAX_REVIEW_NODES = 20_000  # search nodes of each best grid a review looks for (fixed: the same review everywhere)
+MAX_HINT_NODES = 2_000  # search nodes of each search call a hint makes (a 21-tile hand needs a few hundred)
+
 # -- the browser game (solver.web; the configurable room settings are solver.web.config's) --
 MAX_PAGE_COORD = 200  # grid cells a page may use, in each direction from the origin
 MAX_GRID_SEQ = 2**53 - 1  # a grid update's number, echoed in its check: exact in JavaScript

@@ -74,7 +74,13 @@ from typing import Any, Protocol
 import numpy as np
 
 from solver.core.grid import MIN_WORD_LENGTHS, Grid, best_translation, find_words, validate
-from solver.core.limits import MAX_HAND_EVENTS, MAX_HAND_STEPS, MAX_MATCH_HANDS, MAX_REFUSED
+from solver.core.limits import (
+    MAX_HAND_EVENTS,
+    MAX_HAND_STEPS,
+    MAX_LOG_SNAPSHOTS_PER_HAND,
+    MAX_MATCH_HANDS,
+    MAX_REFUSED,
+)
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 from solver.play.refusals import Refusal
@@ -353,7 +359,19 @@ class Round:
 
     result: RoundResult | None  # set by start(); the hand's outcome once it ends
 
-    def __init__(self, rules: Rules, bots: Sequence[Bot], seed: int, realtime: bool = False, observer=None):
+    def __init__(
+        self,
+        rules: Rules,
+        bots: Sequence[Bot],
+        seed: int,
+        realtime: bool = False,
+        observer=None,
+        snapshots: bool = False,
+    ):
+        """`snapshots`: also log a `snapshot` event (the seat's grid as the table sees it) each
+        time a bot's work lands with a changed grid, at most MAX_LOG_SNAPSHOTS_PER_HAND per
+        seat; a log with them shows every grid as it was built (solver.coach replays it).
+        They change nothing else: the hand plays the same with or without them."""
         rules.check_players(len(bots))
         if not isinstance(seed, (int, np.integer)) or seed < 0:
             raise RuleError(f"a game seed is a non-negative integer, got {seed!r}")
@@ -377,6 +395,9 @@ class Round:
         self.rotten = 0
         self.steps = 0
         self.started_wall = time.perf_counter()
+        self.snapshots = snapshots
+        self.snapshot_counts = [0] * len(bots)
+        self.snapshot_grids: list[Grid | None] = [None] * len(bots)
 
     # -- bookkeeping ---------------------------------------------------------------------
     def log(self, event: str, **data) -> None:
@@ -461,7 +482,7 @@ class Round:
     def next_event(self) -> None:
         """Process the first queued event."""
         self.steps += 1
-        if len(self.events) >= MAX_HAND_EVENTS or self.steps >= MAX_HAND_STEPS:
+        if len(self.events) - sum(self.snapshot_counts) >= MAX_HAND_EVENTS or self.steps >= MAX_HAND_STEPS:
             self.result = self.end("unawarded", [], "event_limit")
             return
         when, seat, _, kind, payload = heapq.heappop(self.queue)
@@ -586,9 +607,11 @@ class Round:
     def call(self, seat_index: int, payload, when: float) -> RoundResult | None:
         decision, version, view_then = payload
         seat = self.seats[seat_index]
-        seat.working = False  # the work is done: the table sees its grid
+        landed, seat.working = seat.working, False  # the work is done: the table sees its grid
         if not seat.active:
             return None
+        if landed:
+            self.log_snapshot(seat_index)
         if version != seat.version:  # tiles arrived while it worked: think again, now
             self.schedule(self.clock, seat_index, "decide")
             return None
@@ -603,6 +626,17 @@ class Round:
         seat.refused = 0
         handler = {"peel": self.peel, "dump": self.dump, "bananas": self.bananas}[decision.action]
         return handler(seat_index, decision)
+
+    def log_snapshot(self, seat_index: int) -> None:
+        """With `snapshots`: the seat's grid as the table now sees it, when it changed."""
+        grid = self.table_grid(seat_index)
+        if not self.snapshots or grid is None or grid == self.snapshot_grids[seat_index]:
+            return
+        if self.snapshot_counts[seat_index] >= MAX_LOG_SNAPSHOTS_PER_HAND:
+            return
+        self.snapshot_grids[seat_index] = grid
+        self.snapshot_counts[seat_index] += 1
+        self.log("snapshot", player=seat_index, grid=grid.to_json())
 
     def refuse(self, seat_index: int) -> RoundResult | None:
         """A call whose premise does not hold is dropped and the player thinks again; a

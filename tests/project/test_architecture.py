@@ -1,6 +1,6 @@
 """The layering of docs/ARCHITECTURE.md, checked on the sources: every import of a solver module,
 at any depth (inside functions too, `if TYPE_CHECKING:` blocks aside), points down the layers
-core -> lexicon -> search -> play -> protocol / web -> cli, and no two modules import each other
+core -> lexicon -> search -> play -> coach -> protocol / web -> cli, and no two modules import each other
 round a cycle. A lazy import inside a function still runs, so it counts like any other."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ SOLVER = Path(__file__).resolve().parents[2] / "solver"
 
 # A module may import its own layer and the layers with a smaller number. web sits above
 # protocol: the browser server offers the engine protocol on `/engine` and shares its limits.
-LAYERS = {"core": 1, "lexicon": 2, "search": 3, "play": 4, "protocol": 5, "web": 6, "cli": 7}
+LAYERS = {"core": 1, "lexicon": 2, "search": 3, "play": 4, "coach": 5, "protocol": 6, "web": 7, "cli": 8}
 
 
 def module_name(path: Path) -> str:
