@@ -81,6 +81,7 @@ MAX_PAGE_COORD = 200  # grid cells a page may use, in each direction from the or
 MAX_GRID_SEQ = 2**53 - 1  # a grid update's number, echoed in its check: exact in JavaScript
 MAX_ROOM_NAME_CHARS = 24
 MAX_SPECTATORS = 16  # people watching a room's hand (they sit down at the next, as seats allow)
+MAX_ROOM_HAND_LOGS = 5  # the last hands whose event logs a room keeps (Replay, Download)
 MAX_SPELLEVATE_PLAY_LETTERS = 64  # letters a play may have (a hand holds at most 48 of the 144 tiles)
 MAX_SHOWN_PLAYS = 12  # legal plays listed as buttons, as the terminal seat lists them
 MAX_HTTP_CONNECTIONS = 512  # open plain HTTP connections (WebSockets have their own budget): past this, 503

@@ -5,8 +5,9 @@ the seed, the room's settings), the engine's events as the table saw them, each 
 grid `snapshot` as they build, the `hint` events, and the `grids` line once the hand ends.
 
 The log is bounded (solver.core.limits): a person's snapshots at most one per
-`LOG_SNAPSHOT_SECONDS` (a grid changed more often waits, and the latest is written when its
-time comes, so no last move is lost), at most `MAX_LOG_SNAPSHOTS_PER_HAND` snapshots, and the
+`SNAPSHOT_MIN_SECONDS` (a grid changed more often waits, and the latest is written when its
+time comes, so no last move is lost), at most `MAX_LOG_SNAPSHOTS_PER_HAND` snapshots of each
+player (the engine bounds the bots' the same way), and the
 whole log within `MAX_LOG_BYTES`: the lines that are not the engine's (snapshots, hints) stop
 first, keeping room for the engine's events and the `grids` line.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from solver.core.limits import LOG_SNAPSHOT_SECONDS, MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND
+from solver.core.limits import SNAPSHOT_MIN_SECONDS, MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND
 
 ROOM_LOG_FORMAT = "bananas-room-log/1"
 ENGINE_RESERVE = 4  # the optional lines stop when the log is past 1/ENGINE_RESERVE of its bound short of it
@@ -32,7 +33,7 @@ class HandLog:
         self.hand = hand
         self.lines: list[str] = [line_of({"event": "header", "format": ROOM_LOG_FORMAT, **header})]
         self.size = len(self.lines[0]) + 1
-        self.snapshots = 0
+        self.snapshots: dict[int, int] = {}  # player -> snapshots written
         self.last_rows: dict[int, list[str] | None] = {}  # player -> the grid last written
         self.last_time: dict[int, float] = {}  # player -> when it was written
         self.pending: dict[int, list[str] | None] = {}  # player -> a grid waiting for its time
@@ -67,13 +68,13 @@ class HandLog:
         for index in [player] if player is not None else list(self.pending):
             if index not in self.pending:
                 continue
-            if not force and t - self.last_time.get(index, -LOG_SNAPSHOT_SECONDS) < LOG_SNAPSHOT_SECONDS:
+            if not force and t - self.last_time.get(index, -SNAPSHOT_MIN_SECONDS) < SNAPSHOT_MIN_SECONDS:
                 continue
             rows = self.pending.pop(index)
-            if rows == self.last_rows.get(index) or self.snapshots >= MAX_LOG_SNAPSHOTS_PER_HAND:
+            if rows == self.last_rows.get(index) or self.snapshots.get(index, 0) >= MAX_LOG_SNAPSHOTS_PER_HAND:
                 continue
             if self.write({"t": round(t, 1), "event": "snapshot", "player": index, "grid": rows or []}, optional=True):
-                self.snapshots += 1
+                self.snapshots[index] = self.snapshots.get(index, 0) + 1
                 self.last_rows[index], self.last_time[index] = rows, t
 
     def hint(self, player: int, t: float) -> None:

@@ -33,6 +33,7 @@ export class Board {
     this.typed = []; // cells placed by typing, for Backspace
     this.invalid = new Set();
     this.loose = new Set();
+    this.hint = { lay: new Map(), lift: new Set() }; // a hint shown (setHint)
     this.enabled = false;
     this.zoom = matchMedia("(max-width: 600px)").matches ? 0.8 : 1; // a phone starts with room for long words
     this.pan = { x: 0, y: 0 };
@@ -51,7 +52,18 @@ export class Board {
     this.typed = [];
     this.invalid.clear();
     this.loose.clear();
+    this.hint = { lay: new Map(), lift: new Set() };
     this.centre();
+  }
+
+  /** A hint to show: the tiles to lay (ghost letters on empty cells) and those to pick up
+   * first. It goes when the grid changes. */
+  setHint(cells, lift) {
+    this.hint = {
+      lay: new Map(cells.map(([row, col, letter]) => [key(row, col), letter])),
+      lift: new Set(lift.map(([row, col]) => key(row, col))),
+    };
+    this.render();
   }
 
   /** The server says which tiles you hold (grid + rack); `cells` restores the grid. */
@@ -100,6 +112,7 @@ export class Board {
   changed() {
     this.invalid.clear(); // stale until the server's next check
     this.loose.clear();
+    this.hint = { lay: new Map(), lift: new Set() }; // followed or not, the grid moved on
     this.render();
     this.onChange();
   }
@@ -508,6 +521,7 @@ export class Board {
       tile.className = "tile placed";
       if (this.invalid.has(cell)) tile.classList.add("bad");
       if (this.loose.has(cell)) tile.classList.add("loose");
+      if (this.hint.lift.has(cell)) tile.classList.add("lift");
       tile.dataset.row = row;
       tile.dataset.col = col;
       tile.dataset.letter = letter;
@@ -515,6 +529,18 @@ export class Board {
       tile.style.left = `${col * CELL}px`;
       tile.style.top = `${row * CELL}px`;
       tiles.push(tile);
+    }
+    for (const [cell, letter] of this.hint.lay) {
+      if (this.cells.has(cell)) continue;
+      const [row, col] = parseKey(cell);
+      const ghost = document.createElement("div");
+      ghost.className = "tile hinted";
+      ghost.dataset.row = row;
+      ghost.dataset.col = col;
+      ghost.textContent = letter;
+      ghost.style.left = `${col * CELL}px`;
+      ghost.style.top = `${row * CELL}px`;
+      tiles.push(ghost);
     }
     if (this.cursor) {
       const cursor = document.createElement("div");
