@@ -171,7 +171,9 @@ class BananagramsTable:
         self.hinting: set[int] = set()  # players whose hint is being worked out
         self.record = HandLog(setup.hand, self.log_header(setup))
         self.review: dict | None = None  # the `review` message, once worked out
-        self.round = Round(self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True)  # loads word lists
+        self.round = Round(
+            self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True
+        )  # loads word lists
         self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
         self.lexicon = self.round.lexicon
         self.started = time.monotonic()

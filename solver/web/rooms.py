@@ -355,8 +355,11 @@ class Room:
             raise RoomError("out_of_order", "a hand's log is ready when the hand is over")
         reply = self.hand_logs.get(hand)
         if reply is None:
-            raise RoomError("no_log", f"no log of hand {quote(hand)}: this room keeps its last {MAX_ROOM_HAND_LOGS}"
-                            f" Bananagrams hands (Spellevate keeps none)")
+            raise RoomError(
+                "no_log",
+                f"no log of hand {quote(hand)}: this room keeps its last {MAX_ROOM_HAND_LOGS}"
+                f" Bananagrams hands (Spellevate keeps none)",
+            )
         connection.send(reply)
 
     async def again(self, connection, seat: Seat, message: dict) -> None:
