@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from solver.core.limits import SNAPSHOT_MIN_SECONDS, MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND
+from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND, SNAPSHOT_MIN_SECONDS
 
 ROOM_LOG_FORMAT = "bananas-room-log/1"
 ENGINE_RESERVE = 4  # the optional lines stop when the log is past 1/ENGINE_RESERVE of its bound short of it
