@@ -73,7 +73,7 @@ MAX_LOG_LINE_BYTES = 512 * 1024  # one line: a `grids` line of 8 grids of MAX_GR
 MAX_LOG_HANDS = MAX_MATCH_HANDS  # hands one log may hold
 MAX_LOG_SNAPSHOTS_PER_HAND = 400  # grid snapshots of one player in one hand (later changes are not logged)
 SNAPSHOT_MIN_SECONDS = 1.0  # a room logs a person's grid at most once a second
-MAX_REVIEW_NODES = 20_000  # search nodes of each best grid a review looks for (fixed: the same review everywhere)
+MAX_REVIEW_NODES = 2_000  # search nodes of each best grid a review looks for (fixed: the same review everywhere)
 MAX_HINT_NODES = 2_000  # search nodes of each search call a hint makes (a 21-tile hand needs a few hundred)
 
 # -- the browser game (solver.web; the configurable room settings are solver.web.config's) --

@@ -183,6 +183,16 @@ class Board:
             if not report.ok:
                 raise ValueError("the starting grid is not valid: " + "; ".join(report.problems()))
 
+    @classmethod
+    def mended(cls, lexicon: Lexicon | str, grid: Grid, hand: TileCounts, min_length: int = 2, **options) -> Board:
+        """A board from a grid that may break the rules (a rotten banana's, a grid still being
+        built): its broken words and stray parts go back to the hand, as `remove` mends a grid.
+        `options` are the constructor's (seed, time_limit, node_budget)."""
+        board = cls(lexicon, None, hand, min_length, **options)
+        board.grid, board.hand = grid.trimmed(), hand
+        board._mend()
+        return board
+
     @property
     def tiles(self) -> TileCounts:
         """Every tile the player holds: on the grid and in the hand."""
