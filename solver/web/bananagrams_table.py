@@ -192,11 +192,9 @@ class BananagramsTable:
             "players": len(self.seats),
             "names": [seat.name for seat in self.seats],
             "bots": [seat.spec if seat.kind == "bot" else None for seat in self.seats],
-            "variant": self.rules.variant,
-            "room_variant": setup.variant.name,
+            "variant": setup.variant.name,
             "lang": setup.language,
-            "min_length": self.rules.min_length,
-            "distribution": self.rules.distribution.letters(),
+            "tiles": self.rules.distribution.distribution(),
             "match": "single",
             "hints": self.hints_allowed,
         }
@@ -292,6 +290,7 @@ class BananagramsTable:
         if call == "dump" and not (isinstance(tile, str) and len(tile) == 1 and "A" <= tile <= "Z"):
             raise RoomError("bad_letters", "dump one tile, a letter A-Z")
         async with self.lock:
+            self.record.flush(self.clock(), index, force=True)  # the grid this call is judged on
             decision = Decision(PAGE_CALLS[call], tile=tile, grid=person.current_grid())
             # The call is shown at once; what it sets off (the bots' new moves) the driver plays next.
             refusal = await self.step(lambda: self.round.external_call(index, decision, self.clock(), settle=False))
@@ -399,7 +398,7 @@ class BananagramsTable:
             self.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
             self.after_step()  # the hand is over: every grid as it is
             self.final = self.final_boards()
-            self.record.finish(self.clock(), [board["grid"] for board in self.final["boards"]])
+            self.record.finish([board["grid"] for board in self.final["boards"]])
             self.handle.broadcast(self.final)
             self.handle.spawn(self.send_review())
             winner = result.winners[0] if result.outcome == "win" and len(result.winners) == 1 else None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 
-from solver.coach import hint, read_log, review
+import solver.coach as coach
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon
@@ -22,8 +22,8 @@ Cell = tuple[int, int]
 def review_of(log_text: str, lexicon: Lexicon | None = None) -> dict | None:
     """The review of a room log's one hand (`bananas-review/1`'s hand entry), or None when it
     has no hand."""
-    game = read_log(io.BytesIO(log_text.encode("utf-8")))
-    hands = review(game, lexicon=lexicon).to_json()["hands"]
+    game = coach.read_log(io.BytesIO(log_text.encode("utf-8")))
+    hands = coach.review(game, lexicon=lexicon).to_json()["hands"]
     return hands[-1] if hands else None
 
 
@@ -31,7 +31,7 @@ def hint_for(cells: dict[Cell, str], rack: TileCounts, lexicon: Lexicon, rules: 
     """A hint for a page's grid (`cells`, its coordinates) and the rack beside it, in the page's
     coordinates; None when nothing fits."""
     grid = Grid.from_cells(cells) if cells else None
-    found = hint(grid, rack, lexicon, rules)
+    found = coach.hint(grid, rack, lexicon, rules)
     if found is None:
         return None
     data = found.to_json()

@@ -6,7 +6,8 @@ grid `snapshot` as they build, the `hint` events, and the `grids` line once the 
 
 The log is bounded (solver.core.limits): a person's snapshots at most one per
 `SNAPSHOT_MIN_SECONDS` (a grid changed more often waits, and the latest is written when its
-time comes, so no last move is lost), at most `MAX_LOG_SNAPSHOTS_PER_HAND` snapshots of each
+time comes, or at once when the person calls: the grid a call was judged on is in the log;
+the final grid is the `grids` line's), at most `MAX_LOG_SNAPSHOTS_PER_HAND` snapshots of each
 player (the engine bounds the bots' the same way), and the
 whole log within `MAX_LOG_BYTES`: the lines that are not the engine's (snapshots, hints) stop
 first, keeping room for the engine's events and the `grids` line.
@@ -73,16 +74,16 @@ class HandLog:
             rows = self.pending.pop(index)
             if rows == self.last_rows.get(index) or self.snapshots.get(index, 0) >= MAX_LOG_SNAPSHOTS_PER_HAND:
                 continue
-            if self.write({"t": round(t, 1), "event": "snapshot", "player": index, "grid": rows or []}, optional=True):
+            if self.write({"t": round(t, 3), "event": "snapshot", "player": index, "grid": rows or []}, optional=True):
                 self.snapshots[index] = self.snapshots.get(index, 0) + 1
                 self.last_rows[index], self.last_time[index] = rows, t
 
     def hint(self, player: int, t: float) -> None:
-        self.write({"t": round(t, 1), "event": "hint", "player": player}, optional=True)
+        self.write({"t": round(t, 3), "event": "hint", "player": player}, optional=True)
 
-    def finish(self, t: float, grids: list[list[str] | None]) -> None:
-        """The hand is over: the waiting snapshots, then every player's final grid."""
-        self.flush(t, force=True)
+    def finish(self, grids: list[list[str] | None]) -> None:
+        """The hand is over: every player's final grid (what still waited is in it)."""
+        self.pending.clear()
         self.write({"event": "grids", "grids": grids})
         self.closed = True
 
