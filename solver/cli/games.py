@@ -12,8 +12,8 @@ stderr and exits 2, never a traceback. The numba-backed modules (`solver.play.bo
 `play --json` writes JSON lines: a header with every setting needed to replay the game,
 then one object per engine event (with the hand number; `snapshot` events carry each bot's
 grid as the table sees it when its work lands), a `grids` line after each hand and a final
-`match` line (`solver.coach` reads it: `bananas review`, `bananas replay`). A game is a pure function of its settings, so running the same
-command again writes the same bytes.
+`match` line (`solver.coach` reads it: `bananas review`, `bananas replay`). A game is a
+pure function of its settings, so running the same command again writes the same bytes.
 """
 
 from __future__ import annotations

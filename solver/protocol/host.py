@@ -177,6 +177,25 @@ class HostMode:
         grid = seat.bot.current_grid()
         return [{"type": "grid", "player": message["player"], "grid": grid.to_json() if grid else None}]
 
+    def on_hint(self, message: dict, now: float) -> list[dict]:
+        """One move for a remote player (`solver.coach.hint`) on its own tiles: the grid it
+        sends, else the one it last showed. It changes nothing in the game."""
+        from solver.coach.hints import hint
+
+        seat, hand = self.hosted_seat(message), self.game
+        remote = seat.bot
+        if not isinstance(remote, RemotePlayer):
+            raise ProtocolError("bad_value", "that seat is a bot")
+        if not seat.active or hand.result is not None:
+            raise ProtocolError("out_of_order", "that player is not in a hand")
+        rows = message.get("grid")
+        grid = fields.grid(rows) if rows is not None else remote.grid
+        if grid is not None and not seat.held.contains(grid.tiles()):
+            raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
+        left = seat.held - (grid.tiles() if grid is not None else TileCounts())
+        found = hint(grid, left, hand.lexicon, min_length=hand.rules.min_length)
+        return [{"type": "hint", "player": message["player"], "hint": found.to_json() if found is not None else None}]
+
     def hosted_seat(self, message: dict):
         hand = self.game
         player = fields.need(message, "player", int)

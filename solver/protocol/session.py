@@ -62,6 +62,7 @@ HEAVY_TYPES = frozenset(
         "notice",
         "start_game",
         "call",
+        "hint",
         "spellevate_seat",
         "spellevate_start",
         "spellevate_move",
@@ -240,6 +241,23 @@ class Session:
         report = validate(grid, get_lexicon(name), tiles, min_length)
         return [{"type": "check", **report.to_json()}]
 
+    def on_hint(self, message: dict, now: float) -> list[dict]:
+        """One move for a grid and a hand (`solver.coach.hint`), usable without any game; with
+        "player", for a remote player of the hosted game, on its own tiles."""
+        if "player" in message:
+            return self.host.on_hint(message, now)
+        from solver.coach.hints import hint
+
+        rows = message.get("grid")
+        grid = fields.grid(rows) if rows is not None else None
+        hand = fields.tiles(fields.need(message, "hand"), "hand")
+        name = self.specs.lexicon(fields.optional(message, "lexicon", str, self.options.lexicon))
+        min_length = fields.optional(message, "min_length", int, self.options.min_length)
+        if min_length not in MIN_WORD_LENGTHS:
+            raise ProtocolError("bad_value", "min_length must be 2 or 3")
+        found = hint(grid, hand, get_lexicon(name), min_length=min_length)
+        return [{"type": "hint", "hint": found.to_json() if found is not None else None}]
+
     def on_grid(self, message: dict, now: float) -> list[dict]:
         """A hosted player's grid (with "player"), or the seat bot's."""
         mode = self.host if "player" in message else self.seat
@@ -263,6 +281,7 @@ HANDLERS = {
     "check": ("session", "on_check"),
     "quit": ("session", "on_quit"),
     "grid": ("session", "on_grid"),
+    "hint": ("session", "on_hint"),
     "new_hand": ("seat", "on_new_hand"),
     "draw": ("seat", "on_draw"),
     "table": ("seat", "on_table"),
