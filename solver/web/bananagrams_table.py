@@ -340,6 +340,8 @@ class BananagramsTable:
                 if hand.result is None:
                     await self.step(lambda: hand.advance(self.clock()))
                 self.publish(self.drain_events())
+        if hand.result is not None and not self.handle.closed:
+            await self.send_review()  # after the driver's last table: the review is the hand's last word
 
     def after_step(self) -> None:
         hand = self.round
@@ -400,7 +402,6 @@ class BananagramsTable:
             self.final = self.final_boards()
             self.record.finish([board["grid"] for board in self.final["boards"]])
             self.handle.broadcast(self.final)
-            self.handle.spawn(self.send_review())
             winner = result.winners[0] if result.outcome == "win" and len(result.winners) == 1 else None
             self.handle.ended(self.seats[winner] if winner is not None else None)
 

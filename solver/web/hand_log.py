@@ -28,16 +28,18 @@ def line_of(entry: dict) -> str:
 
 
 class HandLog:
-    """The JSON lines of one hand, written as the hand goes."""
+    """The JSON lines of one hand, written as the hand goes. A room log holds one hand: its
+    lines say `"hand": 1` (a log's hands count from 1) and the header's `room_hand` is the
+    room's number for it."""
 
     def __init__(self, hand: int, header: dict):
         self.hand = hand
-        self.lines: list[str] = [line_of({"event": "header", "format": ROOM_LOG_FORMAT, **header})]
+        self.lines: list[str] = [line_of({"event": "header", "format": ROOM_LOG_FORMAT, **header, "room_hand": hand})]
         self.size = len(self.lines[0]) + 1
         self.snapshots: dict[int, int] = {}  # player -> snapshots written
         self.last_rows: dict[int, list[str] | None] = {}  # player -> the grid last written
         self.last_time: dict[int, float] = {}  # player -> when it was written
-        self.pending: dict[int, list[str] | None] = {}  # player -> a grid waiting for its time
+        self.pending: dict[int, list[str]] = {}  # player -> a grid waiting for its time
         self.closed = False  # the `grids` line is written: nothing follows
 
     # -- writing ----------------------------------------------------------------------------------
@@ -46,7 +48,7 @@ class HandLog:
         short of its reserve. Whether it was written."""
         if self.closed:
             return False
-        text = line_of({"hand": self.hand, **entry})
+        text = line_of({"hand": 1, **entry})
         limit = MAX_LOG_BYTES - MAX_LOG_BYTES // ENGINE_RESERVE if optional else MAX_LOG_BYTES
         if self.size + len(text) + 1 > limit:
             return False
@@ -57,8 +59,12 @@ class HandLog:
     def engine_event(self, event: dict) -> None:
         self.write(event)
 
-    def snapshot(self, player: int, t: float, rows: list[str] | None) -> None:
-        """A person's grid now: written at once, or kept until the rate lets it be."""
+    def snapshot(self, player: int, t: float, rows: list[str] | None) -> None:  # rows: None for an empty board
+        """A person's grid now: written at once, or kept until the rate lets it be. An emptied
+        board is not a grid (a log's snapshots hold a tile or more): what waited goes."""
+        if rows is None:
+            self.pending.pop(player, None)
+            return
         if rows == self.pending.get(player, self.last_rows.get(player)):
             return
         self.pending[player] = rows
@@ -74,7 +80,7 @@ class HandLog:
             rows = self.pending.pop(index)
             if rows == self.last_rows.get(index) or self.snapshots.get(index, 0) >= MAX_LOG_SNAPSHOTS_PER_HAND:
                 continue
-            if self.write({"t": round(t, 3), "event": "snapshot", "player": index, "grid": rows or []}, optional=True):
+            if self.write({"t": round(t, 3), "event": "snapshot", "player": index, "grid": rows}, optional=True):
                 self.snapshots[index] = self.snapshots.get(index, 0) + 1
                 self.last_rows[index], self.last_time[index] = rows, t
 

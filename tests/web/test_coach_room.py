@@ -113,7 +113,7 @@ def test_the_hand_log_is_a_room_log_with_snapshots_hints_and_grids(solo_hand):
     header = lines[0]
     assert header["event"] == "header" and header["format"] == ROOM_LOG_FORMAT
     assert header["names"] == ["Solo"] and header["bots"] == [None] and header["players"] == 1
-    assert header["hints"] is True and header["lang"] == "en"
+    assert header["hints"] is True and header["lang"] == "en" and header["room_hand"] == 1
     assert all(line["hand"] == 1 for line in lines[1:])
     kinds = [line["event"] for line in lines[1:]]
     assert kinds[0] == "split" and kinds[-1] == "grids" and {"hint", "bananas", "end"} <= set(kinds)
@@ -172,11 +172,13 @@ def test_a_persons_snapshots_wait_for_their_second_and_the_last_is_never_lost():
     log.snapshot(0, 1.5, ["ABCD"])  # no change: nothing
     log.snapshot(0, 1.6, ["AB"])  # waits ...
     log.flush(1.7, 0, force=True)  # ... until the person calls
+    log.snapshot(0, 1.75, None)  # an emptied board is no snapshot
     log.snapshot(0, 1.8, ["ABC"])  # waits, and the hand ends: the grids line has it
     log.finish([["ABC"]])
     snapshots = [line for line in lines_of(log.text()) if line["event"] == "snapshot"]
     assert [(s["t"], s["grid"]) for s in snapshots] == [(0.0, ["AB"]), (1.2, ["ABCD"]), (1.7, ["AB"])]
-    assert all(line["hand"] == 2 for line in lines_of(log.text())[1:])
+    assert lines_of(log.text())[0]["room_hand"] == 2  # the room's second hand, the log's only one
+    assert all(line["hand"] == 1 for line in lines_of(log.text())[1:])
     log.snapshot(0, 9.0, ["A"])
     assert lines_of(log.text())[-1]["event"] == "grids"  # nothing after the grids
 

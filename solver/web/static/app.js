@@ -216,7 +216,8 @@ const handlers = {
     if (message.phase === "lobby" && state.spectator && message.seats.some((seat) => seat.you)) state.spectator = false;
     setLanguage(message.language);
     const tableView = isSpellevate() ? "spell" : "table";
-    if (message.phase === "playing" && message.hand !== state.hand) newHand(message.hand);
+    // A new hand, or (a page that joins after it) a hand this page did not see dealt.
+    if (message.phase !== "lobby" && message.hand !== state.hand) newHand(message.hand);
     if (message.phase === "lobby") {
       resetSpellevate();
       renderLobby();
