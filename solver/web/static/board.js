@@ -63,7 +63,7 @@ export class Board {
       lay: new Map(cells.map(([row, col, letter]) => [key(row, col), letter])),
       lift: new Set(lift.map(([row, col]) => key(row, col))),
     };
-    this.render();
+    this.fit(); // the grid and the hint, both in view
   }
 
   /** The server says which tiles you hold (grid + rack); `cells` restores the grid. */
@@ -162,11 +162,17 @@ export class Board {
   }
 
   // -- view: pan and zoom -----------------------------------------------------------------
+  /** The cells the view must show: the tiles, and a hint's tiles to lay. */
+  shownCells() {
+    return [...this.cells.keys(), ...[...this.hint.lay.keys()].filter((cell) => !this.cells.has(cell))];
+  }
+
   centre() {
     const rect = this.boardEl.getBoundingClientRect();
     let top = 0, left = 0, bottom = 0, right = 0;
-    if (this.cells.size) {
-      const cells = [...this.cells.keys()].map(parseKey);
+    const shown = this.shownCells();
+    if (shown.length) {
+      const cells = shown.map(parseKey);
       top = Math.min(...cells.map((c) => c[0]));
       bottom = Math.max(...cells.map((c) => c[0]));
       left = Math.min(...cells.map((c) => c[1]));
@@ -182,8 +188,9 @@ export class Board {
    * board keeps its zoom. */
   fit() {
     const rect = this.boardEl.getBoundingClientRect();
-    if (this.cells.size && rect.width > 0) {
-      const cells = [...this.cells.keys()].map(parseKey);
+    const shown = this.shownCells();
+    if (shown.length && rect.width > 0) {
+      const cells = shown.map(parseKey);
       const rows = Math.max(...cells.map((c) => c[0])) - Math.min(...cells.map((c) => c[0])) + 2;
       const cols = Math.max(...cells.map((c) => c[1])) - Math.min(...cells.map((c) => c[1])) + 2;
       this.zoom = Math.max(MIN_ZOOM, Math.min(1, rect.width / (cols * CELL), rect.height / (rows * CELL)));
