@@ -4,7 +4,7 @@ the validator passes), and the replay's timeline, whose grid changes as it is sc
 phone that joins the room after the hand sees the same end screen.
 
 One server and one hand for the whole file (CI time). Screenshots: BANANAS_SCREENSHOTS=1
-writes them into docs/screenshots/ (coach-hint, coach-review, coach-replay, coach-phone).
+writes them into docs/screenshots/ (coach-hint, coach-replay, coach-phone).
 """
 
 from __future__ import annotations
@@ -72,7 +72,6 @@ def test_a_solo_hand_with_a_hint_a_review_and_a_replay(browser, serve, shots, en
     assert best is not None and validate(Grid.from_rows(best), en, TileCounts.from_letters(held)).ok
     assert mini_rows(page.locator("#review .review-mine").first) == built.to_json()
     assert "hints: 1" in page.inner_text("#review .review-stats")
-    page.screenshot(path=str(shots / "coach-review.png"), full_page=True)
 
     # The replay: the final grids at first; back to the deal (nothing laid); a step on shows a grid.
     page.click("#replay")

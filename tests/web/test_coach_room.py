@@ -126,6 +126,28 @@ def test_the_hand_log_is_a_room_log_with_snapshots_hints_and_grids(solo_hand):
     assert lines[-1]["grids"] == [end["boards"][0]["grid"]]
 
 
+def test_a_rotten_banana_is_reviewed_with_its_bad_words_and_the_nearest_valid_grid(server):
+    room = new_room(server, spellcheck=False)
+
+    async def scenario():
+        async with Page(server, room) as page:
+            await page.join("Rot")
+            await page.send({"type": "start"})
+            held = (await page.until("tiles"))["held"]
+            row = [[0, col, letter] for col, letter in enumerate(held)]  # one long non-word
+            await page.send({"type": "grid", "cells": row})
+            await page.send({"type": "call", "call": "bananas"})
+            await page.until("end")
+            return held, await page.until("review", timeout=60)
+
+    held, review = run_bounded(scenario, timeout=120)
+    (player,) = review["review"]["players"]
+    assert not player["valid"] and player["rotten"]["invalid"] == [held]
+    nearest = player["rotten"]["nearest"]
+    assert validate(Grid.from_rows(nearest["grid"]), get_lexicon("en"), TileCounts.from_letters(held)).ok
+    assert 0 < nearest["tiles_moved"] <= len(held)
+
+
 def test_hints_are_refused_where_the_room_has_none():
     async def scenario():
         async with Page(server, room) as ana, Page(server, room) as ben:
