@@ -9,6 +9,7 @@ The public API, importable from here; every name loads on first use, so `import 
     Grid, validate(grid, lexicon, tiles)            notation and the independent validator
     TileCounts, ENGLISH, FRENCH                     tile multisets and the tile sets
     get_lexicon(name_or_path)                       word lists
+    read_log(path), review(log), hint(grid, hand)   the coach: game logs, reviews, hints
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ _LAZY = {
     "ENGLISH": "solver.core.tiles",
     "FRENCH": "solver.core.tiles",
     "get_lexicon": "solver.lexicon.loader",
+    "read_log": "solver.coach.logs",
+    "review": "solver.coach.reviews",
+    "hint": "solver.coach.hints",
 }
 
 
@@ -51,5 +55,8 @@ __all__ = [
     "TileCounts",
     "ENGLISH",
     "FRENCH",
+    "read_log",
+    "review",
+    "hint",
     "__version__",
 ]

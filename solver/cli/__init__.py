@@ -5,7 +5,7 @@ Exit codes, for every command: 0 success (valid grid / solved), 1 a well-formed 
 with `error: ` on stderr, never a traceback.
 
 Commands live by concern: `grids` (solve, check, words, peel, dump), `games` (play,
-tournament, ladder, spellevate), `engine` (engine, serve), `warmup` (warm-up); `common` holds
+tournament, ladder, spellevate), `coach` (review, replay), `engine` (engine, serve), `warmup` (warm-up); `common` holds
 what they share. Start-up is part of the product: the group imports a command's module only
 when that command runs (`--help` reads their help from the sources without importing any),
 and each command imports numba-backed modules inside its body only.
@@ -32,6 +32,8 @@ COMMANDS = {
     "ladder": "solver.cli.games",
     "peel": "solver.cli.grids",
     "play": "solver.cli.games",
+    "replay": "solver.cli.coach",
+    "review": "solver.cli.coach",
     "serve": "solver.cli.engine",
     "solve": "solver.cli.grids",
     "spellevate": "solver.cli.games",

@@ -28,6 +28,7 @@ import click
 
 from solver.cli.common import check_seed, reports_input_errors
 from solver.cli.outputs import STDOUT, check_writable, progress_bar, write_file, write_text
+from solver.coach.logs import log_line
 from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GAMES, MAX_SPELLEVATE_PLAYERS, MAX_WORKERS
 from solver.core.svg import grid_svg
@@ -245,7 +246,7 @@ class JsonLog:
     def event(self, entry: dict) -> None:
         if entry["event"] == "split":
             self.hand += 1
-        self.write({"hand": self.hand, **entry})
+        self.write(log_line(self.hand, entry))
 
     def finish(self, match) -> None:
         for number, hand in enumerate(match.hands, start=1):

@@ -43,13 +43,14 @@ class Hint:
 
     @property
     def text(self) -> str:
-        where = f"{'across' if self.across else 'down'} from row {self.row + 1}, column {self.col + 1}"
+        where = f"{'across' if self.across else 'down'} from {place(self.row, self.col)}"
         if self.kind == "hook":
             row, col, letter = self.cells[0]
-            return f"Put {letter} at row {row + 1}, column {col + 1}: it makes {self.word}"
+            return f"Put {letter} at {place(row, col)}: it makes {self.word}"
         if self.kind == "word":
             return f"Lay {self.word} {where}"
-        return f"Lift {len(self.lift)} tile{'s' if len(self.lift) != 1 else ''}, then lay {self.word} {where}"
+        lifted = f"{len(self.lift)} tile{'s' if len(self.lift) != 1 else ''}"
+        return f"Lift {lifted}, then lay {len(self.cells)}: {self.word} {where}"
 
     def to_json(self) -> dict:
         return {
@@ -62,6 +63,13 @@ class Hint:
             "lift": [list(cell) for cell in self.lift],
             "text": self.text,
         }
+
+
+def place(row: int, col: int) -> str:
+    """A cell in words, counted from the grid's top-left tile (row 1, column 1)."""
+    rows = f"row {row + 1}" if row >= 0 else f"{-row} row{'s' if row < -1 else ''} above row 1"
+    cols = f"column {col + 1}" if col >= 0 else f"{-col} column{'s' if col < -1 else ''} left of column 1"
+    return f"{rows}, {cols}"
 
 
 def hint(

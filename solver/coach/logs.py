@@ -1,6 +1,6 @@
 """Game logs: read and check `bananas play --json` logs and room hand logs, and replay them.
 
-Both are JSON lines (the contract is docs/COACH.md): a header, then the engine's events
+Both are JSON lines: a header, then the engine's events
 (`Round.log`, each with its `hand` number and game-clock time `t`, `snapshot` events among
 them), a `grids` line after each hand, and optionally a final `match` line. The two formats
 differ only in their header:
@@ -48,6 +48,7 @@ FORMATS = (PLAY_LOG, ROOM_LOG)
 MAX_LOG_SECONDS = MAX_SECONDS  # a hand's clock: the engine's guards end a hand long before a day
 MAX_TEXT_CHARS = 1000  # a reason or a problem line as the engine writes it
 MAX_PROBLEMS = 1000
+MAX_QUOTED_PATH = 200  # characters of a path an error quotes
 
 
 class LogError(ValueError):
@@ -84,12 +85,25 @@ class GameLog:
         return self.header["seed"]
 
 
+# -- writing --------------------------------------------------------------------------------------
+
+
+def log_line(hand: int, event: dict) -> dict:
+    """An engine event (`Round.log`) as a log line of hand number `hand`, for every writer of
+    logs (`bananas play --json`, the rooms). In a log `hand` is always the hand number, so the
+    tiles a `stuck` event names (the engine's own `hand` field) are written as `tiles`."""
+    entry = dict(event)
+    if "hand" in entry:
+        entry["tiles"] = entry.pop("hand")
+    return {"hand": hand, **entry}
+
+
 # -- reading ------------------------------------------------------------------------------------
 
 
 def read_log(source: str | bytes | Path | IO) -> GameLog:
     """Read and check a log (module docstring). `source`: the log's text or bytes, a path
-    (a `Path`, or a str that does not start with '{'), or a file object open for reading."""
+    (a `Path`, or a one-line str that does not start with '{'), or a file object open for reading."""
     data = _read_bounded(source)
     if len(data) > MAX_LOG_BYTES:
         raise LogError(f"the log is larger than {MAX_LOG_BYTES >> 20} MiB")
@@ -109,31 +123,36 @@ def _read_bounded(source: str | bytes | Path | IO) -> str | bytes:
     """At most MAX_LOG_BYTES + 1 bytes (or characters) of the source: enough to tell it is too big."""
     if isinstance(source, bytes):
         return source[: MAX_LOG_BYTES + 1]
-    if isinstance(source, str) and source.lstrip().startswith("{"):
+    if isinstance(source, str) and (looks_like_text(source)):
         return source[: MAX_LOG_BYTES + 1]
     if isinstance(source, (str, Path)):
         try:
             with open(source, "rb") as file:
                 return file.read(MAX_LOG_BYTES + 1)
         except OSError as error:
-            raise LogError(f"cannot read {source}: {error.strerror or error}") from None
+            raise LogError(f"cannot read {str(source)[:MAX_QUOTED_PATH]}: {error.strerror or error}") from None
     return source.read(MAX_LOG_BYTES + 1)
+
+
+def looks_like_text(source: str) -> bool:
+    """A str is a log's text when it starts with '{' or spans lines (or is empty); else a path."""
+    return not source.strip() or "\n" in source or source.lstrip().startswith("{")
 
 
 def _no_constants(name: str) -> float:
     raise ValueError(f"{name} is not a number")
 
 
-def parse_line(line: str, number: int) -> dict:
+def parse_line(line: str) -> dict:
     """One JSON object, strictly (no NaN or Infinity, bounded size and depth)."""
     if len(line.encode("utf-8", "surrogatepass")) > MAX_LOG_LINE_BYTES:
-        raise LogError(f"line {number}: longer than {MAX_LOG_LINE_BYTES >> 10} KiB")
+        raise LogError(f"longer than {MAX_LOG_LINE_BYTES >> 10} KiB")
     try:
         value = json.loads(line, parse_constant=_no_constants)
     except (ValueError, RecursionError):
-        raise LogError(f"line {number}: not a JSON object (a truncated or foreign log?)") from None
+        raise LogError("not a JSON object (a truncated or foreign log?)") from None
     if not isinstance(value, dict):
-        raise LogError(f"line {number}: not a JSON object")
+        raise LogError("not a JSON object")
     return value
 
 
@@ -141,17 +160,17 @@ class _LogReader:
     """Checks the lines one by one, replaying the tiles as it goes."""
 
     def read(self, lines: list[str]) -> GameLog:
-        header = parse_line(lines[0], 1)
-        self.log = self.check_header(header)
+        try:
+            self.log = self.check_header(parse_line(lines[0]))
+        except LogError as error:
+            raise LogError(f"line 1: {error}") from None
         self.table: Table | None = None
         for number, line in enumerate(lines[1:], start=2):
             if not line.strip():
                 raise LogError(f"line {number}: empty line")
             try:
-                self.line(parse_line(line, number))
-            except LogError as error:
-                raise LogError(f"line {number}: {error}") from None
-            except (GridError, TileError, ValueError, TypeError, KeyError) as error:
+                self.line(parse_line(line))
+            except (LogError, GridError, TileError, ValueError, TypeError, KeyError) as error:
                 raise LogError(f"line {number}: {error}") from None
         hands = self.log.hands
         if not hands:
@@ -162,7 +181,7 @@ class _LogReader:
 
     def check_header(self, header: dict) -> GameLog:
         if header.get("event") != "header" or header.get("format") not in FORMATS:
-            raise LogError(f"line 1: not a game log (expected a header of format {' or '.join(FORMATS)})")
+            raise LogError(f"not a game log (expected a header of format {' or '.join(FORMATS)})")
         check = Fields(header)
         check.integer("seed", 0, MAX_SEED)
         players = check.integer("players", 1, MAX_BANANAGRAMS_PLAYERS)
@@ -171,33 +190,33 @@ class _LogReader:
         check.text("match", required=False)
         bots = header.get("bots")
         if not isinstance(bots, list) or len(bots) != players:
-            raise LogError(f"line 1: 'bots' is a list of {players} presets")
+            raise LogError(f"'bots' is a list of {players} presets")
         if header["format"] == PLAY_LOG:
             if not all(isinstance(bot, str) and 0 < len(bot) <= MAX_NAME_CHARS for bot in bots):
-                raise LogError("line 1: each of 'bots' is a preset name")
+                raise LogError("each of 'bots' is a preset name")
             labels = [f"P{seat + 1} {bot}" for seat, bot in enumerate(bots)]
         else:
             if not all(bot is None or (isinstance(bot, str) and 0 < len(bot) <= MAX_NAME_CHARS) for bot in bots):
-                raise LogError("line 1: each of 'bots' is a preset name or null (a person)")
+                raise LogError("each of 'bots' is a preset name or null (a person)")
             names = header.get("names")
             if not isinstance(names, list) or len(names) != players:
-                raise LogError(f"line 1: 'names' is a list of {players} names")
+                raise LogError(f"'names' is a list of {players} names")
             if not all(isinstance(name, str) and 0 < len(name) <= MAX_NAME_CHARS for name in names):
-                raise LogError(f"line 1: each name is 1 to {MAX_NAME_CHARS} characters")
+                raise LogError(f"each name is 1 to {MAX_NAME_CHARS} characters")
             labels = [f"P{seat + 1} {name}" for seat, name in enumerate(names)]
         options: dict[str, Any] = {}
         if header.get("tiles") is not None:
             try:
                 options["distribution"] = parse_distribution(check.text("tiles"))
             except TileError as error:
-                raise LogError(f"line 1: 'tiles': {error}") from None
+                raise LogError(f"'tiles': {error}") from None
             if len(options["distribution"]) > MAX_GAME_TILES:
-                raise LogError(f"line 1: 'tiles' holds more than {MAX_GAME_TILES} tiles")
+                raise LogError(f"'tiles' holds more than {MAX_GAME_TILES} tiles")
         try:
             rules = Rules.for_variant(VARIANTS[variant], lang, **options)
             rules.check_players(players)
         except ValueError as error:
-            raise LogError(f"line 1: {error}") from None
+            raise LogError(f"{error}") from None
         return GameLog(header["format"], header, players, labels, list(bots), rules, [])
 
     def line(self, event: dict) -> None:
@@ -399,7 +418,7 @@ class Table:
 
     def on_stuck(self, check: Fields, players: int) -> None:
         player = self.in_hand(check, players)
-        if not self.held[player].contains(check.letters("hand", self.distribution)):
+        if not self.held[player].contains(check.letters("tiles", self.distribution)):
             raise LogError(f"player {player} is stuck with tiles they do not hold")
 
     def on_snapshot(self, check: Fields, players: int) -> None:

@@ -363,7 +363,10 @@ def player_text(player: PlayerReview) -> list[str]:
     best_title = f"best ({best.words} words, longest {best.longest})" if best is not None else "best: none found"
     lines.extend(side_by_side([(own_title, own), (best_title, best_rows)]))
     if player.rotten is not None:
-        lines.append(f"   rotten banana: invalid {', '.join(player.rotten['invalid']) or 'none'}")
+        invalid = player.rotten["invalid"]
+        lines.append(
+            f"   rotten banana: {'not words: ' + ', '.join(invalid) if invalid else '; '.join(player.problems)}"
+        )
         nearest = player.rotten["nearest"]
         if nearest is not None:
             lines.append(f"   nearest valid grid, {nearest['tiles_moved']} tiles moved:")

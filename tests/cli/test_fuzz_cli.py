@@ -98,6 +98,8 @@ COMMANDS = {
         [2, 4, 6, 8, 10, 12],
     ),
     "play": (["play", "--players", "2", "--bots", "greedy", "--seed", "1", "--variant", "classic"], [2, 4, 6, 8]),
+    "review": (["review", "{grid}", "--json"], [1]),
+    "replay": (["replay", "{grid}", "--svg-dir", "{out}"], [1, 3]),
     "tournament": (
         [
             "tournament",

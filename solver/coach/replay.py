@@ -1,0 +1,82 @@
+"""Replays: every player's grid at each moment of a log, and pictures of those moments.
+
+A frame is the table at one moment of a hand: each player's grid as the table last saw it
+(a `snapshot`, or the grid of a BANANAS call; None before their first), after the event
+that changed one. Each hand's last frame is its `grids` line: every grid as it ended.
+A log holds at most MAX_LOG_SNAPSHOTS_PER_HAND snapshots per player and hand; a replay
+keeps at most MAX_REPLAY_FRAMES frames per hand (evenly spaced, the first and the last
+always kept), so its pictures stay bounded whatever the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from solver.coach.logs import GameLog, replay_tables
+from solver.core.grid import Grid
+from solver.core.svg import grid_svg, layout
+
+MAX_REPLAY_FRAMES = 200  # frames of one hand
+FRAME_GAP = 24  # pixels between two players' grids in a frame's picture
+LABEL_HEIGHT = 28  # pixels of the band of names above the grids
+FRAME_CELL = 24  # pixels per cell in a frame's picture
+EMPTY_WIDTH = 3 * FRAME_CELL  # the width a player without a grid yet takes
+
+
+@dataclass(frozen=True)
+class Frame:
+    hand: int
+    t: float
+    event: str  # what made this frame: snapshot, bananas, or grids (the hand's end)
+    player: int | None  # whose grid changed (None: the end)
+    grids: tuple[Grid | None, ...]
+
+
+def frames(log: GameLog) -> list[Frame]:
+    """Every hand's frames, in order (module docstring)."""
+    result: list[Frame] = []
+    for hand in log.hands:
+        moments: list[Frame] = []
+        for event, _, table in replay_tables(log, hand):
+            if event["event"] in ("snapshot", "bananas") and table.shown[event["player"]] is not None:
+                moments.append(Frame(hand.number, event["t"], event["event"], event["player"], tuple(table.shown)))
+        assert hand.grids is not None and hand.end is not None  # read_log checked
+        final = tuple(Grid.from_rows(rows) if rows is not None else None for rows in hand.grids)
+        moments.append(Frame(hand.number, hand.end["t"], "grids", None, final))
+        result.extend(spaced(moments, MAX_REPLAY_FRAMES))
+    return result
+
+
+def spaced(items: list[Frame], limit: int) -> list[Frame]:
+    """At most `limit` of `items`, evenly spaced, the first and the last kept."""
+    if len(items) <= limit:
+        return items
+    step = (len(items) - 1) / (limit - 1)
+    return [items[round(index * step)] for index in range(limit)]
+
+
+def frame_svg(frame: Frame, labels: list[str]) -> str:
+    """One frame as an SVG picture: every player's grid side by side under their name."""
+    sizes = [layout(grid, cell=FRAME_CELL) if grid is not None else None for grid in frame.grids]
+    widths = [max(size.width if size else EMPTY_WIDTH, 8.0 * len(label)) for size, label in zip(sizes, labels)]
+    height = LABEL_HEIGHT + max((size.height for size in sizes if size), default=FRAME_CELL)
+    width = sum(widths) + FRAME_GAP * (len(widths) - 1)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+        f'viewBox="0 0 {width:g} {height:g}">',
+        f"<title>{escape(f'hand {frame.hand}, {frame.t:.1f} s')}</title>",
+        '<rect width="100%" height="100%" fill="#ffffff"/>',
+    ]
+    x = 0.0
+    for grid, label, column in zip(frame.grids, labels, widths):
+        parts.append(
+            f'<text x="{x + 4:g}" y="{LABEL_HEIGHT - 9}" font-family="sans-serif" font-size="14">{escape(label)}</text>'
+        )
+        if grid is not None:
+            # A picture inside the picture: grid_svg's own <svg>, placed by its x and y.
+            picture = grid_svg(grid, cell=FRAME_CELL).rstrip("\n")
+            parts.append(picture.replace("<svg ", f'<svg x="{x:g}" y="{LABEL_HEIGHT}" ', 1))
+        x += column + FRAME_GAP
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
