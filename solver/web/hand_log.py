@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 
+from solver.coach.logs import log_line
 from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND, SNAPSHOT_MIN_SECONDS
 
 ROOM_LOG_FORMAT = "bananas-room-log/1"
@@ -48,7 +49,7 @@ class HandLog:
         short of its reserve. Whether it was written."""
         if self.closed:
             return False
-        text = line_of({"hand": 1, **entry})
+        text = line_of(log_line(1, entry))  # as every log writes an event (a stuck's tiles are `tiles`)
         limit = MAX_LOG_BYTES - MAX_LOG_BYTES // ENGINE_RESERVE if optional else MAX_LOG_BYTES
         if self.size + len(text) + 1 > limit:
             return False
