@@ -95,7 +95,10 @@ function initHome() {
   });
   for (const radio of document.querySelectorAll("input[name=variant]")) {
     // Spellevate has no grids to check: its spellcheck setting means nothing.
-    radio.addEventListener("change", () => ($("spellcheck").disabled = radio.dataset.game === "spellevate" && radio.checked));
+    radio.addEventListener("change", () => {
+      const spellevate = radio.dataset.game === "spellevate" && radio.checked;
+      $("spellcheck").disabled = $("hints").disabled = spellevate; // ... nor hints, nor a review
+    });
   }
   $("home-form").addEventListener("submit", async (event) => {
     event.preventDefault();
