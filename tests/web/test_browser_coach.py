@@ -4,7 +4,7 @@ the validator passes), and the replay's timeline, whose grid changes as it is sc
 phone that joins the room after the hand sees the same end screen.
 
 One server and one hand for the whole file (CI time). Screenshots: BANANAS_SCREENSHOTS=1
-writes them into docs/screenshots/ (coach-hint, coach-replay, coach-phone).
+writes them into docs/screenshots/ (coach-hint, coach-hint-phone, coach-replay, coach-phone).
 """
 
 from __future__ import annotations
@@ -61,6 +61,10 @@ def test_a_solo_hand_with_a_hint_a_review_and_a_replay(browser, serve, shots, en
     page.wait_for_selector("#board-layer .tile.hinted")
     assert page.inner_text("#hint-text").startswith("Hint:")
     page.screenshot(path=str(shots / "coach-hint.png"))
+    page.set_viewport_size({"width": 390, "height": 844})  # the same hint on a phone's screen
+    page.click("#center")  # fits the grid and the hint
+    page.screenshot(path=str(shots / "coach-hint-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     # The whole grid, BANANAS, and the review: the best grid these tiles allowed.
     page.click("#recall")
