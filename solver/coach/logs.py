@@ -57,7 +57,7 @@ class LogError(ValueError):
 
 @dataclass
 class HandLog:
-    """One hand of a log: its checked events in order, and the `grids` line's grids."""
+    """One hand of a log: its checked events in order (split to end), and its `grids` line's grids."""
 
     number: int
     events: list[dict] = field(default_factory=list)
@@ -96,6 +96,35 @@ def log_line(hand: int, event: dict) -> dict:
     if "hand" in entry:
         entry["tiles"] = entry.pop("hand")
     return {"hand": hand, **entry}
+
+
+def room_header(
+    seed: int,
+    names: list[str],
+    bots: list[str | None],
+    variant: str,
+    lang: str,
+    match: str = "single",
+    hints: bool = False,
+    tiles: str | None = None,
+) -> dict:
+    """A room log's header line (module docstring): `bots[i]` is a preset, or None for a
+    person; `tiles` is the distribution when the room plays other tiles than the language's."""
+    header = {
+        "event": "header",
+        "format": ROOM_LOG,
+        "seed": seed,
+        "players": len(names),
+        "names": list(names),
+        "bots": list(bots),
+        "variant": variant,
+        "lang": lang,
+        "match": match,
+        "hints": hints,
+    }
+    if tiles is not None:
+        header["tiles"] = tiles
+    return header
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -175,8 +204,11 @@ class _LogReader:
         hands = self.log.hands
         if not hands:
             raise LogError("the log has no hand (truncated?)")
-        if hands[-1].grids is None:
+        if hands[-1].end is None:
             raise LogError(f"the log ends inside hand {hands[-1].number} (truncated?)")
+        missing = [hand.number for hand in hands if hand.grids is None]
+        if missing:
+            raise LogError(f"the log ends before hand {missing[0]}'s grids line (truncated?)")
         return self.log
 
     def check_header(self, header: dict) -> GameLog:
@@ -220,36 +252,34 @@ class _LogReader:
         return GameLog(header["format"], header, players, labels, list(bots), rules, [])
 
     def line(self, event: dict) -> None:
+        """One line after the header. A hand's events run from its split to its end; its
+        `grids` line may come at once (a room) or after the last hand (`play --json` writes
+        them all at the end of a match)."""
         kind = event.get("event")
         if kind == "match":
-            if self.log.hands and self.log.hands[-1].grids is None:
-                raise LogError("a match line inside a hand")
             return
         if not isinstance(kind, str):
             raise LogError("no 'event' kind")
         hands = self.log.hands
-        hand = Fields(event).integer("hand", 1, MAX_LOG_HANDS)
-        if kind == "split":
-            if hands and hands[-1].grids is None:
-                raise LogError(f"hand {hand} starts before hand {hands[-1].number} ended")
-            if hand != len(hands) + 1:
-                raise LogError(f"hand {hand} follows hand {len(hands)}")
-            hands.append(HandLog(hand))
-            self.table = Table(self.log.rules.distribution, self.log.players)
-        elif not hands or hand != hands[-1].number or hands[-1].grids is not None:
-            raise LogError(f"an event of hand {hand} outside that hand")
-        current = hands[-1]
+        number = Fields(event).integer("hand", 1, MAX_LOG_HANDS)
         if kind == "grids":
-            if current.end is None:
-                raise LogError(f"hand {hand}'s grids before its end")
-            current.grids = self.check_grids(event)
+            if number > len(hands) or hands[number - 1].end is None or hands[number - 1].grids is not None:
+                raise LogError(f"a grids line for hand {number}, which has not ended or has its grids already")
+            hands[number - 1].grids = self.check_grids(event)
             return
-        if current.end is not None:
-            raise LogError(f"a {kind} event after hand {hand} ended")
+        if kind == "split":
+            if hands and hands[-1].end is None:
+                raise LogError(f"hand {number} starts before hand {hands[-1].number} ended")
+            if number != len(hands) + 1:
+                raise LogError(f"hand {number} follows hand {len(hands)}")
+            hands.append(HandLog(number))
+            self.table = Table(self.log.rules.distribution, self.log.players)
+        elif not hands or number != hands[-1].number or hands[-1].end is not None:
+            raise LogError(f"a {kind} event of hand {number} outside that hand")
         Fields(event).number("t", 0.0, MAX_LOG_SECONDS)
         assert self.table is not None  # set at the split
         self.table.check(event, self.log.players)
-        current.events.append(event)
+        hands[-1].events.append(event)
 
     def check_grids(self, event: dict) -> list[list[str] | None]:
         grids = event.get("grids")

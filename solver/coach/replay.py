@@ -22,6 +22,7 @@ FRAME_GAP = 24  # pixels between two players' grids in a frame's picture
 LABEL_HEIGHT = 28  # pixels of the band of names above the grids
 FRAME_CELL = 24  # pixels per cell in a frame's picture
 EMPTY_WIDTH = 3 * FRAME_CELL  # the width a player without a grid yet takes
+CLOCK_WIDTH = 100  # pixels right of the grids for the frame's time
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def frame_svg(frame: Frame, labels: list[str]) -> str:
     sizes = [layout(grid, cell=FRAME_CELL) if grid is not None else None for grid in frame.grids]
     widths = [max(size.width if size else EMPTY_WIDTH, 8.0 * len(label)) for size, label in zip(sizes, labels)]
     height = LABEL_HEIGHT + max((size.height for size in sizes if size), default=FRAME_CELL)
-    width = sum(widths) + FRAME_GAP * (len(widths) - 1)
+    width = sum(widths) + FRAME_GAP * len(widths) + CLOCK_WIDTH
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
         f'viewBox="0 0 {width:g} {height:g}">',
@@ -78,5 +79,7 @@ def frame_svg(frame: Frame, labels: list[str]) -> str:
             picture = grid_svg(grid, cell=FRAME_CELL).rstrip("\n")
             parts.append(picture.replace("<svg ", f'<svg x="{x:g}" y="{LABEL_HEIGHT}" ', 1))
         x += column + FRAME_GAP
+    clock = f"{frame.t:.1f} s" + (" (end)" if frame.event == "grids" else "")
+    parts.append(f'<text x="{x:g}" y="{LABEL_HEIGHT - 9}" font-family="sans-serif" font-size="14">{clock}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -24,7 +24,7 @@ For each player of each hand:
     rotten            for a rotten banana: the invalid words, and the nearest valid grid of the
                       same tiles (the live-play rebuild from what stood, fewest tiles moved)
 
-A review's cost is bounded by its node budgets: a 4-player hand takes a second or two.
+A review's cost is bounded by its node budgets: a 4-player hand takes one to four seconds.
 """
 
 from __future__ import annotations
@@ -231,15 +231,15 @@ def describe_best(grid: Grid) -> BestGrid:
     return BestGrid(grid, len(words), longest)
 
 
-BEST_SEEDS = 4  # move orders of the quick searches for a first grid
-FULL_BUDGET_TILES = 24  # up to this many tiles, the fewest-words search gets all MAX_REVIEW_NODES
+BEST_SEEDS = 6  # move orders of the quick searches for a first grid
+FULL_BUDGET_TILES = 26  # up to this many tiles, the fewest-words search gets all MAX_REVIEW_NODES
 
 
 def fewest_words_nodes(tiles: int) -> int:
     """The fewest-words search's node budget: every grid it finds costs a check in Python
     that grows with the grid, and a big hand finds many per node, so the budget shrinks with
-    the cube of the hand's size past FULL_BUDGET_TILES (a 72-tile hand gets 1/27 of it)."""
-    return max(1, int(MAX_REVIEW_NODES * min(1.0, (FULL_BUDGET_TILES / tiles) ** 3)))
+    the fourth power of the hand's size past FULL_BUDGET_TILES (a 52-tile hand gets 1/16)."""
+    return max(1, int(MAX_REVIEW_NODES * min(1.0, (FULL_BUDGET_TILES / tiles) ** 4)))
 
 
 def best_grid(tiles: TileCounts, own: Grid | None, lexicon: Lexicon, min_length: int) -> BestGrid | None:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from solver.coach import LogError, read_log
-from solver.coach.logs import replay_tables
+from solver.coach.logs import replay_tables, room_header
 from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_LINE_BYTES
 
 
@@ -23,19 +23,7 @@ def joined(lines: list[dict]) -> str:
 def as_room_log(text: str) -> str:
     """The same game as a room's log: names, a person at seat 1, hints on, a hint shown."""
     lines = lines_of(text)
-    header = lines[0]
-    lines[0] = {
-        "event": "header",
-        "format": "bananas-room-log/1",
-        "seed": header["seed"],
-        "players": 2,
-        "names": ["ana", "bo"],
-        "bots": ["reckless", None],
-        "variant": "classic",
-        "lang": "en",
-        "match": "single",
-        "hints": True,
-    }
+    lines[0] = room_header(lines[0]["seed"], ["ana", "bo"], ["reckless", None], "classic", "en", hints=True)
     lines.insert(2, {"hand": 1, "t": 3.0, "event": "hint", "player": 1})
     return joined([line for line in lines if line["event"] != "match"])
 
@@ -143,3 +131,40 @@ def test_a_log_is_read_up_to_its_bound_and_no_further(tmp_path):
 def test_a_missing_file_is_a_log_error(tmp_path):
     with pytest.raises(LogError, match="cannot read"):
         read_log(tmp_path / "missing.jsonl")
+
+
+def test_log_line_keeps_the_hand_number_and_names_a_stuck_hand_tiles():
+    from solver.coach.logs import log_line
+
+    stuck = {"t": 5.0, "event": "stuck", "player": 0, "hand": "QX"}
+    assert log_line(2, stuck) == {"hand": 2, "t": 5.0, "event": "stuck", "player": 0, "tiles": "QX"}
+    assert stuck["hand"] == "QX"  # the engine's event is left as it was
+
+
+def test_a_room_log_with_its_own_tiles_replays_them(game_text):
+    lines = lines_of(game_text)
+    double = "A26,B6,C6,D12,E36,F6,G8,H6,I24,J4,K4,L10,M6,N16,O22,P6,Q4,R18,S12,T18,U12,V6,W6,X4,Y6,Z4"
+    lines[0] = room_header(8, ["ana", "bo"], [None, None], "classic", "en", tiles=double)
+    with pytest.raises(LogError, match="the bunch holds 246 tiles here"):  # the engine dealt from 144
+        read_log(joined(lines))
+
+
+def as_match_log(text: str) -> str:
+    """The same hand twice, as `play --json --match` writes a match: every hand's events, then
+    every hand's grids line, then the match line."""
+    lines = lines_of(text)
+    header, events = lines[0], [line for line in lines[1:] if line["event"] not in ("grids", "match")]
+    grids = next(line for line in lines if line["event"] == "grids")
+    second = [{**event, "hand": 2} for event in events]
+    tail = [grids, {**grids, "hand": 2}, {"event": "match", "format": "best-of-3", "hands": 2}]
+    return joined([header, *events, *second, *tail])
+
+
+def test_a_match_log_has_its_grids_lines_after_the_last_hand(game_text):
+    log = read_log(as_match_log(game_text))
+    assert [hand.number for hand in log.hands] == [1, 2]
+    assert log.hands[0].grids == log.hands[1].grids is not None
+    assert log.hands[0].events == [{**event, "hand": 1} for event in log.hands[1].events]
+    shortened = "".join(as_match_log(game_text).splitlines(True)[:-2])  # no grids line for hand 2
+    with pytest.raises(LogError, match="before hand 2's grids line"):
+        read_log(shortened)

@@ -72,8 +72,19 @@ def test_the_text_review_names_every_player_and_their_best_grid(game_review):
 
 def test_big_hands_get_a_smaller_fewest_words_budget():
     assert fewest_words_nodes(21) == MAX_REVIEW_NODES
-    assert fewest_words_nodes(48) == MAX_REVIEW_NODES // 8
+    assert fewest_words_nodes(36) > fewest_words_nodes(48) > fewest_words_nodes(72) >= 1
+    assert fewest_words_nodes(48) < MAX_REVIEW_NODES // 10
     assert fewest_words_nodes(288) >= 1
+
+
+def test_a_room_log_is_reviewed_with_its_names_and_hints(game_text, game_review, en):
+    from test_logs import as_room_log
+
+    room = review(as_room_log(game_text), lexicon=en)
+    players = room.hands[0].players
+    assert [player.label for player in players] == ["P1 ana", "P2 bo"]
+    assert [player.hints for player in players] == [0, 1]
+    assert players[1].best.to_json() == game_review.hands[0].players[1].best.to_json()
 
 
 if __name__ == "__main__":  # python3 tests/coach/test_reviews.py --update
