@@ -19,9 +19,10 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from solver.coach.logs import room_header
 from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
-from solver.core.tiles import TileCounts
+from solver.core.tiles import DISTRIBUTIONS, TileCounts
 from solver.play.bots import GreedyBot, SolverBot, make_bot
 from solver.play.game import Decision, Refusal, Round, RuleError, Rules, TableView
 from solver.web.coaching import hint_for, review_of
@@ -187,17 +188,16 @@ class BananagramsTable:
 
     def log_header(self, setup: TableSetup) -> dict:
         """The room log's header: enough to read the hand back (solver.coach.read_log)."""
-        return {
-            "seed": setup.seed,
-            "players": len(self.seats),
-            "names": [seat.name for seat in self.seats],
-            "bots": [seat.spec if seat.kind == "bot" else None for seat in self.seats],
-            "variant": setup.variant.name,
-            "lang": setup.language,
-            "tiles": self.rules.distribution.distribution(),
-            "match": "single",
-            "hints": self.hints_allowed,
-        }
+        tiles = self.rules.distribution
+        return room_header(
+            setup.seed,
+            [seat.name for seat in self.seats],
+            [seat.spec if seat.kind == "bot" else None for seat in self.seats],
+            setup.variant.name,
+            setup.language,
+            hints=self.hints_allowed,
+            tiles=tiles.distribution() if tiles != DISTRIBUTIONS[setup.language] else None,
+        )
 
     def index_of(self, seat: Seat) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is seat), None)

@@ -20,7 +20,6 @@ import json
 from solver.coach.logs import log_line
 from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND, SNAPSHOT_MIN_SECONDS
 
-ROOM_LOG_FORMAT = "bananas-room-log/1"
 ENGINE_RESERVE = 4  # the optional lines stop when the log is past 1/ENGINE_RESERVE of its bound short of it
 
 
@@ -34,8 +33,9 @@ class HandLog:
     room's number for it."""
 
     def __init__(self, hand: int, header: dict):
+        """`header`: the header line (`solver.coach.logs.room_header`)."""
         self.hand = hand
-        self.lines: list[str] = [line_of({"event": "header", "format": ROOM_LOG_FORMAT, **header, "room_hand": hand})]
+        self.lines: list[str] = [line_of({**header, "room_hand": hand})]
         self.size = len(self.lines[0]) + 1
         self.snapshots: dict[int, int] = {}  # player -> snapshots written
         self.last_rows: dict[int, list[str] | None] = {}  # player -> the grid last written

@@ -13,13 +13,14 @@ import json
 import pytest
 from helpers import Page, new_room, run_bounded, start_server
 
+from solver.coach.logs import ROOM_LOG, room_header
 from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND, SNAPSHOT_MIN_SECONDS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.search import solve
 from solver.web import hand_log
-from solver.web.hand_log import ROOM_LOG_FORMAT, HandLog
+from solver.web.hand_log import HandLog
 
 ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an empty bunch
 
@@ -111,7 +112,7 @@ def test_the_hand_log_is_a_room_log_with_snapshots_hints_and_grids(solo_hand):
     assert message["hand"] == 1
     lines = lines_of(message["log"])
     header = lines[0]
-    assert header["event"] == "header" and header["format"] == ROOM_LOG_FORMAT
+    assert header["event"] == "header" and header["format"] == ROOM_LOG
     assert header["names"] == ["Solo"] and header["bots"] == [None] and header["players"] == 1
     assert header["hints"] is True and header["lang"] == "en" and header["room_hand"] == 1
     assert all(line["hand"] == 1 for line in lines[1:])
@@ -184,7 +185,7 @@ def test_only_a_joined_page_gets_a_log(server):
 
 
 def test_a_persons_snapshots_wait_for_their_second_and_the_last_is_never_lost():
-    log = HandLog(2, {"players": 1})
+    log = HandLog(2, room_header(1, ["Ana"], [None], "classic", "en"))
     log.snapshot(0, 0.0, ["AB"])
     log.snapshot(0, 0.3, ["ABC"])  # too soon: waits
     log.snapshot(0, 0.6, ["ABCD"])  # replaces the one waiting
@@ -206,7 +207,7 @@ def test_a_persons_snapshots_wait_for_their_second_and_the_last_is_never_lost():
 
 
 def test_the_log_is_bounded_in_snapshots_and_bytes(monkeypatch):
-    log = HandLog(1, {"players": 2})
+    log = HandLog(1, room_header(1, ["Ana", "Ben"], [None, None], "classic", "en"))
     for second in range(MAX_LOG_SNAPSHOTS_PER_HAND + 5):
         log.snapshot(0, float(second), ["AB" if second % 2 else "BA"])
     assert log.snapshots[0] == MAX_LOG_SNAPSHOTS_PER_HAND
@@ -214,7 +215,7 @@ def test_the_log_is_bounded_in_snapshots_and_bytes(monkeypatch):
     assert log.snapshots[1] == 1
 
     monkeypatch.setattr(hand_log, "MAX_LOG_BYTES", 2000)
-    small = HandLog(1, {"players": 1})
+    small = HandLog(1, room_header(1, ["Ana"], [None], "classic", "en"))
     for second in range(100):
         small.snapshot(0, float(second), ["ABCDEFGHIJ"[: 1 + second % 10]])
     assert small.size <= 2000 - 2000 // hand_log.ENGINE_RESERVE  # snapshots stop short of the bound ...
