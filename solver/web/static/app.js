@@ -295,7 +295,7 @@ const handlers = {
   },
   error(message) {
     const text = errorText(message);
-    if (message.code === "hints_off" || message.code === "hint_busy") state.hintPending = false;
+    state.hintPending = false; // whatever was refused, a hint asked for is not coming
     if (message.code === "no_log") state.afterLog = null;
     if (state.joined && message.code === "no_room") {
       // The server restarted (or the room closed) while this page was away: it is gone for good.
