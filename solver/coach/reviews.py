@@ -24,6 +24,9 @@ For each player of each hand:
     rotten            for a rotten banana: the invalid words, and the nearest valid grid of the
                       same tiles (the live-play rebuild from what stood, fewest tiles moved)
 
+and for each hand, `lead`: where it turned (`LeadTracker`: who had the most tiles on the
+table, from when).
+
 A review's cost is bounded by its node budgets: a 4-player hand takes one to four seconds.
 """
 
@@ -101,6 +104,7 @@ class HandReview:
     winners: list[int]
     reason: str
     players: list[PlayerReview] = field(default_factory=list)
+    lead: list[dict] = field(default_factory=list)  # where the hand turned: `lead_changes`
 
     def to_json(self) -> dict:
         return {
@@ -108,6 +112,7 @@ class HandReview:
             "outcome": self.outcome,
             "winners": self.winners,
             "reason": self.reason,
+            "lead": self.lead,
             "players": [player.to_json() for player in self.players],
         }
 
@@ -150,15 +155,37 @@ class _Seat:
 def review_hand(game: GameLog, hand: HandLog, lexicon: Lexicon) -> HandReview:
     seats = [_Seat() for _ in range(game.players)]
     last: Table | None = None
+    lead = LeadTracker()
     for event, before, after in replay_tables(game, hand):
         last = after
         note_event(seats, event, before, after)
+        lead.note(event["t"], after)
     assert last is not None and hand.end is not None and hand.grids is not None  # read_log checked
     end = hand.end
-    result = HandReview(hand.number, end["outcome"], list(end["winners"]), end["reason"])
+    result = HandReview(hand.number, end["outcome"], list(end["winners"]), end["reason"], lead=lead.changes)
     for player, seat in enumerate(seats):
         result.players.append(review_player(game, hand, player, seat, last, end["t"], lexicon))
     return result
+
+
+class LeadTracker:
+    """Where the hand turned: each time another player takes the lead, the lead being the
+    most tiles on the grid the table sees (snapshots, BANANAS calls), among the players still
+    in; a tie keeps the leader. Each change is {"t", "player", "placed"}."""
+
+    def __init__(self) -> None:
+        self.changes: list[dict] = []
+        self.leader: int | None = None
+
+    def note(self, t: float, table: Table) -> None:
+        placed = [
+            len(grid.tiles()) if grid is not None and active else -1 for grid, active in zip(table.shown, table.active)
+        ]
+        best = max(placed)
+        if best <= 0 or (self.leader is not None and placed[self.leader] == best):
+            return
+        self.leader = placed.index(best)
+        self.changes.append({"t": t, "player": self.leader, "placed": best})
 
 
 def note_event(seats: list[_Seat], event: dict, before: Table, after: Table) -> None:
@@ -338,6 +365,9 @@ def review_text(game_review: GameReview) -> str:
     for hand in game_review.hands:
         winners = ", ".join(hand.players[w].label for w in hand.winners)
         lines.append(f"== hand {hand.hand}: {hand.outcome}{f' ({winners})' if winners else ''}: {hand.reason}")
+        if hand.lead:
+            turns = ", ".join(f"{hand.players[turn['player']].label} at {turn['t']:.1f} s" for turn in hand.lead)
+            lines.append(f"   the lead (most tiles on the table): {turns}")
         for player in hand.players:
             lines.append("")
             lines.extend(player_text(player))

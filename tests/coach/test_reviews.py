@@ -70,6 +70,13 @@ def test_the_text_review_names_every_player_and_their_best_grid(game_review):
     assert "rotten banana" in text and "nearest valid grid" in text
 
 
+def test_the_lead_says_where_the_hand_turned(game_review):
+    lead = game_review.hands[0].lead
+    assert [turn["player"] for turn in lead] == [0, 1]  # the reckless bot led until the easy one passed it
+    assert lead[0]["t"] < lead[1]["t"] and all(turn["placed"] > 0 for turn in lead)
+    assert "the lead (most tiles on the table): P1 reckless at" in game_review.text()
+
+
 def test_big_hands_get_a_smaller_fewest_words_budget():
     assert fewest_words_nodes(21) == MAX_REVIEW_NODES
     assert fewest_words_nodes(36) > fewest_words_nodes(48) > fewest_words_nodes(72) >= 1
