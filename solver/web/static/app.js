@@ -651,6 +651,11 @@ function renderReview() {
   const hand = state.review?.review;
   $("review-note").textContent = !state.review ? t("review_wait") : hand ? "" : t("review_none");
   $("review-note").hidden = Boolean(hand);
+  const alone = (hand?.players.length ?? 0) < 2; // a solo hand has no lead to change hands
+  const turns = (alone ? [] : hand?.lead || []).map((turn) => t("review_turn", { name: reviewName(turn.player),
+    clock: clockText(turn.t), placed: turn.placed }));
+  $("review-lead").textContent = turns.length ? t("review_lead", { turns: turns.join(", ") }) : "";
+  $("review-lead").hidden = !turns.length;
   if (!hand) {
     $("review").replaceChildren();
     return;
