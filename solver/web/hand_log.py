@@ -9,7 +9,7 @@ The log is bounded (solver.core.limits): a person's snapshots at most one per
 time comes, or at once when the person calls: the grid a call was judged on is in the log;
 the final grid is the `grids` line's), at most `MAX_LOG_SNAPSHOTS_PER_HAND` snapshots of each
 player (the engine bounds the bots' the same way), and the
-whole log within `MAX_LOG_BYTES`: the lines that are not the engine's (snapshots, hints) stop
+whole log within `MAX_ROOM_LOG_BYTES`: the lines that are not the engine's (snapshots, hints) stop
 first, keeping room for the engine's events and the `grids` line.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from solver.coach.logs import log_line
-from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND, SNAPSHOT_MIN_SECONDS
+from solver.core.limits import MAX_LOG_SNAPSHOTS_PER_HAND, MAX_ROOM_LOG_BYTES, SNAPSHOT_MIN_SECONDS
 
 ENGINE_RESERVE = 4  # the optional lines stop when the log is past 1/ENGINE_RESERVE of its bound short of it
 
@@ -50,7 +50,7 @@ class HandLog:
         if self.closed:
             return False
         text = line_of(log_line(1, entry))  # as every log writes an event (a stuck's tiles are `tiles`)
-        limit = MAX_LOG_BYTES - MAX_LOG_BYTES // ENGINE_RESERVE if optional else MAX_LOG_BYTES
+        limit = MAX_ROOM_LOG_BYTES - MAX_ROOM_LOG_BYTES // ENGINE_RESERVE if optional else MAX_ROOM_LOG_BYTES
         if self.size + len(text) + 1 > limit:
             return False
         self.lines.append(text)
@@ -58,7 +58,7 @@ class HandLog:
         return True
 
     def engine_event(self, event: dict) -> None:
-        self.write(event)
+        self.write(event, optional=event.get("event") == "snapshot")  # a bot's snapshots give way like a person's
 
     def snapshot(self, player: int, t: float, rows: list[str] | None) -> None:  # rows: None for an empty board
         """A person's grid now: written at once, or kept until the rate lets it be. An emptied

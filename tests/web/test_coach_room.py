@@ -15,7 +15,7 @@ from helpers import Page, new_room, run_bounded, start_server
 
 from solver.coach.logs import ROOM_LOG, room_header
 from solver.core.grid import Grid, validate
-from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND, SNAPSHOT_MIN_SECONDS
+from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND, MAX_ROOM_LOG_BYTES, SNAPSHOT_MIN_SECONDS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.search import solve
@@ -214,11 +214,13 @@ def test_the_log_is_bounded_in_snapshots_and_bytes(monkeypatch):
     log.snapshot(1, 0.0, ["CAT"])  # another player's bound is their own
     assert log.snapshots[1] == 1
 
-    monkeypatch.setattr(hand_log, "MAX_LOG_BYTES", 2000)
+    monkeypatch.setattr(hand_log, "MAX_ROOM_LOG_BYTES", 2000)
     small = HandLog(1, room_header(1, ["Ana"], [None], "classic", "en"))
     for second in range(100):
         small.snapshot(0, float(second), ["ABCDEFGHIJ"[: 1 + second % 10]])
     assert small.size <= 2000 - 2000 // hand_log.ENGINE_RESERVE  # snapshots stop short of the bound ...
     small.engine_event({"t": 100.0, "event": "bananas", "player": 0, "grid": ["AB"]})
     assert lines_of(small.text())[-1]["event"] == "bananas"  # ... and the engine's events still fit
-    assert len(small.text().encode()) <= 2000 and MAX_LOG_BYTES > 2000
+    small.engine_event({"t": 100.0, "event": "snapshot", "player": 0, "grid": ["AB"]})  # a bot's, too: no room
+    assert lines_of(small.text())[-1]["event"] == "bananas"
+    assert len(small.text().encode()) <= 2000 and 2000 < MAX_ROOM_LOG_BYTES <= MAX_LOG_BYTES  # what the coach reads
