@@ -264,6 +264,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
                 body.get("variant", "classic"),
                 body.get("show_letters", False),
                 client=client_of(request.scope),
+                hints=body.get("hints", False),
             )
         except RoomError as error:
             status = 429 if isinstance(error, ClientQuota) else 503 if error.code == "too_many_rooms" else 400

@@ -19,16 +19,21 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from solver.coach.logs import room_header
 from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
-from solver.core.tiles import TileCounts
+from solver.core.tiles import DISTRIBUTIONS, TileCounts
 from solver.play.bots import GreedyBot, SolverBot, make_bot
 from solver.play.game import Decision, Refusal, Round, RuleError, Rules, TableView
-from solver.web.table import RoomError, Seat, TableHandle, TableSetup
+from solver.web.coaching import hint_for, review_of
+from solver.web.hand_log import HandLog
+from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log
 
 PAGE_CALLS = {"peel": "peel", "dump": "dump", "bananas": "bananas", "stuck": "wait"}  # page call -> Decision
 Cell = tuple[int, int]
 Result = TypeVar("Result")
+HINTS_OFF = Refusal("hints_off", "this room does not allow hints (the host sets them; a solo game has them)")
+HINT_BUSY = Refusal("hint_busy", "a hint is on its way")
 
 
 def parse_cells(value, limit: int) -> dict[Cell, str]:
@@ -142,7 +147,7 @@ def table_rules(setup: TableSetup) -> Rules:
 class BananagramsTable:
     """One hand at a room's table: the engine's `Round` on the wall clock, and what pages see."""
 
-    messages = frozenset({"grid", "call"})
+    messages = frozenset({"grid", "call", "hint"})
 
     def __init__(self, setup: TableSetup, handle: TableHandle):
         self.handle = handle
@@ -162,7 +167,14 @@ class BananagramsTable:
         self.status = ["building"] * count
         self.peels, self.dumps = [0] * count, [0] * count
         self.first_grid: list[float | None] = [None] * count  # clock when the rack first emptied
-        self.round = Round(self.rules, self.players, setup.seed, observer=self.events.append)  # loads word lists
+        self.hints = [0] * count  # hints shown to each player
+        self.hints_allowed = setup.hints or count == 1  # a solo game always has them
+        self.hinting: set[int] = set()  # players whose hint is being worked out
+        self.record = HandLog(setup.hand, self.log_header(setup))
+        self.review: dict | None = None  # the `review` message, once worked out
+        self.round = Round(
+            self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True
+        )  # loads word lists
         self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
         self.lexicon = self.round.lexicon
         self.started = time.monotonic()
@@ -173,6 +185,19 @@ class BananagramsTable:
 
     def clock(self) -> float:
         return time.monotonic() - self.started
+
+    def log_header(self, setup: TableSetup) -> dict:
+        """The room log's header: enough to read the hand back (solver.coach.read_log)."""
+        tiles = self.rules.distribution
+        return room_header(
+            setup.seed,
+            [seat.name for seat in self.seats],
+            [seat.spec if seat.kind == "bot" else None for seat in self.seats],
+            setup.variant.name,
+            setup.language,
+            hints=self.hints_allowed,
+            tiles=tiles.distribution() if tiles != DISTRIBUTIONS[setup.language] else None,
+        )
 
     def index_of(self, seat: Seat) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is seat), None)
@@ -211,12 +236,19 @@ class BananagramsTable:
                 connection.send({"type": "check", "seq": None, **self.check(player.snapshot()[1])})
         if self.final is not None:
             connection.send(self.final)
+            if self.review is not None:
+                connection.send(self.review)
 
     async def on_message(self, connection, seat: Seat, message: dict) -> None:
         if message["type"] == "grid":
             self.update_grid(connection, seat, message)
+        elif message["type"] == "hint":
+            await self.hint(connection, seat)
         else:
             await self.call(seat, message)
+
+    def hand_log(self) -> str | None:
+        return self.record.text() if self.final is not None else None
 
     async def leave(self, seat: Seat) -> None:
         index = self.index_of(seat)
@@ -239,6 +271,7 @@ class BananagramsTable:
             raise RoomError("bad_value", f"seq is an integer from 0 to {MAX_GRID_SEQ}")
         before = self.tiles_left[index]
         person.set_cells(cells)
+        self.record.snapshot(index, self.clock(), Grid.from_cells(cells).to_json() if cells else None)
         if self.spellcheck:
             connection.send({"type": "check", "seq": seq, **self.check(cells)})
         self.person_tiles_left()
@@ -257,6 +290,7 @@ class BananagramsTable:
         if call == "dump" and not (isinstance(tile, str) and len(tile) == 1 and "A" <= tile <= "Z"):
             raise RoomError("bad_letters", "dump one tile, a letter A-Z")
         async with self.lock:
+            self.record.flush(self.clock(), index, force=True)  # the grid this call is judged on
             decision = Decision(PAGE_CALLS[call], tile=tile, grid=person.current_grid())
             # The call is shown at once; what it sets off (the bots' new moves) the driver plays next.
             refusal = await self.step(lambda: self.round.external_call(index, decision, self.clock(), settle=False))
@@ -264,6 +298,25 @@ class BananagramsTable:
         self.poke.set()
         if refusal is not None:
             raise refused(refusal)
+
+    async def hint(self, connection, seat: Seat) -> None:
+        """One move for the person's grid and rack (solver.coach.hint, off the event loop),
+        in the page's own coordinates; counted and logged when there is one."""
+        index, person = self.person_at(seat)
+        if not self.hints_allowed:
+            raise refused(HINTS_OFF)
+        if index in self.hinting:
+            raise refused(HINT_BUSY)
+        tiles, cells = person.snapshot()
+        self.hinting.add(index)
+        try:
+            found = await asyncio.to_thread(hint_for, cells, tiles - cells_tiles(cells), self.lexicon, self.rules)
+        finally:
+            self.hinting.discard(index)
+        if found is not None and self.final is None:
+            self.hints[index] += 1
+            self.record.hint(index, self.clock())
+        connection.send({"type": "hint", "hint": found})
 
     # -- engine steps (call with the lock held; they run in a worker thread) -------------------
     async def step(self, action: Callable[[], Result]) -> Result:
@@ -287,6 +340,8 @@ class BananagramsTable:
                 if hand.result is None:
                     await self.step(lambda: hand.advance(self.clock()))
                 self.publish(self.drain_events())
+        if hand.result is not None and not self.handle.closed:
+            await self.send_review()  # after the driver's last table: the review is the hand's last word
 
     def after_step(self) -> None:
         hand = self.round
@@ -331,6 +386,7 @@ class BananagramsTable:
         changed, and the end once the hand is over."""
         if entries:
             self.handle.broadcast({"type": "log", "entries": entries})
+        self.record.flush(self.clock())  # the persons' grids that waited for their time
         self.broadcast_table()
         for connection, seat in self.handle.pages():
             index = self.index_of(seat)
@@ -344,15 +400,27 @@ class BananagramsTable:
             self.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
             self.after_step()  # the hand is over: every grid as it is
             self.final = self.final_boards()
+            self.record.finish([board["grid"] for board in self.final["boards"]])
             self.handle.broadcast(self.final)
             winner = result.winners[0] if result.outcome == "win" and len(result.winners) == 1 else None
             self.handle.ended(self.seats[winner] if winner is not None else None)
+
+    async def send_review(self) -> None:
+        """The coach's review of the hand (once, off the event loop) to every page."""
+        try:
+            review = await asyncio.to_thread(review_of, self.record.text(), self.lexicon)
+        except Exception:  # noqa: BLE001 - the end screen goes on without it
+            log.exception("the review of room %s's hand", self.handle.room_id)
+            review = None
+        self.review = {"type": "review", "hand": self.record.hand, "review": review}
+        self.handle.broadcast(self.review)
 
     def drain_events(self) -> list[dict]:
         """Engine events since the last call, as public log entries."""
         entries = []
         while self.events:
             event = self.events.pop(0)
+            self.record.engine_event(event)
             entry = self.log_entry(event)
             if entry is not None:
                 entries.append(entry)
@@ -377,8 +445,8 @@ class BananagramsTable:
             self.status[event["player"]] = "left"
         elif kind == "stuck":
             self.status[event["player"]] = "stuck"
-        elif kind == "inspection":
-            return None  # the end entry says who won
+        elif kind in ("inspection", "snapshot"):
+            return None  # the end entry says who won; grids are the table's to show
         elif kind == "end":
             entry.update(
                 outcome=event["outcome"], winners=[self.seats[i].name for i in event["winners"]], reason=event["reason"]
@@ -449,6 +517,7 @@ class BananagramsTable:
             "clock": round(self.clock(), 1),
             "over": hand.result is not None,
             "letters": letters,
+            "hints": self.hints_allowed,
         }
 
     def private(self, index: int, restore: bool = False) -> dict:
@@ -504,6 +573,7 @@ class BananagramsTable:
                 "first_grid": self.first_grid[index],
                 "peels": self.peels[index],
                 "dumps": self.dumps[index],
+                "hints": self.hints[index],
             }
             if grid is not None:
                 report = validate(grid, self.lexicon, None, self.rules.min_length)

@@ -21,7 +21,13 @@ from dataclasses import asdict
 import numpy as np
 
 from solver.core.grid import GridError
-from solver.core.limits import MAX_ROOM_NAME_CHARS, MAX_SEAT_CONNECTIONS, MAX_SPECTATORS, MAX_TRACKED_CLIENTS
+from solver.core.limits import (
+    MAX_ROOM_HAND_LOGS,
+    MAX_ROOM_NAME_CHARS,
+    MAX_SEAT_CONNECTIONS,
+    MAX_SPECTATORS,
+    MAX_TRACKED_CLIENTS,
+)
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 from solver.play.pace import preset_pace
 from solver.play.presets import check_spec, describe
@@ -74,12 +80,15 @@ class Room:
         variant: str,
         config: WebConfig,
         show_letters: bool = False,
+        hints: bool = False,
     ):
         self.id = room_id
         self.number = number
         self.language = language
         self.spellcheck = spellcheck
         self.show_letters = show_letters  # the others' grids with letters while a hand runs
+        self.hints = hints  # a Hint button for the players (a solo game has one anyway)
+        self.hand_logs: dict[int, dict] = {}  # hand -> its `hand_log` message, for the last few hands
         self.variant: Variant = VARIANTS[variant]
         self.config = config
         self.seats: list[Seat] = []
@@ -112,6 +121,7 @@ class Room:
             "language": self.language,
             "spellcheck": self.spellcheck,
             "show_letters": self.show_letters,
+            "hints": self.hints,
             "hand": self.hands,  # the number of the hand under way or last played
             "wins": self.wins,
             "variant": self.variant.name,
@@ -168,6 +178,7 @@ class Room:
                 "start": self.start,
                 "again": self.again,
                 "leave": self.leave,
+                "hand_log": self.send_hand_log,
             }.get(kind)
             if isinstance(kind, str)
             else None
@@ -308,6 +319,8 @@ class Room:
             last_winner=self.last_winner,
             bot_delay=self.config.spellevate_delay,
             show_letters=self.show_letters,
+            hand=self.hands + 1,
+            hints=self.hints,
         )
         handle = TableHandle(self.id, lambda: list(self.connections.items()), self.table_ended, lambda: self.closed)
         # The table judges whether the seats can play (bad_start) and loads word lists the first time.
@@ -325,7 +338,29 @@ class Room:
         if winner is not None:
             self.wins[winner.name] = self.wins.get(winner.name, 0) + 1
         self.phase = "ended"
+        log = self.table.hand_log() if self.table is not None else None
+        if log is not None:
+            self.hand_logs[self.hands] = {"type": "hand_log", "hand": self.hands, "log": log}
+            for old in sorted(self.hand_logs)[:-MAX_ROOM_HAND_LOGS]:
+                del self.hand_logs[old]
         self.broadcast_room()
+
+    async def send_hand_log(self, connection, seat: Seat, message: dict) -> None:
+        """A hand's event log (JSON lines), to a page of this room: for its Replay and its
+        Download. Only once the hand is over (it holds every player's tiles)."""
+        hand = message.get("hand", self.hands)
+        if not isinstance(hand, int) or isinstance(hand, bool):
+            raise RoomError("bad_value", "hand is a hand's number")
+        if hand == self.hands and self.phase == "playing":
+            raise RoomError("out_of_order", "a hand's log is ready when the hand is over")
+        reply = self.hand_logs.get(hand)
+        if reply is None:
+            raise RoomError(
+                "no_log",
+                f"no log of hand {quote(hand)}: this room keeps its last {MAX_ROOM_HAND_LOGS}"
+                f" Bananagrams hands (Spellevate keeps none)",
+            )
+        connection.send(reply)
 
     async def again(self, connection, seat: Seat, message: dict) -> None:
         self.need_host(seat)
@@ -426,7 +461,13 @@ class Rooms:
                 raise ValueError(f"bad bot preset {name}={spec}: {error}") from None
 
     def create(
-        self, language: str, spellcheck: bool, variant: str, show_letters: bool = False, client: str | None = None
+        self,
+        language: str,
+        spellcheck: bool,
+        variant: str,
+        show_letters: bool = False,
+        client: str | None = None,
+        hints: bool = False,
     ) -> Room:
         """A new room; `client` (the creator's address) is held to its quotas (None: no quota,
         for callers in the process)."""
@@ -438,12 +479,14 @@ class Rooms:
             raise RoomError("bad_value", "spellcheck is true or false")
         if not isinstance(show_letters, bool):
             raise RoomError("bad_value", "show_letters is true or false")
+        if not isinstance(hints, bool):
+            raise RoomError("bad_value", "hints is true or false")
         if len(self.rooms) >= self.config.max_rooms:
             raise RoomError("too_many_rooms", f"the server is full ({self.config.max_rooms} rooms): try again later")
         if client is not None:
             self.charge(client)
         room_id = secrets.token_urlsafe(12)  # 96 random bits: links cannot be guessed
-        room = Room(room_id, self.created, language, spellcheck, variant, self.config, show_letters)
+        room = Room(room_id, self.created, language, spellcheck, variant, self.config, show_letters, hints)
         room.creator = client
         self.created += 1
         self.rooms[room_id] = room

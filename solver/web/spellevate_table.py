@@ -95,6 +95,9 @@ class SpellevateTable:
     def seated(self, seat: Seat) -> bool:
         return self.index_of(seat) is not None
 
+    def hand_log(self) -> str | None:
+        return None  # no review or replay for Spellevate (yet): the room says so
+
     def clock(self) -> float:
         return round(time.monotonic() - self.started, 1)
 

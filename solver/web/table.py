@@ -80,6 +80,8 @@ class TableSetup:
     last_winner: Seat | None  # the previous hand's winner (Spellevate: they lead)
     bot_delay: float  # seconds before a turn-based bot's move, so a person can follow
     show_letters: bool = False  # the others' grids with their letters while the hand runs (else shapes)
+    hand: int = 1  # the room's number for this hand (its log's `hand`)
+    hints: bool = False  # the room allows hints (a table may allow them anyway: solo)
 
 
 class TableHandle:
@@ -148,6 +150,10 @@ class Table(Protocol):
 
     def seated(self, seat: Seat) -> bool:
         """Whether `seat` was dealt into this table's hand."""
+
+    def hand_log(self) -> str | None:
+        """The hand's event log (JSON lines, docs/ROOMS.md) once it is over; None while it
+        runs, or for a game that keeps none."""
 
 
 TableFactory = Callable[[TableSetup, TableHandle], Table]

@@ -144,6 +144,8 @@ FIELDS = {
     "call": ["call", "tile"],
     "play": ["letters"],
     "pass": ["extra"],
+    "hint": ["extra"],
+    "hand_log": ["hand"],
     "probe": ["type"],
 }
 BASE = {
@@ -157,6 +159,8 @@ BASE = {
     "call": {"call": "dump", "tile": "E"},
     "play": {"letters": "E"},
     "pass": {},
+    "hint": {},
+    "hand_log": {"hand": 1},
     "probe": {},
 }
 PROBE = json.dumps({"type": "probe"})  # answered in every state: unknown_type, or out_of_order before a join

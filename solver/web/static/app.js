@@ -26,6 +26,11 @@ const state = {
   hand: 0, // the room's hand number this page shows
   lastEnd: null, // the last hand's end message (the room's tally of wins comes just after it)
   typedName: "", // the name as typed, to tell the person when the server shortened it
+  hintPending: false, // a hint asked for, not yet come
+  review: null, // the coach's review of the hand shown (the `review` message)
+  handLog: null, // {hand, text}: the hand's event log, once asked for (Replay, Download)
+  afterLog: null, // what to do when the log comes: "replay" or "download"
+  frames: [], // the replay's moments: {t, grids}
 };
 
 const MAX_NAME = 24; // solver/core/limits.py MAX_ROOM_NAME_CHARS
@@ -90,7 +95,10 @@ function initHome() {
   });
   for (const radio of document.querySelectorAll("input[name=variant]")) {
     // Spellevate has no grids to check: its spellcheck setting means nothing.
-    radio.addEventListener("change", () => ($("spellcheck").disabled = radio.dataset.game === "spellevate" && radio.checked));
+    radio.addEventListener("change", () => {
+      const spellevate = radio.dataset.game === "spellevate" && radio.checked;
+      $("spellcheck").disabled = $("hints").disabled = spellevate; // ... nor hints, nor a review
+    });
   }
   $("home-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -108,6 +116,7 @@ function initHome() {
           language: $("language").value,
           spellcheck: $("spellcheck").checked,
           show_letters: $("show-letters").checked,
+          hints: $("hints").checked,
           variant,
         }),
       });
@@ -210,7 +219,8 @@ const handlers = {
     if (message.phase === "lobby" && state.spectator && message.seats.some((seat) => seat.you)) state.spectator = false;
     setLanguage(message.language);
     const tableView = isSpellevate() ? "spell" : "table";
-    if (message.phase === "playing" && message.hand !== state.hand) newHand(message.hand);
+    // A new hand, or (a page that joins after it) a hand this page did not see dealt.
+    if (message.phase !== "lobby" && message.hand !== state.hand) newHand(message.hand);
     if (message.phase === "lobby") {
       resetSpellevate();
       renderLobby();
@@ -254,6 +264,23 @@ const handlers = {
     renderEnd(message);
     show("end");
   },
+  hint(message) {
+    state.hintPending = false;
+    showHint(message.hint);
+    updateButtons();
+  },
+  review(message) {
+    if (message.hand !== state.hand) return;
+    state.review = message;
+    renderReview();
+  },
+  hand_log(message) {
+    state.handLog = { hand: message.hand, text: message.log };
+    const next = state.afterLog;
+    state.afterLog = null;
+    if (next === "replay") openReplay();
+    else if (next === "download") downloadLog();
+  },
   spellevate(message) {
     onTable(message, state.room?.seats.find((seat) => seat.you)?.name);
   },
@@ -268,6 +295,8 @@ const handlers = {
   },
   error(message) {
     const text = errorText(message);
+    state.hintPending = false; // whatever was refused, a hint asked for is not coming
+    if (message.code === "no_log") state.afterLog = null;
     if (state.joined && message.code === "no_room") {
       // The server restarted (or the room closed) while this page was away: it is gone for good.
       state.finished = true;
@@ -380,6 +409,13 @@ function paceWords(seconds) {
 function newHand(number) {
   state.hand = number;
   state.lastEnd = null;
+  state.review = null;
+  state.handLog = null;
+  state.afterLog = null;
+  state.hintPending = false;
+  state.frames = [];
+  $("hint-text").hidden = true;
+  $("replay-view").hidden = true;
   state.table = null;
   state.me = { active: !state.spectator, waiting: false };
   board.reset();
@@ -470,6 +506,8 @@ function updateButtons() {
   $("bananas").disabled = !(playing && rackEmpty && (!canDraw || table.bunch < table.active));
   $("stuck").disabled = !playing || state.me.waiting;
   $("shuffle").disabled = $("recall").disabled = !playing;
+  $("hint").hidden = !(table?.hints && state.me.active && !state.spectator);
+  $("hint").disabled = !playing || state.hintPending;
   $("peel").hidden = $("dump").hidden = table ? !canDraw : false;
   const note = $("table-note");
   const text = !table ? t("dealing") : table.over ? "" : state.spectator ? t("you_watch") :
@@ -495,7 +533,7 @@ function addLog(entry) {
 // -- end ----------------------------------------------------------------------------------------------
 function showEndOf(game) {
   const spellevate = game === "spellevate";
-  $("final-grids").hidden = $("boards").hidden = spellevate;
+  $("final-grids").hidden = $("boards").hidden = $("coach").hidden = spellevate;
   $("sp-scores-title").hidden = $("sp-scores").hidden = $("sp-scores-note").hidden = !spellevate;
 }
 
@@ -556,6 +594,8 @@ function renderEnd(message) {
     return figure;
   });
   $("boards").replaceChildren(...boards);
+  $("coach").hidden = false;
+  renderReview();
   renderEndControls();
 }
 
@@ -564,6 +604,158 @@ function renderEndControls() {
   $("again").hidden = !host;
   $("rematch").hidden = !host;
   $("wait-again").hidden = host;
+}
+
+// -- the coach: a hint, the review, the replay ---------------------------------------------------------
+function askHint() {
+  state.hintPending = true;
+  flushGrid(); // the hint is for the grid as it is now
+  send({ type: "hint" });
+  updateButtons();
+}
+
+function showHint(hint) {
+  const note = $("hint-text");
+  note.hidden = false;
+  if (!hint) {
+    note.textContent = t("hint_none");
+    return;
+  }
+  const direction = t(hint.across ? "hint_across" : "hint_down");
+  note.textContent = t(`hint_${hint.kind}`, { word: hint.word, direction });
+  board.setHint(hint.cells, hint.lift || []);
+}
+
+/** A player's name in the review: "You" for this page's person. */
+const reviewName = (index) => {
+  const name = state.lastEnd?.boards[index]?.name ?? `P${index + 1}`;
+  return name === you() ? `${shownName(name)} (${t("review_you")})` : shownName(name);
+};
+
+function figureOf(rows, caption, bad = []) {
+  const figure = document.createElement("figure");
+  const text = document.createElement("figcaption");
+  text.textContent = caption;
+  figure.append(rows && rows.length ? miniGrid(rows, bad) : document.createTextNode(t("no_grid")), text);
+  return figure;
+}
+
+function line(className, text) {
+  const paragraph = document.createElement("p");
+  paragraph.className = className;
+  paragraph.textContent = text;
+  return paragraph;
+}
+
+function renderReview() {
+  const hand = state.review?.review;
+  $("review-note").textContent = !state.review ? t("review_wait") : hand ? "" : t("review_none");
+  $("review-note").hidden = Boolean(hand);
+  const alone = (hand?.players.length ?? 0) < 2; // a solo hand has no lead to change hands
+  const turns = (alone ? [] : hand?.lead || []).map((turn) => t("review_turn", { name: reviewName(turn.player),
+    clock: clockText(turn.t), placed: turn.placed }));
+  $("review-lead").textContent = turns.length ? t("review_lead", { turns: turns.join(", ") }) : "";
+  $("review-lead").hidden = !turns.length;
+  if (!hand) {
+    $("review").replaceChildren();
+    return;
+  }
+  const cards = hand.players.map((player) => {
+    const card = document.createElement("article");
+    card.className = "review-player";
+    card.dataset.player = player.player;
+    const title = document.createElement("h3");
+    title.textContent = reviewName(player.player);
+    const pair = document.createElement("div");
+    pair.className = "review-pair";
+    const best = player.best;
+    const bestCaption = best ? `${t("review_best")} · ${t("review_best_words", best)}` : t("review_best");
+    const mine = figureOf(player.grid, t("review_yours"), state.lastEnd?.boards[player.player]?.invalid_cells || []);
+    const ideal = best ? figureOf(best.grid, bestCaption) : figureOf(null, `${t("review_best")} · ${t("review_no_best")}`);
+    mine.className = "review-mine";
+    ideal.className = "review-best";
+    pair.append(mine, ideal);
+    card.append(title, pair);
+    const tpm = player.tiles_per_minute === null ? "–" : player.tiles_per_minute.toFixed(1);
+    card.append(line("review-stats", t("review_stats", { first: clockText(player.first_grid_s), tpm,
+      peels: player.peels, dumps: player.dumps.length, hints: player.hints })));
+    if (player.dumps.length) {
+      const dumps = player.dumps.map((dump) => t(dump.advised && dump.advised !== dump.returned ? "review_dump" :
+        "review_dump_same", { returned: dump.returned, advised: dump.advised || dump.returned }));
+      card.append(line("review-dumps", dumps.join(" · ")));
+    }
+    if (player.rotten) {
+      const nearest = player.rotten.nearest;
+      card.append(line("review-rotten", t("review_rotten", { words: player.rotten.invalid.join(", ") || "–",
+        moved: nearest?.tiles_moved ?? "–" })));
+      if (nearest) card.append(figureOf(nearest.grid, ""));
+    }
+    return card;
+  });
+  $("review").replaceChildren(...cards);
+}
+
+function needLog(next) {
+  if (state.handLog?.hand === state.hand) return true;
+  state.afterLog = next;
+  send({ type: "hand_log", hand: state.hand });
+  return false;
+}
+
+/** The replay's moments from the log: every player's grid after each snapshot, then the final grids. */
+function replayFrames(text) {
+  const events = text.split("\n").filter(Boolean).map((row) => JSON.parse(row));
+  const players = events[0]?.players ?? 0;
+  let grids = Array(players).fill(null);
+  const frames = [{ t: 0, grids }];
+  let last = 0;
+  for (const event of events) {
+    if (event.event === "snapshot") {
+      grids = grids.slice();
+      grids[event.player] = event.grid.length ? event.grid : null;
+      if (frames[frames.length - 1].t === event.t) frames[frames.length - 1].grids = grids;
+      else frames.push({ t: event.t, grids });
+    } else if (event.event === "grids") {
+      frames.push({ t: last, grids: event.grids });
+    }
+    if (typeof event.t === "number") last = Math.max(last, event.t);
+  }
+  return frames;
+}
+
+function openReplay() {
+  if (!needLog("replay")) return;
+  state.frames = replayFrames(state.handLog.text);
+  const range = $("replay-range");
+  range.max = String(state.frames.length - 1);
+  range.value = range.max;
+  $("replay-view").hidden = false;
+  renderFrame();
+  $("replay-view").scrollIntoView({ block: "nearest" });
+}
+
+function renderFrame() {
+  const frame = state.frames[Number($("replay-range").value)];
+  if (!frame) return;
+  $("replay-clock").textContent = t("replay_at", { clock: clockText(frame.t) });
+  $("replay-boards").replaceChildren(...frame.grids.map((rows, index) => {
+    const figure = figureOf(rows, reviewName(index));
+    figure.className = "final";
+    figure.dataset.player = index;
+    return figure;
+  }));
+}
+
+function downloadLog() {
+  if (!needLog("download")) return;
+  const blob = new Blob([state.handLog.text], { type: "application/x-ndjson" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `bananas-${state.roomId}-hand-${state.handLog.hand}.jsonl`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
 // -- buttons ----------------------------------------------------------------------------------------
@@ -597,6 +789,10 @@ function bindButtons() {
     if (!tile) toast(t("dump_hint"));
     else call("dump", { tile: tile.letter });
   });
+  $("hint").addEventListener("click", askHint);
+  $("replay").addEventListener("click", openReplay);
+  $("download-log").addEventListener("click", downloadLog);
+  $("replay-range").addEventListener("input", renderFrame);
   $("zoom-in").addEventListener("click", () => board.zoomBy(1.25));
   $("zoom-out").addEventListener("click", () => board.zoomBy(0.8));
   $("center").addEventListener("click", () => board.fit());

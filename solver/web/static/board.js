@@ -33,6 +33,7 @@ export class Board {
     this.typed = []; // cells placed by typing, for Backspace
     this.invalid = new Set();
     this.loose = new Set();
+    this.hint = { lay: new Map(), lift: new Set() }; // a hint shown (setHint)
     this.enabled = false;
     this.zoom = matchMedia("(max-width: 600px)").matches ? 0.8 : 1; // a phone starts with room for long words
     this.pan = { x: 0, y: 0 };
@@ -51,7 +52,18 @@ export class Board {
     this.typed = [];
     this.invalid.clear();
     this.loose.clear();
+    this.hint = { lay: new Map(), lift: new Set() };
     this.centre();
+  }
+
+  /** A hint to show: the tiles to lay (ghost letters on empty cells) and those to pick up
+   * first. It goes when the grid changes. */
+  setHint(cells, lift) {
+    this.hint = {
+      lay: new Map(cells.map(([row, col, letter]) => [key(row, col), letter])),
+      lift: new Set(lift.map(([row, col]) => key(row, col))),
+    };
+    this.fit(); // the grid and the hint, both in view
   }
 
   /** The server says which tiles you hold (grid + rack); `cells` restores the grid. */
@@ -100,6 +112,7 @@ export class Board {
   changed() {
     this.invalid.clear(); // stale until the server's next check
     this.loose.clear();
+    this.hint = { lay: new Map(), lift: new Set() }; // followed or not, the grid moved on
     this.render();
     this.onChange();
   }
@@ -149,11 +162,17 @@ export class Board {
   }
 
   // -- view: pan and zoom -----------------------------------------------------------------
+  /** The cells the view must show: the tiles, and a hint's tiles to lay. */
+  shownCells() {
+    return [...this.cells.keys(), ...[...this.hint.lay.keys()].filter((cell) => !this.cells.has(cell))];
+  }
+
   centre() {
     const rect = this.boardEl.getBoundingClientRect();
     let top = 0, left = 0, bottom = 0, right = 0;
-    if (this.cells.size) {
-      const cells = [...this.cells.keys()].map(parseKey);
+    const shown = this.shownCells();
+    if (shown.length) {
+      const cells = shown.map(parseKey);
       top = Math.min(...cells.map((c) => c[0]));
       bottom = Math.max(...cells.map((c) => c[0]));
       left = Math.min(...cells.map((c) => c[1]));
@@ -169,8 +188,9 @@ export class Board {
    * board keeps its zoom. */
   fit() {
     const rect = this.boardEl.getBoundingClientRect();
-    if (this.cells.size && rect.width > 0) {
-      const cells = [...this.cells.keys()].map(parseKey);
+    const shown = this.shownCells();
+    if (shown.length && rect.width > 0) {
+      const cells = shown.map(parseKey);
       const rows = Math.max(...cells.map((c) => c[0])) - Math.min(...cells.map((c) => c[0])) + 2;
       const cols = Math.max(...cells.map((c) => c[1])) - Math.min(...cells.map((c) => c[1])) + 2;
       this.zoom = Math.max(MIN_ZOOM, Math.min(1, rect.width / (cols * CELL), rect.height / (rows * CELL)));
@@ -508,6 +528,7 @@ export class Board {
       tile.className = "tile placed";
       if (this.invalid.has(cell)) tile.classList.add("bad");
       if (this.loose.has(cell)) tile.classList.add("loose");
+      if (this.hint.lift.has(cell)) tile.classList.add("lift");
       tile.dataset.row = row;
       tile.dataset.col = col;
       tile.dataset.letter = letter;
@@ -515,6 +536,18 @@ export class Board {
       tile.style.left = `${col * CELL}px`;
       tile.style.top = `${row * CELL}px`;
       tiles.push(tile);
+    }
+    for (const [cell, letter] of this.hint.lay) {
+      if (this.cells.has(cell)) continue;
+      const [row, col] = parseKey(cell);
+      const ghost = document.createElement("div");
+      ghost.className = "tile hinted";
+      ghost.dataset.row = row;
+      ghost.dataset.col = col;
+      ghost.textContent = letter;
+      ghost.style.left = `${col * CELL}px`;
+      ghost.style.top = `${row * CELL}px`;
+      tiles.push(ghost);
     }
     if (this.cursor) {
       const cursor = document.createElement("div");

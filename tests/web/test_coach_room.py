@@ -1,0 +1,226 @@
+"""The coach in the rooms: each hand's event log (its format and bounds), who may have it,
+hints (refused when the room has none; a legal move on the person's own tiles when it has),
+and the end screen's review (every best grid passes the validator).
+
+One server for the module: a 21-tile set deals a solo hand with an empty bunch, so each hand
+is one BANANAS long.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from helpers import Page, new_room, run_bounded, start_server
+
+from solver.coach.logs import ROOM_LOG, room_header
+from solver.core.grid import Grid, validate
+from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND, MAX_ROOM_LOG_BYTES, SNAPSHOT_MIN_SECONDS
+from solver.core.tiles import TileCounts
+from solver.lexicon.loader import get_lexicon
+from solver.search import solve
+from solver.web import hand_log
+from solver.web.hand_log import HandLog
+
+ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an empty bunch
+
+
+@pytest.fixture(scope="module")
+def server():
+    with start_server(distribution=ONE_HAND_SET) as server:
+        yield server
+
+
+def page_cells(grid: Grid, top: int = 3, left: int = -2) -> list[list]:
+    """A grid as a page sends it: its own coordinates, anywhere on the board."""
+    return [[row + top, col + left, letter] for (row, col), letter in grid.cells().items()]
+
+
+def cells_grid(cells) -> dict:
+    return {(row, col): letter for row, col, letter in cells}
+
+
+def lines_of(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+# -- a solo hand: hint, review, log ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def solo_hand(server):
+    """A solo hand: a part-built grid, a hint, the whole grid, BANANAS; then the review and
+    the hand's log, and what a page of another room gets when it asks for that hand."""
+    room = new_room(server, spellcheck=False)
+    other = new_room(server)
+
+    async def scenario():
+        async with Page(server, room) as page, Page(server, other) as stranger:
+            await page.join("Solo")
+            await stranger.join("Eve")
+            await page.send({"type": "start"})
+            held = (await page.until("tiles"))["held"]
+            await page.error({"type": "hand_log"}, "out_of_order")  # not while the hand runs: it holds every tile
+            grid = solve(held, lexicon="en", time_limit=10).grid
+            assert grid is not None
+            word = validate(grid, get_lexicon("en")).words[0]  # a start: one word of the grid
+            start = page_cells(Grid.from_cells({cell: grid.cells()[cell] for cell in word.cells}))
+            await page.send({"type": "grid", "cells": start})
+            await page.send({"type": "hint"})
+            hint = (await page.until("hint"))["hint"]
+            await page.send({"type": "grid", "cells": page_cells(grid)})
+            await page.send({"type": "call", "call": "bananas"})
+            end = await page.until("end")
+            review = await page.until("review", timeout=60)
+            await page.send({"type": "hand_log"})
+            log = await page.until("hand_log")
+            await stranger.error({"type": "hand_log", "hand": 1}, "no_log")  # another room's hand
+            return held, start, hint, end, review, log
+
+    return run_bounded(scenario, timeout=120)
+
+
+def test_a_hint_is_a_legal_move_on_the_persons_own_tiles(solo_hand):
+    held, start, hint, _, _, _ = solo_hand
+    assert hint is not None and hint["kind"] in ("word", "hook", "move") and hint["text"]
+    cells = cells_grid(start)
+    for row, col in hint["lift"]:
+        assert (row, col) in cells  # the tiles to pick up are on the grid
+        del cells[(row, col)]
+    rack = TileCounts.from_letters(held) - TileCounts.from_letters("".join(cells.values()))
+    laid = "".join(letter for _, _, letter in hint["cells"])
+    assert rack.contains(TileCounts.from_letters(laid))  # tiles the person holds, not on the grid
+    for row, col, letter in hint["cells"]:
+        assert (row, col) not in cells  # on empty cells, in the page's coordinates
+        cells[(row, col)] = letter
+    assert hint["word"] in {word.text for word in validate(Grid.from_cells(cells), get_lexicon("en")).words}
+    assert validate(Grid.from_cells(cells), get_lexicon("en")).ok  # words and one piece, whatever is left in the rack
+
+
+def test_the_end_counts_the_hint_and_the_review_gives_valid_best_grids(solo_hand):
+    held, _, _, end, review, _ = solo_hand
+    assert end["boards"][0]["hints"] == 1
+    assert review["hand"] == 1
+    (player,) = review["review"]["players"]
+    assert player["hints"] == 1 and player["grid"] == end["boards"][0]["grid"]
+    best = Grid.from_rows(player["best"]["grid"])
+    assert validate(best, get_lexicon("en"), TileCounts.from_letters(held)).ok
+
+
+def test_the_hand_log_is_a_room_log_with_snapshots_hints_and_grids(solo_hand):
+    held, start, _, end, _, message = solo_hand
+    assert message["hand"] == 1
+    lines = lines_of(message["log"])
+    header = lines[0]
+    assert header["event"] == "header" and header["format"] == ROOM_LOG
+    assert header["names"] == ["Solo"] and header["bots"] == [None] and header["players"] == 1
+    assert header["hints"] is True and header["lang"] == "en" and header["room_hand"] == 1
+    assert all(line["hand"] == 1 for line in lines[1:])
+    kinds = [line["event"] for line in lines[1:]]
+    assert kinds[0] == "split" and kinds[-1] == "grids" and {"hint", "bananas", "end"} <= set(kinds)
+    assert TileCounts.from_letters(lines[1]["hands"][0]) == TileCounts.from_letters(held)
+    snapshots = [line for line in lines if line["event"] == "snapshot"]
+    assert snapshots[0]["grid"] == Grid.from_cells(cells_grid(start)).to_json()  # the first grid, at once
+    assert snapshots[-1]["grid"] == end["boards"][0]["grid"]  # the grid BANANAS was called on, at the call
+    times = [line["t"] for line in snapshots]
+    assert all(b - a >= SNAPSHOT_MIN_SECONDS for a, b in zip(times, times[1:-1], strict=False))
+    assert lines[-1]["grids"] == [end["boards"][0]["grid"]]
+
+
+def test_a_rotten_banana_is_reviewed_with_its_bad_words_and_the_nearest_valid_grid(server):
+    room = new_room(server, spellcheck=False)
+
+    async def scenario():
+        async with Page(server, room) as page:
+            await page.join("Rot")
+            await page.send({"type": "start"})
+            held = (await page.until("tiles"))["held"]
+            row = [[0, col, letter] for col, letter in enumerate(held)]  # one long non-word
+            await page.send({"type": "grid", "cells": row})
+            await page.send({"type": "call", "call": "bananas"})
+            await page.until("end")
+            return held, await page.until("review", timeout=60)
+
+    held, review = run_bounded(scenario, timeout=120)
+    (player,) = review["review"]["players"]
+    assert not player["valid"] and player["rotten"]["invalid"] == [held]
+    nearest = player["rotten"]["nearest"]
+    assert validate(Grid.from_rows(nearest["grid"]), get_lexicon("en"), TileCounts.from_letters(held)).ok
+    assert 0 < nearest["tiles_moved"] <= len(held)
+
+
+def test_hints_are_refused_where_the_room_has_none():
+    async def scenario():
+        async with Page(server, room) as ana, Page(server, room) as ben:
+            await ana.join("Ana")
+            await ben.join("Ben")
+            await ana.send({"type": "start"})
+            table = await ana.until("table")
+            assert table["hints"] is False
+            refusal = await ana.error({"type": "hint"}, "hints_off")
+            assert "hints" in refusal["message"]
+            await ben.error({"type": "hand_log", "hand": "1"}, "bad_value")
+            await ben.send({"type": "leave"})
+            await ana.send({"type": "leave"})  # the last one out ends the hand
+            await ana.until("bye")
+
+    with start_server() as server:  # the whole set: two people are dealt in
+        room = new_room(server, hints=False)
+        run_bounded(scenario)
+
+
+def test_only_a_joined_page_gets_a_log(server):
+    room = new_room(server)
+
+    async def scenario():
+        async with Page(server, room) as page:
+            await page.error({"type": "hand_log", "hand": 1}, "out_of_order")  # join first
+            await page.join("Ana")
+            await page.error({"type": "hand_log", "hand": 1}, "no_log")  # no hand played yet
+
+    run_bounded(scenario)
+
+
+# -- the log's bounds ------------------------------------------------------------------------------
+
+
+def test_a_persons_snapshots_wait_for_their_second_and_the_last_is_never_lost():
+    log = HandLog(2, room_header(1, ["Ana"], [None], "classic", "en"))
+    log.snapshot(0, 0.0, ["AB"])
+    log.snapshot(0, 0.3, ["ABC"])  # too soon: waits
+    log.snapshot(0, 0.6, ["ABCD"])  # replaces the one waiting
+    log.flush(0.8)
+    assert [line["grid"] for line in lines_of(log.text()) if line["event"] == "snapshot"] == [["AB"]]
+    log.flush(1.2)
+    log.snapshot(0, 1.5, ["ABCD"])  # no change: nothing
+    log.snapshot(0, 1.6, ["AB"])  # waits ...
+    log.flush(1.7, 0, force=True)  # ... until the person calls
+    log.snapshot(0, 1.75, None)  # an emptied board is no snapshot
+    log.snapshot(0, 1.8, ["ABC"])  # waits, and the hand ends: the grids line has it
+    log.finish([["ABC"]])
+    snapshots = [line for line in lines_of(log.text()) if line["event"] == "snapshot"]
+    assert [(s["t"], s["grid"]) for s in snapshots] == [(0.0, ["AB"]), (1.2, ["ABCD"]), (1.7, ["AB"])]
+    assert lines_of(log.text())[0]["room_hand"] == 2  # the room's second hand, the log's only one
+    assert all(line["hand"] == 1 for line in lines_of(log.text())[1:])
+    log.snapshot(0, 9.0, ["A"])
+    assert lines_of(log.text())[-1]["event"] == "grids"  # nothing after the grids
+
+
+def test_the_log_is_bounded_in_snapshots_and_bytes(monkeypatch):
+    log = HandLog(1, room_header(1, ["Ana", "Ben"], [None, None], "classic", "en"))
+    for second in range(MAX_LOG_SNAPSHOTS_PER_HAND + 5):
+        log.snapshot(0, float(second), ["AB" if second % 2 else "BA"])
+    assert log.snapshots[0] == MAX_LOG_SNAPSHOTS_PER_HAND
+    log.snapshot(1, 0.0, ["CAT"])  # another player's bound is their own
+    assert log.snapshots[1] == 1
+
+    monkeypatch.setattr(hand_log, "MAX_ROOM_LOG_BYTES", 2000)
+    small = HandLog(1, room_header(1, ["Ana"], [None], "classic", "en"))
+    for second in range(100):
+        small.snapshot(0, float(second), ["ABCDEFGHIJ"[: 1 + second % 10]])
+    assert small.size <= 2000 - 2000 // hand_log.ENGINE_RESERVE  # snapshots stop short of the bound ...
+    small.engine_event({"t": 100.0, "event": "bananas", "player": 0, "grid": ["AB"]})
+    assert lines_of(small.text())[-1]["event"] == "bananas"  # ... and the engine's events still fit
+    small.engine_event({"t": 100.0, "event": "snapshot", "player": 0, "grid": ["AB"]})  # a bot's, too: no room
+    assert lines_of(small.text())[-1]["event"] == "bananas"
+    assert len(small.text().encode()) <= 2000 and 2000 < MAX_ROOM_LOG_BYTES <= MAX_LOG_BYTES  # what the coach reads
