@@ -14,6 +14,8 @@ The public API, importable from here; every name loads on first use, so `import 
 
 from __future__ import annotations
 
+from solver.core.lazy import lazy_exports
+
 __version__ = "0.1.0"
 
 # name -> the module that defines it
@@ -35,12 +37,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        from importlib import import_module
-
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'solver' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

@@ -11,6 +11,8 @@ Every name loads on first use: reading a log imports no search kernel.
 
 from __future__ import annotations
 
+from solver.core.lazy import lazy_exports
+
 _LAZY = {
     "read_log": "solver.coach.logs",
     "GameLog": "solver.coach.logs",
@@ -24,12 +26,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        from importlib import import_module
-
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'solver.coach' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = list(_LAZY)

@@ -8,22 +8,19 @@ so importing `solver.search.objectives` or `solver.search.reference` stays light
 
 from __future__ import annotations
 
+from solver.core.lazy import lazy_exports
+
 _LAZY = {
-    "solve": "solving",
-    "extend": "solving",
-    "Solution": "solving",
-    "warm_kernels": "solving",
-    "Board": "board",
-    "dump_advice": "board",
+    "solve": "solver.search.solving",
+    "extend": "solver.search.solving",
+    "Solution": "solver.search.solving",
+    "warm_kernels": "solver.search.solving",
+    "Board": "solver.search.board",
+    "dump_advice": "solver.search.board",
 }
 
 
-def __getattr__(name: str):
-    if name in _LAZY:
-        from importlib import import_module
-
-        return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = list(_LAZY)

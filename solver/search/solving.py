@@ -330,22 +330,12 @@ def extend(
     return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes)
 
 
-def _search(
-    tiles: TileCounts,
-    lexicon: Lexicon,
-    base: Grid | None,
-    started: float,
-    time_limit: float,
-    objective: str,
-    seed: int | None,
-    min_length: int,
-    max_nodes: int | None,
-) -> Solution:
-    """Run the phases until a grid (objective 'any'), the deadline, or exhaustion, on buffers
-    borrowed for the whole search."""
+def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, *settings) -> Solution:
+    """`_run_phases` (`settings`: its arguments after `base`) on buffers borrowed for the
+    whole search."""
     extent = len(tiles) + (max(base.height, base.width) if base is not None else 0)
     with _borrowed_workspace(extent) as space:
-        return _run_phases(space, tiles, lexicon, base, started, time_limit, objective, seed, min_length, max_nodes)
+        return _run_phases(space, tiles, lexicon, base, *settings)
 
 
 def _run_phases(
@@ -360,6 +350,7 @@ def _run_phases(
     min_length: int,
     max_nodes: int | None,
 ) -> Solution:
+    """Run the phases on `space` until a grid (objective 'any'), the deadline, or exhaustion."""
     deadline = started + time_limit
     all_tiles = tiles if base is None else tiles + base.tiles()
 

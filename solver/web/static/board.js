@@ -10,6 +10,19 @@ const MAX_ZOOM = 2.5;
 const key = (row, col) => `${row},${col}`;
 const parseKey = (text) => text.split(",").map(Number);
 
+/** A tile on the board's layer at `cell` ("row,col"), positioned in board pixels. */
+function boardTile(cell, letter, className) {
+  const [row, col] = parseKey(cell);
+  const tile = document.createElement("div");
+  tile.className = className;
+  tile.dataset.row = row;
+  tile.dataset.col = col;
+  tile.textContent = letter;
+  tile.style.left = `${col * CELL}px`;
+  tile.style.top = `${row * CELL}px`;
+  return tile;
+}
+
 export function countLetters(letters) {
   const counts = new Map();
   for (const letter of letters) counts.set(letter, (counts.get(letter) || 0) + 1);
@@ -523,31 +536,16 @@ export class Board {
     if (this.viewKey) sessionStorage.setItem(this.viewKey, JSON.stringify({ zoom: this.zoom, ...this.pan }));
     const tiles = [];
     for (const [cell, letter] of this.cells) {
-      const [row, col] = parseKey(cell);
-      const tile = document.createElement("div");
-      tile.className = "tile placed";
+      const tile = boardTile(cell, letter, "tile placed");
       if (this.invalid.has(cell)) tile.classList.add("bad");
       if (this.loose.has(cell)) tile.classList.add("loose");
       if (this.hint.lift.has(cell)) tile.classList.add("lift");
-      tile.dataset.row = row;
-      tile.dataset.col = col;
       tile.dataset.letter = letter;
-      tile.textContent = letter;
-      tile.style.left = `${col * CELL}px`;
-      tile.style.top = `${row * CELL}px`;
       tiles.push(tile);
     }
     for (const [cell, letter] of this.hint.lay) {
-      if (this.cells.has(cell)) continue;
-      const [row, col] = parseKey(cell);
-      const ghost = document.createElement("div");
-      ghost.className = "tile hinted";
-      ghost.dataset.row = row;
-      ghost.dataset.col = col;
-      ghost.textContent = letter;
-      ghost.style.left = `${col * CELL}px`;
-      ghost.style.top = `${row * CELL}px`;
-      tiles.push(ghost);
+      // A hint's tiles to lay: ghosts, not placed tiles (no data-letter: they are not the grid).
+      if (!this.cells.has(cell)) tiles.push(boardTile(cell, letter, "tile hinted"));
     }
     if (this.cursor) {
       const cursor = document.createElement("div");
