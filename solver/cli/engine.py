@@ -98,6 +98,10 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
 )
 @click.option("--sessions-per-client", default=16, show_default=True, type=click.IntRange(1, 10_000))
 @click.option("--sockets-per-client", default=64, show_default=True, type=click.IntRange(1, 100_000))
+@click.option(
+    "--room-prefix",
+    help="Start room ids with NAME- (several servers behind one proxy, which sends /r/NAME-... here).",
+)
 def serve(
     host: str,
     port: int,
@@ -122,6 +126,7 @@ def serve(
     room_creations: int,
     sessions_per_client: int,
     sockets_per_client: int,
+    room_prefix: str | None,
 ) -> None:
     """Serve the browser game at http://HOST:PORT/ (rooms of people and bots), and the engine
     protocol over WebSocket at ws://HOST:PORT/engine for other programs (docs/PROTOCOL.md)."""
@@ -156,6 +161,7 @@ def serve(
             room_creations_per_minute=room_creations,
             engine_sessions_per_client=min(sessions_per_client, max_sessions),
             sockets_per_client=sockets_per_client,
+            room_prefix=room_prefix,
         )
         from solver.web.rooms import Rooms
 

@@ -80,6 +80,7 @@ MAX_HINT_NODES = 2_000  # search nodes of each search call a hint makes (a 21-ti
 MAX_PAGE_COORD = 200  # grid cells a page may use, in each direction from the origin
 MAX_GRID_SEQ = 2**53 - 1  # a grid update's number, echoed in its check: exact in JavaScript
 MAX_ROOM_NAME_CHARS = 24
+MAX_ROOM_PREFIX_CHARS = 16  # `serve --room-prefix`: the server's name at the front of its room ids
 MAX_SPECTATORS = 16  # people watching a room's hand (they sit down at the next, as seats allow)
 MAX_ROOM_HAND_LOGS = 2  # the last hands whose event logs a room keeps (Replay, Download)
 MAX_ROOM_LOG_BYTES = 2 << 20  # one room hand's log (within MAX_LOG_BYTES): a room holds 3 at most, the live one too

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 
-from solver.core.limits import NETWORK, SOCKETS_PER_SEAT, Limits
+from solver.core.limits import MAX_ROOM_PREFIX_CHARS, NETWORK, SOCKETS_PER_SEAT, Limits
 from solver.play.presets import preset_names
 from solver.play.variants import BANANAGRAMS
 
@@ -48,6 +49,9 @@ class WebConfig:
     sockets_per_client: int = 64  # WebSockets, rooms' and engine's together
     join_seconds: float = 30.0  # a room socket that has not joined within this is closed (1008)
     unjoined_room_seconds: float = 60.0  # a room nobody has joined closes this long after its creation
+    # Several servers behind one proxy: this server's room ids start with "<room_prefix>-", so the
+    # proxy sends /r/<room_prefix>-... to it (docs/SECURITY.md, "Several servers").
+    room_prefix: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_seats <= 8:
@@ -66,6 +70,10 @@ class WebConfig:
             raise ValueError("the quotas per client must be positive")
         if min(self.join_seconds, self.unjoined_room_seconds) <= 0:
             raise ValueError("timeouts must be positive")
+        prefix = self.room_prefix
+        if prefix is not None and not re.fullmatch(f"[a-z0-9]{{1,{MAX_ROOM_PREFIX_CHARS}}}", prefix):
+            limit = MAX_ROOM_PREFIX_CHARS
+            raise ValueError(f"a room prefix is 1 to {limit} lower-case letters and digits, not {prefix!r}")
         for origin in self.allowed_origins:
             if origin != "*" and not origin.startswith(("http://", "https://")):
                 raise ValueError(f"an allowed origin is scheme://host[:port], not {origin!r}")

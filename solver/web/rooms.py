@@ -486,6 +486,8 @@ class Rooms:
         if client is not None:
             self.charge(client)
         room_id = secrets.token_urlsafe(12)  # 96 random bits: links cannot be guessed
+        if self.config.room_prefix is not None:  # which server holds it, for a proxy in front of several
+            room_id = f"{self.config.room_prefix}-{room_id}"
         room = Room(room_id, self.created, language, spellcheck, variant, self.config, show_letters, hints)
         room.creator = client
         self.created += 1

@@ -359,3 +359,37 @@ def test_a_room_nobody_joined_closes_sooner_than_a_played_one():
         room = new_room(server)
         time.sleep(2.0)
         assert http(f"{server.url}/r/{room}")[0] == 404
+
+
+def test_several_servers_behind_one_proxy_each_holds_the_rooms_its_prefix_names():
+    """`serve --room-prefix`: each server's room ids start with its name, so a proxy that reads
+    the name from /r/NAME-... (docs/SECURITY.md, "Several servers") reaches the room's server; the
+    other server does not know the room. Room creation may land on either."""
+    with start_server(room_prefix="s1") as first, start_server(room_prefix="s2") as second:
+        servers = {"s1": first, "s2": second}
+
+        def proxied(room: str):  # what the proxy's rule does: the id's prefix names the server
+            return servers[room.split("-", 1)[0]]
+
+        rooms = [new_room(first), new_room(second), new_room(first)]
+        assert [room.split("-", 1)[0] for room in rooms] == ["s1", "s2", "s1"]
+        assert all(len(room.split("-", 1)[1]) >= 16 for room in rooms)  # still 96 random bits
+        for room in rooms:
+            other = second if proxied(room) is first else first
+            assert http(f"{proxied(room).url}/r/{room}")[0] == 200
+            assert http(f"{other.url}/r/{room}")[0] == 404
+
+        async def scenario():
+            async with Page(proxied(rooms[1]), rooms[1]) as page:
+                await page.send({"type": "join", "name": "ana"})
+                return await page.until("welcome")
+
+        assert run_bounded(scenario)["type"] == "welcome"
+
+
+@pytest.mark.parametrize("prefix", ["", "S1", "s-1", "a" * 17, "é1"])
+def test_a_bad_room_prefix_is_refused_when_the_server_starts(prefix):
+    from solver.web import WebConfig
+
+    with pytest.raises(ValueError, match="room prefix"):
+        WebConfig(room_prefix=prefix)
