@@ -1,7 +1,7 @@
 """Load on `bananas serve`: N rooms of scripted people and bots, for a bounded time, loopback only.
 
     python benchmarks/bench_load.py [--rooms 10,100] [--seconds 90] [--people 2] [--bots 2]
-                                    [--bot medium] [--rss-every 0] [--record]
+                                    [--bot medium] [--servers 1] [--rss-every 0] [--record]
 
 The server runs in a process of its own (`bananas serve` on a free loopback port, quotas per
 client raised: every simulated person comes from 127.0.0.1). Each room is created over HTTP;
@@ -16,6 +16,9 @@ sampler loads the home page four times a second. After set-up, for `--seconds`:
 The load generator shares the machine's cores with the server (say so when quoting figures).
 `--rss-every S` also prints the server's RSS every S seconds (memory over time);
 `--tracemalloc` makes the server print, at the end, what its heap grew by and where.
+`--servers N` runs N servers (`serve --room-prefix sK`, docs/SECURITY.md "Several servers")
+and creates the rooms on each in turn, as a proxy in front of them would; CPU and RSS are then
+the servers' sums (CPU in % of one core: 200% is both cores).
 --record writes benchmarks/results/<date>-load.md.
 """
 
@@ -68,8 +71,9 @@ class Figures:
     hands: int = 0
 
 
-def start_server(max_rooms: int, trace: bool = False) -> tuple[subprocess.Popen, str]:
+def start_server(max_rooms: int, trace: bool = False, prefix: str | None = None) -> tuple[subprocess.Popen, str]:
     command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", "0"]
+    command += ["--room-prefix", prefix] if prefix else []
     command += ["--max-rooms", str(max_rooms), "--rooms-per-client", str(max_rooms)]
     command += ["--room-creations", str(max_rooms * 4), "--sockets-per-client", str(max_rooms * 8)]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -167,11 +171,22 @@ class Person:
 
 
 async def load(
-    base: str, rooms: int, people: int, bots: list[str], seconds: float, pid: int, rss_every: float, trace: bool
+    bases: list[str],
+    rooms: int,
+    people: int,
+    bots: list[str],
+    seconds: float,
+    pids: list[int],
+    rss_every: float,
+    trace: bool,
 ):
+    """Rooms created on each server in turn (what a proxy in front of them does), then measured
+    for `seconds`: the figures, the servers' CPU (a share of one core, summed), RSS (MiB, summed)
+    and RSS over time."""
     figures, stop, measuring = Figures(), asyncio.Event(), asyncio.Event()
     tasks = []
     for number in range(rooms):
+        base = bases[number % len(bases)]
         room = await asyncio.to_thread(post_room, base)
         url = base.replace("http://", "ws://") + f"/r/{room}/ws"
         for index in range(people):
@@ -181,24 +196,26 @@ async def load(
         await asyncio.sleep(1.0 / max(1, rooms) * 0.5)  # spread the rooms' seconds
     await asyncio.sleep(3.0)  # every hand dealt
     measuring.set()
-    cpu_before, started = cpu_seconds(pid), time.monotonic()
+    cpu_before, started = sum(map(cpu_seconds, pids)), time.monotonic()
     if trace:
-        os.kill(pid, signal.SIGUSR1)  # the baseline snapshot
+        for pid in pids:
+            os.kill(pid, signal.SIGUSR1)  # the baseline snapshot
     rss_trace = []
     next_rss = started
     while (now := time.monotonic()) - started < seconds:
         try:
-            figures.page_gets.append(await asyncio.to_thread(get_page, base))
+            figures.page_gets.append(await asyncio.to_thread(get_page, bases[len(figures.page_gets) % len(bases)]))
         except OSError as error:  # a timeout or a refusal is a figure too
             figures.errors.append(f"GET {type(error).__name__}")
         if rss_every and now >= next_rss:
-            rss_trace.append((round(now - started), rss_mib(pid)))
+            rss_trace.append((round(now - started), sum(map(rss_mib, pids))))
             next_rss += rss_every
         await asyncio.sleep(0.25)
-    cpu = (cpu_seconds(pid) - cpu_before) / (time.monotonic() - started)
-    rss = rss_mib(pid)
+    cpu = (sum(map(cpu_seconds, pids)) - cpu_before) / (time.monotonic() - started)
+    rss = sum(map(rss_mib, pids))
     if trace:
-        os.kill(pid, signal.SIGUSR1)  # what grew, printed by the server
+        for pid in pids:
+            os.kill(pid, signal.SIGUSR1)  # what grew, printed by each server
         await asyncio.sleep(min(30.0, 5.0 + rooms / 5))
     stop.set()
     done = await asyncio.gather(*tasks, return_exceptions=True)
@@ -220,6 +237,7 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=2)
     parser.add_argument("--bots", type=int, default=2)
     parser.add_argument("--bot", default="medium")
+    parser.add_argument("--servers", type=int, default=1, help="servers behind the load generator (--room-prefix)")
     parser.add_argument("--rss-every", type=float, default=0.0)
     parser.add_argument("--tracemalloc", action="store_true", help="print what the server's heap grew by")
     parser.add_argument("--record", action="store_true")
@@ -228,32 +246,35 @@ def main() -> None:
     rows = []
     traces = []
     for rooms in [int(n) for n in args.rooms.split(",")]:
-        server, base = start_server(rooms + 10, args.tracemalloc)
+        prefixes = [f"s{k + 1}" for k in range(args.servers)] if args.servers > 1 else [None]
+        started = [start_server(rooms + 10, args.tracemalloc, prefix) for prefix in prefixes]
         try:
             time.sleep(1.0)
             figures, cpu, rss, trace = asyncio.run(
                 load(
-                    base,
+                    [base for _, base in started],
                     rooms,
                     args.people,
                     [args.bot] * args.bots,
                     args.seconds,
-                    server.pid,
+                    [server.pid for server, _ in started],
                     args.rss_every,
                     args.tracemalloc,
                 )
             )
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            for server, _ in started:
+                server.terminate()
+            for server, _ in started:
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
         ms = [value * 1000 for value in figures.latencies]
         gets = [value * 1000 for value in figures.page_gets]
         errors = ", ".join(f"{code} x{figures.errors.count(code)}" for code in sorted(set(figures.errors))) or "none"
         rows.append(
-            f"| {rooms} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
+            f"| {rooms} | {args.servers} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
             f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
             f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} |"
         )
@@ -265,9 +286,9 @@ def main() -> None:
         f"Rooms of {args.people} scripted people (a grid a second each) and {args.bots} {args.bot} bots; "
         f"load average at the end {load_now}.",
         "",
-        "| rooms | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
+        "| rooms | servers | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
         "| checks | hands ended | errors |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         *traces,
