@@ -15,7 +15,8 @@ For each player of each hand::
     first_grid_s      when the table first saw all their tiles in one grid: the first of a
                       snapshot whose grid holds every tile they held then, their own PEEL (the
                       rules ask for an empty hand) or a BANANAS call with every tile placed;
-                      null if never
+                      else their finish, if their last grid is valid (a bot's grid still being
+                      worked on is seen when the hand ends); null if never
     tiles_per_minute  tiles on their last grid per minute from the split to their finish (their
                       BANANAS call, rotten banana or leaving, else the hand's end)
     peels, dumps      the PEELs they called; each DUMP with what `dump_advice` would have dumped
@@ -251,7 +252,8 @@ def review_player(
         grid=grid,
         problems=problems,
         best=best_grid(tiles, grid if not problems else None, lexicon, rules.min_length),
-        first_grid_s=seat.first_grid,
+        # A grid still being worked on when the hand ended is seen at the end, with the others.
+        first_grid_s=seat.first_grid if seat.first_grid is not None or problems else finish,
         tiles_per_minute=round(placed * 60 / finish, 1) if finish > 0 and placed else None,
         peels=seat.peels,
         dumps=[

@@ -101,3 +101,19 @@ if __name__ == "__main__":  # python3 tests/coach/test_reviews.py --update
         game = read_log(Path(__file__).resolve().parents[1] / "golden" / "coach-game.jsonl")
         GOLDEN_REVIEW.write_text(json.dumps(review(game).to_json(), indent=1) + "\n", encoding="utf-8")
         print(f"wrote {GOLDEN_REVIEW}")
+
+
+def test_a_valid_grid_the_table_first_sees_at_the_end_is_a_first_grid_then(en):
+    """The third bot never showed all its tiles in one grid before P1's BANANAS (no PEEL, no
+    complete snapshot), yet its last grid is valid: the table sees it when the hand ends, so its
+    first grid is the hand's end, not "never"; a player whose last grid is not valid has none."""
+    from solver.coach import read_log
+
+    log = read_log(GOLDEN_REVIEW.parent / "coach-three-bots.jsonl")
+    hand = review(log, lexicon=en).hands[0]
+    first, second, third = hand.players
+    for player in (first, third):
+        assert player.valid and validate(player.grid, en, player.tiles).ok
+    assert third.peels == 0 and third.first_grid_s == log.hands[0].end["t"]
+    assert not second.valid and second.first_grid_s is None
+    assert first.first_grid_s is not None and first.first_grid_s < third.first_grid_s
