@@ -409,9 +409,11 @@ def player_text(player: PlayerReview) -> list[str]:
         advice = f"advice: {dump['advised']}" if dump["advised"] else "no advice"
         lines.append(f"   DUMP at {dump['t']:.1f} s: {dump['returned']} -> {dump['drawn']} ({advice})")
     own = player.grid.to_json() if player.grid is not None else []
-    verdict = "valid" if player.valid else "; ".join(player.problems)
+    if not player.valid:  # on a line of its own: a long verdict would push the best grid aside
+        lines.append(f"   not valid: {'; '.join(player.problems)}")
     best = player.best
     best_rows = best.grid.to_json() if best is not None else []
+    verdict = "valid" if player.valid else "not valid"
     own_title = f"grid ({len(find_words(player.grid)) if player.grid else 0} words, {verdict})"
     best_title = f"best ({best.words} words, longest {best.longest})" if best is not None else "best: none found"
     lines.extend(side_by_side([(own_title, own), (best_title, best_rows)]))
