@@ -1,7 +1,8 @@
 """Load on `bananas serve`: N rooms of scripted people and bots, for a bounded time, loopback only.
 
     python benchmarks/bench_load.py [--rooms 10,100] [--seconds 90] [--people 2] [--bots 2]
-                                    [--bot medium] [--servers 1] [--rss-every 0] [--record]
+                                    [--bot medium] [--servers 1] [--processes 1] [--rss-every 0]
+                                    [--record]
 
 The server runs in a process of its own (`bananas serve` on a free loopback port, quotas per
 client raised: every simulated person comes from 127.0.0.1). Each room is created over HTTP;
@@ -18,7 +19,9 @@ The load generator shares the machine's cores with the server (say so when quoti
 `--tracemalloc` makes the server print, at the end, what its heap grew by and where.
 `--servers N` runs N servers (`serve --room-prefix sK`, docs/SECURITY.md "Several servers")
 and creates the rooms on each in turn, as a proxy in front of them would; CPU and RSS are then
-the servers' sums (CPU in % of one core: 200% is both cores).
+the servers' sums (CPU in % of one core: 200% is both cores). `--processes N` runs each server
+as `serve --processes N` (a front and N workers, solver/web/processes.py): CPU and RSS are then
+summed over each server's process tree.
 --record writes benchmarks/results/<date>-load.md.
 """
 
@@ -71,9 +74,12 @@ class Figures:
     hands: int = 0
 
 
-def start_server(max_rooms: int, trace: bool = False, prefix: str | None = None) -> tuple[subprocess.Popen, str]:
+def start_server(
+    max_rooms: int, trace: bool = False, prefix: str | None = None, processes: int = 1
+) -> tuple[subprocess.Popen, str]:
     command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", "0"]
     command += ["--room-prefix", prefix] if prefix else []
+    command += ["--processes", str(processes)] if processes > 1 else []
     command += ["--max-rooms", str(max_rooms), "--rooms-per-client", str(max_rooms)]
     command += ["--room-creations", str(max_rooms * 4), "--sockets-per-client", str(max_rooms * 8)]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -83,6 +89,19 @@ def start_server(max_rooms: int, trace: bool = False, prefix: str | None = None)
         server.kill()
         raise SystemExit(f"the server did not start: {line!r}")
     return server, found.group(0)
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and every process under it (a server's workers)."""
+    tree, index = [pid], 0
+    while index < len(tree):
+        try:
+            with open(f"/proc/{tree[index]}/task/{tree[index]}/children") as children:
+                tree += [int(child) for child in children.read().split()]
+        except OSError:
+            pass
+        index += 1
+    return tree
 
 
 def cpu_seconds(pid: int) -> float:
@@ -238,6 +257,7 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=2)
     parser.add_argument("--bot", default="medium")
     parser.add_argument("--servers", type=int, default=1, help="servers behind the load generator (--room-prefix)")
+    parser.add_argument("--processes", type=int, default=1, help="worker processes of each server (--processes)")
     parser.add_argument("--rss-every", type=float, default=0.0)
     parser.add_argument("--tracemalloc", action="store_true", help="print what the server's heap grew by")
     parser.add_argument("--record", action="store_true")
@@ -247,9 +267,10 @@ def main() -> None:
     traces = []
     for rooms in [int(n) for n in args.rooms.split(",")]:
         prefixes = [f"s{k + 1}" for k in range(args.servers)] if args.servers > 1 else [None]
-        started = [start_server(rooms + 10, args.tracemalloc, prefix) for prefix in prefixes]
+        started = [start_server(rooms + 10, args.tracemalloc, prefix, args.processes) for prefix in prefixes]
         try:
             time.sleep(1.0)
+            pids = [pid for server, _ in started for pid in process_tree(server.pid)]
             figures, cpu, rss, trace = asyncio.run(
                 load(
                     [base for _, base in started],
@@ -257,7 +278,7 @@ def main() -> None:
                     args.people,
                     [args.bot] * args.bots,
                     args.seconds,
-                    [server.pid for server, _ in started],
+                    pids,
                     args.rss_every,
                     args.tracemalloc,
                 )
@@ -274,7 +295,7 @@ def main() -> None:
         gets = [value * 1000 for value in figures.page_gets]
         errors = ", ".join(f"{code} x{figures.errors.count(code)}" for code in sorted(set(figures.errors))) or "none"
         rows.append(
-            f"| {rooms} | {args.servers} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
+            f"| {rooms} | {args.servers} x {args.processes} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
             f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
             f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} |"
         )
@@ -286,7 +307,7 @@ def main() -> None:
         f"Rooms of {args.people} scripted people (a grid a second each) and {args.bots} {args.bot} bots; "
         f"load average at the end {load_now}.",
         "",
-        "| rooms | servers | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
+        "| rooms | servers x processes | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
         "| checks | hands ended | errors |",
         "|---|---|---|---|---|---|---|---|---|---|",
         *rows,

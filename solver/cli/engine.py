@@ -102,6 +102,13 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
     "--room-prefix",
     help="Start room ids with NAME- (several servers behind one proxy, which sends /r/NAME-... here).",
 )
+@click.option(
+    "--processes",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Worker processes, each holding its share of the rooms (one per core: every core serves).",
+)
 def serve(
     host: str,
     port: int,
@@ -127,6 +134,7 @@ def serve(
     sessions_per_client: int,
     sockets_per_client: int,
     room_prefix: str | None,
+    processes: int,
 ) -> None:
     """Serve the browser game at http://HOST:PORT/ (rooms of people and bots), and the engine
     protocol over WebSocket at ws://HOST:PORT/engine for other programs (docs/PROTOCOL.md)."""
@@ -166,6 +174,10 @@ def serve(
         from solver.web.rooms import Rooms
 
         Rooms(config)  # checks the distribution and the bot presets now, not at the first game
+        if processes > 1:
+            from solver.web.processes import worker_prefixes
+
+            worker_prefixes(room_prefix, processes)
     except ValueError as error:
         fail(str(error))
     try:
@@ -173,8 +185,23 @@ def serve(
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
     url = url_of(sock)
-    click.echo(f"bananas: play at {url}  (engine protocol: ws{url[4:]}engine; Ctrl-C to stop)")
+    workers = f"{processes} worker processes; " if processes > 1 else ""
+    started = f"bananas: play at {url}  ({workers}engine protocol: ws{url[4:]}engine; Ctrl-C to stop)"
     try:
-        serve_forever(sock, config)
+        if processes == 1:
+            click.echo(started)
+            serve_forever(sock, config)
+        else:
+            _serve_on_workers(sock, config, processes, lambda: click.echo(started))
     except KeyboardInterrupt:
         pass
+
+
+def _serve_on_workers(sock, config, processes: int, on_ready) -> None:
+    from solver.web.processes import WorkerError, serve_processes
+
+    try:
+        serve_processes(sock, config, processes, on_ready)
+    except WorkerError as error:
+        click.echo(f"error: {error}", err=True)
+        raise SystemExit(1) from None

@@ -90,7 +90,8 @@ class BoundedH11Protocol(H11Protocol):
             self.transport.close()
 
 
-def make_server(config: WebConfig) -> uvicorn.Server:
+def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
+    """uvicorn serving the app of `config` (wrapped in the ASGI middleware `wrap`, if given)."""
     app = create_app(config)
     largest = max(config.max_message_bytes, config.engine.max_message_bytes)
     settings = {
@@ -100,7 +101,7 @@ def make_server(config: WebConfig) -> uvicorn.Server:
     }
     return uvicorn.Server(
         uvicorn.Config(
-            app,
+            app if wrap is None else wrap(app),
             http=type("BoundedH11Protocol", (BoundedH11Protocol,), settings),
             limit_concurrency=None,  # the protocol's budget counts plain connections only
             ws="websockets-sansio",

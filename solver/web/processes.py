@@ -1,0 +1,308 @@
+"""One `bananas serve` on every core: a front process that hands connections to workers.
+
+Why. One server's event loop is its queue: at 250 rooms on two cores, a page's grid waited
+256 ms (p99) for its check on one process, 58 ms with two servers behind a proxy
+(benchmarks/results/2026-12-02-load.md). Rooms are independent, so `serve --processes N`
+runs N worker processes, each a whole server holding its own rooms, whose ids start with the
+worker's prefix (`w1-...`, `w2-...`: `WebConfig.room_prefix`, as several servers behind a
+proxy do, docs/SECURITY.md).
+
+The front owns the listening socket and does one thing with a connection: it reads its
+request head (the first bytes, up to the blank line), picks the worker, and hands the
+connection itself over - its file descriptor and the bytes already read, over a Unix socket
+(SCM_RIGHTS). From then on the worker and the client talk directly: no byte of a game goes
+through the front, and the worker sees the client's own address (its quotas, its logs).
+The worker is the one a `/r/<prefix>-...` path names (a room's page, QR code and socket);
+anything else (the home page, `POST /api/rooms`, `/engine`, `/solve`, `/static`) goes to
+the next worker in turn, so rooms and engine sessions spread evenly.
+
+Routing is per connection, so workers answer every plain HTTP request with
+`connection: close`: a kept-alive connection held by one worker must not carry the next
+request for another worker's room. (Behind a reverse proxy each request is a connection of
+its own anyway.) A connection still sending its head draws on the front's own budget of
+plain connections (in all and per client, as in `uvicorn_runner.BoundedH11Protocol`), and
+is closed when its head takes longer than `header_timeout` or grows past `MAX_HEAD_BYTES`.
+
+The totals (`max_rooms`, the engine's `max_sessions`) are shared out among the workers; the
+quotas per client address are each worker's own (docs/SECURITY.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import multiprocessing
+import os
+import re
+import signal
+import socket
+from dataclasses import replace
+
+from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT, MAX_ROOM_PREFIX_CHARS
+from solver.web.config import ClientCounter, WebConfig
+from solver.web.uvicorn_runner import SERVICE_UNAVAILABLE, make_server
+
+MAX_HEAD_BYTES = 64 * 1024  # what the front reads of a connection before handing it over
+READY = b"ready"
+ROOM_PATH = re.compile(rb"^[A-Z]+ /r/([a-z0-9]+)-")
+HEAD_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+)
+WORKER_START_SECONDS = 120.0  # a worker imports the engine and loads the word lists first
+
+
+class WorkerError(RuntimeError):
+    """A worker process did not start, or stopped while serving."""
+
+
+def worker_prefixes(base: str | None, processes: int) -> list[str]:
+    """The room-id prefix of each worker: `base` (default "w") and its number."""
+    prefixes = [f"{base or 'w'}{number}" for number in range(1, processes + 1)]
+    longest = MAX_ROOM_PREFIX_CHARS - len(str(processes))
+    if len(prefixes[-1]) > MAX_ROOM_PREFIX_CHARS:
+        raise ValueError(f"with {processes} processes a room prefix is at most {longest} characters")
+    return prefixes
+
+
+def worker_config(config: WebConfig, prefix: str, processes: int) -> WebConfig:
+    """A worker's settings: its room prefix and its share of the server's totals."""
+    sessions = math.ceil(config.engine.max_sessions / processes)
+    return replace(
+        config,
+        room_prefix=prefix,
+        max_rooms=math.ceil(config.max_rooms / processes),
+        engine=replace(config.engine, max_sessions=sessions),
+        engine_sessions_per_client=min(config.engine_sessions_per_client, sessions),
+    )
+
+
+class ClosingConnections:
+    """ASGI middleware: `connection: close` on every plain HTTP response (routing is per
+    connection, so each request must come on a connection of its own)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_closing(message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), (b"connection", b"close")]}
+            await send(message)
+
+        await self.app(scope, receive, send_closing)
+
+
+# --- the worker ---------------------------------------------------------------------------
+
+
+def run_worker(config: WebConfig, channel: socket.socket) -> None:
+    """A worker process: a whole server with no listening socket of its own, serving the
+    connections the front hands over on `channel`; it says READY once it is serving."""
+    os.setpgid(0, 0)  # Ctrl-C at a terminal reaches the front only, which stops the workers in turn
+    server = make_server(config, wrap=ClosingConnections)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    channel.setblocking(False)
+
+    async def serve() -> None:
+        task = asyncio.ensure_future(server.serve(sockets=[]))
+        while not server.started:
+            if task.done():
+                return await task
+            await asyncio.sleep(0.02)
+        loop.add_reader(channel, _take_connections, server, channel, loop)
+        channel.send(READY)
+        await task
+
+    loop.run_until_complete(serve())
+
+
+def _take_connections(server, channel: socket.socket, loop: asyncio.AbstractEventLoop) -> None:
+    while True:
+        try:
+            head, fds, _flags, _address = socket.recv_fds(channel, MAX_HEAD_BYTES, 1)
+        except BlockingIOError:
+            return
+        if not head and not fds:  # the front has gone: stop as on SIGTERM
+            loop.remove_reader(channel)
+            server.should_exit = True
+            return
+        for fd in fds:
+            loop.create_task(_adopt(server, socket.socket(fileno=fd), head, loop))
+
+
+async def _adopt(server, connection: socket.socket, head: bytes, loop: asyncio.AbstractEventLoop) -> None:
+    """Serve a handed-over connection as if this worker had accepted it, the front's bytes first."""
+
+    def protocol():
+        made = uvicorn_protocol(server)
+        connection_made = made.connection_made
+
+        def made_then_fed(transport) -> None:
+            connection_made(transport)
+            if not transport.is_closing():  # over this worker's budget: answered 503 already
+                made.data_received(head)
+
+        made.connection_made = made_then_fed
+        return made
+
+    try:
+        await loop.connect_accepted_socket(protocol, connection)
+    except OSError:
+        connection.close()
+
+
+def uvicorn_protocol(server):
+    """What uvicorn's own listener makes for each accepted connection (uvicorn.Server.startup)."""
+    return server.config.http_protocol_class(
+        config=server.config, server_state=server.server_state, app_state=server.lifespan.state
+    )
+
+
+# --- the front ----------------------------------------------------------------------------
+
+
+class Front:
+    """Accepts connections, reads their heads, hands each to its worker (module docstring)."""
+
+    def __init__(self, listener: socket.socket, channels: list[socket.socket], prefixes: list[str], config: WebConfig):
+        self.listener = listener
+        self.channels = channels
+        self.worker_of = {prefix.encode(): index for index, prefix in enumerate(prefixes)}
+        self.header_timeout = config.header_timeout
+        self.budget = ClientCounter(MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT)
+        self.trusted_peers = frozenset(config.trusted_proxies if config.proxy_header else ())
+        self.turn = 0
+        self.sending = [asyncio.Lock() for _ in channels]
+
+    async def serve(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.listener.setblocking(False)
+        for channel in self.channels:
+            channel.setblocking(False)
+        while True:
+            connection, address = await loop.sock_accept(self.listener)
+            loop.create_task(self.route(connection, address[0] if address else ""))
+
+    async def route(self, connection: socket.socket, peer: str) -> None:
+        loop = asyncio.get_running_loop()
+        if not self.budget.take(peer, exempt=peer in self.trusted_peers):
+            await self._answer(connection, SERVICE_UNAVAILABLE)
+            return
+        try:
+            head = await asyncio.wait_for(self._read_head(connection, loop), self.header_timeout)
+            if head is None:
+                await self._answer(connection, HEAD_TOO_LARGE)
+            elif head:
+                await self._hand_over(self._worker(head), connection, head, loop)
+        except (asyncio.TimeoutError, OSError):
+            pass
+        finally:
+            self.budget.give_back(peer)
+            connection.close()
+
+    async def _read_head(self, connection: socket.socket, loop) -> bytes | None:
+        """The bytes up to and past the end of the request head; b"" if the client left, None
+        when the head is too large."""
+        head = b""
+        while b"\r\n\r\n" not in head:
+            if len(head) >= MAX_HEAD_BYTES:
+                return None
+            chunk = await loop.sock_recv(connection, MAX_HEAD_BYTES - len(head))
+            if not chunk:
+                return b""
+            head += chunk
+        return head
+
+    def _worker(self, head: bytes) -> int:
+        named = ROOM_PATH.match(head)
+        if named and named.group(1) in self.worker_of:
+            return self.worker_of[named.group(1)]
+        self.turn = (self.turn + 1) % len(self.channels)
+        return self.turn
+
+    async def _hand_over(self, worker: int, connection: socket.socket, head: bytes, loop) -> None:
+        channel = self.channels[worker]
+        async with self.sending[worker]:
+            while True:
+                try:
+                    socket.send_fds(channel, [head], [connection.fileno()])
+                    return
+                except BlockingIOError:  # the worker is behind: wait until its channel drains
+                    writable = loop.create_future()
+                    loop.add_writer(channel, lambda: writable.done() or writable.set_result(None))
+                    try:
+                        await writable
+                    finally:
+                        loop.remove_writer(channel)
+
+    @staticmethod
+    async def _answer(connection: socket.socket, response: bytes) -> None:
+        try:
+            connection.setblocking(False)
+            await asyncio.get_running_loop().sock_sendall(connection, response)
+        except OSError:
+            pass
+        finally:
+            connection.close()
+
+
+def serve_processes(listener: socket.socket, config: WebConfig, processes: int, on_ready=None) -> None:
+    """Serve on `processes` workers behind a front until SIGINT / SIGTERM. WorkerError when
+    a worker does not start or dies (the front stops the others: a supervisor may start the
+    server again)."""
+    prefixes = worker_prefixes(config.room_prefix, processes)
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads forked
+    channels, workers = [], []
+    for prefix in prefixes:
+        front_end, worker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        worker = context.Process(
+            target=run_worker, args=(worker_config(config, prefix, processes), worker_end), name=f"bananas-{prefix}"
+        )
+        worker.start()
+        worker_end.close()
+        channels.append(front_end)
+        workers.append(worker)
+    try:
+        for channel, worker in zip(channels, workers):
+            channel.settimeout(WORKER_START_SECONDS)
+            try:
+                started = channel.recv(len(READY)) == READY
+            except OSError:
+                started = False
+            if not started:
+                raise WorkerError(f"the worker process {worker.name} did not start")
+        if on_ready is not None:
+            on_ready()
+        if asyncio.run(_front_until_stopped(Front(listener, channels, prefixes, config), workers)):
+            raise WorkerError("a worker process stopped; the server stopped with it")
+    finally:
+        _stop(workers)
+
+
+async def _front_until_stopped(front: Front, workers: list) -> int:
+    """0 on SIGINT / SIGTERM, 1 when a worker exits first."""
+    loop = asyncio.get_running_loop()
+    stopped: asyncio.Future = loop.create_future()
+    for signal_number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signal_number, lambda: stopped.done() or stopped.set_result(0))
+    for worker in workers:
+        loop.add_reader(worker.sentinel, lambda: stopped.done() or stopped.set_result(1))
+    serving = asyncio.ensure_future(front.serve())
+    code = await stopped
+    serving.cancel()
+    return code
+
+
+def _stop(workers: list) -> None:
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()  # SIGTERM: uvicorn's graceful shutdown
+    for worker in workers:
+        worker.join(timeout=15)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
