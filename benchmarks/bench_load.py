@@ -143,12 +143,14 @@ class Person:
         self.seq = 0
         self.phase = "lobby"
         self.restarted = False  # the host started the next hand after this one's end
+        self.joined = asyncio.Event()
 
-    async def run(self, host_of: list[str] | None, stop: asyncio.Event) -> None:
+    async def run(self, host_of: list[str] | None, stop: asyncio.Event, table: list[Person]) -> None:
         async with connect(self.url, max_size=2**22) as ws:
             await ws.send(json.dumps({"type": "join", "name": self.name}))
             reader = asyncio.create_task(self.read(ws, host_of is not None))
-            if host_of is not None:
+            if host_of is not None:  # once every person of the room has a seat: a person joining later only watches
+                await asyncio.gather(*(person.joined.wait() for person in table))
                 for preset in host_of:
                     await ws.send(json.dumps({"type": "add_bot", "preset": preset}))
                 await ws.send(json.dumps({"type": "start"}))
@@ -168,7 +170,9 @@ class Person:
         async for text in ws:
             message = json.loads(text)
             kind = message["type"]
-            if kind == "tiles":
+            if kind == "welcome":
+                self.joined.set()
+            elif kind == "tiles":
                 self.held = message["held"]
             elif kind == "room":
                 self.phase = message["phase"]
@@ -208,9 +212,9 @@ async def load(
         base = bases[number % len(bases)]
         room = await asyncio.to_thread(post_room, base)
         url = base.replace("http://", "ws://") + f"/r/{room}/ws"
-        for index in range(people):
-            person = Person(url, f"P{number}-{index}", figures, measuring)
-            tasks.append(asyncio.create_task(person.run(bots if index == 0 else None, stop)))
+        table = [Person(url, f"P{number}-{index}", figures, measuring) for index in range(people)]
+        for index, person in enumerate(table):
+            tasks.append(asyncio.create_task(person.run(bots if index == 0 else None, stop, table)))
             await asyncio.sleep(0.002)
         await asyncio.sleep(1.0 / max(1, rooms) * 0.5)  # spread the rooms' seconds
     await asyncio.sleep(3.0)  # every hand dealt

@@ -1,0 +1,137 @@
+"""`bananas serve --processes N` (solver/web/processes.py): a front hands each connection to
+the worker process holding its room; everything else goes to the workers in turn.
+
+One server of two workers for the module (a real `bananas serve` process, as a user runs it);
+different client addresses are different loopback addresses (127.0.0.2, ...).
+"""
+
+from __future__ import annotations
+
+import http.client as http_client
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import Page, new_room, run_bounded
+
+START = "from solver.cli import main; main()"
+
+
+class Served:
+    def __init__(self, *options: str):
+        command = [sys.executable, "-c", START, "serve", "--port", "0", "--processes", "2", *options]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline() if self.process.stdout else ""
+        found = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if not found:
+            self.process.kill()
+            raise AssertionError(f"the server did not start: {line!r} {self.process.stderr.read()!r}")
+        assert "2 worker processes" in line
+        self.url, self.port = found.group(0), int(found.group(1))
+
+    def workers(self) -> list[int]:
+        """The worker processes (multiprocessing's spawned children; not its resource tracker)."""
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        return [int(pid) for pid in children if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def server():
+    served = Served()
+    yield served
+    served.stop()
+
+
+def request(server, method: str, path: str, *, body: bytes | None = None, headers=None, source="127.0.0.1"):
+    """status, headers, body of one request from the loopback address `source` (refused: 0)."""
+    connection = http_client.HTTPConnection("127.0.0.1", server.port, timeout=20, source_address=(source, 0))
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode()
+    except (ConnectionError, http_client.RemoteDisconnected):
+        return 0, {}, ""
+    finally:
+        connection.close()
+
+
+def test_rooms_spread_over_the_workers_and_each_is_reached_through_the_front(server):
+    rooms = [new_room(server) for _ in range(4)]
+    prefixes = [room.split("-", 1)[0] for room in rooms]
+    assert sorted(set(prefixes)) == ["w1", "w2"] and prefixes.count("w1") == 2  # in turn
+    for room in rooms:
+        status, headers, body = request(server, "GET", f"/r/{room}")
+        assert status == 200
+        assert headers.get("connection") == "close"  # routing is per connection
+        assert request(server, "GET", f"/r/{room}/qr.svg")[0] == 200
+    for prefix in ("w1", "w2"):
+        assert request(server, "GET", f"/r/{prefix}-nosuchroomnosuchroom")[0] == 404
+
+    async def join(room: str) -> dict:
+        async with Page(server, room) as page:
+            return await page.join("ana")
+
+    for room in (rooms[0], rooms[1]):  # one room on each worker, over its socket through the front
+        assert run_bounded(lambda: join(room))["type"] == "welcome"
+
+
+def test_a_cross_site_request_through_the_front_is_refused_by_its_worker(server):
+    status, _, _ = request(server, "POST", "/api/rooms", body=b"{}", headers={"Origin": "http://evil.example"})
+    assert status == 403
+    assert request(server, "GET", "/", headers={"Host": "evil.example"})[0] == 400
+
+
+def test_half_open_request_heads_at_the_front_do_not_stop_page_loads(server):
+    held = []
+    try:
+        for _ in range(40):  # more than one address may hold (MAX_HTTP_CONNECTIONS_PER_CLIENT)
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5, source_address=("127.0.0.2", 0))
+            sock.sendall(b"GET / HT")  # a head that never ends
+            held.append(sock)
+        assert request(server, "GET", "/", source="127.0.0.2")[0] == 503  # that address is at its cap
+        started = time.monotonic()
+        status, _, body = request(server, "GET", "/", source="127.0.0.3")
+        assert status == 200 and "/static/app.js" in body and time.monotonic() - started < 5
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_a_request_head_past_the_limit_is_refused(server):
+    from solver.web.processes import MAX_HEAD_BYTES
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.4", 0)) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nX-Long: " + b"a" * MAX_HEAD_BYTES)
+        assert sock.recv(100).startswith(b"HTTP/1.1 431")
+
+
+def test_sigterm_stops_the_front_and_its_workers(server):
+    workers = server.workers()
+    assert len(workers) == 2
+    server.stop()
+    assert server.process.returncode == 0
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def test_a_worker_that_dies_stops_the_server_with_an_error():
+    served = Served()
+    try:
+        os.kill(served.workers()[0], signal.SIGKILL)
+        assert served.process.wait(timeout=30) == 1
+        assert "a worker process stopped" in served.process.stderr.read()
+    finally:
+        served.stop()
