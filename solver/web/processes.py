@@ -45,9 +45,7 @@ from solver.web.uvicorn_runner import SERVICE_UNAVAILABLE, make_server
 MAX_HEAD_BYTES = 64 * 1024  # what the front reads of a connection before handing it over
 READY = b"ready"
 ROOM_PATH = re.compile(rb"^[A-Z]+ /r/([a-z0-9]+)-")
-HEAD_TOO_LARGE = (
-    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-)
+HEAD_TOO_LARGE = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 WORKER_START_SECONDS = 120.0  # a worker imports the engine and loads the word lists first
 
 
@@ -198,7 +196,7 @@ class Front:
                 await self._answer(connection, HEAD_TOO_LARGE)
             elif head:
                 await self._hand_over(self._worker(head), connection, head, loop)
-        except (asyncio.TimeoutError, OSError):
+        except (TimeoutError, OSError):
             pass
         finally:
             self.budget.give_back(peer)
@@ -233,7 +231,7 @@ class Front:
                     return
                 except BlockingIOError:  # the worker is behind: wait until its channel drains
                     writable = loop.create_future()
-                    loop.add_writer(channel, lambda: writable.done() or writable.set_result(None))
+                    loop.add_writer(channel, _resolve, writable)
                     try:
                         await writable
                     finally:
@@ -248,6 +246,15 @@ class Front:
             pass
         finally:
             connection.close()
+
+
+def _resolve(future: asyncio.Future) -> None:
+    _resolve_with(future, None)
+
+
+def _resolve_with(future: asyncio.Future, value) -> None:
+    if not future.done():
+        future.set_result(value)
 
 
 def serve_processes(listener: socket.socket, config: WebConfig, processes: int, on_ready=None) -> None:
@@ -288,9 +295,9 @@ async def _front_until_stopped(front: Front, workers: list) -> int:
     loop = asyncio.get_running_loop()
     stopped: asyncio.Future = loop.create_future()
     for signal_number in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signal_number, lambda: stopped.done() or stopped.set_result(0))
+        loop.add_signal_handler(signal_number, _resolve_with, stopped, 0)
     for worker in workers:
-        loop.add_reader(worker.sentinel, lambda: stopped.done() or stopped.set_result(1))
+        loop.add_reader(worker.sentinel, _resolve_with, stopped, 1)
     serving = asyncio.ensure_future(front.serve())
     code = await stopped
     serving.cancel()

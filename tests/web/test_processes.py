@@ -78,12 +78,14 @@ def test_rooms_spread_over_the_workers_and_each_is_reached_through_the_front(ser
     for prefix in ("w1", "w2"):
         assert request(server, "GET", f"/r/{prefix}-nosuchroomnosuchroom")[0] == 404
 
-    async def join(room: str) -> dict:
-        async with Page(server, room) as page:
-            return await page.join("ana")
+    async def join_one_room_on_each_worker() -> list[dict]:  # over their sockets, through the front
+        welcomes = []
+        for room in rooms[:2]:
+            async with Page(server, room) as page:
+                welcomes.append(await page.join("ana"))
+        return welcomes
 
-    for room in (rooms[0], rooms[1]):  # one room on each worker, over its socket through the front
-        assert run_bounded(lambda: join(room))["type"] == "welcome"
+    assert [welcome["room"] for welcome in run_bounded(join_one_room_on_each_worker)] == rooms[:2]
 
 
 def test_a_cross_site_request_through_the_front_is_refused_by_its_worker(server):
