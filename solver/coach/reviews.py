@@ -201,7 +201,7 @@ class LeadTracker:
 
     def note(self, t: float, table: Table) -> None:
         placed = [
-            len(grid.tiles()) if grid is not None and active else -1 for grid, active in zip(table.shown, table.active)
+            grid.tile_count if grid is not None and active else -1 for grid, active in zip(table.shown, table.active)
         ]
         best = max(placed)
         if best <= 0 or (self.leader is not None and placed[self.leader] == best):
@@ -244,7 +244,7 @@ def review_player(
     grid = Grid.from_rows(rows) if rows is not None else (seat.called if seat.rotten else last.shown[player])
     problems = validate(grid, lexicon, tiles, rules.min_length).problems() if grid is not None else ["no grid"]
     finish = seat.finish if seat.finish is not None else end
-    placed = len(grid.tiles()) if grid is not None else 0
+    placed = grid.tile_count if grid is not None else 0
     return PlayerReview(
         player=player,
         label=game.labels[player],

@@ -130,6 +130,11 @@ class Grid:
         """The tiles as {(row, col): letter}, 0-based from the top left; empty cells left out."""
         return {(r, c): ch for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch != EMPTY}
 
+    @property
+    def tile_count(self) -> int:
+        """How many tiles the grid holds: `len(self.tiles())`, without building the multiset."""
+        return sum(len(row) - row.count(EMPTY) for row in self.rows)
+
     def tiles(self) -> TileCounts:
         """The multiset of the letters on the grid (a TileCounts)."""
         return TileCounts.from_letters("".join(self.rows).replace(EMPTY, ""))

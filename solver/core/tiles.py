@@ -54,17 +54,29 @@ class TileCounts:
         array.setflags(write=False)
         self._counts = array
 
+    @classmethod
+    def _trusted(cls, array: np.ndarray) -> TileCounts:
+        """Wrap an int64[26] array known to be non-negative and not shared (no checks, no copy):
+        the arithmetic's results, on the hot paths of the rooms and the search."""
+        counts = cls.__new__(cls)
+        array.setflags(write=False)
+        counts._counts = array
+        return counts
+
     # -- construction -------------------------------------------------------------
     @classmethod
     def from_letters(cls, letters: str) -> TileCounts:
         """Tiles from a string of letters such as 'AEEIRSTQU' (case and spaces ignored); TileError for
         anything but the letters A-Z."""
+        if letters.isascii() and letters.isalpha():  # the common case, counted in one pass
+            codes = np.frombuffer(letters.upper().encode(), dtype=np.uint8) - ord("A")
+            return cls._trusted(np.bincount(codes, minlength=ALPHABET_SIZE).astype(np.int64))
         counts = np.zeros(ALPHABET_SIZE, dtype=np.int64)
         for letter in letters:
             if letter.isspace():
                 continue
             counts[letter_code(letter) - 1] += 1
-        return cls(counts)
+        return cls._trusted(counts)
 
     @classmethod
     def parse(cls, text: str) -> TileCounts:
@@ -107,13 +119,13 @@ class TileCounts:
 
     # -- arithmetic ---------------------------------------------------------------
     def __add__(self, other: TileCounts) -> TileCounts:
-        return TileCounts(self._counts + other._counts)
+        return TileCounts._trusted(self._counts + other._counts)
 
     def __sub__(self, other: TileCounts) -> TileCounts:
         difference = self._counts - other._counts
         if (difference < 0).any():
             raise TileError(f"cannot take {other.letters()} out of {self.letters()}")
-        return TileCounts(difference)
+        return TileCounts._trusted(difference)
 
     def contains(self, other: TileCounts) -> bool:
         """True when `other` is a sub-multiset of these tiles."""

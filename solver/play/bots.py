@@ -216,7 +216,7 @@ class SolverBot:
         if rate == 0:
             return slowest  # its grid shows, the others' do not yet: wait for them
         assert self.settings.lead is not None  # only a pacing bot asks
-        tiles = len(grid.tiles()) if grid is not None else 0
+        tiles = grid.tile_count if grid is not None else 0
         lands = tiles / (rate * (1 + self.settings.lead))  # clock time of that moment
         if lands <= view.clock:
             return fastest  # behind: catch up

@@ -462,7 +462,7 @@ class Round:
         if not self.seats[seat_index].active:
             return None
         grid = self.table_grid(seat_index)
-        return len(grid.tiles()) if grid is not None else 0
+        return grid.tile_count if grid is not None else 0
 
     def schedule(self, when: float, seat: int, kind: str, payload: object = None) -> None:
         """Queue `seat`'s `kind` of event ('decide' or 'call') at simulated time `when` (seconds); ties keep

@@ -75,7 +75,10 @@ def refused(refusal: Refusal) -> RoomError:
 class Person:
     """A person's seat in the engine (its Bot interface). The page builds the grid and sends
     it; the engine deals tiles here. A lock keeps the tiles and the grid consistent between
-    the engine's thread and the grid updates: the grid always uses tiles the person holds."""
+    the engine's thread and the grid updates: the grid always uses tiles the person holds.
+    The grid and the rack are kept as they change (a page sends its grid on every move, and
+    every move's check and table read them: building them each time was most of a busy
+    server's event loop)."""
 
     speed = 1.0
 
@@ -84,25 +87,29 @@ class Person:
         self.lock = threading.Lock()
         self.tiles = TileCounts()
         self.cells: dict[Cell, str] = {}
+        self.grid: Grid | None = None  # Grid.from_cells(cells), None when the board is empty
+        self.rack_tiles = TileCounts()  # tiles - the tiles of cells
         self.bananas_cells: dict[Cell, str] = {}  # the grid shown at this person's last BANANAS
 
     # -- the engine's side
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
         with self.lock:
-            self.tiles, self.cells = tiles, {}
+            self.tiles, self.cells, self.grid, self.rack_tiles = tiles, {}, None, tiles
 
     def receive(self, tiles: TileCounts) -> None:
         with self.lock:
-            self.tiles = self.tiles + tiles
+            self.tiles, self.rack_tiles = self.tiles + tiles, self.rack_tiles + tiles
 
     def give_back(self, tile: str) -> None:
         with self.lock:
             returned = TileCounts.from_letters(tile)
-            if not (self.tiles - cells_tiles(self.cells)).contains(returned):
+            if not self.rack_tiles.contains(returned):
                 # A grid update raced the dump: the tile leaves the grid (the page resyncs).
                 cell = next(cell for cell, letter in self.cells.items() if letter == tile)
-                del self.cells[cell]
-            self.tiles = self.tiles - returned
+                cells = {at: letter for at, letter in self.cells.items() if at != cell}
+                self.cells, self.grid = cells, Grid.from_cells(cells) if cells else None
+                self.rack_tiles = self.rack_tiles + returned
+            self.tiles, self.rack_tiles = self.tiles - returned, self.rack_tiles - returned
 
     def decide(self, view: TableView) -> Decision:
         return Decision("remote")  # a person decides on their own time
@@ -111,23 +118,27 @@ class Person:
         return self.tiles
 
     def current_grid(self) -> Grid | None:
-        with self.lock:
-            return Grid.from_cells(self.cells) if self.cells else None
+        return self.grid
 
     # -- the page's side
     def set_cells(self, cells: dict[Cell, str]) -> None:
+        used = cells_tiles(cells)
+        grid = Grid.from_cells(cells) if cells else None
         with self.lock:
-            if not self.tiles.contains(cells_tiles(cells)):
+            if not self.tiles.contains(used):
                 raise RoomError("not_your_tile", "the grid holds tiles you do not have")
-            self.cells = cells
+            self.cells, self.grid, self.rack_tiles = cells, grid, self.tiles - used
 
     def rack(self) -> TileCounts:
-        with self.lock:
-            return self.tiles - cells_tiles(self.cells)
+        return self.rack_tiles
 
     def snapshot(self) -> tuple[TileCounts, dict[Cell, str]]:
         with self.lock:
             return self.tiles, dict(self.cells)
+
+    def board(self) -> tuple[dict[Cell, str], Grid | None]:
+        with self.lock:
+            return dict(self.cells), self.grid
 
 
 def table_rules(setup: TableSetup) -> Rules:
@@ -233,7 +244,7 @@ class BananagramsTable:
             self.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
             connection.send(private)
             if self.spellcheck and self.final is None:
-                connection.send({"type": "check", "seq": None, **self.check(player.snapshot()[1])})
+                connection.send({"type": "check", "seq": None, **self.check(*player.board())})
         if self.final is not None:
             connection.send(self.final)
             if self.review is not None:
@@ -271,9 +282,10 @@ class BananagramsTable:
             raise RoomError("bad_value", f"seq is an integer from 0 to {MAX_GRID_SEQ}")
         before = self.tiles_left[index]
         person.set_cells(cells)
-        self.record.snapshot(index, self.clock(), Grid.from_cells(cells).to_json() if cells else None)
+        grid = person.grid
+        self.record.snapshot(index, self.clock(), grid.to_json() if grid is not None else None)
         if self.spellcheck:
-            connection.send({"type": "check", "seq": seq, **self.check(cells)})
+            connection.send({"type": "check", "seq": seq, **self.check(cells, grid)})
         self.person_tiles_left()
         if self.tiles_left[index] != before:  # the others' view changes with the count (not every move)
             if self.status[index] in ("peeled", "dumped"):
@@ -496,7 +508,7 @@ class BananagramsTable:
                     "name": seat.name,
                     "kind": seat.kind,
                     "tiles_left": self.tiles_left[index],
-                    "on_grid": len(grid.tiles()) if grid is not None else 0,
+                    "on_grid": grid.tile_count if grid is not None else 0,
                     "grid": thumbnail(grid, letters),
                     "active": hand.seats[index].active,
                     "status": status,
@@ -534,13 +546,14 @@ class BananagramsTable:
             message["cells"] = [[row, col, letter] for (row, col), letter in sorted(cells.items())]
         return message
 
-    def check(self, cells: dict[Cell, str]) -> dict:
-        """The spellcheck of a page's grid, in the page's own coordinates."""
-        if not cells:
+    def check(self, cells: dict[Cell, str], grid: Grid | None) -> dict:
+        """The spellcheck of a page's grid (`grid`: Grid.from_cells(cells)), in the page's own
+        coordinates."""
+        if grid is None:
             return {"valid": True, "invalid_cells": [], "loose_cells": [], "invalid_words": []}
         top = min(row for row, _ in cells)
         left = min(col for _, col in cells)
-        report = validate(Grid.from_cells(cells), self.lexicon, None, self.rules.min_length)
+        report = validate(grid, self.lexicon, None, self.rules.min_length)
         invalid = sorted({(r + top, c + left) for word in report.invalid_words for r, c in word.cells})
         loose = []
         if len(report.components) > 1:

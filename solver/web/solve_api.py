@@ -181,8 +181,8 @@ def grid_field(body: Body, name: str = "grid") -> Grid:
         raise ApiError("bad_grid", f"{name}: {error}") from None
     if grid.height * grid.width > MAX_GRID_CELLS:
         raise ApiError("bad_grid", f"{name}: {grid.height}x{grid.width} cells, at most {MAX_GRID_CELLS}")
-    if len(grid.tiles()) > MAX_API_TILES:
-        raise ApiError("bad_grid", f"{name}: {len(grid.tiles())} tiles, at most {MAX_API_TILES}")
+    if grid.tile_count > MAX_API_TILES:
+        raise ApiError("bad_grid", f"{name}: {grid.tile_count} tiles, at most {MAX_API_TILES}")
     return grid
 
 
@@ -191,7 +191,7 @@ def tiled_grid_field(body: Body, added: TileCounts) -> Grid:
     grid = grid_field(body)
     if not grid.cells():
         raise ApiError("bad_grid", "grid: the grid has no tiles")
-    if len(grid.tiles()) + len(added) > MAX_API_TILES:
+    if grid.tile_count + len(added) > MAX_API_TILES:
         raise ApiError("bad_tiles", f"the grid and the new tiles hold more than {MAX_API_TILES} tiles")
     return grid
 
