@@ -43,6 +43,7 @@ from results_file import machine, record
 from websockets.asyncio.client import connect
 
 TICKS = os.sysconf("SC_CLK_TCK")
+OPEN_SECONDS = 120.0  # a busy server's handshakes queue behind its rooms' messages: wait, then fail
 
 # The server process. With --tracemalloc, SIGUSR1 takes a snapshot: the first is the
 # baseline, each later one prints what grew since, by allocation site, to the server's stderr.
@@ -146,11 +147,12 @@ class Person:
         self.joined = asyncio.Event()
 
     async def run(self, host_of: list[str] | None, stop: asyncio.Event, table: list[Person]) -> None:
-        async with connect(self.url, max_size=2**22) as ws:
+        async with connect(self.url, max_size=2**22, open_timeout=OPEN_SECONDS) as ws:
             await ws.send(json.dumps({"type": "join", "name": self.name}))
             reader = asyncio.create_task(self.read(ws, host_of is not None))
             if host_of is not None:  # once every person of the room has a seat: a person joining later only watches
-                await asyncio.gather(*(person.joined.wait() for person in table))
+                joined = asyncio.gather(*(person.joined.wait() for person in table))
+                await asyncio.wait_for(joined, OPEN_SECONDS)
                 for preset in host_of:
                     await ws.send(json.dumps({"type": "add_bot", "preset": preset}))
                 await ws.send(json.dumps({"type": "start"}))

@@ -230,9 +230,10 @@ class Report:
         }
 
 
-def find_words(grid: Grid) -> list[Word]:
-    """Every maximal horizontal and vertical run of 2+ letters, across first."""
-    cells = grid.cells()
+def find_words(grid: Grid, cells: dict[Cell, str] | None = None) -> list[Word]:
+    """Every maximal horizontal and vertical run of 2+ letters, across first (`cells`:
+    `grid.cells()`, when the caller has them already)."""
+    cells = grid.cells() if cells is None else cells
     words = []
     for direction, (dr, dc) in (("across", (0, 1)), ("down", (1, 0))):
         for row, col in sorted(cells):
@@ -283,7 +284,7 @@ def validate(grid: Grid, lexicon, tiles: TileCounts | None = None, min_length: i
     """
     cells = grid.cells()
     report = Report(empty=not cells)
-    report.words = find_words(grid)
+    report.words = find_words(grid, cells)
     report.invalid_words = [w for w in report.words if len(w.text) < min_length or w.text not in lexicon]
     report.components = connected_components(cells)
     if tiles is not None:

@@ -14,6 +14,8 @@ person's own small lock, so spellcheck answers while a bot thinks.
 from __future__ import annotations
 
 import asyncio
+import functools
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -63,8 +65,15 @@ def thumbnail(grid: Grid | None, letters: bool) -> list[str] | None:
     """A grid for the others to watch: its rows, letters shown or each tile as `#`."""
     if grid is None:
         return None
-    rows = grid.to_json()
-    return rows if letters else ["".join("." if ch == "." else "#" for ch in row) for row in rows]
+    return grid.to_json() if letters else list(shape_of(grid.rows))
+
+
+@functools.lru_cache(maxsize=4096)  # every table message shows every grid: most have not changed
+def shape_of(rows: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(SHAPE.sub("#", row) for row in rows)
+
+
+SHAPE = re.compile("[A-Z]")
 
 
 def refused(refusal: Refusal) -> RoomError:
