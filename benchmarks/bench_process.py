@@ -75,32 +75,34 @@ def other_command(template: str, hand: str) -> list[str]:
     return [word.replace("{hand}", hand) for word in words] if "{hand}" in template else [*words, hand]
 
 
-def bananas_env(scratch: Path, use_caches: bool) -> dict[str, str]:
-    env = dict(os.environ, PYTHONPATH=str(REPOSITORY), PYTHONPYCACHEPREFIX=str(scratch / "pycache"))
+def bananas_env(scratch: Path, use_caches: bool, installed: bool) -> dict[str, str]:
+    env = dict(os.environ, PYTHONPYCACHEPREFIX=str(scratch / "pycache"))
+    if not installed:  # this checkout, not the package installed in --python's environment
+        env["PYTHONPATH"] = str(REPOSITORY)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if not use_caches:
         env.update(BANANAS_CACHE=str(scratch / "bananas"), NUMBA_CACHE_DIR=str(scratch / "numba"))
     return env
 
 
-def warm_up(env: dict[str, str], hands: list[str]) -> None:
+def warm_up(python: str, env: dict[str, str], hands: list[str]) -> None:
     """Build what a first run builds (word-list arrays, the extension), and the bytecode."""
     for hand in hands[:1]:
-        timed([sys.executable, "-c", RUN_MAIN, "solve", hand], env)
+        timed([python, "-c", RUN_MAIN, "solve", hand], env)
     wait = "from solver.search import native; native.wait_for_build()"
-    subprocess.run([sys.executable, "-c", wait], env=env, check=True)
+    subprocess.run([python, "-c", wait], env=env, check=True)
     for hand in hands:
-        timed([sys.executable, "-c", RUN_MAIN, "solve", hand], env)
+        timed([python, "-c", RUN_MAIN, "solve", hand], env)
 
 
-def measure(hands: list[str], runs: int, against: str | None, env: dict[str, str]) -> dict[str, list]:
+def measure(python: str, hands: list[str], runs: int, against: str | None, env: dict[str, str]) -> dict[str, list]:
     samples: dict[str, list] = {"bananas": [], "other": []}
     if against:
         for hand in hands:  # the other program's first run too (its files into the page cache)
             timed(other_command(against, hand), dict(os.environ))
     for run in range(runs):
         for hand in hands:
-            samples["bananas"].append(timed([sys.executable, "-c", RUN_MAIN, "solve", hand], env))
+            samples["bananas"].append(timed([python, "-c", RUN_MAIN, "solve", hand], env))
             if against:
                 samples["other"].append(timed(other_command(against, hand), dict(os.environ)))
         print(f"run {run + 1}/{runs} done", file=sys.stderr)
@@ -132,6 +134,7 @@ def markdown(samples: dict[str, list], hands: list[str], args, header: str, load
         f"Hands ({len(hands)}, {len(hands[0])} tiles): {', '.join(hands)}. {args.runs} runs, alternating "
         "bananas and the other command hand by hand; medians over runs x hands of wall time (CPU time, "
         "user + system, in brackets).",
+        f"bananas: {'the package installed for ' + args.python if args.python else 'this checkout (PYTHONPATH)'}.",
         "",
         "| command | wall | CPU |",
         "|---|---|---|",
@@ -177,6 +180,11 @@ def main() -> None:
     parser.add_argument("--use-caches", action="store_true", help="the environment's caches, not a fresh one")
     parser.add_argument("--jit", action="store_true", help="bananas on numba's JIT (BANANAS_FAST_START=0)")
     parser.add_argument("--write-words", type=Path, metavar="FILE", help="write the en word list and exit")
+    parser.add_argument(
+        "--python",
+        help="the interpreter of an environment where bananas is installed (e.g. a clean venv): "
+        "that install runs, not this checkout",
+    )
     parser.add_argument("--record", action="store_true", help="write benchmarks/results/<date>-process.md")
     args = parser.parse_args()
     sys.path.insert(0, str(REPOSITORY))
@@ -186,11 +194,12 @@ def main() -> None:
     hands = seeded_hands(args.hands, args.size, args.seed)
     header = machine()
     with tempfile.TemporaryDirectory() as scratch:
-        env = bananas_env(Path(scratch), args.use_caches)
+        env = bananas_env(Path(scratch), args.use_caches, installed=args.python is not None)
         if args.jit:  # no extension to build (the smallest setting, in the tests)
             env["BANANAS_FAST_START"] = "0"
-        warm_up(env, hands)
-        samples = measure(hands, args.runs, args.against, env)
+        python = args.python or sys.executable
+        warm_up(python, env, hands)
+        samples = measure(python, hands, args.runs, args.against, env)
     load_after = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     text = markdown(samples, hands, args, header, load_after)
     print(text)

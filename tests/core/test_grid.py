@@ -31,7 +31,7 @@ def test_parse_and_format():
     assert (grid.height, grid.width) == (3, 3)
     assert grid.text() == CAT_AAP and str(grid) == CAT_AAP
     assert grid.cells() == {(0, 0): "C", (0, 1): "A", (0, 2): "T", (1, 1): "A", (2, 1): "P"}
-    assert grid.tiles() == TileCounts.from_letters("CATAP")
+    assert grid.tiles() == TileCounts.from_letters("CATAP") and grid.tile_count == 5
 
 
 def test_parse_comments_blank_lines_and_case():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import ENGLISH_COUNTS, FRENCH_COUNTS
 
 from solver.core.tiles import (
@@ -280,3 +282,21 @@ def test_tile_files_are_bounded_and_may_hold_letters(tmp_path):
         load_tiles(str(huge))
     with pytest.raises(TileError):
         load_tiles("/dev/zero")
+
+
+@given(st.text(alphabet="abcxyzABCQZ \t\né1!ſı", max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_from_letters_counts_as_the_letter_by_letter_definition(text):
+    """The one-pass count (plain A-Z strings) and the letter-by-letter path agree, errors included."""
+    try:
+        expected = np.zeros(26, dtype=np.int64)
+        for letter in text:
+            if not letter.isspace():
+                expected[letter_code(letter) - 1] += 1
+    except TileError:
+        with pytest.raises(TileError):
+            TileCounts.from_letters(text)
+        return
+    tiles = TileCounts.from_letters(text)
+    assert tiles.counts.tolist() == expected.tolist() and not tiles.counts.flags.writeable
+    assert (tiles + tiles - tiles).counts.tolist() == expected.tolist()

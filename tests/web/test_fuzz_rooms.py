@@ -28,6 +28,7 @@ import urllib.parse
 import pytest
 from helpers import CHEAP_BOT, Page, http, new_room, strict_json, sweep
 
+from solver.core.grid import Grid
 from solver.core.limits import MAX_ROOM_NAME_CHARS
 from solver.web import BackgroundServer, WebConfig
 from solver.web.app import STATIC, encode_for_page, handle_frame
@@ -279,6 +280,10 @@ def room_problems(room: Room) -> list[str]:
                 tiles, cells = player.snapshot()
                 if not tiles.contains(cells_tiles(cells)):
                     problems.append(f"{player.name}'s grid holds tiles they do not have")
+                elif player.rack() != tiles - cells_tiles(cells) or player.current_grid() != (
+                    Grid.from_cells(cells) if cells else None
+                ):
+                    problems.append(f"{player.name}'s kept rack or grid is not their tiles' and cells'")
         if (room.phase == "playing") != (hand.result is None):
             problems.append(f"phase {room.phase} but the hand's result is {hand.result}")
     return problems
