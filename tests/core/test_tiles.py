@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import ENGLISH_COUNTS, FRENCH_COUNTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from helpers import ENGLISH_COUNTS, FRENCH_COUNTS
 
 from solver.core.tiles import (
     ALPHABET,
