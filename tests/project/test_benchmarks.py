@@ -27,7 +27,7 @@ SMALLEST = {
     "pace": ["bench_pace.py", "--hands", "1", "--players", "1", "--presets", "expert"],
     "process": ["bench_process.py", "--runs", "1", "--hands", "1", "--use-caches", "--jit"]
     + ["--against", f"{sys.executable} -c pass"],
-    "load": ["bench_load.py", "--rooms", "2", "--seconds", "5"],
+    "load": ["bench_load.py", "--rooms", "2", "--seconds", "5", "--processes", "2"],
 }
 
 
