@@ -7,6 +7,7 @@ Registered into the `bananas` group by solver/cli/__init__.py; see docs/PROTOCOL
 from __future__ import annotations
 
 import math
+import os
 
 import click
 
@@ -106,8 +107,8 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
     "--processes",
     default=1,
     show_default=True,
-    type=click.IntRange(1, 64),
-    help="Worker processes, each holding its share of the rooms (one per core: every core serves).",
+    type=click.IntRange(0, 64),
+    help="Worker processes, each holding its share of the rooms (0: one per core, so every core serves).",
 )
 def serve(
     host: str,
@@ -174,6 +175,7 @@ def serve(
         from solver.web.rooms import Rooms
 
         Rooms(config)  # checks the distribution and the bot presets now, not at the first game
+        processes = processes or os.cpu_count() or 1
         if processes > 1:
             from solver.web.processes import worker_prefixes
 
