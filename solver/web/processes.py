@@ -46,6 +46,7 @@ MAX_HEAD_BYTES = 64 * 1024  # what the front reads of a connection before handin
 READY = b"ready"
 ROOM_PATH = re.compile(rb"^[A-Z]+ /r/([a-z0-9]+)-")
 HEAD_TOO_LARGE = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+ACCEPT_RETRY_SECONDS = 0.1  # after a failed accept (out of file descriptors): breathe, then go on
 WORKER_START_SECONDS = 120.0  # a worker imports the engine and loads the word lists first
 
 
@@ -95,6 +96,8 @@ class ClosingConnections:
 
 # --- the worker ---------------------------------------------------------------------------
 
+ADOPTING: set[asyncio.Task] = set()  # the worker's handed-over connections being set up
+
 
 def run_worker(config: WebConfig, channel: socket.socket) -> None:
     """A worker process: a whole server with no listening socket of its own, serving the
@@ -129,7 +132,9 @@ def _take_connections(server, channel: socket.socket, loop: asyncio.AbstractEven
             server.should_exit = True
             return
         for fd in fds:
-            loop.create_task(_adopt(server, socket.socket(fileno=fd), head, loop))
+            task = loop.create_task(_adopt(server, socket.socket(fileno=fd), head, loop))
+            ADOPTING.add(task)  # a task nothing refers to may be collected before it runs
+            task.add_done_callback(ADOPTING.discard)
 
 
 async def _adopt(server, connection: socket.socket, head: bytes, loop: asyncio.AbstractEventLoop) -> None:
@@ -175,6 +180,7 @@ class Front:
         self.trusted_peers = frozenset(config.trusted_proxies if config.proxy_header else ())
         self.turn = 0
         self.sending = [asyncio.Lock() for _ in channels]
+        self.routing: set[asyncio.Task] = set()
 
     async def serve(self) -> None:
         loop = asyncio.get_running_loop()
@@ -182,8 +188,14 @@ class Front:
         for channel in self.channels:
             channel.setblocking(False)
         while True:
-            connection, address = await loop.sock_accept(self.listener)
-            loop.create_task(self.route(connection, address[0] if address else ""))
+            try:
+                connection, address = await loop.sock_accept(self.listener)
+            except OSError:  # e.g. EMFILE: the connections already open are served meanwhile
+                await asyncio.sleep(ACCEPT_RETRY_SECONDS)
+                continue
+            task = loop.create_task(self.route(connection, address[0] if address else ""))
+            self.routing.add(task)  # a task nothing refers to may be collected before it ends
+            task.add_done_callback(self.routing.discard)
 
     async def route(self, connection: socket.socket, peer: str) -> None:
         loop = asyncio.get_running_loop()
