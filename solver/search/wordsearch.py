@@ -1,0 +1,388 @@
+"""A complete search over whole words that may cross anywhere: settles vowel-poor hands fast.
+
+The move model (`solver.search.kernels`) keeps every intermediate grid valid, so it misses the
+grids none of whose build orders stays valid; the cell-by-cell search (`solver.search.exact`)
+is complete but decides every cell, far too slow on hands of 11-21 tiles. This search is
+complete and works on whole words: each word it lays is *declared* a maximal run of the final
+grid (the cells just before and after it are blocked: they stay empty for good), and every
+tile has, in each direction, a status: open (undecided), covered (inside a declared word of
+that direction) or single (its run that way is the tile alone: both neighbours blocked).
+
+It starts from a word holding the hand's hardest letter (the letter in fewest words), laid
+across: in any valid grid a tile of that letter is in an across word or in a down one, and the
+transposed grid is valid too. Then, as long as some (tile, direction) is open, it takes the one
+with the fewest options and branches on them: the tile is single that way, or it is letter i
+of word w laid that way. The options partition what a valid grid can hold there, so every
+valid grid consistent with the decisions so far stays reachable by one branch: when the search
+ends without a grid, none exists. A state with nothing open and no tile left is a valid grid
+(every run is a declared word or one tile; connected, since each word went through a tile
+already laid).
+
+What it prunes, each a property of every valid grid reachable from the state:
+
+- an option must fit: letters on the board match and are open that way, empty cells are not
+  blocked and the hand has their letters, the cells past the word's ends hold no tile;
+- carrier uses: the *carriers* are letters such that every word the hand spells holds one
+  (the vowels, then greedily whatever letter the other words share). A tile is in at most two
+  words, so a carrier tile on the board offers its open directions, a carrier in the hand two;
+  every word laid from now on uses at least one of these, and lays at most `rho` new tiles per
+  carrier it holds (rho: the most any word spells, (length - 1) / carriers). So the tiles left
+  must not exceed rho times the carrier uses left.
+
+Every grid it returns passes `solver.core.grid.validate` (the caller checks); its "no grid"
+answers are tested against `solver.search.reference.exhaustive_grid_exists` on small hands.
+All state is in arrays, so it runs in slices under a deadline and resumes where it paused.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from solver.search.native import njit
+
+RUNNING, FOUND, EXHAUSTED, PAUSED = 0, 1, 2, 3
+NONE, OPEN, COVERED, SINGLE = 0, 1, 2, 3  # a cell's status in one direction
+UNDO_BLOCK, UNDO_STATUS, UNDO_TILE = 1, 2, 3
+# state slots
+S_DEPTH, S_NODES, S_STATUS, S_LEFT, S_UNDO, S_TILES = range(6)
+STATE_SIZE = 8
+
+
+class Words(NamedTuple):
+    """The words the hand spells, as arrays, and where each letter occurs in them."""
+
+    letters: np.ndarray  # int64[words, longest]: letter codes 0..25
+    length: np.ndarray  # int64[words]
+    occ_word: np.ndarray  # int64[occurrences]: word of each occurrence, grouped by letter
+    occ_offset: np.ndarray  # int64[occurrences]: its position in the word
+    occ_start: np.ndarray  # int64[27]: letter l's occurrences are occ_start[l]..occ_start[l+1]
+    carrier: np.ndarray  # int64[26]: 1 for a carrier letter
+    rho: float  # new tiles a word lays per carrier it holds, at most
+
+
+class Search(NamedTuple):
+    """The search's arrays: the board, the statuses, the undo log and the decision stack."""
+
+    board: np.ndarray  # int64[side*side]: 0 empty, 1..26 letters
+    blocked: np.ndarray  # int64[side*side]: how many decisions keep the cell empty
+    status: np.ndarray  # int64[side*side, 2]: NONE/OPEN/COVERED/SINGLE across (0) and down (1)
+    hand: np.ndarray  # int64[26]: letters not laid yet
+    state: np.ndarray  # int64[STATE_SIZE]
+    tiles: np.ndarray  # int64[tiles]: the cells holding tiles, in the order laid
+    undo: np.ndarray  # int64[entries, 3]: kind, cell, direction
+    item_cell: np.ndarray  # int64[depths]: the (tile, direction) decided at each depth
+    item_dir: np.ndarray
+    item_letter: np.ndarray
+    option: np.ndarray  # int64[depths]: the next option to try there
+    mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
+
+
+def carriers(words: list[str], hand_letters: set[str]) -> set[str]:
+    """Letters such that every word of `words` holds one: the hand's vowels, then the letter
+    most of the remaining words hold, until none remains (ties alphabetical)."""
+    chosen = {vowel for vowel in "AEIOU" if vowel in hand_letters}
+    while True:
+        unhit = [word for word in words if not chosen.intersection(word)]
+        if not unhit:
+            return chosen
+        frequency: dict[str, int] = {}
+        for word in unhit:
+            for letter in set(word):
+                frequency[letter] = frequency.get(letter, 0) + 1
+        chosen.add(min(frequency, key=lambda letter: (-frequency[letter], letter)))
+
+
+def word_arrays(words: list[str], hand_letters: set[str]) -> Words:
+    """`Words` for upper-case `words` (those a hand spells)."""
+    longest = max((len(word) for word in words), default=1)
+    letters = np.zeros((max(len(words), 1), longest), dtype=np.int64)
+    for k, word in enumerate(words):
+        letters[k, : len(word)] = [ord(ch) - 65 for ch in word]
+    occurrences: list[list[tuple[int, int]]] = [[] for _ in range(26)]
+    for k, word in enumerate(words):
+        for offset, ch in enumerate(word):
+            occurrences[ord(ch) - 65].append((k, offset))
+    flat = [pair for per_letter in occurrences for pair in per_letter]
+    occ_start = np.zeros(27, dtype=np.int64)
+    occ_start[1:] = np.cumsum([len(per_letter) for per_letter in occurrences])
+    carrier_set = carriers(words, hand_letters)
+    carrier = np.array([1 if chr(65 + code) in carrier_set else 0 for code in range(26)], dtype=np.int64)
+    rho = max(((len(w) - 1) / sum(ch in carrier_set for ch in w) for w in words), default=0.0)
+    return Words(
+        letters,
+        np.array([len(word) for word in words] or [0], dtype=np.int64),
+        np.array([k for k, _ in flat] or [0], dtype=np.int64),
+        np.array([offset for _, offset in flat] or [0], dtype=np.int64),
+        occ_start,
+        carrier,
+        float(rho),
+    )
+
+
+def new_search(counts: np.ndarray) -> Search:
+    """The arrays for a hand of letter counts `counts` (int[26]), at the start."""
+    n = int(counts.sum())
+    side = 2 * n + 5
+    depths = 2 * n + 2
+    entries = 8 * n * n + 64
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state[S_LEFT] = n
+    option = np.zeros(depths, dtype=np.int64)
+    return Search(
+        np.zeros(side * side, dtype=np.int64),
+        np.zeros(side * side, dtype=np.int64),
+        np.zeros((side * side, 2), dtype=np.int64),
+        counts.astype(np.int64).copy(),
+        state,
+        np.zeros(n + 1, dtype=np.int64),
+        np.zeros((entries, 3), dtype=np.int64),
+        np.zeros(depths, dtype=np.int64),
+        np.zeros(depths, dtype=np.int64),
+        np.zeros(depths, dtype=np.int64),
+        option,
+        np.zeros(depths, dtype=np.int64),
+    )
+
+
+@njit(cache=True, nogil=True)
+def _fits(s, words, side, cell, direction, k, offset, need) -> bool:
+    """Whether word k can be laid `direction` with its letter `offset` on `cell` (see the
+    module docstring); `need` is scratch (int64[26], left zero)."""
+    board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
+    step = 1 if direction == 0 else side
+    length = words.length[k]
+    start = cell - offset * step
+    before, after = start - step, start + length * step
+    if before < 0 or after >= side * side or board[before] != 0 or board[after] != 0:
+        return False
+    if direction == 0 and (before // side != cell // side or after // side != cell // side):
+        return False
+    ok = True
+    for j in range(length):
+        p = start + j * step
+        letter = words.letters[k, j]
+        if board[p] != 0:
+            if board[p] != letter + 1 or status[p, direction] != OPEN:
+                ok = False
+                break
+        else:
+            if blocked[p] != 0:
+                ok = False
+                break
+            need[letter] += 1
+            if need[letter] > hand[letter]:
+                ok = False
+                break
+    for j in range(length):
+        need[words.letters[k, j]] = 0
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def _single_fits(s, side, cell, direction) -> bool:
+    step = 1 if direction == 0 else side
+    return s.board[cell - step] == 0 and s.board[cell + step] == 0
+
+
+@njit(cache=True, nogil=True)
+def _log(s, kind, cell, direction):
+    at = s.state[S_UNDO]
+    s.undo[at, 0], s.undo[at, 1], s.undo[at, 2] = kind, cell, direction
+    s.state[S_UNDO] = at + 1
+
+
+@njit(cache=True, nogil=True)
+def _block(s, cell):
+    s.blocked[cell] += 1
+    _log(s, UNDO_BLOCK, cell, 0)
+
+
+@njit(cache=True, nogil=True)
+def _lay(s, words, side, cell, direction, k, offset):
+    """Lay word k as `_fits` checked it, logging every change."""
+    step = 1 if direction == 0 else side
+    length = words.length[k]
+    start = cell - offset * step
+    _block(s, start - step)
+    _block(s, start + length * step)
+    for j in range(length):
+        p = start + j * step
+        if s.board[p] == 0:
+            letter = words.letters[k, j]
+            s.board[p] = letter + 1
+            s.hand[letter] -= 1
+            s.state[S_LEFT] -= 1
+            s.tiles[s.state[S_TILES]] = p
+            s.state[S_TILES] += 1
+            s.status[p, 1 - direction] = OPEN
+            _log(s, UNDO_TILE, p, direction)
+        else:
+            _log(s, UNDO_STATUS, p, direction)
+        s.status[p, direction] = COVERED
+
+
+@njit(cache=True, nogil=True)
+def _undo_to(s, mark):
+    while s.state[S_UNDO] > mark:
+        at = s.state[S_UNDO] - 1
+        kind, cell, direction = s.undo[at, 0], s.undo[at, 1], s.undo[at, 2]
+        if kind == UNDO_BLOCK:
+            s.blocked[cell] -= 1
+        elif kind == UNDO_STATUS:
+            s.status[cell, direction] = OPEN
+        else:
+            s.hand[s.board[cell] - 1] += 1
+            s.state[S_LEFT] += 1
+            s.board[cell] = 0
+            s.status[cell, 0] = NONE
+            s.status[cell, 1] = NONE
+            s.state[S_TILES] -= 1
+        s.state[S_UNDO] = at
+
+
+@njit(cache=True, nogil=True)
+def _option_count(s, words, side, cell, direction, letter, cap, need) -> int:
+    count = 1 if _single_fits(s, side, cell, direction) else 0
+    for at in range(words.occ_start[letter], words.occ_start[letter + 1]):
+        if count >= cap:
+            break
+        if _fits(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at], need):
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _hopeless(s, words) -> bool:
+    """The carrier-use bound of the module docstring."""
+    left = s.state[S_LEFT]
+    if left == 0:
+        return False
+    uses = 0
+    for letter in range(26):
+        if words.carrier[letter] == 1:
+            uses += 2 * s.hand[letter]
+    for t in range(s.state[S_TILES]):
+        cell = s.tiles[t]
+        if words.carrier[s.board[cell] - 1] == 1:
+            for direction in range(2):
+                if s.status[cell, direction] == OPEN:
+                    uses += 1
+    return left > uses * words.rho + 1e-9
+
+
+@njit(cache=True, nogil=True)
+def word_search(s, words, hard: int, node_limit: int) -> int:
+    """Run the search from where it stopped for up to `node_limit` more decisions; returns the
+    status (FOUND leaves the grid on the board; calling again looks for the next)."""
+    state = s.state
+    side = int(np.sqrt(len(s.board)))
+    need = np.zeros(26, dtype=np.int64)
+    if state[S_STATUS] == RUNNING and state[S_NODES] == 0 and state[S_DEPTH] == 0:
+        centre = (side // 2) * side + side // 2
+        s.item_cell[0], s.item_dir[0], s.item_letter[0] = centre, 0, hard
+        s.option[0], s.mark[0] = 0, 0
+    limit = state[S_NODES] + node_limit
+    depth = state[S_DEPTH]
+    state[S_STATUS] = RUNNING
+    while True:
+        if state[S_NODES] >= limit:
+            state[S_DEPTH] = depth
+            state[S_STATUS] = PAUSED
+            return PAUSED
+        if depth < 0:
+            state[S_DEPTH] = 0
+            state[S_STATUS] = EXHAUSTED
+            return EXHAUSTED
+        _undo_to(s, s.mark[depth])
+        cell, direction, letter = s.item_cell[depth], s.item_dir[depth], s.item_letter[depth]
+        first, last = words.occ_start[letter], words.occ_start[letter + 1]
+        chosen = -1
+        while chosen == -1 and s.option[depth] <= last - first:
+            at = first + s.option[depth]
+            s.option[depth] += 1
+            if at == last:  # the last option: the tile alone that way (never for the first word)
+                if depth > 0 and _single_fits(s, side, cell, direction):
+                    chosen = at
+            elif _fits(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at], need):
+                chosen = at
+        if chosen == -1:
+            depth -= 1
+            continue
+        state[S_NODES] += 1
+        if chosen == last:
+            step = 1 if direction == 0 else side
+            s.status[cell, direction] = SINGLE
+            _log(s, UNDO_STATUS, cell, direction)
+            _block(s, cell - step)
+            _block(s, cell + step)
+        else:
+            _lay(s, words, side, cell, direction, words.occ_word[chosen], words.occ_offset[chosen])
+        if _hopeless(s, words):
+            continue
+        best_cell, best_dir, best_count = -1, -1, 1 << 60
+        for t in range(state[S_TILES]):
+            tile = s.tiles[t]
+            for d in range(2):
+                if s.status[tile, d] == OPEN:
+                    count = _option_count(s, words, side, tile, d, s.board[tile] - 1, best_count, need)
+                    if count < best_count:
+                        best_cell, best_dir, best_count = tile, d, count
+            if best_count == 0:
+                break
+        if best_cell == -1:  # nothing open
+            if state[S_LEFT] == 0:
+                state[S_DEPTH] = depth
+                state[S_STATUS] = FOUND
+                return FOUND
+            continue
+        if best_count == 0:
+            continue
+        depth += 1
+        s.item_cell[depth], s.item_dir[depth], s.item_letter[depth] = best_cell, best_dir, s.board[best_cell] - 1
+        s.option[depth] = 0
+        s.mark[depth] = state[S_UNDO]
+
+
+def hardest_letter(words: Words, counts: np.ndarray) -> int:
+    """The hand's letter that occurs in the fewest words (ties: alphabetical)."""
+    present = [code for code in range(26) if counts[code] > 0]
+    return min(present, key=lambda code: (int(words.occ_start[code + 1] - words.occ_start[code]), code))
+
+
+def word_search_grid(tiles, lexicon, min_length: int, deadline: float, node_budget: int | None = None):
+    """(status, grid or None, decisions): 'solved' with a grid, 'no-grid' when the search is
+    complete without one, 'timeout' when `deadline` (perf_counter) or `node_budget` came first."""
+    import time
+
+    from solver.core.grid import Grid
+
+    counts = tiles.counts.astype(np.int64)
+    if int(counts.sum()) < 2:
+        return "no-grid", None, 0
+    spelled = [word.upper() for word in lexicon.formable_words(tiles, min_length)]
+    if not spelled:
+        return "no-grid", None, 0
+    hand_letters = {chr(65 + code) for code in range(26) if counts[code] > 0}
+    words = word_arrays(spelled, hand_letters)
+    s = new_search(counts)
+    hard = hardest_letter(words, counts)
+    slice_nodes = 2_000
+    while True:
+        if node_budget is not None:
+            slice_nodes = max(1, min(slice_nodes, node_budget - int(s.state[S_NODES])))
+        started = time.perf_counter()
+        status = word_search(s, words, hard, slice_nodes)
+        nodes = int(s.state[S_NODES])
+        if status == FOUND:
+            side = int(np.sqrt(len(s.board)))
+            cells = {(int(k) // side, int(k) % side): chr(64 + int(s.board[k])) for k in np.nonzero(s.board)[0]}
+            return "solved", Grid.from_cells(cells), nodes
+        if status == EXHAUSTED:
+            return "no-grid", None, nodes
+        now = time.perf_counter()
+        if now >= deadline or (node_budget is not None and nodes >= node_budget):
+            return "timeout", None, nodes
+        per_node = (now - started) / max(slice_nodes, 1)
+        slice_nodes = int(max(100, min(slice_nodes * 2, min((deadline - now) / 4, 0.02) / max(per_node, 1e-9))))
