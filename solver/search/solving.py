@@ -410,6 +410,14 @@ def _run_phases(
             proof_tried, proof = True, counting_proof()
             if proof:
                 return finish("no-grid", nodes=nodes, proof=proof)
+        elif best is None and base is None and phase is SMALL_HAND_PHASES[1] and len(tiles) <= WORD_SEARCH_UP_TO:
+            # The narrow pass found nothing either: the complete word search settles most such
+            # hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
+            status_name, grid, decisions = _word_search(tiles, lexicon, min_length, deadline, WORD_SEARCH_FIRST)
+            if status_name == "solved":
+                return finish("solved", grid, nodes + decisions)
+            if status_name == "no-grid":
+                return finish("no-grid", nodes=nodes + decisions, proof=WORD_SEARCH)
         if time.perf_counter() >= deadline or (max_nodes is not None and nodes >= max_nodes):
             break
     if best is not None:
@@ -420,31 +428,31 @@ def _run_phases(
         proof = "" if proof_tried else counting_proof()
         if proof:
             return finish("no-grid", nodes=nodes, proof=proof)
-        if base is None and len(tiles) <= EXACT_UP_TO and time.perf_counter() < deadline:
-            status_name, grid, cells = _cell_by_cell(tiles, lexicon, min_length, deadline)
+        if base is None and len(tiles) <= WORD_SEARCH_UP_TO and time.perf_counter() < deadline:
+            status_name, grid, decisions = _word_search(tiles, lexicon, min_length, deadline)
             if status_name == "solved":
-                return finish("solved", grid, nodes + cells)
+                return finish("solved", grid, nodes + decisions)
             if status_name == "no-grid":
-                return finish("no-grid", nodes=nodes + cells, proof=CELL_BY_CELL)
+                return finish("no-grid", nodes=nodes + decisions, proof=WORD_SEARCH)
         return finish("exhausted", nodes=nodes)
     return finish("timeout", nodes=nodes)
 
 
-EXACT_UP_TO = 21  # the cell-by-cell search is tried on exhausted hands up to this size
-EXACT_SECONDS = 1.0  # and for at most this long: it settles small hands, rarely dense big ones
-CELL_BY_CELL = "exhaustive search, cell by cell (solver/search/exact.py)"
+WORD_SEARCH_UP_TO = 21  # the complete word search (solver/search/wordsearch.py) runs on hands up to this size
+WORD_SEARCH_FIRST = 0.5  # seconds it gets before the move model's full pass (then the rest, if exhausted)
+WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.py)"
 
 
-def _cell_by_cell(tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float) -> tuple:
-    """`solver.search.exact`'s complete search, where the move model ran out of moves: a grid
-    outside the move model (checked by the validator), a proof that there is none, or 'timeout'."""
+def _word_search(tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float, seconds: float = math.inf) -> tuple:
+    """`solver.search.wordsearch`'s complete search for up to `seconds` before `deadline`: a grid
+    (checked by the validator), a proof that there is none, or 'timeout'."""
     from solver.core.grid import validate
-    from solver.search.exact import exact_grid
+    from solver.search.wordsearch import word_search_grid
 
-    status, grid, cells = exact_grid(tiles, lexicon, min_length, min(deadline, time.perf_counter() + EXACT_SECONDS))
+    status, grid, decisions = word_search_grid(tiles, lexicon, min_length, min(deadline, time.perf_counter() + seconds))
     if status == "solved" and not validate(grid, lexicon, tiles=tiles, min_length=min_length).ok:
-        return "timeout", None, cells  # cannot happen unless the search is wrong: no claim made
-    return status, grid, cells
+        return "timeout", None, decisions  # cannot happen unless the search is wrong: no claim made
+    return status, grid, decisions
 
 
 def _next_slice(current: int, done: int, slice_started: float, deadline: float) -> int:

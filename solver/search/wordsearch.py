@@ -59,6 +59,7 @@ class Words(NamedTuple):
     occ_offset: np.ndarray  # int64[occurrences]: its position in the word
     occ_start: np.ndarray  # int64[27]: letter l's occurrences are occ_start[l]..occ_start[l+1]
     carrier: np.ndarray  # int64[26]: 1 for a carrier letter
+    mask: np.ndarray  # int64[words]: the letters of each word, one bit each
     rho: float  # new tiles a word lays per carrier it holds, at most
 
 
@@ -117,6 +118,7 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> Words:
         np.array([offset for _, offset in flat] or [0], dtype=np.int64),
         occ_start,
         carrier,
+        np.array([sum(1 << (ord(ch) - 65) for ch in set(word)) for word in words] or [0], dtype=np.int64),
         float(rho),
     )
 
@@ -146,7 +148,7 @@ def new_search(counts: np.ndarray) -> Search:
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _fits(s, words, side, cell, direction, k, offset, need) -> bool:
     """Whether word k can be laid `direction` with its letter `offset` on `cell` (see the
     module docstring); `need` is scratch (int64[26], left zero)."""
@@ -180,26 +182,26 @@ def _fits(s, words, side, cell, direction, k, offset, need) -> bool:
     return ok
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _single_fits(s, side, cell, direction) -> bool:
     step = 1 if direction == 0 else side
     return s.board[cell - step] == 0 and s.board[cell + step] == 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _log(s, kind, cell, direction):
     at = s.state[S_UNDO]
     s.undo[at, 0], s.undo[at, 1], s.undo[at, 2] = kind, cell, direction
     s.state[S_UNDO] = at + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _block(s, cell):
     s.blocked[cell] += 1
     _log(s, UNDO_BLOCK, cell, 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _lay(s, words, side, cell, direction, k, offset):
     """Lay word k as `_fits` checked it, logging every change."""
     step = 1 if direction == 0 else side
@@ -223,7 +225,7 @@ def _lay(s, words, side, cell, direction, k, offset):
         s.status[p, direction] = COVERED
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _undo_to(s, mark):
     while s.state[S_UNDO] > mark:
         at = s.state[S_UNDO] - 1
@@ -242,19 +244,23 @@ def _undo_to(s, mark):
         s.state[S_UNDO] = at
 
 
-@njit(cache=True, nogil=True)
-def _option_count(s, words, side, cell, direction, letter, cap, need) -> int:
+@njit(cache=True, nogil=True, inline="always")
+def _option_count(s, words, side, cell, direction, letter, cap, need, present) -> int:
+    """The options of an open (tile, direction), counted up to `cap`; `present`: the letters
+    in the hand or on the board (a word holding another cannot fit)."""
     count = 1 if _single_fits(s, side, cell, direction) else 0
     for at in range(words.occ_start[letter], words.occ_start[letter + 1]):
         if count >= cap:
             break
+        if words.mask[words.occ_word[at]] & ~present:
+            continue
         if _fits(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at], need):
             count += 1
     return count
 
 
-@njit(cache=True, nogil=True)
-def _hopeless(s, words) -> bool:
+@njit(cache=True, nogil=True, inline="always")
+def _hopeless(s, words, need) -> bool:
     """The carrier-use bound of the module docstring."""
     left = s.state[S_LEFT]
     if left == 0:
@@ -269,7 +275,28 @@ def _hopeless(s, words) -> bool:
             for direction in range(2):
                 if s.status[cell, direction] == OPEN:
                     uses += 1
-    return left > uses * words.rho + 1e-9
+    if left > uses * words.rho + 1e-9:
+        return True
+    # The same bound with each word's new tiles limited by the letters left in the hand.
+    ratio = 0.0
+    for k in range(len(words.length)):
+        fresh, carried = 0, 0
+        for j in range(words.length[k]):
+            letter = words.letters[k, j]
+            carried += words.carrier[letter]
+        if carried == 0:
+            continue
+        for j in range(words.length[k]):
+            letter = words.letters[k, j]
+            if need[letter] < s.hand[letter]:
+                need[letter] += 1
+                fresh += 1
+        for j in range(words.length[k]):
+            need[words.letters[k, j]] = 0
+        fresh = min(fresh, words.length[k] - 1)
+        if fresh > ratio * carried:
+            ratio = fresh / carried
+    return left > uses * ratio + 1e-9
 
 
 @njit(cache=True, nogil=True)
@@ -319,14 +346,20 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
             _block(s, cell + step)
         else:
             _lay(s, words, side, cell, direction, words.occ_word[chosen], words.occ_offset[chosen])
-        if _hopeless(s, words):
+        if _hopeless(s, words, need):
             continue
         best_cell, best_dir, best_count = -1, -1, 1 << 60
+        present = 0
+        for letter in range(26):
+            if s.hand[letter] > 0:
+                present |= 1 << letter
+        for t in range(state[S_TILES]):
+            present |= 1 << (s.board[s.tiles[t]] - 1)
         for t in range(state[S_TILES]):
             tile = s.tiles[t]
             for d in range(2):
                 if s.status[tile, d] == OPEN:
-                    count = _option_count(s, words, side, tile, d, s.board[tile] - 1, best_count, need)
+                    count = _option_count(s, words, side, tile, d, s.board[tile] - 1, best_count, need, present)
                     if count < best_count:
                         best_cell, best_dir, best_count = tile, d, count
             if best_count == 0:
