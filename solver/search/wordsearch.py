@@ -42,11 +42,11 @@ import numpy as np
 
 from solver.search.native import njit
 
-RUNNING, FOUND, EXHAUSTED, PAUSED = 0, 1, 2, 3
+RUNNING, FOUND, EXHAUSTED, PAUSED, OVERFLOW = 0, 1, 2, 3, 4
 NONE, OPEN, COVERED, SINGLE = 0, 1, 2, 3  # a cell's status in one direction
 UNDO_BLOCK, UNDO_STATUS, UNDO_TILE = 1, 2, 3
 # state slots
-S_DEPTH, S_NODES, S_STATUS, S_LEFT, S_UNDO, S_TILES = range(6)
+S_DEPTH, S_NODES, S_STATUS, S_LEFT, S_UNDO, S_TILES, S_OVERFLOW = range(7)
 STATE_SIZE = 8
 
 
@@ -73,10 +73,16 @@ class Search(NamedTuple):
     state: np.ndarray  # int64[STATE_SIZE]
     tiles: np.ndarray  # int64[tiles]: the cells holding tiles, in the order laid
     undo: np.ndarray  # int64[entries, 3]: kind, cell, direction
-    item_cell: np.ndarray  # int64[depths]: the (tile, direction) decided at each depth
+    item_cell: np.ndarray  # int64[depths, items]: each depth's open (tile, direction)s ...
     item_dir: np.ndarray
-    item_letter: np.ndarray
-    option: np.ndarray  # int64[depths]: the next option to try there
+    item_start: np.ndarray  # ... the options that fit there: pool[start:start + count] ...
+    item_count: np.ndarray
+    item_single: np.ndarray  # ... and whether the tile may stay alone that way
+    items: np.ndarray  # int64[depths]: how many
+    pool: np.ndarray  # int64[POOL]: occurrences (options), each depth's lists after the one before
+    pool_top: np.ndarray  # int64[depths]: the pool's end after each depth's lists
+    chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
+    option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
 
 
@@ -123,15 +129,22 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> Words:
     )
 
 
+POOL = 1 << 21  # option slots: a search that needs more gives up (no claim made)
+
+
 def new_search(counts: np.ndarray) -> Search:
     """The arrays for a hand of letter counts `counts` (int[26]), at the start."""
     n = int(counts.sum())
     side = 2 * n + 5
     depths = 2 * n + 2
+    items = 2 * n + 2
     entries = 8 * n * n + 64
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     state[S_LEFT] = n
-    option = np.zeros(depths, dtype=np.int64)
+
+    def table() -> np.ndarray:
+        return np.zeros((depths, items), dtype=np.int64)
+
     return Search(
         np.zeros(side * side, dtype=np.int64),
         np.zeros(side * side, dtype=np.int64),
@@ -140,21 +153,26 @@ def new_search(counts: np.ndarray) -> Search:
         state,
         np.zeros(n + 1, dtype=np.int64),
         np.zeros((entries, 3), dtype=np.int64),
+        table(),
+        table(),
+        table(),
+        table(),
+        table(),
+        np.zeros(depths, dtype=np.int64),
+        np.zeros(POOL, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
-        option,
         np.zeros(depths, dtype=np.int64),
     )
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _fits(s, words, side, cell, direction, k, offset, need) -> bool:
+@njit(cache=True, nogil=True)
+def _fits(board, blocked, status, hand, word_letters, word_length, side, cell, direction, k, offset, need) -> bool:
     """Whether word k can be laid `direction` with its letter `offset` on `cell` (see the
     module docstring); `need` is scratch (int64[26], left zero)."""
-    board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
     step = 1 if direction == 0 else side
-    length = words.length[k]
+    length = word_length[k]
     start = cell - offset * step
     before, after = start - step, start + length * step
     if before < 0 or after >= side * side or board[before] != 0 or board[after] != 0:
@@ -164,7 +182,7 @@ def _fits(s, words, side, cell, direction, k, offset, need) -> bool:
     ok = True
     for j in range(length):
         p = start + j * step
-        letter = words.letters[k, j]
+        letter = word_letters[k, j]
         if board[p] != 0:
             if board[p] != letter + 1 or status[p, direction] != OPEN:
                 ok = False
@@ -178,30 +196,30 @@ def _fits(s, words, side, cell, direction, k, offset, need) -> bool:
                 ok = False
                 break
     for j in range(length):
-        need[words.letters[k, j]] = 0
+        need[word_letters[k, j]] = 0
     return ok
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _single_fits(s, side, cell, direction) -> bool:
     step = 1 if direction == 0 else side
     return s.board[cell - step] == 0 and s.board[cell + step] == 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _log(s, kind, cell, direction):
     at = s.state[S_UNDO]
     s.undo[at, 0], s.undo[at, 1], s.undo[at, 2] = kind, cell, direction
     s.state[S_UNDO] = at + 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _block(s, cell):
     s.blocked[cell] += 1
     _log(s, UNDO_BLOCK, cell, 0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _lay(s, words, side, cell, direction, k, offset):
     """Lay word k as `_fits` checked it, logging every change."""
     step = 1 if direction == 0 else side
@@ -225,7 +243,7 @@ def _lay(s, words, side, cell, direction, k, offset):
         s.status[p, direction] = COVERED
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _undo_to(s, mark):
     while s.state[S_UNDO] > mark:
         at = s.state[S_UNDO] - 1
@@ -244,22 +262,7 @@ def _undo_to(s, mark):
         s.state[S_UNDO] = at
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _option_count(s, words, side, cell, direction, letter, cap, need, present) -> int:
-    """The options of an open (tile, direction), counted up to `cap`; `present`: the letters
-    in the hand or on the board (a word holding another cannot fit)."""
-    count = 1 if _single_fits(s, side, cell, direction) else 0
-    for at in range(words.occ_start[letter], words.occ_start[letter + 1]):
-        if count >= cap:
-            break
-        if words.mask[words.occ_word[at]] & ~present:
-            continue
-        if _fits(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at], need):
-            count += 1
-    return count
-
-
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _hopeless(s, words, need) -> bool:
     """The carrier-use bound of the module docstring."""
     left = s.state[S_LEFT]
@@ -300,20 +303,90 @@ def _hopeless(s, words, need) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, present) -> bool:
+    """Append (cell, direction) to depth's items with those of its candidate options that
+    fit now: pool[first:last] when `from_pool`, else occurrences first..last-1. False when it
+    has no option at all, or the pool is full (then OVERFLOW is set)."""
+    k = s.items[depth]
+    top = s.pool_top[depth]
+    board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
+    word_letters, word_length, occ_word, mask, pool = words.letters, words.length, words.occ_word, words.mask, s.pool
+    s.item_cell[depth, k], s.item_dir[depth, k], s.item_start[depth, k] = cell, direction, top
+    for i in range(first, last):
+        at = pool[i] if from_pool else i
+        if mask[occ_word[at]] & ~present:
+            continue
+        if _fits(board, blocked, status, hand, word_letters, word_length, side, cell, direction, occ_word[at], words.occ_offset[at], need):
+            if top == len(s.pool):
+                s.state[S_OVERFLOW] = 1
+                return False
+            s.pool[top] = at
+            top += 1
+    single = _single_fits(s, side, cell, direction)
+    s.item_count[depth, k] = top - s.item_start[depth, k]
+    s.item_single[depth, k] = 1 if single else 0
+    s.items[depth] = k + 1
+    s.pool_top[depth] = top
+    return top > s.item_start[depth, k] or single
+
+
+@njit(cache=True, nogil=True)
+def _next_items(s, words, side, depth, tiles_before, need) -> bool:
+    """Depth + 1's items: depth's, but the one just decided and those no longer open, their
+    options filtered (options only ever stop fitting deeper down), then the new tiles' own
+    direction. False when some item has no option left (or the pool is full)."""
+    nxt = depth + 1
+    s.items[nxt] = 0
+    s.pool_top[nxt] = s.pool_top[depth]
+    present = 0
+    for letter in range(26):
+        if s.hand[letter] > 0:
+            present |= 1 << letter
+    for t in range(s.state[S_TILES]):
+        present |= 1 << (s.board[s.tiles[t]] - 1)
+    for k in range(s.items[depth]):
+        cell, direction = s.item_cell[depth, k], s.item_dir[depth, k]
+        if k == s.chosen_item[depth] or s.status[cell, direction] != OPEN:
+            continue
+        first = s.item_start[depth, k]
+        if not _add_item(s, words, side, nxt, cell, direction, first, first + s.item_count[depth, k], True, need, present):
+            return False
+    for t in range(tiles_before, s.state[S_TILES]):
+        cell = s.tiles[t]
+        direction = 0 if s.status[cell, 0] == OPEN else 1
+        letter = s.board[cell] - 1
+        first, last = words.occ_start[letter], words.occ_start[letter + 1]
+        if not _add_item(s, words, side, nxt, cell, direction, first, last, False, need, present):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
 def word_search(s, words, hard: int, node_limit: int) -> int:
     """Run the search from where it stopped for up to `node_limit` more decisions; returns the
-    status (FOUND leaves the grid on the board; calling again looks for the next)."""
+    status (FOUND leaves the grid on the board; calling again looks for the next; OVERFLOW:
+    the option pool ran out, no claim)."""
     state = s.state
     side = int(np.sqrt(len(s.board)))
     need = np.zeros(26, dtype=np.int64)
     if state[S_STATUS] == RUNNING and state[S_NODES] == 0 and state[S_DEPTH] == 0:
+        # Depth 0 decides the first word: across, with a tile of the hardest letter mid-board.
         centre = (side // 2) * side + side // 2
-        s.item_cell[0], s.item_dir[0], s.item_letter[0] = centre, 0, hard
-        s.option[0], s.mark[0] = 0, 0
+        s.items[0], s.item_cell[0, 0], s.item_dir[0, 0] = 1, centre, 0
+        s.item_start[0, 0] = 0
+        s.item_count[0, 0] = words.occ_start[hard + 1] - words.occ_start[hard]
+        s.item_single[0, 0] = 0
+        for i in range(s.item_count[0, 0]):
+            s.pool[i] = words.occ_start[hard] + i
+        s.pool_top[0] = s.item_count[0, 0]
+        s.chosen_item[0], s.option[0], s.mark[0] = 0, 0, 0
     limit = state[S_NODES] + node_limit
     depth = state[S_DEPTH]
     state[S_STATUS] = RUNNING
     while True:
+        if state[S_OVERFLOW] == 1:
+            state[S_STATUS] = OVERFLOW
+            return OVERFLOW
         if state[S_NODES] >= limit:
             state[S_DEPTH] = depth
             state[S_STATUS] = PAUSED
@@ -323,59 +396,43 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
             state[S_STATUS] = EXHAUSTED
             return EXHAUSTED
         _undo_to(s, s.mark[depth])
-        cell, direction, letter = s.item_cell[depth], s.item_dir[depth], s.item_letter[depth]
-        first, last = words.occ_start[letter], words.occ_start[letter + 1]
-        chosen = -1
-        while chosen == -1 and s.option[depth] <= last - first:
-            at = first + s.option[depth]
-            s.option[depth] += 1
-            if at == last:  # the last option: the tile alone that way (never for the first word)
-                if depth > 0 and _single_fits(s, side, cell, direction):
-                    chosen = at
-            elif _fits(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at], need):
-                chosen = at
-        if chosen == -1:
+        k = s.chosen_item[depth]
+        cell, direction = s.item_cell[depth, k], s.item_dir[depth, k]
+        count = s.item_count[depth, k]
+        o = s.option[depth]
+        if o > count or (o == count and s.item_single[depth, k] == 0):
             depth -= 1
             continue
+        s.option[depth] = o + 1
         state[S_NODES] += 1
-        if chosen == last:
+        tiles_before = state[S_TILES]
+        if o == count:  # the last option: the tile alone that way
             step = 1 if direction == 0 else side
             s.status[cell, direction] = SINGLE
             _log(s, UNDO_STATUS, cell, direction)
             _block(s, cell - step)
             _block(s, cell + step)
         else:
-            _lay(s, words, side, cell, direction, words.occ_word[chosen], words.occ_offset[chosen])
+            at = s.pool[s.item_start[depth, k] + o]
+            _lay(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at])
         if _hopeless(s, words, need):
             continue
-        best_cell, best_dir, best_count = -1, -1, 1 << 60
-        present = 0
-        for letter in range(26):
-            if s.hand[letter] > 0:
-                present |= 1 << letter
-        for t in range(state[S_TILES]):
-            present |= 1 << (s.board[s.tiles[t]] - 1)
-        for t in range(state[S_TILES]):
-            tile = s.tiles[t]
-            for d in range(2):
-                if s.status[tile, d] == OPEN:
-                    count = _option_count(s, words, side, tile, d, s.board[tile] - 1, best_count, need, present)
-                    if count < best_count:
-                        best_cell, best_dir, best_count = tile, d, count
-            if best_count == 0:
-                break
-        if best_cell == -1:  # nothing open
+        if not _next_items(s, words, side, depth, tiles_before, need):
+            continue
+        nxt = depth + 1
+        if s.items[nxt] == 0:  # nothing open
             if state[S_LEFT] == 0:
                 state[S_DEPTH] = depth
                 state[S_STATUS] = FOUND
                 return FOUND
             continue
-        if best_count == 0:
-            continue
-        depth += 1
-        s.item_cell[depth], s.item_dir[depth], s.item_letter[depth] = best_cell, best_dir, s.board[best_cell] - 1
-        s.option[depth] = 0
-        s.mark[depth] = state[S_UNDO]
+        best, best_count = 0, 1 << 60
+        for i in range(s.items[nxt]):
+            options = s.item_count[nxt, i] + s.item_single[nxt, i]
+            if options < best_count:
+                best, best_count = i, options
+        depth = nxt
+        s.chosen_item[depth], s.option[depth], s.mark[depth] = best, 0, state[S_UNDO]
 
 
 def hardest_letter(words: Words, counts: np.ndarray) -> int:
@@ -414,6 +471,8 @@ def word_search_grid(tiles, lexicon, min_length: int, deadline: float, node_budg
             return "solved", Grid.from_cells(cells), nodes
         if status == EXHAUSTED:
             return "no-grid", None, nodes
+        if status == OVERFLOW:
+            return "timeout", None, nodes
         now = time.perf_counter()
         if now >= deadline or (node_budget is not None and nodes >= node_budget):
             return "timeout", None, nodes
