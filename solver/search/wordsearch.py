@@ -61,6 +61,9 @@ class Words(NamedTuple):
     carrier: np.ndarray  # int64[26]: 1 for a carrier letter
     mask: np.ndarray  # int64[words]: the letters of each word, one bit each
     rho: float  # new tiles a word lays per carrier it holds, at most
+    together: np.ndarray  # int64[26]: letters some word holds beside letter l (bit l: l twice)
+    hosts: np.ndarray  # int64[26]: carrier letters one of which every word holding l holds
+    hard_order: np.ndarray  # int64[26]: non-carrier letters, in fewest words first
 
 
 class Search(NamedTuple):
@@ -117,6 +120,29 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> Words:
     carrier_set = carriers(words, hand_letters)
     carrier = np.array([1 if chr(65 + code) in carrier_set else 0 for code in range(26)], dtype=np.int64)
     rho = max(((len(w) - 1) / sum(ch in carrier_set for ch in w) for w in words), default=0.0)
+    together = np.zeros(26, dtype=np.int64)
+    for word in words:
+        bits = sum(1 << (ord(ch) - 65) for ch in set(word))
+        for ch in set(word):
+            code = ord(ch) - 65
+            together[code] |= bits & ~(1 << code)
+            if word.count(ch) > 1:
+                together[code] |= 1 << code
+    hosts = np.zeros(26, dtype=np.int64)
+    for code in range(26):
+        chosen: set[str] = set()
+        holding = [word for word in words if chr(65 + code) in word]
+        while holding:
+            unhit = [word for word in holding if not chosen.intersection(word)]
+            if not unhit:
+                break
+            tally = {c: sum(c in word for word in unhit) for c in carrier_set}
+            chosen.add(min(tally, key=lambda c: (-tally[c], c)))
+        hosts[code] = sum(1 << (ord(c) - 65) for c in chosen)
+    in_words = [len(occurrences[code]) for code in range(26)]
+    order = [code for code in sorted(range(26), key=lambda c: (in_words[c], c)) if chr(65 + code) not in carrier_set]
+    hard_order = np.full(26, -1, dtype=np.int64)
+    hard_order[: len(order)] = order
     return Words(
         letters,
         np.array([len(word) for word in words] or [0], dtype=np.int64),
@@ -126,6 +152,9 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> Words:
         carrier,
         np.array([sum(1 << (ord(ch) - 65) for ch in set(word)) for word in words] or [0], dtype=np.int64),
         float(rho),
+        together,
+        hosts,
+        hard_order,
     )
 
 
@@ -299,7 +328,81 @@ def _hopeless(s, words, need) -> bool:
         fresh = min(fresh, words.length[k] - 1)
         if fresh > ratio * carried:
             ratio = fresh / carried
-    return left > uses * ratio + 1e-9
+    if left > uses * ratio + 1e-9:
+        return True
+    return not _exclusive_tiles_hosted(s, words)
+
+
+@njit(cache=True, nogil=True)
+def _exclusive_tiles_hosted(s, words) -> bool:
+    """Tiles of the hand no word holds two of (taken greedily, hardest letters first) each need
+    a word of their own, and that word a carrier use of one of their letter's hosts: whether
+    the carrier uses left can be matched to them (Kuhn's augmenting paths)."""
+    members = np.zeros(32, dtype=np.int64)  # letters of the exclusive tiles
+    count = 0
+    taken = 0  # letters already in the set
+    for i in range(26):
+        letter = words.hard_order[i]
+        if letter < 0:
+            break
+        for _ in range(s.hand[letter]):
+            if words.together[letter] & taken:  # some word holds both (or this letter twice)
+                break
+            members[count] = letter
+            count += 1
+            taken |= 1 << letter
+    if count == 0:
+        return True
+    slots = np.zeros(64, dtype=np.int64)  # the carrier letter of each use left
+    used = 0
+    for letter in range(26):
+        if words.carrier[letter] == 1:
+            for _ in range(2 * s.hand[letter]):
+                if used < len(slots):
+                    slots[used] = letter
+                    used += 1
+    for t in range(s.state[S_TILES]):
+        cell = s.tiles[t]
+        letter = s.board[cell] - 1
+        if words.carrier[letter] == 1:
+            for direction in range(2):
+                if s.status[cell, direction] == OPEN and used < len(slots):
+                    slots[used] = letter
+                    used += 1
+    if used < count:
+        return False
+    owner = np.full(used, -1, dtype=np.int64)
+    seen = np.zeros(used, dtype=np.int64)
+    stack = np.zeros(count + 1, dtype=np.int64)
+    slot_at = np.zeros(count + 1, dtype=np.int64)
+    for member in range(count):
+        seen[:] = 0
+        depth = 0
+        stack[0], slot_at[0] = member, 0
+        found = False
+        while depth >= 0 and not found:
+            m = stack[depth]
+            advanced = False
+            while slot_at[depth] < used:
+                j = slot_at[depth]
+                slot_at[depth] += 1
+                if seen[j] or not (words.hosts[members[m]] >> slots[j]) & 1:
+                    continue
+                seen[j] = 1
+                if owner[j] == -1:  # a free use: each member on the path takes the use it tried last
+                    for d in range(depth + 1):
+                        owner[slot_at[d] - 1] = stack[d]
+                    found = True
+                    break
+                depth += 1
+                stack[depth], slot_at[depth] = owner[j], 0
+                advanced = True
+                break
+            if not advanced and not found:
+                depth -= 1
+        if not found:
+            return False
+    return True
 
 
 @njit(cache=True, nogil=True)
