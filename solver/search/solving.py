@@ -366,6 +366,7 @@ def _run_phases(
         return letter_count_proof(tiles, lexicon, min_length, deadline - time.perf_counter())
 
     proof_tried = False
+    words_run = None
     phases = SMALL_HAND_PHASES if len(tiles) <= EXHAUSTIVE_UP_TO else LARGE_HAND_PHASES
     best: Grid | None = None
     best_key: tuple = ()
@@ -413,7 +414,10 @@ def _run_phases(
         elif best is None and base is None and phase is SMALL_HAND_PHASES[1] and len(tiles) <= WORD_SEARCH_UP_TO:
             # The narrow pass found nothing either: the complete word search settles most such
             # hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
-            status_name, grid, decisions = _word_search(tiles, lexicon, min_length, deadline, WORD_SEARCH_FIRST)
+            words_run = _word_search_run(tiles, lexicon, min_length)
+            status_name, grid, decisions = _run_word_search(
+                words_run, tiles, lexicon, min_length, deadline, WORD_SEARCH_SHARE
+            )
             if status_name == "solved":
                 return finish("solved", grid, nodes + decisions)
             if status_name == "no-grid":
@@ -429,7 +433,8 @@ def _run_phases(
         if proof:
             return finish("no-grid", nodes=nodes, proof=proof)
         if base is None and len(tiles) <= WORD_SEARCH_UP_TO and time.perf_counter() < deadline:
-            status_name, grid, decisions = _word_search(tiles, lexicon, min_length, deadline)
+            words_run = words_run or _word_search_run(tiles, lexicon, min_length)  # resumes where it paused
+            status_name, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, deadline)
             if status_name == "solved":
                 return finish("solved", grid, nodes + decisions)
             if status_name == "no-grid":
@@ -439,17 +444,25 @@ def _run_phases(
 
 
 WORD_SEARCH_UP_TO = 21  # the complete word search (solver/search/wordsearch.py) runs on hands up to this size
-WORD_SEARCH_FIRST = 0.5  # seconds it gets before the move model's full pass (then the rest, if exhausted)
+WORD_SEARCH_SHARE = 0.8  # of the time left, before the move model's full pass (then the rest, if exhausted)
 WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.py)"
 
 
-def _word_search(tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float, seconds: float = math.inf) -> tuple:
-    """`solver.search.wordsearch`'s complete search for up to `seconds` before `deadline`: a grid
-    (checked by the validator), a proof that there is none, or 'timeout'."""
-    from solver.core.grid import validate
-    from solver.search.wordsearch import word_search_grid
+def _word_search_run(tiles: TileCounts, lexicon: Lexicon, min_length: int):
+    from solver.search.wordsearch import WordSearch
 
-    status, grid, decisions = word_search_grid(tiles, lexicon, min_length, min(deadline, time.perf_counter() + seconds))
+    return WordSearch(tiles, lexicon, min_length)
+
+
+def _run_word_search(
+    run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float, share: float = 1.0
+) -> tuple:
+    """`solver.search.wordsearch`'s complete search (`run`, resumed) for `share` of the time
+    left: a grid (checked by the validator), a proof that there is none, or 'timeout'."""
+    from solver.core.grid import validate
+
+    now = time.perf_counter()
+    status, grid, decisions = run.run(now + max(deadline - now, 0.0) * share)
     if status == "solved" and not validate(grid, lexicon, tiles=tiles, min_length=min_length).ok:
         return "timeout", None, decisions  # cannot happen unless the search is wrong: no claim made
     return status, grid, decisions

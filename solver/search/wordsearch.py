@@ -292,8 +292,8 @@ def _undo_to(s, mark):
 
 
 @njit(cache=True, nogil=True)
-def _hopeless(s, words, need) -> bool:
-    """The carrier-use bound of the module docstring."""
+def _hopeless(s, words) -> bool:
+    """The carrier-use bounds of the module docstring."""
     left = s.state[S_LEFT]
     if left == 0:
         return False
@@ -308,27 +308,6 @@ def _hopeless(s, words, need) -> bool:
                 if s.status[cell, direction] == OPEN:
                     uses += 1
     if left > uses * words.rho + 1e-9:
-        return True
-    # The same bound with each word's new tiles limited by the letters left in the hand.
-    ratio = 0.0
-    for k in range(len(words.length)):
-        fresh, carried = 0, 0
-        for j in range(words.length[k]):
-            letter = words.letters[k, j]
-            carried += words.carrier[letter]
-        if carried == 0:
-            continue
-        for j in range(words.length[k]):
-            letter = words.letters[k, j]
-            if need[letter] < s.hand[letter]:
-                need[letter] += 1
-                fresh += 1
-        for j in range(words.length[k]):
-            need[words.letters[k, j]] = 0
-        fresh = min(fresh, words.length[k] - 1)
-        if fresh > ratio * carried:
-            ratio = fresh / carried
-    if left > uses * ratio + 1e-9:
         return True
     return not _exclusive_tiles_hosted(s, words)
 
@@ -419,7 +398,20 @@ def _add_item(s, words, side, depth, cell, direction, first, last, from_pool, ne
         at = pool[i] if from_pool else i
         if mask[occ_word[at]] & ~present:
             continue
-        if _fits(board, blocked, status, hand, word_letters, word_length, side, cell, direction, occ_word[at], words.occ_offset[at], need):
+        if _fits(
+            board,
+            blocked,
+            status,
+            hand,
+            word_letters,
+            word_length,
+            side,
+            cell,
+            direction,
+            occ_word[at],
+            words.occ_offset[at],
+            need,
+        ):
             if top == len(s.pool):
                 s.state[S_OVERFLOW] = 1
                 return False
@@ -452,7 +444,9 @@ def _next_items(s, words, side, depth, tiles_before, need) -> bool:
         if k == s.chosen_item[depth] or s.status[cell, direction] != OPEN:
             continue
         first = s.item_start[depth, k]
-        if not _add_item(s, words, side, nxt, cell, direction, first, first + s.item_count[depth, k], True, need, present):
+        if not _add_item(
+            s, words, side, nxt, cell, direction, first, first + s.item_count[depth, k], True, need, present
+        ):
             return False
     for t in range(tiles_before, s.state[S_TILES]):
         cell = s.tiles[t]
@@ -518,7 +512,7 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
         else:
             at = s.pool[s.item_start[depth, k] + o]
             _lay(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at])
-        if _hopeless(s, words, need):
+        if _hopeless(s, words):
             continue
         if not _next_items(s, words, side, depth, tiles_before, need):
             continue
@@ -544,40 +538,55 @@ def hardest_letter(words: Words, counts: np.ndarray) -> int:
     return min(present, key=lambda code: (int(words.occ_start[code + 1] - words.occ_start[code]), code))
 
 
+class WordSearch:
+    """One hand's search, run in calls that each stop at a deadline and resume where it
+    paused: `run` returns (status, grid or None, decisions so far), status 'solved' with a
+    grid, 'no-grid' when the search is complete without one, 'timeout' when the deadline
+    (perf_counter) or the node budget came first."""
+
+    def __init__(self, tiles, lexicon, min_length: int):
+        self.counts = tiles.counts.astype(np.int64)
+        spelled = [word.upper() for word in lexicon.formable_words(tiles, min_length)] if len(tiles) >= 2 else []
+        self.empty = not spelled  # no word at all (or one tile): no grid
+        hand_letters = {chr(65 + code) for code in range(26) if self.counts[code] > 0}
+        self.words = word_arrays(spelled, hand_letters)
+        self.search = new_search(self.counts)
+        self.hard = hardest_letter(self.words, self.counts)
+        self.slice_nodes = 2_000
+
+    @property
+    def decisions(self) -> int:
+        return int(self.search.state[S_NODES])
+
+    def run(self, deadline: float, node_budget: int | None = None) -> tuple:
+        import time
+
+        from solver.core.grid import Grid
+
+        if self.empty:
+            return "no-grid", None, 0
+        s = self.search
+        while True:
+            if node_budget is not None:
+                self.slice_nodes = max(1, min(self.slice_nodes, node_budget - self.decisions))
+            started = time.perf_counter()
+            status = word_search(s, self.words, self.hard, self.slice_nodes)
+            if status == FOUND:
+                side = int(np.sqrt(len(s.board)))
+                cells = {(int(k) // side, int(k) % side): chr(64 + int(s.board[k])) for k in np.nonzero(s.board)[0]}
+                return "solved", Grid.from_cells(cells), self.decisions
+            if status == EXHAUSTED:
+                return "no-grid", None, self.decisions
+            if status == OVERFLOW:
+                return "timeout", None, self.decisions
+            now = time.perf_counter()
+            if now >= deadline or (node_budget is not None and self.decisions >= node_budget):
+                return "timeout", None, self.decisions
+            per_node = (now - started) / max(self.slice_nodes, 1)
+            budget = min((deadline - now) / 4, 0.02)
+            self.slice_nodes = int(max(100, min(self.slice_nodes * 2, budget / max(per_node, 1e-9))))
+
+
 def word_search_grid(tiles, lexicon, min_length: int, deadline: float, node_budget: int | None = None):
-    """(status, grid or None, decisions): 'solved' with a grid, 'no-grid' when the search is
-    complete without one, 'timeout' when `deadline` (perf_counter) or `node_budget` came first."""
-    import time
-
-    from solver.core.grid import Grid
-
-    counts = tiles.counts.astype(np.int64)
-    if int(counts.sum()) < 2:
-        return "no-grid", None, 0
-    spelled = [word.upper() for word in lexicon.formable_words(tiles, min_length)]
-    if not spelled:
-        return "no-grid", None, 0
-    hand_letters = {chr(65 + code) for code in range(26) if counts[code] > 0}
-    words = word_arrays(spelled, hand_letters)
-    s = new_search(counts)
-    hard = hardest_letter(words, counts)
-    slice_nodes = 2_000
-    while True:
-        if node_budget is not None:
-            slice_nodes = max(1, min(slice_nodes, node_budget - int(s.state[S_NODES])))
-        started = time.perf_counter()
-        status = word_search(s, words, hard, slice_nodes)
-        nodes = int(s.state[S_NODES])
-        if status == FOUND:
-            side = int(np.sqrt(len(s.board)))
-            cells = {(int(k) // side, int(k) % side): chr(64 + int(s.board[k])) for k in np.nonzero(s.board)[0]}
-            return "solved", Grid.from_cells(cells), nodes
-        if status == EXHAUSTED:
-            return "no-grid", None, nodes
-        if status == OVERFLOW:
-            return "timeout", None, nodes
-        now = time.perf_counter()
-        if now >= deadline or (node_budget is not None and nodes >= node_budget):
-            return "timeout", None, nodes
-        per_node = (now - started) / max(slice_nodes, 1)
-        slice_nodes = int(max(100, min(slice_nodes * 2, min((deadline - now) / 4, 0.02) / max(per_node, 1e-9))))
+    """`WordSearch(tiles, lexicon, min_length).run(deadline, node_budget)`."""
+    return WordSearch(tiles, lexicon, min_length).run(deadline, node_budget)
