@@ -25,9 +25,13 @@ What it prunes, each a property of every valid grid reachable from the state:
 - carrier uses: the *carriers* are letters such that every word the hand spells holds one
   (the vowels, then greedily whatever letter the other words share). A tile is in at most two
   words, so a carrier tile on the board offers its open directions, a carrier in the hand two;
-  every word laid from now on uses at least one of these, and lays at most `rho` new tiles per
-  carrier it holds (rho: the most any word spells, (length - 1) / carriers). So the tiles left
-  must not exceed rho times the carrier uses left.
+  every word laid from now on uses at least one of these, and lays at most length - 1 new
+  tiles: share them among the carriers it holds, and a use of carrier c gets at most rho[c]
+  (the most (length - 1) / carriers of a word holding c). So the tiles left must not exceed
+  the sum of rho over the carrier uses left;
+- exclusive tiles: tiles of the hand no word holds two of each need a word of their own, and
+  that word a use of a carrier that every word holding the tile's letter holds one of (its
+  hosts): the uses left must match them (Hall's condition, by augmenting paths).
 
 Every grid it returns passes `solver.core.grid.validate` (the caller checks); its "no grid"
 answers are tested against `solver.search.reference.exhaustive_grid_exists` on small hands.
@@ -60,7 +64,7 @@ class Words(NamedTuple):
     occ_start: np.ndarray  # int64[27]: letter l's occurrences are occ_start[l]..occ_start[l+1]
     carrier: np.ndarray  # int64[26]: 1 for a carrier letter
     mask: np.ndarray  # int64[words]: the letters of each word, one bit each
-    rho: float  # new tiles a word lays per carrier it holds, at most
+    rho: np.ndarray  # float64[26]: new tiles a word lays per use of carrier c, at most
     together: np.ndarray  # int64[26]: letters some word holds beside letter l (bit l: l twice)
     hosts: np.ndarray  # int64[26]: carrier letters one of which every word holding l holds
     hard_order: np.ndarray  # int64[26]: non-carrier letters, in fewest words first
@@ -119,7 +123,11 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> Words:
     occ_start[1:] = np.cumsum([len(per_letter) for per_letter in occurrences])
     carrier_set = carriers(words, hand_letters)
     carrier = np.array([1 if chr(65 + code) in carrier_set else 0 for code in range(26)], dtype=np.int64)
-    rho = max(((len(w) - 1) / sum(ch in carrier_set for ch in w) for w in words), default=0.0)
+    rho = np.zeros(26, dtype=np.float64)
+    for word in words:
+        share = (len(word) - 1) / sum(ch in carrier_set for ch in word)
+        for ch in set(word).intersection(carrier_set):
+            rho[ord(ch) - 65] = max(rho[ord(ch) - 65], share)
     together = np.zeros(26, dtype=np.int64)
     for word in words:
         bits = sum(1 << (ord(ch) - 65) for ch in set(word))
@@ -151,7 +159,7 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> Words:
         occ_start,
         carrier,
         np.array([sum(1 << (ord(ch) - 65) for ch in set(word)) for word in words] or [0], dtype=np.int64),
-        float(rho),
+        rho,
         together,
         hosts,
         hard_order,
@@ -297,17 +305,18 @@ def _hopeless(s, words) -> bool:
     left = s.state[S_LEFT]
     if left == 0:
         return False
-    uses = 0
+    room = 0.0
     for letter in range(26):
         if words.carrier[letter] == 1:
-            uses += 2 * s.hand[letter]
+            room += 2 * s.hand[letter] * words.rho[letter]
     for t in range(s.state[S_TILES]):
         cell = s.tiles[t]
-        if words.carrier[s.board[cell] - 1] == 1:
+        letter = s.board[cell] - 1
+        if words.carrier[letter] == 1:
             for direction in range(2):
                 if s.status[cell, direction] == OPEN:
-                    uses += 1
-    if left > uses * words.rho + 1e-9:
+                    room += words.rho[letter]
+    if left > room + 1e-9:
         return True
     return not _exclusive_tiles_hosted(s, words)
 
