@@ -88,6 +88,7 @@ class Search(NamedTuple):
     items: np.ndarray  # int64[depths]: how many
     pool: np.ndarray  # int64[POOL]: occurrences (options), each depth's lists after the one before
     pool_top: np.ndarray  # int64[depths]: the pool's end after each depth's lists
+    scratch: np.ndarray  # int64[6, SCRATCH]: the exclusive-tile matching's work arrays
     chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
     option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
@@ -198,43 +199,11 @@ def new_search(counts: np.ndarray) -> Search:
         np.zeros(depths, dtype=np.int64),
         np.zeros(POOL, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
+        np.zeros((6, 4 * n + 8), dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
     )
-
-
-@njit(cache=True, nogil=True)
-def _fits(board, blocked, status, hand, word_letters, word_length, side, cell, direction, k, offset, need) -> bool:
-    """Whether word k can be laid `direction` with its letter `offset` on `cell` (see the
-    module docstring); `need` is scratch (int64[26], left zero)."""
-    step = 1 if direction == 0 else side
-    length = word_length[k]
-    start = cell - offset * step
-    before, after = start - step, start + length * step
-    if before < 0 or after >= side * side or board[before] != 0 or board[after] != 0:
-        return False
-    if direction == 0 and (before // side != cell // side or after // side != cell // side):
-        return False
-    ok = True
-    for j in range(length):
-        p = start + j * step
-        letter = word_letters[k, j]
-        if board[p] != 0:
-            if board[p] != letter + 1 or status[p, direction] != OPEN:
-                ok = False
-                break
-        else:
-            if blocked[p] != 0:
-                ok = False
-                break
-            need[letter] += 1
-            if need[letter] > hand[letter]:
-                ok = False
-                break
-    for j in range(length):
-        need[word_letters[k, j]] = 0
-    return ok
 
 
 @njit(cache=True, nogil=True)
@@ -258,7 +227,7 @@ def _block(s, cell):
 
 @njit(cache=True, nogil=True)
 def _lay(s, words, side, cell, direction, k, offset):
-    """Lay word k as `_fits` checked it, logging every change."""
+    """Lay word k as `_add_item` found it fits, logging every change."""
     step = 1 if direction == 0 else side
     length = words.length[k]
     start = cell - offset * step
@@ -326,7 +295,8 @@ def _exclusive_tiles_hosted(s, words) -> bool:
     """Tiles of the hand no word holds two of (taken greedily, hardest letters first) each need
     a word of their own, and that word a carrier use of one of their letter's hosts: whether
     the carrier uses left can be matched to them (Kuhn's augmenting paths)."""
-    members = np.zeros(32, dtype=np.int64)  # letters of the exclusive tiles
+    scratch = s.scratch
+    members = scratch[0]  # letters of the exclusive tiles
     count = 0
     taken = 0  # letters already in the set
     for i in range(26):
@@ -341,7 +311,7 @@ def _exclusive_tiles_hosted(s, words) -> bool:
             taken |= 1 << letter
     if count == 0:
         return True
-    slots = np.zeros(64, dtype=np.int64)  # the carrier letter of each use left
+    slots = scratch[1]  # the carrier letter of each use left
     used = 0
     for letter in range(26):
         if words.carrier[letter] == 1:
@@ -359,12 +329,10 @@ def _exclusive_tiles_hosted(s, words) -> bool:
                     used += 1
     if used < count:
         return False
-    owner = np.full(used, -1, dtype=np.int64)
-    seen = np.zeros(used, dtype=np.int64)
-    stack = np.zeros(count + 1, dtype=np.int64)
-    slot_at = np.zeros(count + 1, dtype=np.int64)
+    owner, seen, stack, slot_at = scratch[2], scratch[3], scratch[4], scratch[5]
+    owner[:used] = -1
     for member in range(count):
-        seen[:] = 0
+        seen[:used] = 0
         depth = 0
         stack[0], slot_at[0] = member, 0
         found = False
@@ -402,25 +370,43 @@ def _add_item(s, words, side, depth, cell, direction, first, last, from_pool, ne
     top = s.pool_top[depth]
     board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
     word_letters, word_length, occ_word, mask, pool = words.letters, words.length, words.occ_word, words.mask, s.pool
+    occ_offset = words.occ_offset
+    step = 1 if direction == 0 else side
+    area, row = side * side, cell // side
     s.item_cell[depth, k], s.item_dir[depth, k], s.item_start[depth, k] = cell, direction, top
     for i in range(first, last):
         at = pool[i] if from_pool else i
         if mask[occ_word[at]] & ~present:
             continue
-        if _fits(
-            board,
-            blocked,
-            status,
-            hand,
-            word_letters,
-            word_length,
-            side,
-            cell,
-            direction,
-            occ_word[at],
-            words.occ_offset[at],
-            need,
-        ):
+        # Whether word kw fits with its letter `offset` on `cell` (see the module docstring),
+        # written out here: a call per candidate cost more than the check itself.
+        kw, offset = occ_word[at], occ_offset[at]
+        length = word_length[kw]
+        start = cell - offset * step
+        before, after = start - step, start + length * step
+        if before < 0 or after >= area or board[before] != 0 or board[after] != 0:
+            continue
+        if direction == 0 and (before // side != row or after // side != row):
+            continue
+        ok = True
+        for j in range(length):
+            p = start + j * step
+            letter = word_letters[kw, j]
+            if board[p] != 0:
+                if board[p] != letter + 1 or status[p, direction] != OPEN:
+                    ok = False
+                    break
+            elif blocked[p] != 0:
+                ok = False
+                break
+            else:
+                need[letter] += 1
+                if need[letter] > hand[letter]:
+                    ok = False
+                    break
+        for j in range(length):
+            need[word_letters[kw, j]] = 0
+        if ok:
             if top == len(s.pool):
                 s.state[S_OVERFLOW] = 1
                 return False
