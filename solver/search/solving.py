@@ -444,7 +444,7 @@ def _run_phases(
 
 
 WORD_SEARCH_UP_TO = 21  # the complete word search (solver/search/wordsearch.py) runs on hands up to this size
-WORD_SEARCH_SHARE = 0.8  # of the time left, before the move model's full pass (then the rest, if exhausted)
+WORD_SEARCH_SHARE = 0.9  # of the time left, before the move model's full pass (then the rest, if exhausted)
 WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.py)"
 
 

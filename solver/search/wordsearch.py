@@ -207,22 +207,22 @@ def new_search(counts: np.ndarray) -> Search:
 
 
 @njit(cache=True, nogil=True)
-def _single_fits(s, side, cell, direction) -> bool:
+def _single_fits(board, side, cell, direction) -> bool:
     step = 1 if direction == 0 else side
-    return s.board[cell - step] == 0 and s.board[cell + step] == 0
+    return board[cell - step] == 0 and board[cell + step] == 0
 
 
 @njit(cache=True, nogil=True)
-def _log(s, kind, cell, direction):
-    at = s.state[S_UNDO]
-    s.undo[at, 0], s.undo[at, 1], s.undo[at, 2] = kind, cell, direction
-    s.state[S_UNDO] = at + 1
+def _log(undo, state, kind, cell, direction):
+    at = state[S_UNDO]
+    undo[at, 0], undo[at, 1], undo[at, 2] = kind, cell, direction
+    state[S_UNDO] = at + 1
 
 
 @njit(cache=True, nogil=True)
-def _block(s, cell):
-    s.blocked[cell] += 1
-    _log(s, UNDO_BLOCK, cell, 0)
+def _block(blocked, undo, state, cell):
+    blocked[cell] += 1
+    _log(undo, state, UNDO_BLOCK, cell, 0)
 
 
 @njit(cache=True, nogil=True)
@@ -231,8 +231,8 @@ def _lay(s, words, side, cell, direction, k, offset):
     step = 1 if direction == 0 else side
     length = words.length[k]
     start = cell - offset * step
-    _block(s, start - step)
-    _block(s, start + length * step)
+    _block(s.blocked, s.undo, s.state, start - step)
+    _block(s.blocked, s.undo, s.state, start + length * step)
     for j in range(length):
         p = start + j * step
         if s.board[p] == 0:
@@ -243,9 +243,9 @@ def _lay(s, words, side, cell, direction, k, offset):
             s.tiles[s.state[S_TILES]] = p
             s.state[S_TILES] += 1
             s.status[p, 1 - direction] = OPEN
-            _log(s, UNDO_TILE, p, direction)
+            _log(s.undo, s.state, UNDO_TILE, p, direction)
         else:
-            _log(s, UNDO_STATUS, p, direction)
+            _log(s.undo, s.state, UNDO_STATUS, p, direction)
         s.status[p, direction] = COVERED
 
 
@@ -412,7 +412,7 @@ def _add_item(s, words, side, depth, cell, direction, first, last, from_pool, ne
                 return False
             s.pool[top] = at
             top += 1
-    single = _single_fits(s, side, cell, direction)
+    single = _single_fits(s.board, side, cell, direction)
     s.item_count[depth, k] = top - s.item_start[depth, k]
     s.item_single[depth, k] = 1 if single else 0
     s.items[depth] = k + 1
@@ -501,9 +501,9 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
         if o == count:  # the last option: the tile alone that way
             step = 1 if direction == 0 else side
             s.status[cell, direction] = SINGLE
-            _log(s, UNDO_STATUS, cell, direction)
-            _block(s, cell - step)
-            _block(s, cell + step)
+            _log(s.undo, s.state, UNDO_STATUS, cell, direction)
+            _block(s.blocked, s.undo, s.state, cell - step)
+            _block(s.blocked, s.undo, s.state, cell + step)
         else:
             at = s.pool[s.item_start[depth, k] + o]
             _lay(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at])
