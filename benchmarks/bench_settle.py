@@ -2,6 +2,7 @@
 
     python benchmarks/bench_settle.py                # the known hard hands + 1000 hands of 11, 15, 21
     python benchmarks/bench_settle.py --hands 100    # fewer random hands per size
+    python benchmarks/bench_settle.py --vowel-poor 100   # also 100 hands per size with 1-2 vowels
     python benchmarks/bench_settle.py --record       # also write benchmarks/results/<date>-settle.md
 
 The random hands are bench_solve.py's draws (same seed, same generator per size), so the
@@ -64,6 +65,21 @@ def random_hands(size: int, count: int, seed: int) -> list:
     return [draw(ENGLISH, size, rng) for _ in range(count)]
 
 
+def vowel_poor_hands(size: int, count: int, seed: int) -> list:
+    """Hands like the hard ones: one or two vowels (drawn from the bag's), the rest consonants
+    drawn from the bag's consonants (Y counts as a consonant)."""
+    from solver.core.tiles import ENGLISH, TileCounts, draw
+
+    vowels = TileCounts.from_letters("".join(ch * ENGLISH[ch] for ch in "AEIOU"))
+    consonants = TileCounts.from_letters("".join(ch * ENGLISH[ch] for ch in ENGLISH.letters() if ch not in "AEIOU"))
+    rng = np.random.default_rng([seed, size, 1])
+    hands = []
+    for _ in range(count):
+        few = int(rng.integers(1, 3))
+        hands.append(draw(vowels, few, rng) + draw(consonants, size - few, rng))
+    return hands
+
+
 def markdown(rows: list[dict], args) -> str:
     lines = [
         f"# settle benchmark, {date.today().isoformat()}",
@@ -94,6 +110,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--hands", type=int, default=1000, help="random hands per size (11, 15, 21)")
+    parser.add_argument("--vowel-poor", type=int, default=0, help="also this many 1-2 vowel hands per size")
     parser.add_argument("--time-limit", type=float, default=1.0)
     parser.add_argument("--record", action="store_true", help="write the table to benchmarks/results/")
     args = parser.parse_args()
@@ -105,10 +122,13 @@ def main() -> None:
     solve("AEEIRSTQUNL", lexicon)  # compile (or load) the kernels before timing
     solve(HARD_HANDS[0], lexicon)  # and the word search's
     rows = [settle_group("known hard", list(HARD_HANDS), args.time_limit, lexicon)]
-    for size in SIZES:
+    for size in SIZES if args.hands else ():
         started = time.perf_counter()
         rows.append(settle_group(f"{size} tiles", random_hands(size, args.hands, args.seed), args.time_limit, lexicon))
         print(f"size {size}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    for size in SIZES if args.vowel_poor else ():
+        hands = vowel_poor_hands(size, args.vowel_poor, args.seed)
+        rows.append(settle_group(f"{size} tiles, 1-2 vowels", hands, args.time_limit, lexicon))
     text = markdown(rows, args)
     print(text)
     if args.record:
