@@ -533,6 +533,19 @@ def hardest_letter(words: Words, counts: np.ndarray) -> int:
     return min(present, key=lambda code: (int(words.occ_start[code + 1] - words.occ_start[code]), code))
 
 
+MAX_WORDS = 3_000  # a hand that spells more words is declined (see WordSearch)
+WALK_BUDGET = 2_000_000  # DAWG steps spent counting them
+
+
+def _spelled_count(counts: np.ndarray, lexicon, min_length: int) -> int:
+    """How many words the hand spells, or -1 when more than MAX_WORDS (or too long to count)."""
+    from solver.search import kernels as K
+
+    out = np.zeros((MAX_WORDS, 26), dtype=np.int8)
+    graph = K.graph_of(lexicon.forward, lexicon.reverse)
+    return int(K.word_letter_counts(counts.astype(np.int64).copy(), min_length, WALK_BUDGET, graph, out))
+
+
 class WordSearch:
     """One hand's search, run in calls that each stop at a deadline and resume where it
     paused: `run` returns (status, grid or None, decisions so far), status 'solved' with a
@@ -541,8 +554,12 @@ class WordSearch:
 
     def __init__(self, tiles, lexicon, min_length: int):
         self.counts = tiles.counts.astype(np.int64)
-        spelled = [word.upper() for word in lexicon.formable_words(tiles, min_length)] if len(tiles) >= 2 else []
-        self.empty = not spelled  # no word at all (or one tile): no grid
+        # A hand that spells very many words is vowel-rich: the move model's ground, and
+        # listing them would cost more than the deadline allows. The search declines it.
+        self.declined = _spelled_count(self.counts, lexicon, min_length) < 0
+        spelled = [] if self.declined or len(tiles) < 2 else lexicon.formable_words(tiles, min_length)
+        spelled = [word.upper() for word in spelled]
+        self.empty = not spelled and not self.declined  # no word at all (or one tile): no grid
         hand_letters = {chr(65 + code) for code in range(26) if self.counts[code] > 0}
         self.words = word_arrays(spelled, hand_letters)
         self.search = new_search(self.counts)
@@ -558,6 +575,8 @@ class WordSearch:
 
         from solver.core.grid import Grid
 
+        if self.declined:
+            return "timeout", None, 0
         if self.empty:
             return "no-grid", None, 0
         s = self.search

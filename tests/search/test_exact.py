@@ -63,6 +63,6 @@ def test_a_dense_grid_outside_the_move_model(en):
 
 
 def test_the_budget_is_kept(en):
-    hand = TileCounts.from_letters("BEFJLQSTUVW")  # no grid known; far too big to settle in 1000 cells
+    hand = TileCounts.from_letters("BEFJLQSTUVW")  # no grid (the word search proves it); far too big for 1000 cells
     status, grid, cells = exact_grid(hand, en, 2, time.perf_counter() + 60, node_budget=1000)
     assert (status, grid) == ("timeout", None) and cells == 1000

@@ -80,3 +80,12 @@ def test_solve_settles_a_hand_of_the_bench_the_move_model_exhausts(en):
     # One of the project's bench hands no earlier method settled: two vowels for eleven tiles.
     result = solving.solve("BEFJLQSTUVW", en, time_limit=10.0)
     assert result.status == "no-grid" and result.proof == solving.WORD_SEARCH
+
+
+def test_a_vowel_rich_hand_is_declined_at_once(en):
+    # It spells tens of thousands of words: the move model's ground; listing them would cost
+    # seconds, so the search makes no claim (and takes no time).
+    started = time.perf_counter()
+    status, grid, decisions = settle(TileCounts.from_letters("AEEIRSTQUNLDOGCABHMPR"), en)
+    assert (status, grid, decisions) == ("timeout", None, 0)
+    assert time.perf_counter() - started < 1.0
