@@ -366,6 +366,7 @@ def _run_phases(
         return letter_count_proof(tiles, lexicon, min_length, deadline - time.perf_counter())
 
     proof_tried = False
+    words_run = None
     phases = SMALL_HAND_PHASES if len(tiles) <= EXHAUSTIVE_UP_TO else LARGE_HAND_PHASES
     best: Grid | None = None
     best_key: tuple = ()
@@ -410,6 +411,17 @@ def _run_phases(
             proof_tried, proof = True, counting_proof()
             if proof:
                 return finish("no-grid", nodes=nodes, proof=proof)
+        elif best is None and base is None and phase is SMALL_HAND_PHASES[1] and len(tiles) <= WORD_SEARCH_UP_TO:
+            # The narrow pass found nothing either: the complete word search settles most such
+            # hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
+            words_run = _word_search_run(tiles, lexicon, min_length)
+            status_name, grid, decisions = _run_word_search(
+                words_run, tiles, lexicon, min_length, deadline, WORD_SEARCH_SHARE
+            )
+            if status_name == "solved":
+                return finish("solved", grid, nodes + decisions)
+            if status_name == "no-grid":
+                return finish("no-grid", nodes=nodes + decisions, proof=WORD_SEARCH)
         if time.perf_counter() >= deadline or (max_nodes is not None and nodes >= max_nodes):
             break
     if best is not None:
@@ -420,31 +432,40 @@ def _run_phases(
         proof = "" if proof_tried else counting_proof()
         if proof:
             return finish("no-grid", nodes=nodes, proof=proof)
-        if base is None and len(tiles) <= EXACT_UP_TO and time.perf_counter() < deadline:
-            status_name, grid, cells = _cell_by_cell(tiles, lexicon, min_length, deadline)
+        if base is None and len(tiles) <= WORD_SEARCH_UP_TO and time.perf_counter() < deadline:
+            words_run = words_run or _word_search_run(tiles, lexicon, min_length)  # resumes where it paused
+            status_name, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, deadline)
             if status_name == "solved":
-                return finish("solved", grid, nodes + cells)
+                return finish("solved", grid, nodes + decisions)
             if status_name == "no-grid":
-                return finish("no-grid", nodes=nodes + cells, proof=CELL_BY_CELL)
+                return finish("no-grid", nodes=nodes + decisions, proof=WORD_SEARCH)
         return finish("exhausted", nodes=nodes)
     return finish("timeout", nodes=nodes)
 
 
-EXACT_UP_TO = 21  # the cell-by-cell search is tried on exhausted hands up to this size
-EXACT_SECONDS = 1.0  # and for at most this long: it settles small hands, rarely dense big ones
-CELL_BY_CELL = "exhaustive search, cell by cell (solver/search/exact.py)"
+WORD_SEARCH_UP_TO = 21  # the complete word search (solver/search/wordsearch.py) runs on hands up to this size
+WORD_SEARCH_SHARE = 0.9  # of the time left, before the move model's full pass (then the rest, if exhausted)
+WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.py)"
 
 
-def _cell_by_cell(tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float) -> tuple:
-    """`solver.search.exact`'s complete search, where the move model ran out of moves: a grid
-    outside the move model (checked by the validator), a proof that there is none, or 'timeout'."""
+def _word_search_run(tiles: TileCounts, lexicon: Lexicon, min_length: int):
+    from solver.search.wordsearch import WordSearch
+
+    return WordSearch(tiles, lexicon, min_length)
+
+
+def _run_word_search(
+    run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float, share: float = 1.0
+) -> tuple:
+    """`solver.search.wordsearch`'s complete search (`run`, resumed) for `share` of the time
+    left: a grid (checked by the validator), a proof that there is none, or 'timeout'."""
     from solver.core.grid import validate
-    from solver.search.exact import exact_grid
 
-    status, grid, cells = exact_grid(tiles, lexicon, min_length, min(deadline, time.perf_counter() + EXACT_SECONDS))
+    now = time.perf_counter()
+    status, grid, decisions = run.run(now + max(deadline - now, 0.0) * share)
     if status == "solved" and not validate(grid, lexicon, tiles=tiles, min_length=min_length).ok:
-        return "timeout", None, cells  # cannot happen unless the search is wrong: no claim made
-    return status, grid, cells
+        return "timeout", None, decisions  # cannot happen unless the search is wrong: no claim made
+    return status, grid, decisions
 
 
 def _next_slice(current: int, done: int, slice_started: float, deadline: float) -> int:

@@ -12,7 +12,6 @@ import pytest
 
 from solver.core.grid import validate
 from solver.core.tiles import ENGLISH, TileCounts, draw
-from solver.search import solving
 from solver.search.exact import exact_grid
 from solver.search.reference import exhaustive_grid_exists
 
@@ -64,25 +63,6 @@ def test_a_dense_grid_outside_the_move_model(en):
 
 
 def test_the_budget_is_kept(en):
-    hand = TileCounts.from_letters("BEFJLQSTUVW")  # no grid known; far too big to settle in 1000 cells
+    hand = TileCounts.from_letters("BEFJLQSTUVW")  # no grid (the word search proves it); far too big for 1000 cells
     status, grid, cells = exact_grid(hand, en, 2, time.perf_counter() + 60, node_budget=1000)
     assert (status, grid) == ("timeout", None) and cells == 1000
-
-
-def test_solve_settles_an_exhausted_hand_with_it(en, monkeypatch):
-    # Where the move model runs out, solve hands the hand to the cell-by-cell search: its
-    # no-grid answer carries the proof's name, its grid passes the validator.
-    calls = []
-    real = solving._cell_by_cell
-
-    def spy(*args):
-        calls.append(args[0].letters())
-        return real(*args)
-
-    monkeypatch.setattr(solving, "_cell_by_cell", spy)
-    monkeypatch.setattr(solving, "PROOF_COMPLETE_UP_TO", 1)  # so a 5-tile hand gets this far
-    monkeypatch.setattr(solving, "letter_count_proof", lambda *args, **kwargs: "")
-    result = solving.solve("CILRV", en, time_limit=5.0)  # no grid (the oracle agrees)
-    assert calls == ["CILRV"]
-    assert result.status == "no-grid" and result.proof == solving.CELL_BY_CELL
-    assert exhaustive_grid_exists(TileCounts.from_letters("CILRV"), en) is None

@@ -31,7 +31,7 @@ from solver.core.grid import find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
 from solver.search.proofs import LETTER_COUNTS, letter_count_proof
 from solver.search.reference import exhaustive_grid_exists
-from solver.search.solving import CELL_BY_CELL, MAX_SOLVE_TILES, PROOF_COMPLETE_UP_TO, solve
+from solver.search.solving import MAX_SOLVE_TILES, PROOF_COMPLETE_UP_TO, WORD_SEARCH, solve
 
 STATUSES = ("solved", "no-grid", "exhausted", "timeout")
 # Seconds a call may overrun its time limit here: generous, because a loaded 2-core CI machine can
@@ -84,8 +84,8 @@ def assert_no_grid_claim(result, hand, lexicon, min_length: int = 2) -> None:
         assert len(hand) <= PROOF_COMPLETE_UP_TO, f"{hand.letters()}: exhaustive proof beyond the complete size"
     elif result.proof == LETTER_COUNTS:
         assert not counting_program_feasible(hand, lexicon, min_length), f"{hand.letters()}: counting proof fails"
-    elif result.proof == CELL_BY_CELL:
-        pass  # a complete search (tests/search/test_exact.py); the oracle below re-checks small hands
+    elif result.proof == WORD_SEARCH:
+        pass  # a complete search (tests/search/test_wordsearch.py); the oracle below re-checks small hands
     else:
         pytest.fail(f"{hand.letters()}: unrecognised no-grid proof {result.proof!r}")
     if len(hand) <= REFERENCE_UP_TO:
