@@ -3,6 +3,7 @@
     python benchmarks/bench_solve.py                 # the full run (sizes 11..144)
     python benchmarks/bench_solve.py --quick         # 50 hands per small size
     python benchmarks/bench_solve.py --sizes 40,144 --hands 30   # a subset, 30 hands each
+    python benchmarks/bench_solve.py --sizes 21:200,40:30        # hands per size
     python benchmarks/bench_solve.py --record        # also write benchmarks/results/<date>-solve.md
     python benchmarks/bench_solve.py --against "/tmp/peers/watson/target/release/watson --fresh --quiet --dict WORDS.txt"
 
@@ -189,12 +190,20 @@ def side_by_side(rows: list[dict], against: str) -> list[str]:
     return lines
 
 
+def size_counts(item: str) -> tuple[int, int]:
+    """'40' -> (40, its default count); '40:30' -> (40, 30)."""
+    size, _, count = item.partition(":")
+    return int(size), int(count) if count else SIZES.get(int(size), 20)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--time-limit", type=float, default=1.0)
     parser.add_argument("--quick", action="store_true", help="50 hands for the small sizes, 10 for the large")
-    parser.add_argument("--sizes", type=str, default="", help="comma-separated subset of sizes")
+    parser.add_argument(
+        "--sizes", type=str, default="", help="comma-separated subset of sizes, each SIZE or SIZE:HANDS"
+    )
     parser.add_argument("--hands", type=int, default=0, help="hands per size (default: each size's own count)")
     parser.add_argument("--against", help="another solver's command, side by side (the hands are appended)")
     parser.add_argument("--no-first-call", action="store_true", help="skip the fresh-process compile costs")
@@ -207,7 +216,7 @@ def main() -> None:
 
     sizes = dict(SIZES)
     if args.sizes:
-        sizes = {int(s): SIZES.get(int(s), 20) for s in args.sizes.split(",")}
+        sizes = dict(size_counts(item) for item in args.sizes.split(","))
     if args.quick:
         sizes = {s: min(n, 50 if s <= 21 else 10) for s, n in sizes.items()}
     if args.hands:
