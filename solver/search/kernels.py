@@ -103,6 +103,7 @@ MAX_WORD = 64
 # NO_LITERALS: numba compiles a kernel called from another kernel once per pattern of constant
 # arguments (a literal 0 and a variable are two specialisations, each compiled in full), so
 # kernel-to-kernel calls pass constants as np.int64(...) or computed values: one specialisation each.
+START_STEPS_FLOOR = 2000  # DAWG steps a start square may take at least, in a capped search
 KEEP_CAPACITY = 256  # largest move-list cap (state[ST_MAX_BRANCH]) the scratch buffers take
 VOWELS_MASK = (1 << 0) | (1 << 4) | (1 << 8) | (1 << 14) | (1 << 20)  # A E I O U
 
@@ -593,8 +594,9 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
     cells = side * side
     per_start = budget
     if state[ST_MAX_BRANCH] > 0:  # capped search: share the budget among anchors
-        per_start = max(budget // max(anchor_count, 1), 2000)
+        per_start = max(budget // max(anchor_count, 1), START_STEPS_FLOOR)
     spent = 0
+    whole_hand = _hand_summary(hand)
     for dist in range(hand_count + 1):
         any_start = False
         for anchor_row in range(anchor_count):
@@ -610,7 +612,7 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
                 break
             step = 1 if direction == 0 else side
             perp = side if direction == 0 else 1
-            hand_mask, vowels, consonants = _hand_summary(hand)
+            hand_mask, vowels, consonants = whole_hand  # each walk gives back every tile it takes
             steps = 0
             k = 0
             node_at[0] = 0
@@ -649,9 +651,7 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
                 else:
                     bit = tried[k] & (-tried[k])
                     tried[k] ^= bit
-                    code = 1
-                    while (1 << (code - 1)) != bit:
-                        code += 1
+                    code = _bit_code(bit)
                     hand[code - 1] -= 1
                     if hand[code - 1] == 0:
                         hand_mask ^= bit
@@ -724,6 +724,28 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
             spent += steps
         if not any_start or cursor[C_TRUNCATED] == 1 and spent >= budget:
             break
+
+
+@njit(cache=True, nogil=True)
+def _bit_code(bit):
+    """The letter code of a one-bit mask (bit code-1 set), by halving: five tests, not a scan
+    of up to 26 bits, on every step of a walk."""
+    code = 1
+    if bit >= 1 << 16:
+        bit >>= 16
+        code += 16
+    if bit >= 1 << 8:
+        bit >>= 8
+        code += 8
+    if bit >= 1 << 4:
+        bit >>= 4
+        code += 4
+    if bit >= 1 << 2:
+        bit >>= 2
+        code += 2
+    if bit >= 1 << 1:
+        code += 1
+    return code
 
 
 @njit(cache=True, nogil=True)
@@ -901,19 +923,41 @@ def _expand(ws, graph, ordering, depth):
         bbox[2], bbox[3] = frames[depth, F_CMIN], frames[depth, F_CMAX]
         move_end, letter_end, cut = generate_moves(ws, graph, ordering, move_base, letter_base)
         complete = 1 - cut
-    if move_end > move_base:
+    cap = min(state[ST_MAX_BRANCH], KEEP_CAPACITY)
+    if cap > 0 and move_end - move_base > cap:
+        _rank_best(scores, order, ws.kept_scores, move_base, move_end, cap)
+        move_end, letter_end = _keep_best(ws, move_base, letter_base, cap)
+        complete = 0
+    elif move_end > move_base:
         # Stable: ties keep generation order, the same compiled or not (quicksorts break ties differently).
         ranked = np.argsort(-scores[move_base:move_end], kind="mergesort")
         for i in range(move_end - move_base):
             order[move_base + i] = move_base + ranked[i]
-        cap = min(state[ST_MAX_BRANCH], KEEP_CAPACITY)
-        if cap > 0 and move_end - move_base > cap:
-            move_end, letter_end = _keep_best(ws, move_base, letter_base, cap)
-            complete = 0
     frames[depth, F_MV_END] = move_end
     frames[depth, F_MV_NEXT] = move_base
     frames[depth, F_LETTER_TOP] = letter_end
     frames[depth, F_GENERATED] = 1 if complete else 2
+
+
+@njit(cache=True, nogil=True)
+def _rank_best(scores, order, best_scores, move_base, move_end, cap):
+    """The `cap` best moves of scores[move_base:move_end], best first, into
+    order[move_base:move_base + cap]: the first `cap` of the stable sort by score (ties in
+    generation order), without sorting the thousands of moves a big hand lists (one pass,
+    insertion into the short list; `best_scores` is scratch of at least `cap`)."""
+    count = 0
+    for move in range(move_base, move_end):
+        score = scores[move]
+        if count == cap and score <= best_scores[cap - 1]:
+            continue
+        slot = count if count < cap else cap - 1  # a full list drops its worst
+        count = min(count + 1, cap)
+        while slot > 0 and best_scores[slot - 1] < score:
+            best_scores[slot] = best_scores[slot - 1]
+            order[move_base + slot] = order[move_base + slot - 1]
+            slot -= 1
+        best_scores[slot] = score
+        order[move_base + slot] = move
 
 
 @njit(cache=True, nogil=True)
@@ -981,9 +1025,7 @@ def hostable_letters(hand, min_len, budget, graph):
             continue
         bit = tried[k] & (-tried[k])
         tried[k] ^= bit
-        code = 1
-        while (1 << (code - 1)) != bit:
-            code += 1
+        code = _bit_code(bit)
         hand[code - 1] -= 1
         word[k] = code
         path[k + 1] = path[k] | bit
@@ -1038,9 +1080,7 @@ def word_letter_counts(hand, min_len, budget, graph, out):
             continue
         bit = tried[k] & (-tried[k])
         tried[k] ^= bit
-        code = 1
-        while (1 << (code - 1)) != bit:
-            code += 1
+        code = _bit_code(bit)
         hand[code - 1] -= 1
         word[k] = code
         nxt = child[node_at[k] * 26 + code - 1]

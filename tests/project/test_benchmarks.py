@@ -15,7 +15,8 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 SMALLEST = {
-    "solve": ["bench_solve.py", "--quick", "--sizes", "11", "--time-limit", "0.2"],
+    "solve": ["bench_solve.py", "--quick", "--sizes", "11", "--time-limit", "0.2"]
+    + ["--against", f"{sys.executable} -c \"import sys; [print('solved in 1.0 ms') for _ in sys.argv[1:]]\""],
     "strategies": ["bench_strategies.py", "--hands", "1", "--max-nodes", "50", "--first-nodes", "500"],
     "game": ["bench_game.py", "--games", "2", "--tournament-games", "2"],
     "live": ["bench_live.py", "--sequences", "1"],

@@ -483,6 +483,24 @@ def test_one_order_of_hardness(make_rng):
         assert ALPHABET[code - 1] == min(hand.letters(), key=HARD_FIRST.index), hand.letters()
 
 
+# -- the kept moves of a capped list -----------------------------------------------------------------
+
+
+@pytest.mark.nojit
+def test_rank_best_is_the_head_of_the_stable_sort(make_rng):
+    """A capped frame keeps the first `cap` moves of the stable sort by score, ties in
+    generation order, found in one pass; coarse scores make many ties."""
+    rng = make_rng(24)
+    for _ in range(40):
+        count, cap, base = int(rng.integers(1, 200)), int(rng.integers(1, 20)), int(rng.integers(0, 5))
+        scores = np.zeros(base + count)
+        scores[base:] = rng.integers(0, 6, count) / 2.0
+        order = np.full(base + count, -1, dtype=np.int64)
+        K._rank_best(scores, order, np.zeros(cap), base, base + count, min(cap, count))
+        stable = base + np.argsort(-scores[base:], kind="mergesort")
+        assert list(order[base : base + min(cap, count)]) == list(stable[:cap])
+
+
 # -- incremental cross masks and undo ---------------------------------------------------------------
 
 
