@@ -78,6 +78,7 @@ def test_the_budget_is_kept(en):
 
 def test_solve_settles_a_hand_of_the_bench_the_move_model_exhausts(en):
     # One of the project's bench hands no earlier method settled: two vowels for eleven tiles.
+    solving.warm_kernels(en, include_extend=False)  # a cold numba cache compiles within the limit otherwise
     result = solving.solve("BEFJLQSTUVW", en, time_limit=10.0)
     assert result.status == "no-grid" and result.proof == solving.WORD_SEARCH
 
