@@ -75,7 +75,7 @@ def _arrays(*specs: str, writable: bool) -> tuple[Array, ...]:
     return tuple(Array(spec.split("/")[0], int(spec.split("/")[1]) if "/" in spec else 1, writable) for spec in specs)
 
 
-# The bundles and entry kernels `solver.search.solving` and `proofs` call, with the exact types
+# The bundles and entry kernels `solver.search.solving`, `proofs` and `wordsearch` call, with the exact types
 # they pass ("int" = int64, "float" = float64). tests/search/test_native.py checks this table against
 # the signatures numba's JIT compiles from real calls.
 GRAPH = Bundle("Graph", _arrays("i4", "u1", "i4", "i4", "i4", "i4", "i4", "i4", writable=False))
@@ -89,11 +89,23 @@ WORKSPACE = Bundle(
     ),
 )  # fmt: skip
 HAND = Array("i8", 1, True)
+WORD_SEARCH_STATE = Bundle(
+    "WordSearchState",
+    _arrays(
+        "i8", "i8", "i8/2", "i8", "i8", "i8", "i8/2",  # board .. undo
+        "i8/2", "i8/2", "i8/2", "i8/2", "i8/2", "i8", "i8", "i8", "i8/2", "i8", "i8", "i8",  # item_cell .. mark
+        writable=True,
+    ),
+)  # fmt: skip
+SPELLED_WORDS = Bundle(
+    "SpelledWords", _arrays("i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8", writable=True)
+)
 ENTRIES: dict[str, tuple[str, tuple]] = {
     "search": ("void", (WORKSPACE, GRAPH, ORDERING)),
     "hostable_letters": ("int", (HAND, "int", "int", GRAPH)),
     "word_letter_counts": ("int", (HAND, "int", "int", GRAPH, Array("i1", 2, True))),
     "lay_grid": ("void", (Array("u1", 2, True), "int", "int", WORKSPACE, GRAPH)),
+    "word_search": ("int", (WORD_SEARCH_STATE, SPELLED_WORDS, "int", "int")),
 }
 KERNELS_MODULE = "solver.search.kernels"
 

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from solver.search import kernels as K
 from solver.search import native
 from solver.search.proofs import word_count_vectors
 from solver.search.solving import _borrowed_workspace, _Run, extend, solve
+from solver.search.wordsearch import WordSearch
 
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
@@ -57,11 +59,13 @@ def entry_arguments(en) -> dict[str, tuple]:
     with _borrowed_workspace(21) as space:
         run = _Run(space, TileCounts.from_letters("CATMAP"), en, 2, 0, 100, None)
         hand = space.hand.copy()
+    searching = WordSearch(TileCounts.from_letters("CATMAP"), en, 2)
     return {
         "search": (space, run.graph, run.ordering),
         "hostable_letters": (hand, 2, 5_000_000, run.graph),
         "word_letter_counts": (hand, 2, 10_000, run.graph, np.zeros((64, 26), dtype=np.int8)),
         "lay_grid": (Grid.from_rows(["AT"]).to_array(), 3, 4, space, run.graph),
+        "word_search": (searching.search, searching.words, searching.hard, 100),
     }
 
 
@@ -70,6 +74,7 @@ def test_entries_are_the_signatures_the_jit_compiles(en):
     solve("CATMAP", en, time_limit=60)
     extend(Grid.from_rows(["AT"]), "C", en, time_limit=60)
     assert word_count_vectors(TileCounts.from_letters("CATMAP"), en, 2) is not None
+    assert WordSearch(TileCounts.from_letters("CATMAP"), en, 2).run(time.perf_counter() + 60)[0] == "solved"
     for name, (result, arguments) in native.ENTRIES.items():
         compiled = getattr(K, name).signatures
         assert native._numba_signature(result, arguments).args in compiled, name
