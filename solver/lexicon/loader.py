@@ -17,9 +17,7 @@ arrays and the trie, so it costs milliseconds.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import io
-import os
 import time
 import unicodedata
 import zlib
@@ -35,30 +33,14 @@ from solver.core.limits import MAX_WORD_LIST_BYTES
 from solver.core.tiles import TileCounts
 from solver.lexicon.dawg import ARRAY_NAMES, build_dawg
 
-CACHE_FORMAT = 4
-
-
-def shipped_dir() -> Path:
-    """Where the shipped word lists are: $BANANAS_LEXICONS if set; else the package data of an
-    installed wheel or sdist; else (a source checkout on sys.path) the repository's lexicons/."""
-    override = os.environ.get("BANANAS_LEXICONS")
-    if override:
-        return Path(override)
-    # Installed packages sit on the file system (wheels are unpacked): the data is beside this
-    # file (importlib.resources would say the same, for some 15 ms of import a solve need not pay).
-    packaged = Path(__file__).with_name("data")
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "lexicons"
-
-
-SHIPPED_DIR = shipped_dir()
-SHIPPED = ("en", "fr")
-LEVELS = (35, 50, 60, 70, 80)
-
-
-class LexiconError(ValueError):
-    """A word list that cannot be found, read or used."""
+# The numpy-free part of loading (where lists and caches live), re-exported from here as before.
+from solver.lexicon.files import LEVELS as LEVELS
+from solver.lexicon.files import SHIPPED as SHIPPED
+from solver.lexicon.files import SHIPPED_DIR as SHIPPED_DIR
+from solver.lexicon.files import LexiconError as LexiconError
+from solver.lexicon.files import cache_key, source_path
+from solver.lexicon.files import cache_root as cache_root
+from solver.lexicon.files import shipped_dir as shipped_dir
 
 
 @dataclass(frozen=True)
@@ -134,27 +116,6 @@ class Lexicon:
 # -- reading word lists ---------------------------------------------------------------
 
 
-def _source_path(spec: str) -> tuple[str, Path]:
-    if spec in SHIPPED:
-        path = SHIPPED_DIR / f"{spec}.txt.gz"
-        if not path.is_file():
-            raise LexiconError(f"shipped lexicon {spec!r} is missing at {path}")
-        return spec, path
-    path = Path(spec)
-    try:
-        if path.is_dir():
-            raise LexiconError(f"lexicon {spec!r} is a directory, not a word-list file")
-        if not path.is_file():
-            raise LexiconError(f"no lexicon named {spec!r} and no such file (names: {', '.join(SHIPPED)})")
-        if path.stat().st_size > MAX_WORD_LIST_BYTES:
-            raise LexiconError(f"word list {spec} is larger than {MAX_WORD_LIST_BYTES >> 20} MiB")
-    except (OSError, ValueError) as error:  # a name too long for the filesystem, a NUL byte
-        if isinstance(error, LexiconError):
-            raise
-        raise LexiconError(f"no lexicon named {spec[:60]!r}: {error}") from None
-    return path.name, path
-
-
 def _read_text(path: Path) -> str:
     try:
         raw = path.read_bytes()
@@ -218,23 +179,6 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
 # -- the cache --------------------------------------------------------------------------
 
 
-def cache_root() -> Path:
-    """The folder of the on-disk caches: $BANANAS_CACHE, else ~/.cache/bananas (a Path; not created here)."""
-    return Path(os.environ.get("BANANAS_CACHE", Path.home() / ".cache" / "bananas"))
-
-
-def _cache_key(path: Path, max_level: int | None) -> str:
-    try:
-        digest = hashlib.sha256(path.read_bytes())
-        if max_level is not None:  # the levels file decides which words are in
-            levels_path = path.with_name(path.name.replace(".txt.gz", ".levels.gz"))
-            digest.update(levels_path.read_bytes() if levels_path.is_file() else b"")
-    except OSError as error:
-        raise LexiconError(f"cannot read word list {path}: {error.strerror or error}") from None
-    digest.update(f"|level={max_level}|format={CACHE_FORMAT}".encode())
-    return digest.hexdigest()[:24]
-
-
 def _graph_from_dir(directory: Path, prefix: str) -> WordGraph:
     # np.asarray drops the memmap subclass: numba takes plain (read-only) arrays.
     return WordGraph(*(np.asarray(np.load(directory / f"{prefix}.{name}.npy", mmap_mode="r")) for name in ARRAY_NAMES))
@@ -294,9 +238,9 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     """
     if max_level is not None and max_level not in LEVELS:
         raise LexiconError(f"vocabulary level must be one of {LEVELS}, got {max_level}")
-    name, path = _source_path(spec)
+    name, path = source_path(spec)
     started = time.perf_counter()
-    directory = cache_root() / _cache_key(path, max_level)
+    directory = cache_root() / cache_key(path, max_level)
     timings: dict[str, float] = {}
     label = name if max_level is None else f"{name}@{max_level}"
     if not (directory / "skipped").is_file():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.lexicon import loader
+from solver.lexicon import files
 
 ROOT = Path(__file__).resolve().parents[2]
 WORD_LISTS = sorted(path.name for path in (ROOT / "lexicons").iterdir() if path.is_file())
@@ -30,18 +30,18 @@ def test_pyproject_lists_every_package():
 
 def test_a_checkout_finds_the_word_lists_in_lexicons(monkeypatch):
     monkeypatch.delenv("BANANAS_LEXICONS", raising=False)
-    assert loader.shipped_dir() == ROOT / "lexicons"  # no solver/lexicon/data in a checkout
+    assert files.shipped_dir() == ROOT / "lexicons"  # no solver/lexicon/data in a checkout
     assert {"en.txt.gz", "en.levels.gz", "en.LICENSE", "fr.txt.gz", "fr.LICENSE"} <= set(WORD_LISTS)
 
 
 def test_an_installed_package_finds_its_package_data(tmp_path, monkeypatch):
-    # Installed, solver/lexicon/data/ sits beside the loader's file.
+    # Installed, solver/lexicon/data/ sits beside solver/lexicon/files.py.
     monkeypatch.delenv("BANANAS_LEXICONS", raising=False)
     (tmp_path / "data").mkdir()
-    monkeypatch.setattr(loader, "__file__", str(tmp_path / "loader.py"))
-    assert loader.shipped_dir() == tmp_path / "data"
+    monkeypatch.setattr(files, "__file__", str(tmp_path / "files.py"))
+    assert files.shipped_dir() == tmp_path / "data"
     monkeypatch.setenv("BANANAS_LEXICONS", str(tmp_path / "mine"))  # the override comes first
-    assert loader.shipped_dir() == tmp_path / "mine"
+    assert files.shipped_dir() == tmp_path / "mine"
 
 
 @pytest.fixture(scope="module")

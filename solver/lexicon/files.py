@@ -1,0 +1,77 @@
+"""Where word lists and their caches live, and the cache key: the part of loading a lexicon that
+needs neither numpy nor marisa-trie (the numpy-free `bananas solve` path, `solver.search.bare`,
+maps the cached arrays itself). `solver.lexicon.loader` builds and loads the caches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from solver.core.limits import MAX_WORD_LIST_BYTES
+
+CACHE_FORMAT = 4
+
+
+def shipped_dir() -> Path:
+    """Where the shipped word lists are: $BANANAS_LEXICONS if set; else the package data of an
+    installed wheel or sdist; else (a source checkout on sys.path) the repository's lexicons/."""
+    override = os.environ.get("BANANAS_LEXICONS")
+    if override:
+        return Path(override)
+    # Installed packages sit on the file system (wheels are unpacked): the data is beside this
+    # file (importlib.resources would say the same, for some 15 ms of import a solve need not pay).
+    packaged = Path(__file__).with_name("data")
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "lexicons"
+
+
+SHIPPED_DIR = shipped_dir()
+SHIPPED = ("en", "fr")
+LEVELS = (35, 50, 60, 70, 80)
+
+
+class LexiconError(ValueError):
+    """A word list that cannot be found, read or used."""
+
+
+def source_path(spec: str) -> tuple[str, Path]:
+    """(name, file) of a lexicon named 'en' / 'fr' or given by path; LexiconError if unusable."""
+    if spec in SHIPPED:
+        path = SHIPPED_DIR / f"{spec}.txt.gz"
+        if not path.is_file():
+            raise LexiconError(f"shipped lexicon {spec!r} is missing at {path}")
+        return spec, path
+    path = Path(spec)
+    try:
+        if path.is_dir():
+            raise LexiconError(f"lexicon {spec!r} is a directory, not a word-list file")
+        if not path.is_file():
+            raise LexiconError(f"no lexicon named {spec!r} and no such file (names: {', '.join(SHIPPED)})")
+        if path.stat().st_size > MAX_WORD_LIST_BYTES:
+            raise LexiconError(f"word list {spec} is larger than {MAX_WORD_LIST_BYTES >> 20} MiB")
+    except (OSError, ValueError) as error:  # a name too long for the filesystem, a NUL byte
+        if isinstance(error, LexiconError):
+            raise
+        raise LexiconError(f"no lexicon named {spec[:60]!r}: {error}") from None
+    return path.name, path
+
+
+def cache_root() -> Path:
+    """The folder of the on-disk caches: $BANANAS_CACHE, else ~/.cache/bananas (a Path; not created here)."""
+    return Path(os.environ.get("BANANAS_CACHE", Path.home() / ".cache" / "bananas"))
+
+
+def cache_key(path: Path, max_level: int | None) -> str:
+    """The cache folder's name for a word list: its bytes (and levels), the level and the format."""
+    try:
+        digest = hashlib.sha256(path.read_bytes())
+        if max_level is not None:  # the levels file decides which words are in
+            levels_path = path.with_name(path.name.replace(".txt.gz", ".levels.gz"))
+            digest.update(levels_path.read_bytes() if levels_path.is_file() else b"")
+    except OSError as error:
+        raise LexiconError(f"cannot read word list {path}: {error.strerror or error}") from None
+    digest.update(f"|level={max_level}|format={CACHE_FORMAT}".encode())
+    return digest.hexdigest()[:24]
