@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 # No command does linear algebra, and OpenBLAS (loaded with numpy) starts a thread per core at
@@ -23,6 +24,8 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import click  # noqa: E402  (after the setting above, which must precede numpy's import)
+
+from solver.cli import plain  # noqa: E402
 
 # name -> the module that defines it (the function is the name with '_' for '-').
 COMMANDS = {
@@ -73,6 +76,13 @@ class LazyGroup(click.Group):
         if cmd_name not in COMMANDS:
             return None
         return getattr(importlib.import_module(COMMANDS[cmd_name]), cmd_name.replace("-", "_"))
+
+    def main(self, args=None, *rest, **options):  # type: ignore[override]  # click's signature, passed on
+        # The plain `bananas solve HAND` first tries the numpy-free bare path (solver.cli.plain).
+        argv = list(sys.argv[1:] if args is None else args)
+        if options.get("standalone_mode", True) and not rest and plain.answer(argv):
+            sys.exit(0)
+        return super().main(args, *rest, **options)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # click's own listing (tests/cli/test_startup.py compares them), without importing the commands.

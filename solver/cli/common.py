@@ -224,10 +224,6 @@ def draw_grid(grid: Grid, highlight: AbstractSet[Cell] = frozenset(), colour: bo
     return "\n".join("".join(cell(r, c, ch) for c, ch in enumerate(line)) for r, line in enumerate(grid.rows))
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def emit_json(data: object) -> None:
     click.echo(json.dumps(data))  # click.echo flushes: batch results stream out one by one
 

@@ -32,13 +32,12 @@ from solver.cli.common import (
     parse_grid,
     parse_hand,
     parse_tiles_option,
-    plural,
     read_source,
     reports_input_errors,
     require,
     source_name,
 )
-from solver.cli.outputs import check_writable, write_file, write_text
+from solver.cli.outputs import check_writable, plural, solve_summary, write_file, write_text
 from solver.cli.warmup import KernelPrep
 from solver.core.grid import Grid, Report, validate
 from solver.core.limits import MAX_DUMP_SAMPLES
@@ -229,9 +228,8 @@ def print_solution(solution, as_json: bool) -> None:
     if solution.grid is not None:
         click.echo(draw_grid(solution.grid))
     # A '#' line, so the text output is itself a grid file `bananas check` reads.
-    summary = (
-        f"# {solution.status}: {plural(len(solution.tiles), 'tile')}, {plural(len(solution.words), 'word')}, "
-        f"{solution.elapsed_ms:.0f} ms, {plural(solution.nodes, 'node')}"
+    summary = solve_summary(
+        solution.status, len(solution.tiles), len(solution.words), solution.elapsed_ms, solution.nodes
     )
     click.echo(summary + (f" ({solution.proof})" if solution.proof else ""))
 

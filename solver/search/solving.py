@@ -103,18 +103,29 @@ _FREE_WORKSPACES: dict[int, list[K.Workspace]] = {}
 _FREE_LOCK = threading.Lock()
 
 
-@contextlib.contextmanager
-def _borrowed_workspace(tile_count: int) -> Iterator[K.Workspace]:
-    """Buffers for hands of up to `tile_count` tiles, for the `with` block's search alone."""
-    # Buckets of sizes keep the number of distinct board sizes (and allocations) small.
+def workspace_size(tile_count: int) -> int:
+    """The board size of the buffers for `tile_count` tiles: 24, 48, 96, ... (buckets of sizes
+    keep the number of distinct board sizes, and allocations, small)."""
     size = 24
     while size < tile_count:
         size *= 2
+    return size
+
+
+def new_workspace(size: int) -> K.Workspace:
+    """Fresh buffers for board size `size` (`workspace_size`)."""
+    return K.new_workspace(size, MOVE_CAPACITY, LETTER_CAPACITY, TT_SIZE, max_board_tiles=MAX_SOLVE_TILES)
+
+
+@contextlib.contextmanager
+def _borrowed_workspace(tile_count: int) -> Iterator[K.Workspace]:
+    """Buffers for hands of up to `tile_count` tiles, for the `with` block's search alone."""
+    size = workspace_size(tile_count)
     with _FREE_LOCK:
         free = _FREE_WORKSPACES.setdefault(size, [])
         space = free.pop() if free else None
     if space is None:
-        space = K.new_workspace(size, MOVE_CAPACITY, LETTER_CAPACITY, TT_SIZE, max_board_tiles=MAX_SOLVE_TILES)
+        space = new_workspace(size)
     try:
         yield space
     finally:

@@ -1,0 +1,51 @@
+"""The plain `bananas solve HAND` (one hand of letters, default options) on the bare path.
+
+`solver.search.bare` runs the search's first pass without numpy; when it finds a grid, this
+module prints exactly what `bananas solve HAND` prints (the grid, then its '#' summary line)
+and the command is done in a fraction of the full start-up. Anything else - other options, a
+batch, a hand the first pass does not solve, no library built yet - returns False, and click
+runs the full command as ever. BANANAS_BARE=0 turns the bare path off.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from solver.cli.outputs import solve_summary
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def answer(argv: list[str]) -> bool:
+    """Print the answer to `argv` (the arguments after `bananas`) and return True when it is a
+    plain solve the bare path settles; else print nothing and return False."""
+    if len(argv) != 2 or argv[0] != "solve":
+        return False
+    hand = argv[1].strip().upper()
+    if not (hand.isascii() and hand.isalpha()):
+        return False
+    from solver.search.bare import BareSolver  # here: `bananas --help` need not load ctypes
+
+    try:
+        solver = BareSolver.load("en")
+    except (OSError, ValueError):  # an unreadable cache or library: the full path reports it
+        return False
+    if solver is None:
+        return False
+    started = time.perf_counter()
+    found = solver.solve([hand.count(letter) for letter in ALPHABET])
+    if found is None:
+        return False
+    rows, nodes = found
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    summary = solve_summary("solved", len(hand), word_count(rows), elapsed_ms, nodes)
+    sys.stdout.write("\n".join(rows) + "\n" + summary + "\n")
+    sys.stdout.flush()
+    return True
+
+
+def word_count(rows: list[str]) -> int:
+    """Runs of two or more letters across and down: the grid's words."""
+    lines = rows + ["".join(column) for column in zip(*rows, strict=True)]
+    return sum(len(run) >= 2 for line in lines for run in line.split("."))
