@@ -1,0 +1,109 @@
+"""solver.search.bare: the numpy-free first pass of `bananas solve HAND` agrees with the full
+solver, is found only when built from these sources, and the plain command on it imports no
+numpy and prints what the full command prints."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from solver.cli.plain import word_count
+from solver.core.grid import Grid, find_words, validate
+from solver.core.tiles import ALPHABET, ENGLISH, draw
+from solver.search import bare, native
+from solver.search.solving import solve
+
+JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+pytestmark = pytest.mark.skipif(JIT_DISABLED, reason="the library is compiled code")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A library built from this checkout (some 10 s), in a folder of its own."""
+    blocker = native.build_blocker()
+    if blocker:
+        pytest.skip(f"cannot build here: {blocker}")
+    folder = tmp_path_factory.mktemp("bare")
+    bare.build(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def bare_solver(built, en):
+    layout = json.loads((built / bare.LAYOUT).read_text())
+    lexicon_dir = bare.cache_root() / bare.cache_key(bare.source_path("en")[1], None)
+    return bare.BareSolver(built / bare.LIBRARY, layout, lexicon_dir)
+
+
+def counts_of(letters: str) -> list[int]:
+    return [letters.count(letter) for letter in ALPHABET]
+
+
+def test_the_first_pass_agrees_with_the_full_solver(bare_solver, en):
+    rng = np.random.default_rng(24)
+    answered = 0
+    hands = [draw(ENGLISH, size, rng) for size in (2, 3, 5, 8, 11, 15, 21, 25, 30) for _ in range(6)]
+    for hand in hands:
+        found = bare_solver.solve([int(count) for count in hand.counts])
+        full = solve(hand, en, time_limit=60)
+        if found is None:  # the first pass found no grid: the full solver's later phases decide
+            continue
+        answered += 1
+        rows, nodes = found
+        assert full.solved and list(full.grid.rows) == rows and full.nodes == nodes, hand.letters()
+        assert validate(Grid.from_rows(rows), en, tiles=hand).ok
+    assert answered >= len(hands) * 3 // 4, answered  # most hands end in the first pass
+
+
+def test_a_hand_out_of_range_is_left_to_the_full_solver(bare_solver):
+    assert bare_solver.solve(counts_of("A")) is None
+    assert bare_solver.solve(counts_of("E" * 31)) is None
+    assert bare_solver.solve(counts_of("QQQQ")) is None  # no grid: the full solver proves it
+
+
+def test_a_library_from_other_sources_is_not_used(built, tmp_path, monkeypatch):
+    monkeypatch.setattr(bare, "cache_dir", lambda: tmp_path)
+    monkeypatch.setattr(bare, "__file__", str(tmp_path / "elsewhere" / "bare.py"))  # no library in the package
+    monkeypatch.setattr(bare, "key", lambda: "k" * 24)
+    for name in (bare.LIBRARY, bare.LAYOUT):
+        shutil.copy(built / name, tmp_path / name)
+    assert bare.find() is None  # built for another key
+    layout = json.loads((tmp_path / bare.LAYOUT).read_text())
+    (tmp_path / bare.LAYOUT).write_text(json.dumps(layout | {"key": "k" * 24}))
+    assert bare.find() == (tmp_path / bare.LIBRARY, layout | {"key": "k" * 24})
+
+
+def test_word_count_counts_runs_across_and_down():
+    rows = [".TA.", "CAMP"]
+    assert word_count(rows) == len(find_words(Grid.from_rows(rows))) == 4
+
+
+def test_the_plain_command_imports_no_numpy_and_prints_what_the_full_one_does(built, en):
+    folder = bare.cache_dir()  # the session's BANANAS_CACHE, where `en` is built
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in (bare.LIBRARY, bare.LAYOUT):
+        shutil.copy(built / name, folder / name)
+    script = (
+        "import sys\nfrom solver.cli import main\nsys.argv = ['bananas', 'solve', 'aeeirstqunldogcabhmpr']\n"
+        "try:\n    main()\nexcept SystemExit as end:\n"
+        "    print('exit', end.code, 'numpy' in sys.modules, file=sys.stderr)\n"
+    )
+    runs = {}
+    for switch in ("1", "0"):
+        env = dict(os.environ, BANANAS_FAST_START="1", BANANAS_BARE=switch)
+        runs[switch] = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert runs["1"].stderr.split() == ["exit", "0", "False"]  # answered without numpy
+    assert runs["0"].stderr.split()[-3:] == ["exit", "0", "True"]
+    bare_lines, full_lines = (runs[switch].stdout.splitlines() for switch in ("1", "0"))
+    without_ms = [line.split(",")[:2] + line.split(",")[3:] if line.startswith("#") else line for line in bare_lines]
+    assert without_ms == [
+        line.split(",")[:2] + line.split(",")[3:] if line.startswith("#") else line for line in full_lines
+    ]
+    assert validate(Grid.from_rows(bare_lines[:-1]), en, tiles=None).ok
+    shutil.rmtree(folder)
