@@ -2,9 +2,10 @@
 
     python benchmarks/bench_process.py [--against "CMD ARGS"] [--hands N] [--runs N] [--record]
 
-Each run is one fresh process per hand, for bananas and (with --against) for the other command,
-alternating (bananas, other, bananas, other, ...), so both see the same machine load. The other
-command gets the hand as its last argument, or wherever `{hand}` stands in it, e.g.
+Each run is one fresh process per hand, for bananas, (with --against) the other command and
+bananas with its bare path off (BANANAS_BARE=0, the full solver: what `bananas solve` costs
+when the numpy-free first pass cannot answer), alternating hand by hand, so all see the same
+machine load. The other command gets the hand as its last argument, or wherever `{hand}` stands in it, e.g.
 
     --against "/tmp/peers/watson/target/release/watson --fresh --quiet --dict WORDS.txt"
 
@@ -96,7 +97,10 @@ def warm_up(python: str, env: dict[str, str], hands: list[str]) -> None:
 
 
 def measure(python: str, hands: list[str], runs: int, against: str | None, env: dict[str, str]) -> dict[str, list]:
-    samples: dict[str, list] = {"bananas": [], "other": []}
+    """Wall and CPU samples: bananas as a user runs it, the other command, and bananas with the
+    bare path off (BANANAS_BARE=0: every hand on the full solver, numpy and all)."""
+    samples: dict[str, list] = {"bananas": [], "other": [], "full": []}
+    full_env = dict(env, BANANAS_BARE="0")
     if against:
         for hand in hands:  # the other program's first run too (its files into the page cache)
             timed(other_command(against, hand), dict(os.environ))
@@ -105,6 +109,7 @@ def measure(python: str, hands: list[str], runs: int, against: str | None, env: 
             samples["bananas"].append(timed([python, "-c", RUN_MAIN, "solve", hand], env))
             if against:
                 samples["other"].append(timed(other_command(against, hand), dict(os.environ)))
+            samples["full"].append(timed([python, "-c", RUN_MAIN, "solve", hand], full_env))
         print(f"run {run + 1}/{runs} done", file=sys.stderr)
     return samples
 
@@ -139,6 +144,9 @@ def markdown(samples: dict[str, list], hands: list[str], args, header: str, load
         "| command | wall | CPU |",
         "|---|---|---|",
         f"| bananas solve (warm) | {wall:.3f} s | {cpu:.3f} s |",
+        "| bananas solve, bare path off (BANANAS_BARE=0: the full solver) | {:.3f} s | {:.3f} s |".format(
+            *medians(samples["full"])
+        ),
     ]
     summary = [f"- bananas whole process: {wall:.3f} s ({cpu:.3f} s)"]
     if samples["other"]:
@@ -163,9 +171,10 @@ def markdown(samples: dict[str, list], hands: list[str], args, header: str, load
 
 def write_words(path: Path) -> None:
     """Our `en` list, one upper-case word a line: the word list to give the other solver."""
-    from solver.lexicon.loader import _source_path, read_words
+    from solver.lexicon.files import source_path
+    from solver.lexicon.loader import read_words
 
-    words, _ = read_words(_source_path("en")[1])
+    words, _ = read_words(source_path("en")[1])
     path.write_text("".join(word.upper() + "\n" for word in words))
     print(f"wrote {len(words)} words to {path}", file=sys.stderr)
 
