@@ -105,12 +105,13 @@ class Buffer:
         for extent in shape:
             self.size *= extent
         self.bytes = memoryview(memory)[offset : offset + self.size * self.itemsize]
-        self.items = self.bytes.cast(_FORMATS[dtype])
+        self.items = self.bytes.cast(_FORMATS[dtype])  # type: ignore[call-overload]  # a format from the table
         self.address = ctypes.addressof(ctypes.c_char.from_buffer(memory, offset))
 
     def arguments(self) -> list[int]:
         """The array's flattened fields (no meminfo, no parent: the kernel does not own it)."""
-        strides, stride = [], self.itemsize
+        strides: list[int] = []
+        stride = self.itemsize
         for extent in reversed(self.shape):
             strides.insert(0, stride)
             stride *= extent
