@@ -108,6 +108,9 @@ class Buffer:
         self.items = self.bytes.cast(_FORMATS[dtype])  # type: ignore[call-overload]  # a format from the table
         self.address = ctypes.addressof(ctypes.c_char.from_buffer(memory, offset))
 
+    def fill(self, value: int) -> None:
+        self.bytes[:] = value.to_bytes(self.itemsize, sys.byteorder, signed=True) * self.size
+
     def arguments(self) -> list[int]:
         """The array's flattened fields (no meminfo, no parent: the kernel does not own it)."""
         strides: list[int] = []
@@ -213,12 +216,12 @@ class BareSolver:
         """Set the buffers as `solving._Run` does for a first pass from an empty board; the side."""
         slot, column, first = self.layout["state"], self.layout["frame"], self.layout["first_pass"]
         side = math.isqrt(space["grid"].size)  # the board is square
-        space["grid"].bytes[:] = bytes(len(space["grid"].bytes))
-        space["cross"].bytes[:] = self.layout["constants"]["FULL"].to_bytes(4, "little") * space["cross"].size
-        space["frames"].bytes[:] = bytes(len(space["frames"].bytes))
+        space["grid"].fill(0)
+        space["cross"].fill(self.layout["constants"]["FULL"])
+        space["frames"].fill(0)
         state = space["state"].items
         stamp = state[slot["ST_STAMP"]] + 1
-        space["state"].bytes[:] = bytes(len(space["state"].bytes))
+        space["state"].fill(0)
         for code, count in enumerate(counts):
             space["hand"].items[code] = count
         settings = {"ST_STAMP": stamp, "ST_SIDE": side, "ST_HAND": sum(counts), "ST_MIN_LEN": 2}
