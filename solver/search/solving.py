@@ -175,7 +175,9 @@ class _Run:
         """The grid on the board, cut to the bounding box the kernel keeps for the frame."""
         rmin, rmax, cmin, cmax = self.space.frames[self.state[K.ST_DEPTH], K.F_RMIN : K.F_CMAX + 1]
         box = self.space.grid.reshape(self.side, self.side)[rmin : rmax + 1, cmin : cmax + 1]
-        return Grid.from_rows(row.tobytes().decode("ascii") for row in _CELL_TEXT[box])
+        # The kernel's cells are A-Z and empty: the rows need none of `Grid.from_rows`' checks.
+        text, width = _CELL_TEXT[box].tobytes().decode("ascii"), box.shape[1]
+        return Grid(tuple(text[start : start + width] for start in range(0, len(text), width)))
 
     @property
     def nodes(self) -> int:
@@ -209,13 +211,14 @@ NARROW_PASS = Phase(8, 20_000, 20_000)
 COMPLETE_PASS = Phase(0, 1 << 40, None)
 # The quick pass lists a position's moves within a budget of DAWG steps. Looking for the first
 # grid (objective 'any'), the search needs a few good moves a position, not all of them, and
-# generation is most of a small hand's time: on 1,000 seeded hands a size (bench_solve's
-# draws), 1,000 steps against 6,000 halved the median of 21 and 30 tiles and sent 1-3 hands in
-# 1,000 more to the later passes (bench_solve, 2026-12-02). Comparing grids (the other
-# objectives) wants the long words a short walk never reaches: at 1,000 steps, 15-30 tile
-# hands got grids with more words (fewest-words) and shorter longest words within the same
-# time, so those searches keep 6,000.
-FIRST_GRID_STEPS = 1_000
+# the walks are most of a small hand's time (about 0.1 us a step, memory-bound): on 1,000
+# seeded hands a size (bench_solve's draws), 700 steps against 6,000 cut the median solve by
+# 35% at 11 tiles, 55% at 15, 70% at 21 and 75% at 30, and sent 2-3 hands in 1,000 more to the
+# later passes (500 sent twice as many, with tails of tens of ms; bench_solve, 2026-12-02).
+# Comparing grids (the other objectives) wants the long words a short walk never reaches: at
+# 1,000 steps, 15-30 tile hands got grids with more words (fewest-words) and shorter longest
+# words in the same time, so those searches keep 6,000.
+FIRST_GRID_STEPS = 700
 BEST_GRID_STEPS = 6_000
 # Large hands cannot be searched exhaustively: keep the best moves of a budgeted
 # generation, then widen both. The first pass's budget is small: a big hand's long words come
@@ -261,15 +264,16 @@ PROOF_COMPLETE_UP_TO = 5  # the move model reaches every grid of up to this many
 
 def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     """A reason no grid exists, or '' when none was found quickly."""
-    if len(tiles) < 2:
+    count = len(tiles)
+    if count < 2:
         return "a grid needs at least two tiles"
-    if len(tiles) < min_length:
+    if count < min_length:
         return f"fewer tiles than the minimum word length {min_length}"
-    hand = tiles.counts.astype(np.int64).copy()
+    hand = tiles.counts.astype(np.int64)  # a copy: the kernel takes tiles out and puts them back
     covered = K.hostable_letters(hand, min_length, 5_000_000, _graph(lexicon))
     if covered < 0:
         return ""
-    stranded = [ALPHABET[code] for code in range(26) if hand[code] and not covered & (1 << code)]
+    stranded = [ALPHABET[code] for code in np.flatnonzero(hand).tolist() if not covered & (1 << code)]
     if stranded:
         return f"no word spelled from these tiles contains {', '.join(stranded)}"
     return ""
