@@ -212,12 +212,12 @@ COMPLETE_PASS = Phase(0, 1 << 40, None)
 # The quick pass lists a position's moves within a budget of DAWG steps. Looking for the first
 # grid (objective 'any'), the search needs a few good moves a position, not all of them, and
 # the walks are most of a small hand's time (about 0.1 us a step, memory-bound): on 1,000
-# seeded hands a size (bench_solve's draws), 700 steps against 6,000 cut the median solve by
-# 35% at 11 tiles, 55% at 15, 70% at 21 and 75% at 30, and sent 2-3 hands in 1,000 more to the
-# later passes (500 sent twice as many, with tails of tens of ms; bench_solve, 2026-12-02).
-# Comparing grids (the other objectives) wants the long words a short walk never reaches: at
-# 1,000 steps, 15-30 tile hands got grids with more words (fewest-words) and shorter longest
-# words in the same time, so those searches keep 6,000.
+# seeded hands a size, 700 steps against 6,000 cut the median solve by 35% at 11 tiles, 55% at
+# 15, 70% at 21 and 75% at 30, and sent 1-3 hands in 1,000 more to the later passes (500 sent
+# more, with tails of tens of ms). Comparing grids (the other objectives) wants the long words
+# a short walk never reaches: at 1,000 steps, 15-30 tile hands got grids with more words
+# (fewest-words) and shorter longest words in the same time, so those searches keep 6,000
+# (benchmarks/results/2026-12-02-solve-smallpass.md).
 FIRST_GRID_STEPS = 700
 BEST_GRID_STEPS = 6_000
 # Large hands cannot be searched exhaustively: keep the best moves of a budgeted
