@@ -34,6 +34,9 @@ benchmarks/bench_strength.py measures::
                  that its grid holds (1 + lead) times the tiles the others' grids hold on
                  average, at their rate so far (0.1: a little ahead, -0.1: a little behind);
                  `speed` is its pace until the others have shown a tile.
+    search       the search's passes (a `solver.search.solving.SearchPlan`): BOT_SEARCH
+                 for every preset, not the engine's, so tuning `bananas solve` leaves the
+                 bots' play and pace as measured
 
 The presets: `beginner`, `casual`, `club` and `expert` are named for the person meeting them
 (their paces, measured by benchmarks/bench_pace.py, are `solver.play.pace`); `pacer` keeps
@@ -57,11 +60,22 @@ from solver.core.tiles import HARD_FIRST, TileCounts
 from solver.lexicon.loader import LEVELS, get_lexicon
 from solver.play.game import Decision, Rules, TableView, measure_work, work_seconds
 from solver.search.board import TIERS, Board, dump_advice
+from solver.search.solving import Phase, SearchPlan
 
 AWKWARD = "CJQVZ"  # single tiles that fail to hook a third to a half of the time (measured)
 ADVICE_SAMPLES = 4  # Monte-Carlo draws per candidate letter of a bot's dump advice
 ADVICE_TRIAL_BUDGET = 12  # search nodes per tier of each trial: every one is a look on the clock
 PACING_SPEEDS = (0.1, 3.0)  # the slowest and the fastest a pacing bot works (`lead`)
+# The search passes the presets' paces (pace.json, bench_pace) and the strength lab's results
+# were measured with, written out rather than taken from the engine: the engine's passes
+# (`solver.search.solving.engine_plan`) are tuned for `bananas solve`'s speed (looking for a
+# first grid, its small hands' first pass lists moves within 1,000 DAWG steps a node; these,
+# 6,000), and a bot's grids, its looks and so its pace on the clock follow the passes it
+# searches with.
+BOT_SEARCH = SearchPlan(
+    small_hands=(Phase(0, 6_000, 3_000), Phase(8, 20_000, 20_000), Phase(0, 1 << 40, None)),
+    large_hands=(Phase(16, 4_000, 400), Phase(48, 400_000, None)),
+)
 
 
 @dataclass(frozen=True)
@@ -72,7 +86,8 @@ class BotSettings:
     compact), `node_budget` (search nodes per rebuild, 1 to 1,000,000), `hooks` (cheap or first), `rebuild`
     (how far it goes while it could dump), `patience` (looks before dumping), `endgame` (no dumps with
     fewer PEELs left), `flexible` (keep hook spots for awkward letters), `lead` (pacer: its grid's lead on
-    the table's, None for a fixed speed). ValueError for a value out of range.
+    the table's, None for a fixed speed), `search` (the search's passes: BOT_SEARCH). ValueError for a value
+    out of range.
     """
 
     name: str = "medium"
@@ -88,6 +103,7 @@ class BotSettings:
     endgame: int = 0
     flexible: bool = False
     lead: float | None = None
+    search: SearchPlan = BOT_SEARCH
 
     def __post_init__(self) -> None:
         if self.dump_policy not in ("advice", "hardest", "never"):
@@ -168,6 +184,7 @@ class SolverBot:
             seed=None,
             time_limit=5.0,
             node_budget=self.settings.node_budget,
+            plan=self.settings.search,
         )
         self.board.cheap_hooks = self.settings.hooks == "cheap"
         if self.settings.strategy == "compact":

@@ -29,7 +29,7 @@ import numpy as np
 from solver.core.grid import Cell, Grid, best_translation, find_words, validate
 from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
 from solver.lexicon.loader import Lexicon, get_lexicon
-from solver.search.solving import extend, solve, warm_kernels
+from solver.search.solving import SearchPlan, extend, solve, warm_kernels
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
 
@@ -171,10 +171,12 @@ class Board:
         seed: int | None = None,
         time_limit: float = 2.0,
         node_budget: int | None = None,
+        plan: SearchPlan | None = None,
     ):
         """`node_budget` caps the search nodes of each search call (a full re-solve gets
         four times as many) instead of slicing the time limit: rebuilds then depend only on
-        the board (the time limit stays a safety net)."""
+        the board (the time limit stays a safety net). `plan` is the searches' passes
+        (`solver.search.solving.SearchPlan`; None: the engine's; a bot names its own)."""
         self.lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
         self.grid = grid.trimmed() if grid is not None else None
         self.hand = TileCounts.from_letters(hand) if isinstance(hand, str) else hand
@@ -182,6 +184,7 @@ class Board:
         self.seed = seed
         self.time_limit = time_limit
         self.node_budget = node_budget
+        self.plan = plan
         self.objective = "any"  # what a full re-solve optimises within its node budget
         self.cheap_hooks = False  # one tile goes where it forms the fewest words (one look)
         self.patience: int | None = None  # search nodes a whole rebuild may spend (None: no cap)
@@ -196,7 +199,7 @@ class Board:
     def mended(cls, lexicon: Lexicon | str, grid: Grid, hand: TileCounts, min_length: int = 2, **options) -> Board:
         """A board from a grid that may break the rules (a rotten banana's, a grid still being
         built): its broken words and stray parts go back to the hand, as `remove` mends a grid.
-        `options` are the constructor's (seed, time_limit, node_budget)."""
+        `options` are the constructor's (seed, time_limit, node_budget, plan)."""
         board = cls(lexicon, None, hand, min_length, **options)
         board.grid, board.hand = grid.trimmed(), hand
         board._mend()
@@ -360,6 +363,7 @@ class Board:
                 time_limit=min(remaining, 0.05 + remaining / 8),
                 seed=self.seed,
                 min_length=self.min_length,
+                plan=self.plan,
             )
         else:
             result = extend(
@@ -370,6 +374,7 @@ class Board:
                 seed=self.seed,
                 min_length=self.min_length,
                 max_nodes=cap,
+                plan=self.plan,
             )
         self.nodes += result.nodes
         return result.grid if result.solved else None
@@ -387,6 +392,7 @@ class Board:
             min_length=self.min_length,
             max_nodes=budget,
             objective=self.objective if budget else "any",
+            plan=self.plan,
         )
         self.nodes += result.nodes
         if not result.solved:
@@ -464,7 +470,9 @@ def dump_advice(
     budget = trial_budget or board.node_budget or TRIAL_NODE_BUDGET
     nodes, keep_chance = 0, 0.0
     if not known_stuck:
-        keep = Board(board.lexicon, board.grid, board.hand, board.min_length, board.seed, time_per_try, budget)
+        keep = Board(
+            board.lexicon, board.grid, board.hand, board.min_length, board.seed, time_per_try, budget, plan=board.plan
+        )
         keep_chance = 1.0 if keep.rebuild().ok else 0.0
         nodes += keep.nodes
     options = []
@@ -476,7 +484,9 @@ def dump_advice(
         wins = 0
         for _ in range(samples):
             hand = board.hand - TileCounts.from_letters(letter) + draw(pool, 3, rng)
-            trial = Board(board.lexicon, board.grid, hand, board.min_length, board.seed, time_per_try, budget)
+            trial = Board(
+                board.lexicon, board.grid, hand, board.min_length, board.seed, time_per_try, budget, plan=board.plan
+            )
             wins += trial.can_place_quickly()
             nodes += trial.nodes
         options.append(DumpOption(letter, wins, samples))

@@ -186,7 +186,9 @@ class _Run:
         """The grid on the board, cut to the bounding box the kernel keeps for the frame."""
         rmin, rmax, cmin, cmax = self.space.frames[self.state[K.ST_DEPTH], K.F_RMIN : K.F_CMAX + 1]
         box = self.space.grid.reshape(self.side, self.side)[rmin : rmax + 1, cmin : cmax + 1]
-        return Grid.from_rows(row.tobytes().decode("ascii") for row in _CELL_TEXT[box])
+        # The kernel's cells are A-Z and empty: the rows need none of `Grid.from_rows`' checks.
+        text, width = _CELL_TEXT[box].tobytes().decode("ascii"), box.shape[1]
+        return Grid(tuple(text[start : start + width] for start in range(0, len(text), width)))
 
     @property
     def nodes(self) -> int:
@@ -216,7 +218,19 @@ class Phase:
 # millisecond); then (after the letter-count proof) a narrow pass, the 8 best moves per
 # position, which finds the grids of vowel-poor hands in a fraction of the full search's
 # time; then a complete search that can prove the move space empty.
-SMALL_HAND_PHASES = (Phase(0, 6_000, 3_000), Phase(8, 20_000, 20_000), Phase(0, 1 << 40, None))
+NARROW_PASS = Phase(8, 20_000, 20_000)
+COMPLETE_PASS = Phase(0, 1 << 40, None)
+# The quick pass lists a position's moves within a budget of DAWG steps. Looking for the first
+# grid (objective 'any'), the search needs a few good moves a position, not all of them, and
+# the walks are most of a small hand's time (about 0.1 us a step, memory-bound): on 1,000
+# seeded hands a size, 700 steps against 6,000 cut the median solve by 35% at 11 tiles, 55% at
+# 15, 70% at 21 and 75% at 30, and sent 1-3 hands in 1,000 more to the later passes (500 sent
+# more, with tails of tens of ms). Comparing grids (the other objectives) wants the long words
+# a short walk never reaches: at 1,000 steps, 15-30 tile hands got grids with more words
+# (fewest-words) and shorter longest words in the same time, so those searches keep 6,000
+# (benchmarks/results/2026-12-02-solve-smallpass.md).
+FIRST_GRID_STEPS = 700
+BEST_GRID_STEPS = 6_000
 # Large hands cannot be searched exhaustively: keep the best moves of a budgeted
 # generation, then widen both. The first pass's budget is small: a big hand's long words come
 # from the first start squares walked (each may take START_STEPS_FLOOR steps), and more steps
@@ -224,21 +238,53 @@ SMALL_HAND_PHASES = (Phase(0, 6_000, 3_000), Phase(8, 20_000, 20_000), Phase(0, 
 # budget of 4,000 sent no more hands to the wide pass than 50,000 did, at a third of the time
 # (bench_solve, 2026-12-02).
 LARGE_HAND_PHASES = (Phase(16, 4_000, 400), Phase(48, 400_000, None))
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """The passes a search runs: `small_hands` for hands of up to EXHAUSTIVE_UP_TO tiles,
+    `large_hands` beyond. The engine's (`engine_plan`) are tuned for `bananas solve`; a
+    caller whose results were calibrated on a plan (the bots' play and pace,
+    `solver.play.bots.BOT_SEARCH`) names its own, so tuning the engine's cannot change them."""
+
+    small_hands: tuple[Phase, ...]
+    large_hands: tuple[Phase, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.small_hands) < 2 or not self.large_hands:
+            raise ValueError("a plan needs two or more small-hand passes (the word search follows the second)")
+
+    def phases(self, tile_count: int) -> tuple[Phase, ...]:
+        """The passes for a hand of `tile_count` tiles."""
+        return self.small_hands if tile_count <= EXHAUSTIVE_UP_TO else self.large_hands
+
+
+FIRST_GRID_PLAN = SearchPlan((Phase(0, FIRST_GRID_STEPS, 3_000), NARROW_PASS, COMPLETE_PASS), LARGE_HAND_PHASES)
+BEST_GRID_PLAN = SearchPlan((Phase(0, BEST_GRID_STEPS, 3_000), NARROW_PASS, COMPLETE_PASS), LARGE_HAND_PHASES)
+
+
+def engine_plan(objective: str) -> SearchPlan:
+    """The engine's passes for `objective`: FIRST_GRID_PLAN for 'any' (the first grid is the
+    answer), BEST_GRID_PLAN for the objectives that compare grids."""
+    return FIRST_GRID_PLAN if objective == "any" else BEST_GRID_PLAN
+
+
 EXHAUSTIVE_UP_TO = 30
 PROOF_COMPLETE_UP_TO = 5  # the move model reaches every grid of up to this many tiles
 
 
 def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     """A reason no grid exists, or '' when none was found quickly."""
-    if len(tiles) < 2:
+    count = len(tiles)
+    if count < 2:
         return "a grid needs at least two tiles"
-    if len(tiles) < min_length:
+    if count < min_length:
         return f"fewer tiles than the minimum word length {min_length}"
-    hand = tiles.counts.astype(np.int64).copy()
+    hand = tiles.counts.astype(np.int64)  # a copy: the kernel takes tiles out and puts them back
     covered = K.hostable_letters(hand, min_length, 5_000_000, _graph(lexicon))
     if covered < 0:
         return ""
-    stranded = [ALPHABET[code] for code in range(26) if hand[code] and not covered & (1 << code)]
+    stranded = [ALPHABET[code] for code in np.flatnonzero(hand).tolist() if not covered & (1 << code)]
     if stranded:
         return f"no word spelled from these tiles contains {', '.join(stranded)}"
     return ""
@@ -279,6 +325,7 @@ def solve(
     seed: int | None = None,
     min_length: int = 2,
     max_nodes: int | None = None,
+    plan: SearchPlan | None = None,
 ) -> Solution:
     """Build a grid using every tile of `tiles`.
 
@@ -290,7 +337,8 @@ def solve(
     or a name for `get_lexicon` ('en', 'fr', a path); `time_limit` is in wall-clock seconds
     (>= 0); `objective` is one of 'any', 'fewest-words', 'compact', 'longest-word';
     `min_length` (2 or 3) is the shortest word allowed; `max_nodes` caps the search nodes (a
-    result that does not depend on the machine's speed). The Solution's status is 'solved',
+    result that does not depend on the machine's speed); `plan` the passes the search runs (a
+    `SearchPlan`; None: the engine's for the objective, `engine_plan`). The Solution's status is 'solved',
     'no-grid' (with its `proof`), 'exhausted' or 'timeout'.
 
     Raises TileError for letters outside A-Z, no tiles or more than MAX_SOLVE_TILES (1000);
@@ -316,7 +364,7 @@ def solve(
         return Solution(
             tiles, "no-grid", elapsed_ms=(time.perf_counter() - started) * 1000, objective=objective, proof=proof
         )
-    return _search(tiles, lexicon, None, started, time_limit, objective, seed, min_length, max_nodes)
+    return _search(tiles, lexicon, None, started, time_limit, objective, seed, min_length, max_nodes, plan)
 
 
 def extend(
@@ -327,6 +375,7 @@ def extend(
     seed: int | None = None,
     min_length: int = 2,
     max_nodes: int | None = None,
+    plan: SearchPlan | None = None,
 ) -> Solution:
     """Place every tile of `tiles` onto the valid grid `base` without moving any of its
     tiles (hooks, extensions and new crossing words). The result's `tiles` are the base's
@@ -342,7 +391,7 @@ def extend(
         return Solution(
             base.tiles(), "solved", base, [w.text for w in find_words(base)], (time.perf_counter() - started) * 1000
         )
-    return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes)
+    return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes, plan)
 
 
 def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, *settings) -> Solution:
@@ -364,6 +413,7 @@ def _run_phases(
     seed: int | None,
     min_length: int,
     max_nodes: int | None,
+    plan: SearchPlan | None,
 ) -> Solution:
     """Run the phases on `space` until a grid (objective 'any'), the deadline, or exhaustion."""
     deadline = started + time_limit
@@ -382,7 +432,7 @@ def _run_phases(
 
     proof_tried = False
     words_run = None
-    phases = SMALL_HAND_PHASES if len(tiles) <= EXHAUSTIVE_UP_TO else LARGE_HAND_PHASES
+    phases = (plan or engine_plan(objective)).phases(len(tiles))
     best: Grid | None = None
     best_key: tuple = ()
     nodes = 0
@@ -426,7 +476,7 @@ def _run_phases(
             proof_tried, proof = True, counting_proof()
             if proof:
                 return finish("no-grid", nodes=nodes, proof=proof)
-        elif best is None and base is None and phase is SMALL_HAND_PHASES[1] and len(tiles) <= WORD_SEARCH_UP_TO:
+        elif best is None and base is None and phase is phases[1] and len(tiles) <= WORD_SEARCH_UP_TO:
             # The narrow pass found nothing either: the complete word search settles most such
             # hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
             words_run = _word_search_run(tiles, lexicon, min_length)

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 import statistics
+from dataclasses import replace
 
 import pytest
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts
 from solver.play import presets
-from solver.play.bots import GREEDY, PRESETS, BotSettings, make_bot
+from solver.play.bots import BOT_SEARCH, GREEDY, PRESETS, BotSettings, SolverBot, make_bot
 from solver.play.game import Decision, Round, Rules, TableView, work_seconds
 from solver.play.pace import (
     PACE_FILE,
@@ -35,6 +36,8 @@ from solver.play.pace import (
     recorded_paces,
 )
 from solver.play.variants import BANANAGRAMS
+from solver.search import solving
+from solver.search.solving import Phase, SearchPlan
 
 PEOPLE = ("beginner", "casual", "club", "expert")
 
@@ -175,6 +178,24 @@ def test_the_recorded_pace_is_what_the_benchmark_measures(name):
 )
 def test_every_recorded_pace_is_what_the_benchmark_measures(name):
     test_the_recorded_pace_is_what_the_benchmark_measures(name)
+
+
+def test_the_bots_search_with_their_own_plan_so_tuning_the_engine_leaves_their_pace(monkeypatch):
+    """The recorded paces hold whatever `bananas solve`'s passes become: every preset names
+    BOT_SEARCH, and a bot's grids and looks follow the plan it names, not the engine's."""
+    assert all(settings.search is BOT_SEARCH for settings in PRESETS.values())
+
+    def opening(bot) -> list:
+        hand = Round(Rules(), [bot], seed=4)
+        play_until(hand, lambda: hand.clock >= 1.0)  # the first grid, decided at the split
+        return [(c.action, c.looks, c.seconds) for c in hand.ledger] + [bot.current_grid()]
+
+    before = opening(make_bot("club"))
+    other = SearchPlan((Phase(0, 40, 3_000), *BOT_SEARCH.small_hands[1:]), BOT_SEARCH.large_hands)
+    monkeypatch.setattr(solving, "FIRST_GRID_PLAN", other)
+    monkeypatch.setattr(solving, "BEST_GRID_PLAN", other)
+    assert opening(make_bot("club")) == before
+    assert opening(SolverBot(replace(PRESETS["club"], search=other))) != before
 
 
 def test_clock_words_say_seconds_then_minutes():

@@ -31,7 +31,15 @@ from solver.core.grid import find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
 from solver.search.proofs import LETTER_COUNTS, letter_count_proof
 from solver.search.reference import exhaustive_grid_exists
-from solver.search.solving import MAX_SOLVE_TILES, PROOF_COMPLETE_UP_TO, WORD_SEARCH, solve
+from solver.search.solving import (
+    BEST_GRID_PLAN,
+    FIRST_GRID_PLAN,
+    MAX_SOLVE_TILES,
+    PROOF_COMPLETE_UP_TO,
+    WORD_SEARCH,
+    SearchPlan,
+    solve,
+)
 
 STATUSES = ("solved", "no-grid", "exhausted", "timeout")
 # Seconds a call may overrun its time limit here: generous, because a loaded 2-core CI machine can
@@ -430,6 +438,25 @@ def test_max_nodes_stops_the_search(en):
     assert result.status == "timeout" and result.nodes == 500  # caps are met exactly
     again = solve(hand, en, time_limit=5.0, max_nodes=500)
     assert again.status == result.status and again.nodes == result.nodes
+
+
+def test_a_search_plan_names_the_passes_the_search_runs(en):
+    """`plan`: None is the engine's (the first grid's passes for 'any', the best grid's for the
+    objectives, which list more moves a position), and a caller's own plan is the search it gets."""
+    rng = np.random.default_rng(8)
+    hands = [draw(ENGLISH, 21, rng) for _ in range(4)]
+
+    def outcome(hand, **options):
+        result = solve(hand, en, time_limit=60.0, max_nodes=300, **options)
+        check(result, hand, en)
+        return result.status, result.nodes, result.grid
+
+    for hand in hands:
+        assert outcome(hand) == outcome(hand, plan=FIRST_GRID_PLAN)
+        assert outcome(hand, objective="compact") == outcome(hand, objective="compact", plan=BEST_GRID_PLAN)
+    assert any(outcome(hand) != outcome(hand, plan=BEST_GRID_PLAN) for hand in hands)  # another first pass
+    with pytest.raises(ValueError):
+        SearchPlan(FIRST_GRID_PLAN.small_hands[:1], FIRST_GRID_PLAN.large_hands)  # no narrow pass
 
 
 # -- 5. determinism -----------------------------------------------------------------------------
