@@ -11,7 +11,9 @@ skipped; case is folded; entries with characters outside a-z are skipped and cou
 
 Cache: `$BANANAS_CACHE` (default ~/.cache/bananas)/<key>/, where the key hashes the word
 list's bytes, the vocabulary level and the cache format. A warm load memory-maps the
-arrays and the trie, so it costs milliseconds.
+arrays and the trie, so it costs milliseconds. The package's build puts the default list's
+arrays in solver/lexicon/arrays/<key>/ (`solver.search.prebuilt`), found before the cache, so
+a first run need not build them (BANANAS_PREBUILT=0 ignores them).
 """
 
 from __future__ import annotations
@@ -223,6 +225,34 @@ def cache_root() -> Path:
     return Path(os.environ.get("BANANAS_CACHE", Path.home() / ".cache" / "bananas"))
 
 
+# What the package's build made ahead of time (solver.search.prebuilt): <key>/ as in the cache.
+PREBUILT_ARRAYS = Path(__file__).with_name("arrays")
+
+
+def prebuilt_wanted() -> bool:
+    """False when BANANAS_PREBUILT=0: what the install built is ignored (the cache serves)."""
+    return os.environ.get("BANANAS_PREBUILT", "1") != "0"
+
+
+def arrays_dir(key: str) -> Path:
+    """Where a word list's arrays are: built into the package at install, else the cache."""
+    prebuilt = PREBUILT_ARRAYS / key
+    if prebuilt_wanted() and (prebuilt / "skipped").is_file():
+        return prebuilt
+    return cache_root() / key
+
+
+def arrays_key(spec: str) -> str:
+    """The folder name of a word list's arrays (all its words), in the cache or the package."""
+    return _cache_key(_source_path(spec)[1], None)
+
+
+def write_arrays(spec: str, directory: Path) -> None:
+    """Build a word list's arrays (all its words) into `directory` unless they are there."""
+    if not (directory / "skipped").is_file():
+        _write_cache(directory, *read_words(_source_path(spec)[1]))
+
+
 def _cache_key(path: Path, max_level: int | None) -> str:
     try:
         digest = hashlib.sha256(path.read_bytes())
@@ -296,7 +326,7 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
         raise LexiconError(f"vocabulary level must be one of {LEVELS}, got {max_level}")
     name, path = _source_path(spec)
     started = time.perf_counter()
-    directory = cache_root() / _cache_key(path, max_level)
+    directory = arrays_dir(_cache_key(path, max_level))
     timings: dict[str, float] = {}
     label = name if max_level is None else f"{name}@{max_level}"
     if not (directory / "skipped").is_file():
