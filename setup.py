@@ -42,9 +42,9 @@ class BuildWithArtifacts(build_py):
             build_artifacts(Path(self.build_lib).resolve(), reuse=ROOT)
 
 
-def build_artifacts(root: Path, reuse: Path | None = None) -> None:
+def build_artifacts(root: Path, reuse: Path | None = None, python: str = sys.executable) -> None:
     """`python -m solver.search.prebuilt ROOT` on this checkout's sources; warns, never fails."""
-    command = [sys.executable, "-m", "solver.search.prebuilt", str(root)]
+    command = [python, "-m", "solver.search.prebuilt", str(root)]
     command += ["--reuse", str(reuse)] if reuse else []
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     try:
@@ -68,4 +68,5 @@ class PlatformWheel(Distribution):
         return WANTED
 
 
-setup(cmdclass={"build_py": BuildWithArtifacts}, distclass=PlatformWheel)
+if __name__ == "__main__":  # as setuptools runs it (tests import build_artifacts)
+    setup(cmdclass={"build_py": BuildWithArtifacts}, distclass=PlatformWheel)

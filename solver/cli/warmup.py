@@ -4,7 +4,9 @@ Three things are built once and cached: a word list's arrays (the marisa-trie an
 in $BANANAS_CACHE), the compiled extension that `bananas solve`, `peel` and `dump` run the
 search with (`solver.search.native`, in $BANANAS_CACHE/kernels), and numba's compiled kernels
 (numba's cache), which the library, games and the server use. Each takes seconds the first
-time. On a terminal, `Notice` says on stderr what is being built and roughly for how long,
+time. The package's build makes the first two for the default word list ahead of time, into
+the package (`solver.search.prebuilt`): where that worked, a first `bananas solve` builds
+nothing. On a terminal, `Notice` says on stderr what is being built and roughly for how long,
 with a spinner, and then how long it took; off a terminal (pipes, files, CI logs) the
 commands stay silent.
 """
@@ -320,7 +322,7 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
     if not native.fast_start_enabled():
         state = "off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
     elif native.extension_state() == "built":
-        state = "cached"
+        state = "built at install" if native.extension_dir() == native.prebuilt_extension_dir() else "cached"
     else:
         native.failure_note().unlink(missing_ok=True)  # warm-up retries a build that failed before
         with CompileWatch("the fast-start extension", BUILD_SECONDS["extension"], stream):
