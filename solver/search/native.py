@@ -525,7 +525,7 @@ def main() -> int:
     """Build the extension now (retrying a build that failed before); exit 0 when it is built."""
     failure_note().unlink(missing_ok=True)
     reason = build_extension()
-    print(f"not built: {reason}" if reason else f"built {extension_file()}", file=sys.stderr)
+    print(f"not built: {reason}" if reason else f"built {extension_file(cache_extension_dir())}", file=sys.stderr)
     return 1 if reason else 0
 
 
