@@ -5,7 +5,10 @@ environment does not set it already (CI does, to reuse the cache between runs).
 NUMBA_CACHE_DIR is left alone. The fast-start extension (solver.search.native) is off for the
 session (BANANAS_FAST_START=0): the CLI commands run in-process on numba's JIT, like the library,
 and no test starts a background build; tests/search/test_native.py turns it on where it is the
-subject. Helpers that are not fixtures live in tests/helpers.py (tests/README.md).
+subject. What an install built into the package (solver.search.prebuilt: the extension and the en
+arrays, in the checkout after `pip install -e .`) is ignored too (BANANAS_PREBUILT=0), so the cold
+paths stay cold; test_native.py and test_packaging.py turn it on. Helpers that are not fixtures
+live in tests/helpers.py (tests/README.md).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import numpy as np
 import pytest
 
 os.environ.setdefault("BANANAS_FAST_START", "0")
+os.environ.setdefault("BANANAS_PREBUILT", "0")
 
 if "BANANAS_CACHE" not in os.environ:
     # Set at import time, before any test module loads a lexicon; removed at exit.

@@ -4,7 +4,9 @@ Three things are built once and cached: a word list's arrays (the marisa-trie an
 in $BANANAS_CACHE), the compiled extension that `bananas solve`, `peel` and `dump` run the
 search with (`solver.search.native`, in $BANANAS_CACHE/kernels), and numba's compiled kernels
 (numba's cache), which the library, games and the server use. Each takes seconds the first
-time. On a terminal, `Notice` says on stderr what is being built and roughly for how long,
+time. The package's build makes the first two for the default word list ahead of time, into
+the package (`solver.search.prebuilt`): where that worked, a first `bananas solve` builds
+nothing. On a terminal, `Notice` says on stderr what is being built and roughly for how long,
 with a spinner, and then how long it took; off a terminal (pipes, files, CI logs) the
 commands stay silent.
 """
@@ -266,13 +268,14 @@ class KernelPrep:
 
 
 def start_extension_build() -> subprocess.Popen:
-    """`python -m solver.search.native` in a child process (quiet; a failure leaves a note)."""
+    """`python -m solver.search.prebuilt --caches` in a child process: the fast-start extension,
+    then the bare solve library (quiet; a failed extension build leaves a note)."""
     import subprocess  # first runs only
 
     package_root = str(Path(solver.__file__).resolve().parents[1])  # this copy of the package
     path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
     return subprocess.Popen(
-        [sys.executable, "-m", "solver.search.native"],
+        [sys.executable, "-m", "solver.search.prebuilt", "--caches"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -320,13 +323,14 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
     if not native.fast_start_enabled():
         state = "off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
     elif native.extension_state() == "built":
-        state = "cached"
+        state = "built at install" if native.extension_dir() == native.prebuilt_extension_dir() else "cached"
     else:
         native.failure_note().unlink(missing_ok=True)  # warm-up retries a build that failed before
         with CompileWatch("the fast-start extension", BUILD_SECONDS["extension"], stream):
             problem = native.build_extension()
         state = f"not built ({problem}); the solver runs on numba's JIT" if problem else done("built", started)
     click.echo(f"fast-start extension: {state}")
+    click.echo(f"bare solve library: {bare_library_state()}")
 
     started = time.perf_counter()  # the JIT kernels: for the library, games and the server
     with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
@@ -334,6 +338,20 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
     click.echo(f"numba kernels: {done_or_cached(watch.compiled, 'compiled', started)}")
     kernels = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ beside the solver's sources"
     click.echo(f"# caches: word lists and extension in {cache_root()}, numba's kernels in {kernels}")
+
+
+def bare_library_state() -> str:
+    """Build the plain `bananas solve HAND`'s library unless it is there; say which."""
+    from solver.search import bare
+
+    if not bare.enabled():
+        return "off (BANANAS_BARE=0, BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
+    found = bare.find()
+    if found is not None:
+        return "built at install" if found[0].parent == bare.prebuilt_dir() else "cached"
+    started = time.perf_counter()
+    problem = bare.build_into_cache()
+    return f"not built ({problem}); plain solves take the full path" if problem else done("built", started)
 
 
 def done(verb: str, started: float) -> str:

@@ -75,3 +75,25 @@ def cache_key(path: Path, max_level: int | None) -> str:
         raise LexiconError(f"cannot read word list {path}: {error.strerror or error}") from None
     digest.update(f"|level={max_level}|format={CACHE_FORMAT}".encode())
     return digest.hexdigest()[:24]
+
+
+# What the package's build made ahead of time (solver.search.prebuilt): <key>/ as in the cache.
+PREBUILT_ARRAYS = Path(__file__).with_name("arrays")
+
+
+def prebuilt_wanted() -> bool:
+    """False when BANANAS_PREBUILT=0: what the install built is ignored (the cache serves)."""
+    return os.environ.get("BANANAS_PREBUILT", "1") != "0"
+
+
+def arrays_dir(key: str) -> Path:
+    """Where a word list's arrays are: built into the package at install, else the cache."""
+    prebuilt = PREBUILT_ARRAYS / key
+    if prebuilt_wanted() and (prebuilt / "skipped").is_file():
+        return prebuilt
+    return cache_root() / key
+
+
+def arrays_key(spec: str) -> str:
+    """The folder name of a word list's arrays (all its words), in the cache or the package."""
+    return cache_key(source_path(spec)[1], None)

@@ -11,7 +11,9 @@ skipped; case is folded; entries with characters outside a-z are skipped and cou
 
 Cache: `$BANANAS_CACHE` (default ~/.cache/bananas)/<key>/, where the key hashes the word
 list's bytes, the vocabulary level and the cache format. A warm load memory-maps the
-arrays and the trie, so it costs milliseconds.
+arrays and the trie, so it costs milliseconds. The package's build puts the default list's
+arrays in solver/lexicon/arrays/<key>/ (`solver.search.prebuilt`), found before the cache, so
+a first run need not build them (BANANAS_PREBUILT=0 ignores them).
 """
 
 from __future__ import annotations
@@ -38,8 +40,10 @@ from solver.lexicon.files import LEVELS as LEVELS
 from solver.lexicon.files import SHIPPED as SHIPPED
 from solver.lexicon.files import SHIPPED_DIR as SHIPPED_DIR
 from solver.lexicon.files import LexiconError as LexiconError
-from solver.lexicon.files import cache_key, source_path
+from solver.lexicon.files import arrays_dir, cache_key, source_path
+from solver.lexicon.files import arrays_key as arrays_key
 from solver.lexicon.files import cache_root as cache_root
+from solver.lexicon.files import prebuilt_wanted as prebuilt_wanted
 from solver.lexicon.files import shipped_dir as shipped_dir
 
 
@@ -179,6 +183,12 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
 # -- the cache --------------------------------------------------------------------------
 
 
+def write_arrays(spec: str, directory: Path) -> None:
+    """Build a word list's arrays (all its words) into `directory` unless they are there."""
+    if not (directory / "skipped").is_file():
+        _write_cache(directory, *read_words(source_path(spec)[1]))
+
+
 def _graph_from_dir(directory: Path, prefix: str) -> WordGraph:
     # np.asarray drops the memmap subclass: numba takes plain (read-only) arrays.
     return WordGraph(*(np.asarray(np.load(directory / f"{prefix}.{name}.npy", mmap_mode="r")) for name in ARRAY_NAMES))
@@ -240,7 +250,7 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
         raise LexiconError(f"vocabulary level must be one of {LEVELS}, got {max_level}")
     name, path = source_path(spec)
     started = time.perf_counter()
-    directory = cache_root() / cache_key(path, max_level)
+    directory = arrays_dir(cache_key(path, max_level))
     timings: dict[str, float] = {}
     label = name if max_level is None else f"{name}@{max_level}"
     if not (directory / "skipped").is_file():

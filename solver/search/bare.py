@@ -44,7 +44,7 @@ import re
 import sys
 from pathlib import Path
 
-from solver.lexicon.files import cache_key, cache_root, source_path
+from solver.lexicon.files import arrays_dir, arrays_key, cache_root, prebuilt_wanted
 
 FORMAT = 1  # bump to invalidate every built library
 LIBRARY = "_bananas_bare.so"
@@ -69,6 +69,11 @@ def cache_dir() -> Path:
     return cache_root() / "bare" / key()
 
 
+def prebuilt_dir() -> Path:
+    """solver/search/compiled/bare/<key>: where the package's build puts it (solver.search.prebuilt)."""
+    return Path(__file__).with_name("compiled") / "bare" / key()
+
+
 def enabled() -> bool:
     """False when BANANAS_BARE=0 or BANANAS_FAST_START=0 (every solve takes the full path), or
     when numba's JIT is disabled (the kernels then run as Python, as asked)."""
@@ -78,10 +83,10 @@ def enabled() -> bool:
 
 
 def find() -> tuple[Path, dict] | None:
-    """(library, layout) built from these sources: the package's own (built at install), else
-    the cache's; None when neither is."""
+    """(library, layout) built from these sources: the package's own (built at install; not
+    with BANANAS_PREBUILT=0), else the cache's; None when neither is."""
     wanted = key()
-    for folder in (Path(__file__).parent, cache_dir()):
+    for folder in (prebuilt_dir(), cache_dir()) if prebuilt_wanted() else (cache_dir(),):
         try:
             layout = json.loads((folder / LAYOUT).read_text())
         except (OSError, ValueError):
@@ -166,7 +171,7 @@ class BareSolver:
         found = find() if enabled() else None
         if found is None:
             return None
-        lexicon_dir = cache_root() / cache_key(source_path(lexicon)[1], None)
+        lexicon_dir = arrays_dir(arrays_key(lexicon))
         if not (lexicon_dir / "skipped").is_file():  # written last: the cache is complete
             return None
         return cls(*found, lexicon_dir)
@@ -236,6 +241,18 @@ class BareSolver:
 
 
 # -- building ----------------------------------------------------------------------------------
+
+
+def build_into_cache() -> str:
+    """Build the library into the cache unless one is found; '' when there is one, else why not
+    (for a first run's background build and `bananas warm-up`; the full path serves meanwhile)."""
+    if find() is not None:
+        return ""
+    try:
+        build(cache_dir())
+    except Exception as error:  # no compiler, a numba without pycc, ...: the full path serves
+        return f"{type(error).__name__}: {error}".strip()
+    return ""
 
 
 def build(directory: Path) -> None:

@@ -12,11 +12,15 @@ kernels are bound
   same source with numba.pycc. The process then never imports numba nor loads numba's cache,
   which is most of a warm `bananas solve` (numba's import and first-use set-up: ~0.4 s).
 
-The extension lives in $BANANAS_CACHE/kernels/<key>/, where the key hashes the kernels'
-source, `ENTRIES`, the Python version and the machine; it is built for the generic CPU of
-the architecture (portable, e.g. inside a container image). Building it needs a C compiler,
-Python's headers and setuptools; where any is missing, or the build fails, the kernels stay on
-numba's JIT (a `.failed` note beside the key says why, and stops later runs retrying).
+The extension lives in a folder named by a key that hashes the kernels' source, `ENTRIES`,
+the Python version, the machine and numpy's version, so a stale one is never loaded: first
+solver/search/compiled/<key>/, where the package's build put it (`solver.search.prebuilt`:
+compiled at install, so a first run needs no build), else $BANANAS_CACHE/kernels/<key>/, built
+on first use. It is built for the generic CPU of the architecture (portable, e.g. inside a
+container image). Building it needs a C compiler, Python's headers and setuptools; where any is
+missing, or the build fails, the kernels stay on numba's JIT (a `.failed` note beside the
+cache's key says why, and stops later runs retrying). BANANAS_PREBUILT=0 ignores the one
+built at install (the cache's serves).
 BANANAS_FAST_START=0 turns the extension off. One process builds at a time (an flock on
 `<key>.lock`); `bind_python` runs the kernels uncompiled meanwhile (solver/cli/warmup.py).
 Every call into the extension checks its arguments against `ENTRIES` and falls back to the JIT
@@ -46,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.lexicon.loader import cache_root
+from solver.lexicon.loader import cache_root, prebuilt_wanted
 
 EXTENSION = "_bananas_kernels"  # the module name compiled into the extension
 FORMAT = 1  # bump to invalidate every built extension
@@ -284,23 +288,52 @@ def _kernels_source() -> Path:
     return Path(spec.origin)
 
 
-def extension_dir() -> Path:
-    """$BANANAS_CACHE/kernels/<key>: the key changes with anything the compiled code depends on."""
+def extension_key() -> str:
+    """Hashes everything the compiled code depends on: the kernels' source, `ENTRIES`, the
+    Python version, the machine and numpy's version (an extension built against another numpy
+    must not be loaded)."""
     digest = hashlib.sha256(_kernels_source().read_bytes())
     digest.update(repr((ENTRIES, FORMAT, sys.version, platform.machine(), np.__version__)).encode())
-    return cache_root() / "kernels" / digest.hexdigest()[:24]
+    return digest.hexdigest()[:24]
+
+
+# Where the package's build put the extension (solver.search.prebuilt): <key>/ as in the cache.
+PREBUILT_ROOT = Path(__file__).with_name("compiled")
+
+
+def prebuilt_extension_dir() -> Path:
+    """solver/search/compiled/<key>: the extension built when the package was installed."""
+    return PREBUILT_ROOT / extension_key()
+
+
+def cache_extension_dir() -> Path:
+    """$BANANAS_CACHE/kernels/<key>: the extension a first run builds (and its lock and note)."""
+    return cache_root() / "kernels" / extension_key()
+
+
+def extension_dir() -> Path:
+    """Where the extension is loaded from: the one built at install when it matches this
+    Python, numpy and kernels' source (and BANANAS_PREBUILT is not 0), else the cache's."""
+    prebuilt = prebuilt_extension_dir()
+    if prebuilt_wanted() and _built_in(prebuilt) is not None:
+        return prebuilt
+    return cache_extension_dir()
+
+
+def _built_in(directory: Path) -> Path | None:
+    candidates = (directory / f"{EXTENSION}{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+    return next((path for path in candidates if path.is_file()), None)
 
 
 def extension_file(directory: Path | None = None) -> Path:
     """The built extension in `directory` (any suffix this Python imports), or where it would be."""
     directory = directory or extension_dir()
-    candidates = [directory / f"{EXTENSION}{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES]
-    return next((path for path in candidates if path.is_file()), candidates[0])
+    return _built_in(directory) or directory / f"{EXTENSION}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
 
 
 def build_lock(directory: Path | None = None) -> Path:
     """Held (flock) by the process building the extension: one build at a time per key."""
-    directory = directory or extension_dir()
+    directory = directory or cache_extension_dir()
     return directory.with_name(directory.name + ".lock")
 
 
@@ -339,7 +372,7 @@ def wait_for_build() -> None:
 
 
 def failure_note(directory: Path | None = None) -> Path:
-    directory = directory or extension_dir()
+    directory = directory or cache_extension_dir()
     return directory.with_name(directory.name + ".failed")
 
 
@@ -407,23 +440,32 @@ def _numba_signature(result: str, arguments: tuple):
 
 
 def build_extension() -> str:
-    """Compile the entry kernels into the extension (seconds to tens of seconds: the kernels are
-    compiled, then linked by the C compiler). Returns '' when built, else why not (also written
-    to the failure note). One build at a time: a second caller waits for the first's result."""
-    directory = extension_dir()
+    """Compile the entry kernels into the cache's extension (seconds to tens of seconds: the
+    kernels are compiled, then linked by the C compiler). Returns '' when built, else why not
+    (also written to the failure note). One build at a time: a second caller waits for the
+    first's result."""
+    directory = cache_extension_dir()
     with _holding(build_lock(directory), wait=True):
-        if extension_file(directory).is_file():  # built by the process that held the lock
-            return ""
-        problem = build_blocker()
-        if not problem:
-            try:
-                _compile_into(directory)
-            except Exception as error:  # the JIT still serves: record why and move on
-                problem = f"{type(error).__name__}: {error}".strip()
+        problem = build_extension_into(directory)  # at once when the lock's holder built it
     if problem:
         note_failure(problem)
     else:
         failure_note(directory).unlink(missing_ok=True)
+    return problem
+
+
+def build_extension_into(directory: Path) -> str:
+    """Compile the extension into `directory` (a <key> folder: the cache's, or the package's
+    at install, see solver.search.prebuilt) unless it is there already. Returns '' when built,
+    else why not."""
+    if _built_in(directory) is not None:
+        return ""
+    problem = build_blocker()
+    if not problem:
+        try:
+            _compile_into(directory)
+        except Exception as error:  # the JIT still serves: say why and move on
+            problem = f"{type(error).__name__}: {error}".strip()
     return problem
 
 
@@ -483,7 +525,7 @@ def main() -> int:
     """Build the extension now (retrying a build that failed before); exit 0 when it is built."""
     failure_note().unlink(missing_ok=True)
     reason = build_extension()
-    print(f"not built: {reason}" if reason else f"built {extension_file()}", file=sys.stderr)
+    print(f"not built: {reason}" if reason else f"built {extension_file(cache_extension_dir())}", file=sys.stderr)
     return 1 if reason else 0
 
 

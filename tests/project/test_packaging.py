@@ -1,9 +1,13 @@
 """Packaging: the wheel and the sdist carry the word lists and their licences, the package list
 in pyproject.toml covers every package, and the loader finds the lists installed or in a
-checkout. (.ci/run installs the wheel into a fresh virtual environment and solves with it.)"""
+checkout; what the build compiles ahead of time (setup.py, solver.search.prebuilt) is found
+first, and a build that cannot compile it still installs. (.ci/run installs the wheel, with
+its compiled extension, into a fresh virtual environment and solves with it.)"""
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import subprocess
 import sys
 import tarfile
@@ -13,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from solver.lexicon import files
+from solver.lexicon import files, loader
+from solver.search import native, prebuilt
 
 ROOT = Path(__file__).resolve().parents[2]
 WORD_LISTS = sorted(path.name for path in (ROOT / "lexicons").iterdir() if path.is_file())
@@ -44,12 +49,85 @@ def test_an_installed_package_finds_its_package_data(tmp_path, monkeypatch):
     assert files.shipped_dir() == tmp_path / "mine"
 
 
+# -- built ahead of time ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def mini_list(tmp_path, monkeypatch):
+    """A two-word list, an artifact for it in place of en's (3 s), and a private cache."""
+    words = tmp_path / "mini.txt"
+    words.write_text("cat\nact\n")
+    monkeypatch.setenv("BANANAS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("BANANAS_PREBUILT", "1")
+    arrays = prebuilt.Artifact(
+        "mini word-list arrays",
+        "solver/lexicon/arrays",
+        lambda: loader.arrays_key(str(words)),
+        lambda directory: loader.write_arrays(str(words), directory),
+    )
+    monkeypatch.setattr(prebuilt, "ARTIFACTS", (prebuilt.ARTIFACTS[0], arrays))
+    return words
+
+
+def test_word_list_arrays_built_at_install_are_loaded_from_the_package(mini_list, tmp_path, monkeypatch):
+    package = tmp_path / "package"
+    monkeypatch.setattr(native, "build_blocker", lambda: "no C compiler (test)")
+    prebuilt.build_all(package, log=lambda line: None)
+    monkeypatch.setattr(files, "PREBUILT_ARRAYS", package / "solver/lexicon/arrays")
+    lexicon = loader.load_lexicon(str(mini_list))
+    assert "cold_build_s" not in lexicon.timings and "cat" in lexicon
+    assert not (tmp_path / "cache").exists()  # nothing built on first use
+    monkeypatch.setenv("BANANAS_PREBUILT", "0")
+    assert "cold_build_s" in loader.load_lexicon(str(mini_list)).timings  # ignored: the cache's
+
+
+def test_what_cannot_be_built_ahead_is_skipped_with_a_warning(mini_list, tmp_path, monkeypatch):
+    monkeypatch.setattr(native, "build_blocker", lambda: "no C compiler (test)")
+    logged: list[str] = []
+    problems = prebuilt.build_all(tmp_path / "package", log=logged.append)
+    assert problems == {"fast-start extension": "RuntimeError: no C compiler (test)", "mini word-list arrays": ""}
+    assert "WARNING: fast-start extension not built (RuntimeError: no C compiler (test))" in logged[0]
+    assert not (tmp_path / "package/solver/search/compiled" / native.extension_key()).exists()
+    (arrays,) = (tmp_path / "package/solver/lexicon/arrays").iterdir()
+    assert arrays.stat().st_mode & 0o777 == 0o755  # built in a private temporary folder, readable by all
+
+
+def test_a_wheel_build_copies_what_the_checkout_built_with_the_same_key(mini_list, tmp_path, monkeypatch):
+    checkout, wheel = tmp_path / "checkout", tmp_path / "wheel"
+    extension = checkout / "solver/search/compiled" / native.extension_key()
+    extension.mkdir(parents=True)
+    native.extension_file(extension).write_bytes(b"compiled")  # as an editable install leaves it
+    monkeypatch.setattr(native, "build_blocker", lambda: "no C compiler (test)")  # a compile would fail
+    assert prebuilt.build_all(wheel, reuse=checkout, log=lambda line: None)["fast-start extension"] == ""
+    copied = wheel / "solver/search/compiled" / native.extension_key()
+    assert native.extension_file(copied).read_bytes() == b"compiled"
+
+
+def load_setup_py():
+    spec = importlib.util.spec_from_file_location("bananas_setup", ROOT / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # not __main__: defines the build step without running setup()
+    return module
+
+
+@pytest.mark.parametrize("python", ["/bin/false", "/nonexistent/python3"])  # exits 1; cannot start
+def test_the_build_step_warns_and_goes_on_when_the_artifacts_fail(python, tmp_path, capsys):
+    load_setup_py().build_artifacts(tmp_path / "build", python=python)
+    warning = capsys.readouterr().err
+    assert "WARNING: the artifacts were not built" in warning
+    assert "the package installs without them; a first run builds them" in warning
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """The wheel and sdist built from this checkout (python -m build: about 20 s)."""
+    """The wheel and sdist built from this checkout (python -m build: about 20 s), without the
+    compiled artifacts (BANANAS_PREBUILT=0: they would cost a compile; CI's install check has them)."""
     out = tmp_path_factory.mktemp("dist")
     run = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], capture_output=True, text=True
+        [sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, BANANAS_PREBUILT="0"),
     )
     if run.returncode != 0 and "No module named build" in run.stderr:
         pytest.skip("the 'build' package is not installed (pip install -e '.[test]')")
@@ -60,8 +138,10 @@ def built(tmp_path_factory) -> Path:
 @pytest.mark.slow
 def test_the_wheel_holds_the_word_lists_and_every_module(built):
     (wheel,) = built.glob("*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")  # BANANAS_PREBUILT=0: nothing compiled, pure
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"solver/lexicon/data/{name}" for name in WORD_LISTS} <= names
+    assert not [name for name in names if name.startswith(("solver/search/compiled/", "solver/lexicon/arrays/"))]
     assert {name for name in names if name.startswith("bananas-0.1.0.dist-info/licenses/")} == {
         "bananas-0.1.0.dist-info/licenses/lexicons/en.LICENSE",
         "bananas-0.1.0.dist-info/licenses/lexicons/fr.LICENSE",
@@ -72,3 +152,5 @@ def test_the_wheel_holds_the_word_lists_and_every_module(built):
     with tarfile.open(sdist) as archive:
         members = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     assert {f"lexicons/{name}" for name in WORD_LISTS} <= members
+    assert "setup.py" in members
+    assert not [name for name in members if name.startswith(("solver/search/compiled/", "solver/lexicon/arrays/"))]

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -142,12 +144,18 @@ print(json.dumps({{"results": out, "numba": "numba" in sys.modules, "search": ty
 
 @pytest.fixture(scope="module")
 def built_extension(tmp_path_factory):
-    """The extension, built into a private cache (tens of seconds: compile and link)."""
+    """The extension in a private cache: a copy of the one an editable install built into the
+    checkout (solver/search/compiled/<key>/, as CI's is) when it is current, else built there
+    (tens of seconds: compile and link). The environment to run with."""
+    cache = tmp_path_factory.mktemp("native-cache")
+    env = dict(os.environ, BANANAS_CACHE=str(cache), BANANAS_FAST_START="1", BANANAS_PREBUILT="0")
+    prebuilt = native.PREBUILT_ROOT / native.extension_key()
+    if native._built_in(prebuilt) is not None:
+        shutil.copytree(prebuilt, cache / "kernels" / prebuilt.name)
+        return env
     problem = native.build_blocker()
     if problem:
         pytest.skip(f"cannot build the extension here: {problem}")
-    cache = tmp_path_factory.mktemp("native-cache")
-    env = dict(os.environ, BANANAS_CACHE=str(cache), BANANAS_FAST_START="1")
     build = subprocess.run([sys.executable, "-m", "solver.search.native"], capture_output=True, text=True, env=env)
     assert build.returncode == 0, build.stderr
     return env
@@ -181,6 +189,65 @@ def test_bananas_solve_on_the_extension_imports_no_numba(built_extension, en):
     *grid, summary, outcome = result.stdout.splitlines()
     assert outcome == "0 False" and summary.startswith("# solved: 21 tiles")
     assert validate(Grid.parse("\n".join(grid)), en, TileCounts.from_letters("AEEIRSTQUNLDOGCABHMPR")).ok
+
+
+# -- the extension built at install (solver.search.prebuilt) -----------------------------------
+
+
+@pytest.fixture
+def prebuilt(tmp_path, monkeypatch):
+    """An empty package folder for the extension and a private cache; BANANAS_PREBUILT on."""
+    monkeypatch.setenv("BANANAS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("BANANAS_PREBUILT", "1")
+    monkeypatch.setattr(native, "PREBUILT_ROOT", tmp_path / "compiled")
+    return tmp_path / "compiled"
+
+
+def fake_extension(directory):
+    directory.mkdir(parents=True)
+    native.extension_file(directory).write_bytes(b"")
+
+
+def test_the_extension_built_at_install_comes_first(prebuilt, monkeypatch):
+    assert native.extension_dir() == native.cache_extension_dir() and native.extension_state() == "missing"
+    fake_extension(prebuilt / native.extension_key())
+    assert native.extension_dir() == prebuilt / native.extension_key() and native.extension_state() == "built"
+    assert native.build_lock().parent == native.cache_extension_dir().parent  # builds stay in the cache
+    monkeypatch.setenv("BANANAS_PREBUILT", "0")
+    assert native.extension_dir() == native.cache_extension_dir()
+
+
+def test_a_stale_extension_built_at_install_is_ignored(prebuilt, monkeypatch, tmp_path):
+    fake_extension(prebuilt / native.extension_key())
+    numpy_version = native.np.__version__
+    monkeypatch.setattr(native.np, "__version__", "0.0.1")  # the run time's numpy is not the build's
+    assert native.extension_dir() == native.cache_extension_dir() and native.extension_state() == "missing"
+    monkeypatch.setattr(native.np, "__version__", numpy_version)
+    assert native.extension_dir() == prebuilt / native.extension_key()
+    source = tmp_path / "kernels.py"
+    source.write_bytes(native._kernels_source().read_bytes() + b"\n# edited\n")
+    monkeypatch.setattr(native, "_kernels_source", lambda: source)  # the kernels changed since the install
+    assert native.extension_dir() == native.cache_extension_dir()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(JIT_DISABLED, reason="the CLI's fast path")
+def test_a_first_solve_uses_the_extension_built_at_install(built_extension, tmp_path):
+    """Empty cache, the extension in the package: no build starts, numba is never imported."""
+    (built,) = [path for path in (Path(built_extension["BANANAS_CACHE"]) / "kernels").iterdir() if path.is_dir()]
+    shutil.copytree(built, tmp_path / "compiled" / built.name)
+    script = (
+        "import sys\nfrom pathlib import Path\nfrom solver.search import native\n"
+        f"native.PREBUILT_ROOT = Path({str(tmp_path / 'compiled')!r})\n"
+        "from solver.cli import main\ntry:\n    main(['solve', 'AEEIRSTQUNLDOGCABHMPR'])\n"
+        "except SystemExit as exit:\n    print(exit.code, 'numba' in sys.modules, native.extension_dir().parent.name)"
+    )
+    env = dict(built_extension, BANANAS_CACHE=str(tmp_path / "cache"), BANANAS_PREBUILT="1")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    *grid, summary, outcome = result.stdout.splitlines()
+    assert outcome == "0 False compiled" and summary.startswith("# solved: 21 tiles")
+    assert not (tmp_path / "cache" / "kernels").exists()  # no build was started
 
 
 def test_a_failed_build_is_noted_once_and_the_jit_serves(tmp_path, monkeypatch):

@@ -1,0 +1,72 @@
+"""The package's build: pyproject.toml says what is packaged; this adds the artifacts compiled
+at install so that a first run needs no build (solver/search/prebuilt.py: the fast-start
+extension and the default word list's arrays, about 45 s on 2 cores).
+
+- A wheel (`pip install .`, `python -m build`) gets them in its build folder, and is tagged for
+  this platform and Python. Ones already built in the checkout with the same key (by an
+  editable install) are copied, not rebuilt.
+- An editable install (`pip install -e .`) builds them into the source tree, in place
+  (solver/search/compiled/, solver/lexicon/arrays/: gitignored).
+- Fail-soft: whatever cannot be built is reported as a warning (pip shows it with -v) and the
+  package installs without it; the first run then builds it, as it always did.
+- BANANAS_PREBUILT=0 builds none, and makes a pure wheel (for builds that only check what is
+  packaged, such as tests/project/test_packaging.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+from setuptools.dist import Distribution
+
+ROOT = Path(__file__).resolve().parent
+WANTED = os.environ.get("BANANAS_PREBUILT", "1") != "0"
+TIMEOUT_SECONDS = 1200  # a compile that hangs must not hang the install
+
+
+class BuildWithArtifacts(build_py):
+    """build_py, then every artifact of solver.search.prebuilt."""
+
+    def run(self) -> None:
+        super().run()
+        if not WANTED:
+            return
+        if getattr(self, "editable_mode", False):
+            build_artifacts(ROOT)  # the source tree is what the editable install imports
+        else:
+            build_artifacts(Path(self.build_lib).resolve(), reuse=ROOT)
+
+
+def build_artifacts(root: Path, reuse: Path | None = None, python: str = sys.executable) -> None:
+    """`python -m solver.search.prebuilt ROOT` on this checkout's sources; warns, never fails."""
+    command = [python, "-m", "solver.search.prebuilt", str(root)]
+    command += ["--reuse", str(reuse)] if reuse else []
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    try:
+        result = subprocess.run(
+            command, env=dict(os.environ, PYTHONPATH=path), capture_output=True, text=True, timeout=TIMEOUT_SECONDS
+        )
+        report = result.stderr.strip()
+        if result.returncode != 0:
+            report = f"WARNING: the artifacts were not built (exit code {result.returncode}):\n{report[-3000:]}"
+    except (OSError, subprocess.SubprocessError) as error:
+        report = f"WARNING: the artifacts were not built ({type(error).__name__}: {error})"
+    if "WARNING" in report:
+        report += "\nbananas: the package installs without them; a first run builds them (README, Caches)"
+    print(report, file=sys.stderr, flush=True)
+
+
+class PlatformWheel(Distribution):
+    """The compiled extension makes the wheel specific to this platform and Python."""
+
+    def has_ext_modules(self) -> bool:
+        return WANTED
+
+
+if __name__ == "__main__":  # as setuptools runs it (tests import build_artifacts)
+    setup(cmdclass={"build_py": BuildWithArtifacts}, distclass=PlatformWheel)
