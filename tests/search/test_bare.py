@@ -37,7 +37,7 @@ def built(tmp_path_factory):
 @pytest.fixture(scope="module")
 def bare_solver(built, en):
     layout = json.loads((built / bare.LAYOUT).read_text())
-    lexicon_dir = bare.cache_root() / bare.cache_key(bare.source_path("en")[1], None)
+    lexicon_dir = bare.arrays_dir(bare.arrays_key("en"))
     return bare.BareSolver(built / bare.LIBRARY, layout, lexicon_dir)
 
 
@@ -69,7 +69,7 @@ def test_a_hand_out_of_range_is_left_to_the_full_solver(bare_solver):
 
 def test_a_library_from_other_sources_is_not_used(built, tmp_path, monkeypatch):
     monkeypatch.setattr(bare, "cache_dir", lambda: tmp_path)
-    monkeypatch.setattr(bare, "__file__", str(tmp_path / "elsewhere" / "bare.py"))  # no library in the package
+    monkeypatch.setattr(bare, "prebuilt_dir", lambda: tmp_path / "elsewhere")  # no library in the package
     monkeypatch.setattr(bare, "key", lambda: "k" * 24)
     for name in (bare.LIBRARY, bare.LAYOUT):
         shutil.copy(built / name, tmp_path / name)
