@@ -14,7 +14,7 @@ machine load. The other command gets the hand as its last argument, or wherever 
 is set beside this project's previous recorded one (the latest `*-process.md`, else the warm
 solve of the latest `*-startup.md`).
 
-bananas runs as its console script does (`from solver.cli import main; main()`, PYTHONPATH at
+bananas runs as its console script does (`from solver.cli.plain import run; run()`, PYTHONPATH at
 this checkout), warm: the word-list arrays and the fast-start extension are built first, in a
 temporary BANANAS_CACHE (or the caches of the environment with --use-caches). Bytecode is
 written and reused (PYTHONPYCACHEPREFIX in the temporary folder): an installed package has its
@@ -40,7 +40,7 @@ from pathlib import Path
 from results_file import REPOSITORY, latest, machine, record
 
 FIXED_HAND = "AEEIRSTQUNLDOGCABHMPR"  # the start-up benchmark's hand
-RUN_MAIN = "import sys; from solver.cli import main; sys.argv[0] = 'bananas'; main()"
+RUN_MAIN = "import sys; from solver.cli.plain import run; sys.argv[0] = 'bananas'; run()"  # the console script
 TARGET_RATIO = 0.8
 PREVIOUS = re.compile(r"bananas whole process: (?P<wall>[\d.]+) s \((?P<cpu>[\d.]+) s\)")
 PREVIOUS_STARTUP = re.compile(r"\| warm: solve [A-Z]+ \| (?P<wall>[\d.]+) s \((?P<cpu>[\d.]+) s\) \|")

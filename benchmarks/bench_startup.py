@@ -5,7 +5,7 @@ BANANAS_CACHE and NUMBA_CACHE_DIR), and where the time goes.
 
 --record writes benchmarks/results/<date>-startup.md and puts its summary into the README.
 
-Every figure is a fresh process, `python -c "from solver.cli import main; main()" ARGS` with
+Every figure is a fresh process, `python -c "from solver.cli.plain import run; run()" ARGS` with
 PYTHONPATH at the checkout measured (the console script does the same; a pyenv shim in front
 of it would add its own ~0.15 s). With --baseline (e.g. a checkout of main before a change),
 the same cases run for it too, interleaved run by run, so both see the same machine load. Each
@@ -39,7 +39,7 @@ from results_file import REPOSITORY, commit, machine, record
 
 HAND = "AEEIRSTQUNLDOGCABHMPR"
 HARD_HAND = "BEFFHHJLLLNNPPRRSSTTY"  # 0.6 s compiled, too slow uncompiled: waits for the build
-RUN_MAIN = "import sys; from solver.cli import main; sys.argv[0] = 'bananas'; main()"
+RUN_MAIN = "import sys; from solver.cli.plain import run; sys.argv[0] = 'bananas'; run()"  # the console script
 WARM_CASES = {
     f"solve {HAND}": ([ "solve", HAND], {}),
     f"solve {HAND}, numba JIT (BANANAS_FAST_START=0)": (["solve", HAND], {"BANANAS_FAST_START": "0"}),

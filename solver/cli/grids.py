@@ -37,7 +37,8 @@ from solver.cli.common import (
     require,
     source_name,
 )
-from solver.cli.outputs import check_writable, plural, solve_summary, write_file, write_text
+from solver.cli.outputs import check_writable, write_file, write_text
+from solver.cli.plain import plural, solve_summary
 from solver.cli.warmup import KernelPrep
 from solver.core.grid import Grid, Report, validate
 from solver.core.limits import MAX_DUMP_SAMPLES

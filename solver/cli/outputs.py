@@ -82,12 +82,3 @@ def current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def solve_summary(status: str, tiles: int, words: int, elapsed_ms: float, nodes: int) -> str:
-    """The '#' line under a solve's grid (a comment, so the output is itself a grid file)."""
-    return f"# {status}: {plural(tiles, 'tile')}, {plural(words, 'word')}, {elapsed_ms:.0f} ms, {plural(nodes, 'node')}"

@@ -1,10 +1,12 @@
-"""The plain `bananas solve HAND` (one hand of letters, default options) on the bare path.
+"""The `bananas` console script (`run`), and the plain `bananas solve HAND` (one hand of
+letters, default options) on the bare path.
 
-`solver.search.bare` runs the search's first pass without numpy; when it finds a grid, this
-module prints exactly what `bananas solve HAND` prints (the grid, then its '#' summary line)
-and the command is done in a fraction of the full start-up. Anything else - other options, a
-batch, a hand the first pass does not solve, no library built yet - returns False, and click
-runs the full command as ever. BANANAS_BARE=0 turns the bare path off.
+`solver.search.bare` runs the search's first pass without numpy; when it finds a grid, `answer`
+prints exactly what `bananas solve HAND` prints (the grid, then its '#' summary line: the
+formatting `grids` uses too) and the command is done before click is even imported. Anything
+else - other options, a batch, a hand the first pass does not solve, no library built yet -
+and `run` hands the arguments to the click group (`solver.cli.main`) as ever.
+BANANAS_BARE=0 turns the bare path off.
 """
 
 from __future__ import annotations
@@ -12,9 +14,16 @@ from __future__ import annotations
 import sys
 import time
 
-from solver.cli.outputs import solve_summary
-
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def run() -> None:
+    """The console script: the bare path when it answers, else the whole command line."""
+    if answer(sys.argv[1:]):
+        sys.exit(0)
+    from solver.cli import main
+
+    main()
 
 
 def answer(argv: list[str]) -> bool:
@@ -49,3 +58,12 @@ def word_count(rows: list[str]) -> int:
     """Runs of two or more letters across and down: the grid's words."""
     lines = rows + ["".join(column) for column in zip(*rows, strict=True)]
     return sum(len(run) >= 2 for line in lines for run in line.split("."))
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def solve_summary(status: str, tiles: int, words: int, elapsed_ms: float, nodes: int) -> str:
+    """The '#' line under a solve's grid (a comment, so the output is itself a grid file)."""
+    return f"# {status}: {plural(tiles, 'tile')}, {plural(words, 'word')}, {elapsed_ms:.0f} ms, {plural(nodes, 'node')}"

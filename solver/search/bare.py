@@ -246,8 +246,13 @@ class BareSolver:
 def build_into_cache() -> str:
     """Build the library into the cache unless one is found; '' when there is one, else why not
     (for a first run's background build and `bananas warm-up`; the full path serves meanwhile)."""
+    from solver.search import native  # builds only: numpy
+
     if find() is not None:
         return ""
+    blocker = native.build_blocker()  # the same needs as the fast-start extension's
+    if blocker:
+        return blocker
     try:
         build(cache_dir())
     except Exception as error:  # no compiler, a numba without pycc, ...: the full path serves

@@ -90,16 +90,16 @@ def test_the_plain_command_imports_no_numpy_and_prints_what_the_full_one_does(bu
     for name in (bare.LIBRARY, bare.LAYOUT):
         shutil.copy(built / name, folder / name)
     script = (
-        "import sys\nfrom solver.cli import main\nsys.argv = ['bananas', 'solve', 'aeeirstqunldogcabhmpr']\n"
-        "try:\n    main()\nexcept SystemExit as end:\n"
-        "    print('exit', end.code, 'numpy' in sys.modules, file=sys.stderr)\n"
+        "import sys\nfrom solver.cli.plain import run\nsys.argv = ['bananas', 'solve', 'aeeirstqunldogcabhmpr']\n"
+        "try:\n    run()\nexcept SystemExit as end:\n"
+        "    print('exit', end.code, 'numpy' in sys.modules, 'click' in sys.modules, file=sys.stderr)\n"
     )
     runs = {}
     for switch in ("1", "0"):
         env = dict(os.environ, BANANAS_FAST_START="1", BANANAS_BARE=switch)
         runs[switch] = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
-    assert runs["1"].stderr.split() == ["exit", "0", "False"]  # answered without numpy
-    assert runs["0"].stderr.split()[-3:] == ["exit", "0", "True"]
+    assert runs["1"].stderr.split() == ["exit", "0", "False", "False"]  # answered without numpy or click
+    assert runs["0"].stderr.split()[-4:] == ["exit", "0", "True", "True"]
     bare_lines, full_lines = (runs[switch].stdout.splitlines() for switch in ("1", "0"))
     without_ms = [line.split(",")[:2] + line.split(",")[3:] if line.startswith("#") else line for line in bare_lines]
     assert without_ms == [

@@ -265,6 +265,7 @@ def test_a_failed_build_is_noted_once_and_the_jit_serves(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["warm-up", "--lexicon", str(words)])
     assert result.exit_code == 0, result.output
     assert "fast-start extension: not built (no C compiler (test)); the solver runs on numba's JIT" in result.stdout
+    assert "bare solve library: not built (no C compiler (test)); plain solves take the full path" in result.stdout
     assert "numba kernels: " in result.stdout
 
 

@@ -1,0 +1,112 @@
+"""The `bananas` command group (`solver.cli.main`).
+
+Exit codes, for every command: 0 success (valid grid / solved), 1 a well-formed "no"
+(invalid grid / not solved), 2 bad usage or input. Input errors print one line starting
+with `error: ` on stderr, never a traceback.
+
+Commands live by concern: `grids` (solve, check, words, peel, dump), `games` (play,
+tournament, ladder, spellevate), `coach` (review, replay), `engine` (engine, serve), `warmup` (warm-up); `common` holds
+what they share. Start-up is part of the product: the group imports a command's module only
+when that command runs (`--help` reads their help from the sources without importing any),
+and each command imports numba-backed modules inside its body only.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from pathlib import Path
+
+import click
+
+# name -> the module that defines it (the function is the name with '_' for '-').
+COMMANDS = {
+    "check": "solver.cli.grids",
+    "dump": "solver.cli.grids",
+    "engine": "solver.cli.engine",
+    "ladder": "solver.cli.games",
+    "peel": "solver.cli.grids",
+    "play": "solver.cli.games",
+    "replay": "solver.cli.coach",
+    "review": "solver.cli.coach",
+    "serve": "solver.cli.engine",
+    "solve": "solver.cli.grids",
+    "spellevate": "solver.cli.games",
+    "tournament": "solver.cli.games",
+    "warm-up": "solver.cli.warmup",
+    "words": "solver.cli.grids",
+}
+
+
+def command_docstrings() -> dict[str, str]:
+    """Each command's help text, read from its module's source: the first triple-quoted string
+    after `def NAME(` (tests/cli/test_startup.py checks the listing against click's own). Reading
+    the text costs a millisecond; importing the modules (numpy, the lexicon loader) a tenth of
+    a second, and parsing them with `ast` tens of milliseconds."""
+    import inspect  # --help only: some 15 ms of import that a solve does not need
+
+    docstrings: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    for name, module in COMMANDS.items():
+        if module not in sources:
+            spec = importlib.util.find_spec(module)
+            assert spec is not None and spec.origin is not None, module  # COMMANDS names real source modules
+            sources[module] = Path(spec.origin).read_text(encoding="utf-8")
+        source = sources[module]
+        start = source.index('"""', source.index(f"\ndef {name.replace('-', '_')}(")) + 3
+        docstrings[name] = inspect.cleandoc(source[start : source.index('"""', start)])
+    return docstrings
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported when run, not when the group is built."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        return getattr(importlib.import_module(COMMANDS[cmd_name]), cmd_name.replace("-", "_"))
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # click's own listing (tests/cli/test_startup.py compares them), without importing the commands.
+        names = self.list_commands(ctx)
+        docstrings = command_docstrings()
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, click.utils.make_default_short_help(docstrings[name], limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bananas")
+def main() -> None:
+    """Solve and check Bananagrams grids.
+
+    A grid is written one row per line, one letter per cell and '.' for an empty cell
+    ('#' lines are comments); its JSON form is a list of row strings. Word lists: the
+    shipped 'en' and 'fr', or a path to a file of words.
+
+    Exit codes: 0 valid / solved, 1 invalid / not solved, 2 bad usage or input.
+
+    \b
+    Examples:
+      bananas solve CATMAP
+      bananas solve --json --time-limit 2 - < hands.txt
+      bananas check grid.txt --tiles CATMAP
+      bananas solve CATMAP --json | bananas check -
+      bananas words AEIRST --limit 10
+      bananas peel --grid grid.txt S
+      bananas dump --grid grid.txt --hand QE
+      bananas warm-up
+    """
+    from solver.cli.warmup import show_build_notices, show_compile_notices
+
+    # First-run word-list builds and kernel compiles say so on a terminal, whichever command runs.
+    show_build_notices()
+    show_compile_notices()
+
+
+if __name__ == "__main__":
+    main()
