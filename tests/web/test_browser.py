@@ -111,25 +111,21 @@ def rack_tile(page, letter: str):
 def place(page, letter: str, row: int, col: int, gesture: str):
     """One tile from the rack to a cell: tap-tap (mouse clicks), drag (mouse), or touch taps."""
     tile = rack_tile(page, letter)
-    x, y = cell_centre(page, row, col)
     if gesture == "tap":
         tile.click()
-        page.mouse.click(x, y)
+        page.mouse.click(*cell_centre(page, row, col))
     elif gesture == "touch":
         tile.tap()
-        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(*cell_centre(page, row, col))
     else:
-        box = None
-        for _ in range(50):  # the rack is redrawn when the server answers: find the tile again
-            box = tile.bounding_box()
-            if box is not None:
-                break
-            page.wait_for_timeout(20)
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        # The rack is redrawn when the server answers: `hover` finds the tile as it is then (a
+        # box measured before a redraw can lie over another letter's tile afterwards).
+        tile.hover()
+        x, y = cell_centre(page, row, col)
         page.mouse.down()
         page.mouse.move(x, y, steps=4)
         page.mouse.up()
-    page.wait_for_selector(f'#board-layer .tile[data-row="{row}"][data-col="{col}"]')
+    page.wait_for_selector(f'#board-layer .tile[data-row="{row}"][data-col="{col}"][data-letter="{letter}"]')
 
 
 def solved(letters: str, objective: str = "any", lexicon: str = "en") -> Grid:
