@@ -9,8 +9,6 @@ import hashlib
 import os
 from pathlib import Path
 
-from solver.core.limits import MAX_WORD_LIST_BYTES
-
 CACHE_FORMAT = 4
 
 
@@ -50,6 +48,8 @@ def source_path(spec: str) -> tuple[str, Path]:
             raise LexiconError(f"lexicon {spec!r} is a directory, not a word-list file")
         if not path.is_file():
             raise LexiconError(f"no lexicon named {spec!r} and no such file (names: {', '.join(SHIPPED)})")
+        from solver.core.limits import MAX_WORD_LIST_BYTES  # a user's file only: dataclasses' import spared
+
         if path.stat().st_size > MAX_WORD_LIST_BYTES:
             raise LexiconError(f"word list {spec} is larger than {MAX_WORD_LIST_BYTES >> 20} MiB")
     except (OSError, ValueError) as error:  # a name too long for the filesystem, a NUL byte
