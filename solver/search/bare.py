@@ -229,6 +229,7 @@ class BareSolver:
         space["state"].fill(0)
         for code, count in enumerate(counts):
             space["hand"].items[code] = count
+        # Minimum word length 2: the plain command's default (any option takes the full path).
         settings = {"ST_STAMP": stamp, "ST_SIDE": side, "ST_HAND": sum(counts), "ST_MIN_LEN": 2}
         settings |= {"ST_MAX_BRANCH": first["max_branch"], "ST_GEN_BUDGET": first["gen_budget"]}
         settings |= {"ST_NODE_LIMIT": first["node_limit"]}  # one call: node caps are met exactly
