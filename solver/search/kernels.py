@@ -1142,15 +1142,40 @@ def lay_grid(codes, top, left, ws, graph):
     state[ST_BASE_TILES] = placed
 
 
+# -- resumable complete searches (the word search and the cell-by-cell search below) -----------
+# Both run in slices of nodes from a state vector whose first slots are DEPTH, NODES and STATUS,
+# and share these status codes, so one loop head pauses and exhausts them both.
+
+SEARCH_RUNNING, SEARCH_FOUND, SEARCH_EXHAUSTED, SEARCH_PAUSED = 0, 1, 2, 3
+SEARCH_DEPTH, SEARCH_NODES, SEARCH_STATUS = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _pause_or_exhaust(state, depth, limit):
+    """The loop head: PAUSED once the slice's node limit is reached (the depth kept for the
+    resume), EXHAUSTED once the search has backed out past the root; else SEARCH_RUNNING."""
+    if state[SEARCH_NODES] >= limit:
+        state[SEARCH_DEPTH] = depth
+        state[SEARCH_STATUS] = SEARCH_PAUSED
+        return SEARCH_PAUSED
+    if depth < 0:
+        state[SEARCH_DEPTH] = 0
+        state[SEARCH_STATUS] = SEARCH_EXHAUSTED
+        return SEARCH_EXHAUSTED
+    return SEARCH_RUNNING
+
+
 # -- the word search (solver/search/wordsearch.py: its Python side, the pruning explained) --------
 # A complete search over crossing words for hands of up to 21 tiles. Its names carry WS_ / _ws_:
 # the move model's own state slots and undo kinds above are different arrays.
 
-WS_RUNNING, WS_FOUND, WS_EXHAUSTED, WS_PAUSED, WS_OVERFLOW = 0, 1, 2, 3, 4
+WS_RUNNING, WS_FOUND, WS_EXHAUSTED, WS_PAUSED = SEARCH_RUNNING, SEARCH_FOUND, SEARCH_EXHAUSTED, SEARCH_PAUSED
+WS_OVERFLOW = 4
 WS_NONE, WS_OPEN, WS_COVERED, WS_SINGLE = 0, 1, 2, 3  # a cell's status in one direction
 WS_UNDO_BLOCK, WS_UNDO_STATUS, WS_UNDO_TILE = 1, 2, 3
 # state slots
-WS_DEPTH, WS_NODES, WS_STATUS, WS_LEFT, WS_UNDO, WS_TILES, WS_OVERFLOW_AT = range(7)
+WS_DEPTH, WS_NODES, WS_STATUS = SEARCH_DEPTH, SEARCH_NODES, SEARCH_STATUS
+WS_LEFT, WS_UNDO, WS_TILES, WS_OVERFLOW_AT = range(3, 7)
 WS_STATE_SIZE = 8
 
 WS_POOL = 1 << 21  # option slots: a search that needs more gives up (no claim made)
@@ -1469,14 +1494,9 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
         if state[WS_OVERFLOW_AT] == 1:
             state[WS_STATUS] = WS_OVERFLOW
             return WS_OVERFLOW
-        if state[WS_NODES] >= limit:
-            state[WS_DEPTH] = depth
-            state[WS_STATUS] = WS_PAUSED
-            return WS_PAUSED
-        if depth < 0:
-            state[WS_DEPTH] = 0
-            state[WS_STATUS] = WS_EXHAUSTED
-            return WS_EXHAUSTED
+        stop = _pause_or_exhaust(state, depth, limit)
+        if stop != SEARCH_RUNNING:
+            return stop
         _ws_undo_to(s, s.mark[depth])
         k = s.chosen_item[depth]
         cell, direction = s.item_cell[depth, k], s.item_dir[depth, k]
@@ -1520,9 +1540,10 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
 # -- the cell-by-cell search (solver/search/exact.py: its Python side, the pruning explained) ----
 # Complete and slow: the tests' check of the word search on small hands. Names carry EX_ / _ex_.
 
-EX_RUNNING, EX_FOUND, EX_EXHAUSTED, EX_PAUSED = 0, 1, 2, 3
+EX_RUNNING, EX_FOUND, EX_EXHAUSTED, EX_PAUSED = SEARCH_RUNNING, SEARCH_FOUND, SEARCH_EXHAUSTED, SEARCH_PAUSED
 # state slots
-EX_DEPTH, EX_NODES, EX_STATUS, EX_ROWNODE, EX_ROWLEN, EX_LEFT, EX_NEXT_LABEL, EX_MIN_COL, EX_MAX_COL = range(9)
+EX_DEPTH, EX_NODES, EX_STATUS = SEARCH_DEPTH, SEARCH_NODES, SEARCH_STATUS
+EX_ROWNODE, EX_ROWLEN, EX_LEFT, EX_NEXT_LABEL, EX_MIN_COL, EX_MAX_COL = range(3, 9)
 EX_STATE_SIZE = 10
 
 
@@ -1572,14 +1593,9 @@ def exact_search(x: ExactSearchState, n: int, min_length: int, node_limit: int, 
         depth -= 1  # resume: try the next choice of the last cell
     state[EX_STATUS] = EX_RUNNING
     while True:
-        if state[EX_NODES] >= limit:
-            state[EX_DEPTH] = depth
-            state[EX_STATUS] = EX_PAUSED
-            return EX_PAUSED
-        if depth < 0:
-            state[EX_DEPTH] = 0
-            state[EX_STATUS] = EX_EXHAUSTED
-            return EX_EXHAUSTED
+        stop = _pause_or_exhaust(state, depth, limit)
+        if stop != SEARCH_RUNNING:
+            return stop
         if depth == depths:
             ok = state[EX_LEFT] == 0
             only = 0
