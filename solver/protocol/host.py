@@ -41,9 +41,11 @@ class RemotePlayer:
         self.tiles = TileCounts()
         self.grid: Grid | None = None
         self.sent = 0  # `tiles` messages sent to this player: what its calls' `seen` counts
+        self.answered = 0  # of those, the ones a call (not a stale one) has answered since
 
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
         self.tiles, self.grid = tiles, None
+        self.answered = self.sent  # out of the hand (or a new deal): nothing old to answer
         if len(tiles):
             self.send(tiles, "split")
 
@@ -57,6 +59,11 @@ class RemotePlayer:
 
     def give_back(self, tile: str) -> None:
         self.tiles = self.tiles - TileCounts.from_letters(tile)
+
+    @property
+    def to_answer(self) -> bool:
+        """Tiles were sent that no call has answered yet: with the instant clock, its turn."""
+        return self.answered < self.sent
 
     def decide(self, view: TableView) -> Decision:
         return Decision("remote")
@@ -152,6 +159,7 @@ class HostMode:
             raise ProtocolError("bad_value", f"'seen' must be between 0 and {remote.sent}")
         if seen is not None and seen < remote.sent:
             raise ProtocolError("stale", f"made after {seen} of the player's {remote.sent} tiles messages: call again")
+        remote.answered = remote.sent  # its turn is taken, whether the rules allow the call or not
         decision = Decision("wait" if call == "stuck" else call)
         if grid is not None and call != "bananas" and not seat.held.contains(grid.tiles()):
             raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
@@ -206,7 +214,9 @@ class HostMode:
     # -- the clock ---------------------------------------------------------------------------
     def hand_clock(self, now: float) -> float:
         """The game's clock at wall time `now`. Instant: as far as the queue goes, or, with
-        remote players, one event at a time (they get to answer between the bots' calls)."""
+        remote players, one event at a time: a remote call lands at the next event's moment
+        (`tick` does not run the clock past a `tiles` message a remote player has not
+        answered: `remote_turn`)."""
         options, hand = self.session.options, self.game
         if options.clock == "instant":
             if not any(isinstance(s.bot, RemotePlayer) for s in hand.seats):
@@ -214,11 +224,20 @@ class HostMode:
             return hand.queue[0][0] if hand.queue else hand.clock
         return (now - self.started) * options.time_scale
 
+    def remote_turn(self) -> bool:
+        """Instant clock: a remote player still in the hand was sent tiles and has not called
+        since (stuck counts). The game waits for it, however fast the bots are: the same seed
+        and the same messages give the same game (issue 41: the bots used to finish the game
+        before a remote player's answer was read)."""
+        if self.session.options.clock != "instant" or self.round is None:
+            return False
+        return any(isinstance(s.bot, RemotePlayer) and s.active and s.bot.to_answer for s in self.round.seats)
+
     def next_wakeup(self) -> float | None:
         if self.round is None or self.round.result is not None or not self.round.queue:
             return None
         if self.session.options.clock == "instant":
-            return 0.0
+            return None if self.remote_turn() else 0.0
         return self.started + self.round.queue[0][0] / self.session.options.time_scale
 
     def tick(self, now: float) -> None:
@@ -228,8 +247,8 @@ class HostMode:
             return
         hand, until = self.round, self.hand_clock(now) + CLOCK_TOLERANCE
         started = time.perf_counter()
-        while hand.result is None and hand.queue and hand.queue[0][0] <= until:
-            hand.advance(hand.queue[0][0])
+        while hand.result is None and hand.queue and hand.queue[0][0] <= until and not self.remote_turn():
+            hand.next_event()  # one at a time: a remote player's turn stops the clock at once
             if time.perf_counter() - started > TICK_WORK_SECONDS:
                 break
         self.after_hand_step()

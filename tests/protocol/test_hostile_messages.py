@@ -355,23 +355,38 @@ def test_7_an_instant_bots_only_game_runs_in_slices_of_bounded_work(monkeypatch)
 
 @pytest.mark.slow  # a whole game of medium bots; the slices that make room: test_7_an_instant_bots_only_game_...
 def test_8_a_remote_player_is_heard_during_an_instant_hosted_game():
-    async def scenario(url):
+    """Issue 41: with the instant clock the bots could finish the game before the host read
+    the remote player's answers. Now each `tiles` message is the remote player's turn: the
+    game waits for its call. The same seed and the same answers give the same game, whether
+    the player answers at once or takes its time (the bots are far faster than either)."""
+
+    async def play(url, delay: float) -> tuple[list[dict], int, int]:
         async with connect(url) as ws:
             await ask(ws, {"type": "options", "clock": "instant"})
             players = [{"bot": "medium"}, {"bot": "medium"}, {"remote": "me"}]
             await ws.send(json.dumps({"type": "start_game", "players": players, "seed": 4}))
-            kinds = []
+            events, sent, answered = [], 0, 0
             while True:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 120))
-                kinds.append(message["type"] if message["type"] != "error" else message["code"])
-                if message["type"] == "tiles":
-                    await ws.send(json.dumps({"type": "call", "player": 2, "call": "stuck", "id": len(kinds)}))
-                if message["type"] == "game_over":
-                    return kinds
+                message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if message["type"] == "event":
+                    events.append(message)
+                elif message["type"] in ("ok", "stale") or message.get("code") in ("out_of_order", "stale"):
+                    answered += 1
+                elif message["type"] == "tiles":
+                    sent += 1
+                    await asyncio.sleep(delay)  # a slow player: the game must not go on without it
+                    call = {"type": "call", "player": 2, "call": "stuck", "seen": sent}
+                    await ws.send(json.dumps(call))
+                elif message["type"] == "game_over":
+                    return events, sent, answered
 
-    kinds = on_engine_socket(scenario, timeout=90.0)
-    answered = [kind for kind in kinds[: kinds.index("game_over")] if kind in ("ok", "stale")]
-    assert answered, kinds[:40]  # the remote's calls were read before the game ended
+    async def scenario(url):
+        return await play(url, 0.0), await play(url, 0.02)
+
+    (events, sent, answered), (slow_events, slow_sent, slow_answered) = on_engine_socket(scenario, timeout=150.0)
+    assert sent >= 2 and answered >= sent - 1  # every turn answered (the last may end the game)
+    assert (slow_events, slow_sent) == (events, sent)  # the same game, however slow the answers
+    assert any(event["event"] == "stuck" and event["player"] == 2 for event in events)
 
 
 # -- 9. the engine bounds what it reads (the CLI's files: tests/cli/test_hostile_files.py) --
