@@ -32,15 +32,16 @@ TARGET_MEDIAN_SECONDS = 1.0
 
 def time_games(specs: list[str], games: int, seed: int) -> dict:
     from solver.play.bots import make_bot
-    from solver.play.game import Rules, play_round
+    from solver.play.hand import play_hand
+    from solver.play.rules import Rules
 
     rules = Rules()
-    play_round(rules, [make_bot(spec) for spec in specs], seed + 1_000_000)  # warm-up: compile/load, lexicons
+    play_hand(rules, [make_bot(spec) for spec in specs], seed + 1_000_000)  # warm-up: compile/load, lexicons
     walls, clocks, events, outcomes = [], [], [], []
     for index in progress(range(games), ", ".join(specs), "game"):
         bots = [make_bot(spec) for spec in specs]
         started = time.perf_counter()
-        result = play_round(rules, bots, seed + index)
+        result = play_hand(rules, bots, seed + index)
         walls.append(time.perf_counter() - started)
         clocks.append(result.clock)
         events.append(len(result.events))
@@ -60,7 +61,7 @@ def time_games(specs: list[str], games: int, seed: int) -> dict:
 
 
 def time_tournaments(games: int, seed: int) -> dict[int, float]:
-    from solver.play.game import Rules
+    from solver.play.rules import Rules
     from solver.play.tournament import run_tournament
 
     rates, per_game = {}, {}

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_pace.py [--hands 5] [--players 1,2,4] [--seed 7] [--record]
 
-Classic English rules, simulated clock (the cost model of `solver/play/game.py`), seeded hands.
+Classic English rules, simulated clock (the cost model of `solver/play/cost.py`), seeded hands.
 
   1. Pace per preset (`solver.play.pace`): at tables of --players copies of the preset, the
      median time to a first 21-tile grid and the tiles placed a minute in the 3 minutes of
@@ -53,12 +53,13 @@ def peels_beside_medium(name: str, hands: int, seed: int) -> tuple[float, float 
     """Median PEELs the preset called in the first MIXED_SECONDS beside one medium bot, and
     its median first grid there."""
     from solver.play.bots import make_bot
-    from solver.play.game import Round, Rules
+    from solver.play.hand import Hand
     from solver.play.pace import first_grid_seconds, play_until
+    from solver.play.rules import Rules
 
     peels, firsts = [], []
     for hand_seed in hand_seeds(seed, hands):
-        hand = Round(Rules(), [make_bot(name), make_bot("medium")], hand_seed)
+        hand = Hand(Rules(), [make_bot(name), make_bot("medium")], hand_seed)
         play_until(hand, lambda hand=hand: hand.clock >= MIXED_SECONDS)
         peels.append(sum(e["event"] == "peel" and e["player"] == 0 and e["t"] <= MIXED_SECONDS for e in hand.events))
         first = first_grid_seconds(hand.ledger, 0)
@@ -71,14 +72,15 @@ def pacer_beside(pacer: str, other: str, hands: int, seed: int) -> dict:
     """Tiles on the pacer's grid and the other's (medians) at each of PACER_CHECKS, and the
     pacer's median speed over its decisions."""
     from solver.play.bots import make_bot
-    from solver.play.game import Round, Rules
+    from solver.play.hand import Hand
     from solver.play.pace import placed_timeline, play_until
+    from solver.play.rules import Rules
 
     at: dict[float, list[tuple[int, int]]] = {check: [] for check in PACER_CHECKS}
     speeds: list[float] = []
     for hand_seed in hand_seeds(seed, hands):
         bots = [make_bot(pacer), make_bot(other)]
-        hand = Round(Rules(), bots, hand_seed)
+        hand = Hand(Rules(), bots, hand_seed)
         play_until(hand, lambda hand=hand: hand.clock >= PACER_CHECKS[-1])
         speeds += [work_speed(charge) for charge in hand.ledger if charge.player == 0]
         for check in PACER_CHECKS:
@@ -95,7 +97,8 @@ def pacer_beside(pacer: str, other: str, hands: int, seed: int) -> dict:
 def work_speed(charge) -> float:
     """The speed the referee charged a decision at: its unjittered cost at speed 1 over the
     time charged (the jitter, at most 5%, is left in)."""
-    from solver.play.game import Decision, work_seconds
+    from solver.play.cost import work_seconds
+    from solver.play.rules import Decision
 
     return work_seconds(Decision(charge.action, looks=charge.looks), 1.0, charge.work) / charge.seconds
 

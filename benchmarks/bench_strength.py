@@ -98,12 +98,13 @@ def first_grid_seconds(result, player: int) -> float | None:
 
 def calibrate(preset: str, hands: int, seed: int) -> dict:
     from solver.play.bots import make_bot
-    from solver.play.game import Rules, play_round
+    from solver.play.hand import play_hand
+    from solver.play.rules import Rules
     from solver.play.schedule import hand_seed
 
     firsts, games, hooks, peels = [], [], [], []
     for index in range(hands):
-        result = play_round(Rules(), [make_bot(preset), make_bot(preset)], hand_seed(seed, index))
+        result = play_hand(Rules(), [make_bot(preset), make_bot(preset)], hand_seed(seed, index))
         firsts += [t for t in (first_grid_seconds(result, player) for player in (0, 1)) if t is not None]
         games.append(result.clock)
         peels.append(sum(event["event"] == "peel" for event in result.events))
@@ -126,7 +127,7 @@ def calibrate(preset: str, hands: int, seed: int) -> dict:
 
 
 def tournament(specs: list[str], games: int, players: int, seed: int, workers: int):
-    from solver.play.game import Rules
+    from solver.play.rules import Rules
     from solver.play.tournament import run_tournament
 
     return run_tournament(specs, games, players=players, seed=seed, workers=workers, rules=Rules())

@@ -34,8 +34,9 @@ from solver.core.limits import MAX_GAMES, MAX_SPELLEVATE_PLAYERS, MAX_WORKERS
 from solver.core.svg import grid_svg
 from solver.lexicon.loader import get_lexicon
 from solver.play.cluster import normalise_address, require_distributed
-from solver.play.game import MATCH_FORMATS, Rules, play_match
+from solver.play.match import MATCH_FORMATS, play_match
 from solver.play.plots import ladder_figure, plot_format, require_matplotlib, save_figure, tournament_figure
+from solver.play.rules import Rules
 from solver.play.variants import BANANAGRAMS, VARIANTS, offered
 
 VARIANT_CHOICES = offered(BANANAGRAMS)

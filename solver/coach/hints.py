@@ -25,7 +25,7 @@ from solver.core.grid import Cell, Grid, Word, best_translation, find_words, val
 from solver.core.limits import MAX_HINT_NODES
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
-from solver.play.game import Rules
+from solver.play.rules import Rules
 
 SAFETY_SECONDS = 10.0  # the searches' time limit: their node budgets decide long before
 HINT_PATIENCE = 16 * MAX_HINT_NODES  # search nodes of a whole hint (every tier of the rebuild)

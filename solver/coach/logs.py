@@ -1,7 +1,7 @@
 """Game logs: read and check `bananas play --json` logs and room hand logs, and replay them.
 
 Both are JSON lines: a header, then the engine's events
-(`Round.log`, each with its `hand` number and game-clock time `t`, `snapshot` events among
+(`Hand.log`, each with its `hand` number and game-clock time `t`, `snapshot` events among
 them), a `grids` line after each hand, and optionally a final `match` line. The two formats
 differ only in their header::
 
@@ -39,7 +39,7 @@ from solver.core.limits import (
     MAX_SEED,
 )
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, parse_distribution
-from solver.play.game import Rules
+from solver.play.rules import Rules
 from solver.play.variants import BANANAGRAMS, VARIANTS
 
 PLAY_LOG = "bananas-play-log/1"
@@ -94,7 +94,7 @@ class GameLog:
 
 
 def log_line(hand: int, event: dict) -> dict:
-    """An engine event (`Round.log`) as a log line of hand number `hand`, for every writer of
+    """An engine event (`Hand.log`) as a log line of hand number `hand`, for every writer of
     logs (`bananas play --json`, the rooms). In a log `hand` is always the hand number, so the
     tiles a `stuck` event names (the engine's own `hand` field) are written as `tiles`."""
     entry = dict(event)

@@ -1,11 +1,11 @@
 """Bot players: the solver-backed bot, its presets, and a greedy baseline.
 
-Every bot has the small interface of `solver.play.game.Bot`: it is dealt tiles (`start`),
+Every bot has the small interface of `solver.play.rules.Bot`: it is dealt tiles (`start`),
 receives tiles (PEEL draws, DUMP results), gives one back (a DUMP), and `decide`s: build
 its grid and call PEEL, DUMP or BANANAS, or wait. A tournament, the engine protocol or a
-front-end drives every bot the same way. The referee (`solver.play.game`) measures the tiles a
-decision lays, moves and lifts from the grids the bot shows; a bot reports only its looks
-(positions examined for words: one search node each).
+front-end drives every bot the same way. The referee (`solver.play.hand`, its cost model
+`solver.play.cost`) measures the tiles a decision lays, moves and lifts from the grids the
+bot shows; a bot reports only its looks (positions examined for words: one search node each).
 
 Settings (`BotSettings`); the ones marked * are the strategy levers that
 benchmarks/bench_strength.py measures::
@@ -58,7 +58,8 @@ import numpy as np
 from solver.core.grid import Grid, validate
 from solver.core.tiles import HARD_FIRST, TileCounts
 from solver.lexicon.loader import LEVELS, get_lexicon
-from solver.play.game import Decision, Rules, TableView, measure_work, work_seconds
+from solver.play.cost import measure_work, work_seconds
+from solver.play.rules import Decision, Rules, TableView
 from solver.search.board import TIERS, Board, dump_advice
 from solver.search.solving import Phase, SearchPlan
 

@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable
 
 from solver.core.limits import MAX_CLUSTER_BATCH
-from solver.play.game import Rules
+from solver.play.rules import Rules
 from solver.play.schedule import GameRecord, play_game
 
 SCHEMES = ("tcp", "tls", "ws", "wss")

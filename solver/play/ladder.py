@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.core.limits import MAX_LADDER_ITERATIONS
-from solver.play.game import Rules
+from solver.play.rules import Rules
 from solver.play.schedule import GameRecord
 from solver.play.tournament import TournamentResult, run_tournament
 

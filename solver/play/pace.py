@@ -29,7 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.play.game import Charge, Round, Rules
+from solver.play.cost import Charge
+from solver.play.hand import Hand
+from solver.play.rules import Rules
 
 PACE_FILE = Path(__file__).with_name("pace.json")
 WINDOW_SECONDS = 180.0  # clock after the first grid over which the tile rate is measured
@@ -94,11 +96,11 @@ def tile_rate(ledger: list[Charge], player: int, start: float, end: float) -> fl
     return 60.0 * (at_end - at_start) / (end - start)
 
 
-def play_until(hand: Round, enough) -> None:
+def play_until(hand: Hand, enough) -> None:
     """Run the hand's events in clock order until `enough()` or the hand ends."""
     hand.start()
-    while hand.result is None and hand.queue and not enough():
-        hand.advance(hand.queue[0][0])
+    while (due := hand.next_due()) is not None and not enough():
+        hand.advance(due)  # every event of that moment, then look again
 
 
 def pace_samples(spec: str, players: int, seed: int, window: float = WINDOW_SECONDS) -> list[PaceSample]:
@@ -106,7 +108,7 @@ def pace_samples(spec: str, players: int, seed: int, window: float = WINDOW_SECO
     `window` seconds of clock after its first grid (or the hand ended)."""
     from solver.play.bots import make_bot
 
-    hand = Round(Rules(), [make_bot(spec) for _ in range(players)], seed)
+    hand = Hand(Rules(), [make_bot(spec) for _ in range(players)], seed)
 
     def enough() -> bool:
         firsts = [first_grid_seconds(hand.ledger, player) for player in range(players)]

@@ -1,6 +1,6 @@
 """Why a move is refused: one reason, said the same way by every front-end.
 
-Each game's engine is the one judge of its moves (`solver.play.game.Round.call_error` for
+Each game's engine is the one judge of its moves (`solver.play.hand.Hand.call_error` for
 Bananagrams calls, `solver.play.spellevate.RoundState.move_error` for Spellevate plays). A
 `Refusal` is the English reason itself (a `str`, so it reads and prints as one) that also
 carries a stable `code` and the `params` the reason names, for a front-end to say it in

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.core.limits import MAX_LINEUPS
-from solver.play.game import Rules, play_round
+from solver.play.hand import play_hand
+from solver.play.rules import Rules
 
 
 @dataclass
@@ -85,7 +86,7 @@ def play_game(task: tuple, bot_specs: list[str], rules: Rules) -> GameRecord:
 
     index, group, rotation, seed, seated = task
     bots = [make_bot(bot_specs[entry]) for entry in seated]
-    result = play_round(rules, bots, seed)
+    result = play_hand(rules, bots, seed)
     dumps = [0] * len(bots)
     rotten = [0] * len(bots)
     for event in result.events:

@@ -44,7 +44,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 
 from solver.play.cluster import play_on_cluster
-from solver.play.game import Rules
+from solver.play.rules import Rules
 from solver.play.schedule import GameRecord, entry_names, play_game, schedule
 from solver.play.stats import confidence_interval
 

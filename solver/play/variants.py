@@ -3,7 +3,7 @@
 Each variant is a class that overrides what differs from the classic game (python-chess's
 `chess/variant.py` is the model), and `VARIANTS` lists one instance of each by name. The
 command line (`--variant`), the browser's rooms and the engine protocol (`hello`) offer what
-this catalogue holds; the engine (`solver.play.game.Round`) asks the variant of its `Rules`
+this catalogue holds; the engine (`solver.play.hand.Hand`) asks the variant of its `Rules`
 for each rule that differs (the deal, PEEL and DUMP, how a tie or a stalemate is decided,
 the score). Nothing else compares a variant's name.
 
@@ -24,7 +24,8 @@ from solver.core.grid import find_words
 from solver.core.limits import MAX_SPELLEVATE_PLAYERS
 
 if TYPE_CHECKING:
-    from solver.play.game import Round, RoundResult, Rules
+    from solver.play.hand import Hand, HandResult
+    from solver.play.rules import Rules
 
 BANANAGRAMS = "bananagrams"
 SPELLEVATE = "spellevate"
@@ -67,17 +68,17 @@ class Variant:
         """Tiles put aside, unused, at the deal."""
         return 0
 
-    def finish_race(self, hand: Round, winners: list[int]) -> RoundResult:
+    def finish_race(self, hand: Hand, winners: list[int]) -> HandResult:
         """Valid BANANAS calls at one moment: the one caller wins, several share the win."""
         if len(winners) == 1:
             return hand.end("win", winners, "bananas")
         return hand.end("shared", winners, "shared")
 
-    def stalemate(self, hand: Round) -> RoundResult:
+    def stalemate(self, hand: Hand) -> HandResult:
         """Every remaining player is stuck: the hand ends unawarded."""
         return hand.end("unawarded", [], "stalemate")
 
-    def scores(self, hand: Round, winners: list[int]) -> dict:
+    def scores(self, hand: Hand, winners: list[int]) -> dict:
         """The scores the `end` event carries (none in a race)."""
         return {}
 
@@ -108,7 +109,7 @@ class Solo(Variant):
     def at_table(self, players: int) -> Variant:
         return self
 
-    def scores(self, hand: Round, winners: list[int]) -> dict:
+    def scores(self, hand: Hand, winners: list[int]) -> dict:
         if not winners:
             return {}
         grid = hand.seats[0].bot.current_grid()
@@ -142,12 +143,12 @@ class Smoothie(Variant):
     def set_aside(self, set_size: int, players: int) -> int:
         return set_size - self.hand_size(players, set_size) * players  # the remainder stays unused
 
-    def finish_race(self, hand: Round, winners: list[int]) -> RoundResult:
+    def finish_race(self, hand: Hand, winners: list[int]) -> HandResult:
         if len(winners) == 1:
             return super().finish_race(hand, winners)
         return hand.longest_word_decides(winners, "tie")
 
-    def stalemate(self, hand: Round) -> RoundResult:
+    def stalemate(self, hand: Hand) -> HandResult:
         if hand.active:
             return hand.longest_word_decides(hand.active, "stalemate")
         return super().stalemate(hand)

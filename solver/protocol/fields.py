@@ -27,7 +27,7 @@ ERROR_CODES = {
 
 class ProtocolError(Exception):
     """A message the session cannot act on: the client gets `code` and `message` (and, for a
-    call the rules refuse, `reason`: the engine's refusal code, `solver.play.game.Refusal`)."""
+    call the rules refuse, `reason`: the engine's refusal code, `solver.play.refusals.Refusal`)."""
 
     def __init__(self, code: str, message: str, reason: str | None = None):
         super().__init__(message)

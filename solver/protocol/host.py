@@ -2,8 +2,9 @@
 
 It owns the bunch, seats N bots and M remote players, sends each remote player its tiles
 (`tiles`) and everyone the public events (`event`), and takes the remote players' calls
-(`call` with "player"). The round itself is `solver.play.game.Round`; this module feeds it
-the remote calls and advances it on the session's clock, a bounded slice of work per tick.
+(`call` with "player"). The hand itself is `solver.play.hand.Hand`, each remote player a
+`solver.play.remote.RemoteSeat`; this module feeds the hand the remote calls and advances
+it on the session's clock, a bounded slice of work per tick.
 
 Which state a remote call was made on: a call may carry `seen`, the number of `tiles`
 messages the player had received. A call made before the player's latest tiles arrived is
@@ -17,10 +18,11 @@ from __future__ import annotations
 import math
 import time
 
-from solver.core.grid import Grid
 from solver.core.limits import MAX_BANANAGRAMS_PLAYERS, MAX_NAME_CHARS, TICK_WORK_SECONDS
 from solver.core.tiles import TileCounts
-from solver.play.game import Decision, Round, Rules, TableView
+from solver.play.hand import Hand
+from solver.play.remote import RemoteSeat, is_remote
+from solver.play.rules import Decision
 from solver.protocol import fields
 from solver.protocol.fields import ProtocolError
 
@@ -29,56 +31,10 @@ REMOTE_CALLS = ("peel", "dump", "bananas", "stuck")
 REFUSAL_CODES = {"not_your_tile": "not_your_tile"}  # the engine's refusals with a protocol code of their own
 
 
-class RemotePlayer:
-    """A seat in a hosted game whose calls come over the protocol (the Bot interface)."""
-
-    speed = 1.0
-
-    def __init__(self, name: str, seat: int, outbox: list):
-        self.name = name
-        self.seat = seat
-        self.outbox = outbox
-        self.tiles = TileCounts()
-        self.grid: Grid | None = None
-        self.sent = 0  # `tiles` messages sent to this player: what its calls' `seen` counts
-        self.answered = 0  # of those, the ones a call (not a stale one) has answered since
-
-    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
-        self.tiles, self.grid = tiles, None
-        self.answered = self.sent  # out of the hand (or a new deal): nothing old to answer
-        if len(tiles):
-            self.send(tiles, "split")
-
-    def receive(self, tiles: TileCounts) -> None:
-        self.tiles = self.tiles + tiles
-        self.send(tiles, "draw")
-
-    def send(self, tiles: TileCounts, reason: str) -> None:
-        self.sent += 1
-        self.outbox.append({"type": "tiles", "player": self.seat, "tiles": tiles.letters(), "reason": reason})
-
-    def give_back(self, tile: str) -> None:
-        self.tiles = self.tiles - TileCounts.from_letters(tile)
-
-    @property
-    def to_answer(self) -> bool:
-        """Tiles were sent that no call has answered yet: with the instant clock, its turn."""
-        return self.answered < self.sent
-
-    def decide(self, view: TableView) -> Decision:
-        return Decision("remote")
-
-    def holding(self) -> TileCounts:
-        return self.tiles
-
-    def current_grid(self) -> Grid | None:
-        return self.grid
-
-
 class HostMode:
     def __init__(self, session):
         self.session = session
-        self.round: Round | None = None
+        self.round: Hand | None = None
         self.started = 0.0  # wall time of the start
         self.announced = False
 
@@ -87,7 +43,7 @@ class HostMode:
         return self.round is not None and self.round.result is None
 
     @property
-    def game(self) -> Round:
+    def game(self) -> Hand:
         if self.round is None:
             raise ProtocolError("out_of_order", "no hosted game: send start_game first")
         return self.round
@@ -104,7 +60,7 @@ class HostMode:
             raise ProtocolError("bad_value", f"a game has 1 to {MAX_BANANAGRAMS_PLAYERS} players")
         seed = fields.seed(message, default=session.options.seed)
         seats = [self.seat_for(spec, index) for index, spec in enumerate(players)]
-        hand = Round(session.options.rules(), seats, seed, observer=self.public_event)
+        hand = Hand(session.options.rules(), seats, seed, observer=self.public_event)
         game = {"type": "game", "players": [getattr(s, "name", "bot") for s in seats], "seed": seed}
         if isinstance(message.get("id"), (str, int)):
             game["id"] = message["id"]
@@ -131,14 +87,22 @@ class HostMode:
             name = spec["remote"]
             if not 1 <= len(name) <= MAX_NAME_CHARS or not name.isprintable():
                 raise ProtocolError("bad_value", f"a player's name is 1 to {MAX_NAME_CHARS} printable characters")
-            return RemotePlayer(name, index, self.session.outbox)
+            return RemoteSeat(name, on_tiles=self.tiles_message(index))
         raise ProtocolError("bad_value", 'each player is {"bot": PRESET} or {"remote": NAME}')
+
+    def tiles_message(self, seat: int):
+        """How a remote player at `seat` is sent its tiles: a `tiles` message."""
+
+        def send(tiles: TileCounts, reason: str) -> None:
+            self.session.outbox.append({"type": "tiles", "player": seat, "tiles": tiles.letters(), "reason": reason})
+
+        return send
 
     def on_call(self, message: dict, now: float) -> list[dict]:
         seat = self.hosted_seat(message)
         hand = self.game
         remote = seat.bot
-        if not isinstance(remote, RemotePlayer):
+        if not is_remote(remote):
             raise ProtocolError("bad_value", "that seat is a bot")
         call = fields.need(message, "call")
         if call not in REMOTE_CALLS:
@@ -154,29 +118,24 @@ class HostMode:
             # stale). With the instant clock a message is the remote player's turn: it is judged
             # on what was sent before it, and lands at the next event's time.
             hand.advance(clock)
-            self.after_hand_step()
+            self.announce_end()
         if seen is not None and not 0 <= seen <= remote.sent:
             raise ProtocolError("bad_value", f"'seen' must be between 0 and {remote.sent}")
         if seen is not None and seen < remote.sent:
             raise ProtocolError("stale", f"made after {seen} of the player's {remote.sent} tiles messages: call again")
         remote.answered = remote.sent  # its turn is taken, whether the rules allow the call or not
-        decision = Decision("wait" if call == "stuck" else call)
-        if grid is not None and call != "bananas" and not seat.held.contains(grid.tiles()):
-            raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
+        # The grid the player has built so far (PEEL and DUMP need to know what is in hand):
+        # its own once the call is allowed. The rules judge the tile (call_error).
+        decision = Decision("wait" if call == "stuck" else call, grid=grid)
         if tile is not None:
-            decision.tile = tile.letters()  # the rules judge whether it is in the hand (call_error)
-        shown_before = remote.grid
-        if grid is not None:
-            # The grid the player has built so far: PEEL and DUMP need to know what is in hand.
-            remote.grid = decision.grid = grid
+            decision.tile = tile.letters()
         # Judged on the state the player saw (a refused call changes nothing, the clock
         # included), then again when it lands (`external_call`: the table may change meanwhile).
         refusal = hand.call_error(message["player"], decision)
         if refusal is None:
             refusal = hand.external_call(message["player"], decision, clock)
-            self.after_hand_step()
+            self.announce_end()
         if refusal is not None:
-            remote.grid = shown_before  # a refused call changes nothing
             raise ProtocolError(REFUSAL_CODES.get(refusal.code, "out_of_order"), refusal.message, reason=refusal.code)
         return [{"type": "ok"}]
 
@@ -192,12 +151,12 @@ class HostMode:
 
         seat, hand = self.hosted_seat(message), self.game
         remote = seat.bot
-        if not isinstance(remote, RemotePlayer):
+        if not is_remote(remote):
             raise ProtocolError("bad_value", "that seat is a bot")
         if not seat.active or hand.result is not None:
             raise ProtocolError("out_of_order", "that player is not in a hand")
         rows = message.get("grid")
-        grid = fields.grid(rows) if rows is not None else remote.grid
+        grid = fields.grid(rows) if rows is not None else remote.current_grid()
         if grid is not None and not seat.held.contains(grid.tiles()):
             raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
         left = seat.held - (grid.tiles() if grid is not None else TileCounts())
@@ -219,9 +178,10 @@ class HostMode:
         answered: `remote_turn`)."""
         options, hand = self.session.options, self.game
         if options.clock == "instant":
-            if not any(isinstance(s.bot, RemotePlayer) for s in hand.seats):
+            if not any(is_remote(s.bot) for s in hand.seats):
                 return math.inf
-            return hand.queue[0][0] if hand.queue else hand.clock
+            due = hand.next_due()
+            return due if due is not None else hand.clock
         return (now - self.started) * options.time_scale
 
     def remote_turn(self) -> bool:
@@ -231,36 +191,31 @@ class HostMode:
         before a remote player's answer was read)."""
         if self.session.options.clock != "instant" or self.round is None:
             return False
-        return any(isinstance(s.bot, RemotePlayer) and s.active and s.bot.to_answer for s in self.round.seats)
+        return any(is_remote(s.bot) and s.active and s.bot.to_answer for s in self.round.seats)
 
     def next_wakeup(self) -> float | None:
-        if self.round is None or self.round.result is not None or not self.round.queue:
+        due = self.round.next_due() if self.round is not None else None
+        if due is None:
             return None
         if self.session.options.clock == "instant":
             return None if self.remote_turn() else 0.0
-        return self.started + self.round.queue[0][0] / self.session.options.time_scale
+        return self.started + due / self.session.options.time_scale
 
     def tick(self, now: float) -> None:
         """Run the events due at `now`, for TICK_WORK_SECONDS at most (then next_wakeup is
         due at once, and other sessions' work gets its turn in between)."""
         if self.round is None or self.round.result is not None:
             return
-        hand, until = self.round, self.hand_clock(now) + CLOCK_TOLERANCE
-        started = time.perf_counter()
-        while hand.result is None and hand.queue and hand.queue[0][0] <= until and not self.remote_turn():
-            hand.next_event()  # one at a time: a remote player's turn stops the clock at once
-            if time.perf_counter() - started > TICK_WORK_SECONDS:
-                break
-        self.after_hand_step()
+        # One event at a time: a remote player's turn stops the clock at once.
+        self.round.advance(self.hand_clock(now) + CLOCK_TOLERANCE, stop=self.remote_turn, budget=TICK_WORK_SECONDS)
+        self.announce_end()
 
     def public_event(self, event: dict) -> None:
         self.session.outbox.append({"type": "event", **public_view(event)})
 
-    def after_hand_step(self) -> None:
+    def announce_end(self) -> None:
+        """`game_over`, once, when the hand has ended (it decides that itself)."""
         hand = self.game
-        remote_to_play = any(isinstance(s.bot, RemotePlayer) and s.active and not s.waiting for s in hand.seats)
-        if hand.result is None and not hand.queue and not remote_to_play:
-            hand.result = hand.stalemate()
         if hand.result is not None and not self.announced:
             self.announced = True
             result = hand.result

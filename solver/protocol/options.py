@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from solver.core.tiles import DISTRIBUTIONS, TileCounts
-from solver.play.game import Rules
+from solver.play.rules import Rules
 
 CLOCKS = ("realtime", "instant")
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from solver.core.limits import MAX_GAME_TILES, MAX_REMEMBERED_CALLS, MAX_TABLE_COUNT, MAX_WAIT_SECONDS
 from solver.core.tiles import TileCounts
-from solver.play.game import Decision, TableView, grid_tiles, measure_work, work_seconds
+from solver.play.cost import measure_work, work_seconds
+from solver.play.rules import Decision, TableView, grid_tiles
 from solver.protocol import fields
 from solver.protocol.fields import ProtocolError
 

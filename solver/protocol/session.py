@@ -39,8 +39,9 @@ from solver.core.limits import (
 )
 from solver.core.tiles import TileError
 from solver.lexicon.loader import SHIPPED, LexiconError, get_lexicon
-from solver.play.game import MATCH_FORMATS, RuleError
+from solver.play.match import MATCH_FORMATS
 from solver.play.presets import preset_names
+from solver.play.rules import RuleError
 from solver.play.variants import ENGINE_VARIANTS
 from solver.protocol import fields, spellevate
 from solver.protocol.fields import ERROR_CODES, ProtocolError

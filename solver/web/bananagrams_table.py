@@ -1,14 +1,17 @@
 """A Bananagrams hand at a room's table: the engine referees it on the wall clock.
 
-The table runs the same engine as `bananas play` (`solver.play.game.Round`), seats each
-person as a `Person` (the engine's Bot interface, whose calls come from the page) and the
-bots by preset. The engine is the one judge of a call (`Round.call_error`): a refused call
+The table runs the same engine as `bananas play` (`solver.play.hand.Hand`), seats each
+person as a `solver.play.remote.RemoteSeat` (whose grid and calls come from the page) and
+the bots by preset. The hand drives itself: the table sleeps until its next event is due,
+advances it, and reads its result; it never touches the hand's queue or decides an end.
+The engine is the one judge of a call (`Hand.call_error`): a refused call
 reaches the page as the engine's refusal code, and nothing changes. A person only ever
 receives their own tiles (others' appear as counts).
 
 Threads: the engine's work (bots thinking, calls) runs in worker threads under the table's
 asyncio lock, so the event loop keeps serving pages. A person's grid updates only take that
-person's own small lock, so spellcheck answers while a bot thinks.
+person's own small lock (the seat's live grid, which the hand takes in at its own moments),
+so spellcheck answers while a bot thinks.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-import threading
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -26,9 +28,12 @@ from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
 from solver.core.tiles import DISTRIBUTIONS, TileCounts
 from solver.play.bots import GreedyBot, SolverBot, make_bot
-from solver.play.game import Decision, Refusal, Round, RuleError, Rules, TableView
+from solver.play.hand import Hand
+from solver.play.refusals import Refusal
+from solver.play.remote import RemoteSeat, TilesNotHeld, is_remote
+from solver.play.rules import Decision, RuleError, Rules
 from solver.web.coaching import hint_for, review_of
-from solver.web.hand_log import HandLog
+from solver.web.hand_log import HandLogWriter
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log
 
 PAGE_CALLS = {"peel": "peel", "dump": "dump", "bananas": "bananas", "stuck": "wait"}  # page call -> Decision
@@ -81,75 +86,6 @@ def refused(refusal: Refusal) -> RoomError:
     return RoomError(refusal.code, refusal.message, refusal.params)
 
 
-class Person:
-    """A person's seat in the engine (its Bot interface). The page builds the grid and sends
-    it; the engine deals tiles here. A lock keeps the tiles and the grid consistent between
-    the engine's thread and the grid updates: the grid always uses tiles the person holds.
-    The grid and the rack are kept as they change (a page sends its grid on every move, and
-    every move's check and table read them: building them each time was most of a busy
-    server's event loop)."""
-
-    speed = 1.0
-
-    def __init__(self, name: str):
-        self.name = name
-        self.lock = threading.Lock()
-        self.tiles = TileCounts()
-        self.cells: dict[Cell, str] = {}
-        self.grid: Grid | None = None  # Grid.from_cells(cells), None when the board is empty
-        self.rack_tiles = TileCounts()  # tiles - the tiles of cells
-        self.bananas_cells: dict[Cell, str] = {}  # the grid shown at this person's last BANANAS
-
-    # -- the engine's side
-    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
-        with self.lock:
-            self.tiles, self.cells, self.grid, self.rack_tiles = tiles, {}, None, tiles
-
-    def receive(self, tiles: TileCounts) -> None:
-        with self.lock:
-            self.tiles, self.rack_tiles = self.tiles + tiles, self.rack_tiles + tiles
-
-    def give_back(self, tile: str) -> None:
-        with self.lock:
-            returned = TileCounts.from_letters(tile)
-            if not self.rack_tiles.contains(returned):
-                # A grid update raced the dump: the tile leaves the grid (the page resyncs).
-                cell = next(cell for cell, letter in self.cells.items() if letter == tile)
-                cells = {at: letter for at, letter in self.cells.items() if at != cell}
-                self.cells, self.grid = cells, Grid.from_cells(cells) if cells else None
-                self.rack_tiles = self.rack_tiles + returned
-            self.tiles, self.rack_tiles = self.tiles - returned, self.rack_tiles - returned
-
-    def decide(self, view: TableView) -> Decision:
-        return Decision("remote")  # a person decides on their own time
-
-    def holding(self) -> TileCounts:
-        return self.tiles
-
-    def current_grid(self) -> Grid | None:
-        return self.grid
-
-    # -- the page's side
-    def set_cells(self, cells: dict[Cell, str]) -> None:
-        used = cells_tiles(cells)
-        grid = Grid.from_cells(cells) if cells else None
-        with self.lock:
-            if not self.tiles.contains(used):
-                raise RoomError("not_your_tile", "the grid holds tiles you do not have")
-            self.cells, self.grid, self.rack_tiles = cells, grid, self.tiles - used
-
-    def rack(self) -> TileCounts:
-        return self.rack_tiles
-
-    def snapshot(self) -> tuple[TileCounts, dict[Cell, str]]:
-        with self.lock:
-            return self.tiles, dict(self.cells)
-
-    def board(self) -> tuple[dict[Cell, str], Grid | None]:
-        with self.lock:
-            return dict(self.cells), self.grid
-
-
 def table_rules(setup: TableSetup) -> Rules:
     """The engine's rules for the room's variant and the players seated (one alone plays solo,
     with the room's shortest word)."""
@@ -165,7 +101,7 @@ def table_rules(setup: TableSetup) -> Rules:
 
 
 class BananagramsTable:
-    """One hand at a room's table: the engine's `Round` on the wall clock, and what pages see."""
+    """One hand at a room's table: the engine's `Hand` on the wall clock, and what pages see."""
 
     messages = frozenset({"grid", "call", "hint"})
 
@@ -174,8 +110,8 @@ class BananagramsTable:
         self.spellcheck = setup.spellcheck
         self.seats = list(setup.seats)
         self.rules = table_rules(setup)
-        self.players: list[Person | SolverBot | GreedyBot] = [
-            Person(seat.name) if seat.kind == "person" else make_bot(seat.spec or "") for seat in self.seats
+        self.players: list[RemoteSeat | SolverBot | GreedyBot] = [
+            RemoteSeat(seat.name) if seat.kind == "person" else make_bot(seat.spec or "") for seat in self.seats
         ]
         for player, seat in zip(self.players, self.seats, strict=True):
             player.name = seat.name
@@ -187,12 +123,13 @@ class BananagramsTable:
         self.status = ["building"] * count
         self.peels, self.dumps = [0] * count, [0] * count
         self.first_grid: list[float | None] = [None] * count  # clock when the rack first emptied
+        self.bananas_cells: dict[int, dict] = {}  # a person's grid at their last BANANAS
         self.hints = [0] * count  # hints shown to each player
         self.hints_allowed = setup.hints or count == 1  # a solo game always has them
         self.hinting: set[int] = set()  # players whose hint is being worked out
-        self.record = HandLog(setup.hand, self.log_header(setup))
+        self.record = HandLogWriter(setup.hand, self.log_header(setup))
         self.review: dict | None = None  # the `review` message, once worked out
-        self.round = Round(
+        self.round = Hand(
             self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True
         )  # loads word lists
         self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
@@ -225,11 +162,11 @@ class BananagramsTable:
     def seated(self, seat: Seat) -> bool:
         return self.index_of(seat) is not None
 
-    def person_at(self, seat: Seat) -> tuple[int, Person]:
+    def person_at(self, seat: Seat) -> tuple[int, RemoteSeat]:
         """The index and engine seat of the person at `seat`, who must be playing this hand."""
         index = self.index_of(seat)
         player = self.players[index] if index is not None else None
-        if index is None or not isinstance(player, Person):
+        if index is None or not isinstance(player, RemoteSeat):
             raise RoomError("out_of_order", "you are not playing in this game")
         refusal = self.round.call_error(index, Decision("wait"))  # may this player act at all?
         if refusal is not None:
@@ -240,7 +177,7 @@ class BananagramsTable:
     async def start(self) -> None:
         async with self.lock:
             self.started = time.monotonic()
-            self.after_step()
+            self.note_tiles_left()
             self.publish(self.drain_events())
         self.handle.spawn(self.drive())
 
@@ -248,7 +185,7 @@ class BananagramsTable:
         connection.send({"type": "log", "entries": self.log, "reset": True})
         self.broadcast_table()  # everyone sees the seat connected again
         index = self.index_of(seat)
-        if index is not None and isinstance(player := self.players[index], Person):
+        if index is not None and isinstance(player := self.players[index], RemoteSeat):
             private = self.private(index, restore=True)
             self.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
             connection.send(private)
@@ -290,8 +227,11 @@ class BananagramsTable:
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq <= MAX_GRID_SEQ):
             raise RoomError("bad_value", f"seq is an integer from 0 to {MAX_GRID_SEQ}")
         before = self.tiles_left[index]
-        person.set_cells(cells)
-        grid = person.grid
+        try:
+            person.show(cells)
+        except TilesNotHeld:
+            raise RoomError("not_your_tile", "the grid holds tiles you do not have") from None
+        grid = person.board()[1]
         self.record.snapshot(index, self.clock(), grid.to_json() if grid is not None else None)
         if self.spellcheck:
             connection.send({"type": "check", "seq": seq, **self.check(cells, grid)})
@@ -312,7 +252,7 @@ class BananagramsTable:
             raise RoomError("bad_letters", "dump one tile, a letter A-Z")
         async with self.lock:
             self.record.flush(self.clock(), index, force=True)  # the grid this call is judged on
-            decision = Decision(PAGE_CALLS[call], tile=tile, grid=person.current_grid())
+            decision = Decision(PAGE_CALLS[call], tile=tile, grid=person.board()[1])
             # The call is shown at once; what it sets off (the bots' new moves) the driver plays next.
             refusal = await self.step(lambda: self.round.external_call(index, decision, self.clock(), settle=False))
             self.publish(self.drain_events())
@@ -342,16 +282,15 @@ class BananagramsTable:
     # -- engine steps (call with the lock held; they run in a worker thread) -------------------
     async def step(self, action: Callable[[], Result]) -> Result:
         outcome = await asyncio.to_thread(action)
-        self.after_step()
+        self.note_tiles_left()
         return outcome
 
     async def drive(self) -> None:
         """Advance the engine as the wall clock reaches its events (bots' calls)."""
         hand = self.round
         while hand.result is None and not self.handle.closed:
-            delay = None
-            if hand.queue:
-                delay = max(0.0, self.started + hand.queue[0][0] - time.monotonic())
+            due = hand.next_due()
+            delay = None if due is None else max(0.0, self.started + due - time.monotonic())
             try:
                 await asyncio.wait_for(self.poke.wait(), timeout=delay)
             except TimeoutError:
@@ -364,18 +303,12 @@ class BananagramsTable:
         if hand.result is not None and not self.handle.closed:
             await self.send_review()  # after the driver's last table: the review is the hand's last word
 
-    def after_step(self) -> None:
+    def note_tiles_left(self) -> None:
+        """The bots' tiles left as the table sees their grids (a person's: `person_tiles_left`)."""
         hand = self.round
-        if hand.result is None and not hand.queue:
-            persons_playing = any(
-                isinstance(p, Person) and hand.seats[i].active and not hand.seats[i].waiting
-                for i, p in enumerate(self.players)
-            )
-            if not persons_playing:
-                hand.result = hand.stalemate()  # nobody can act any more
         for index, player in enumerate(self.players):
             seat = hand.seats[index]
-            if isinstance(player, Person):
+            if is_remote(player):
                 continue
             shown = self.grid_of(index)
             self.tiles_left[index] = len(seat.held - shown.tiles()) if seat.active and shown else len(seat.held)
@@ -383,7 +316,7 @@ class BananagramsTable:
 
     def person_tiles_left(self) -> None:
         for index, player in enumerate(self.players):
-            if isinstance(player, Person):
+            if isinstance(player, RemoteSeat):
                 self.tiles_left[index] = len(player.rack()) if self.round.seats[index].active else 0
                 self.note_first_grid(index)
 
@@ -394,11 +327,15 @@ class BananagramsTable:
 
     def grid_of(self, index: int) -> Grid | None:
         """A player's grid as the others may see it now: the engine's view of the table (a
-        bot's work shows when it is done), and once the hand is over every grid as it is."""
+        bot's work shows when it is done; a person's live grid), and once the hand is over
+        every grid as it is."""
+        player = self.players[index]
         if not self.round.seats[index].active:
             return None
+        if isinstance(player, RemoteSeat):
+            return player.board()[1]
         if self.round.result is not None:
-            return self.players[index].current_grid()
+            return player.current_grid()
         return self.round.table_grid(index)
 
     # -- what pages see ------------------------------------------------------------------------
@@ -411,7 +348,7 @@ class BananagramsTable:
         self.broadcast_table()
         for connection, seat in self.handle.pages():
             index = self.index_of(seat)
-            if index is not None and isinstance(self.players[index], Person):
+            if index is not None and isinstance(self.players[index], RemoteSeat):
                 private = self.private(index)
                 if self.sent_held.get(id(connection)) != (private["held"], private["active"], private["waiting"]):
                     self.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
@@ -419,7 +356,7 @@ class BananagramsTable:
         result = self.round.result
         if result is not None and self.final is None:
             self.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
-            self.after_step()  # the hand is over: every grid as it is
+            self.note_tiles_left()  # the hand is over: every grid as it is
             self.final = self.final_boards()
             self.record.finish([board["grid"] for board in self.final["boards"]])
             self.handle.broadcast(self.final)
@@ -455,9 +392,8 @@ class BananagramsTable:
         if kind == "split":
             entry["hand_size"] = len(event["hands"][0]) if event["hands"] else 0
         elif kind == "bananas" and event.get("grid"):
-            player = self.players[event["player"]]
-            if isinstance(player, Person):
-                player.bananas_cells = Grid.from_rows(event["grid"]).cells()
+            if isinstance(self.players[event["player"]], RemoteSeat):
+                self.bananas_cells[event["player"]] = Grid.from_rows(event["grid"]).cells()
             self.status[event["player"]] = "called"
         elif kind == "rotten":
             entry["problems"] = event.get("problems", [])[:5]
@@ -543,7 +479,7 @@ class BananagramsTable:
 
     def private(self, index: int, restore: bool = False) -> dict:
         player = self.players[index]
-        assert isinstance(player, Person)  # private messages go to persons only
+        assert isinstance(player, RemoteSeat)  # private messages go to persons only
         tiles, cells = player.snapshot()
         message = {
             "type": "tiles",
@@ -580,8 +516,8 @@ class BananagramsTable:
         assert result is not None  # called once the hand has ended
         boards = []
         for index, (seat, player) in enumerate(zip(self.seats, self.players, strict=True)):
-            if isinstance(player, Person):
-                cells = player.snapshot()[1] or player.bananas_cells
+            if isinstance(player, RemoteSeat):
+                cells = player.snapshot()[1] or self.bananas_cells.get(index, {})
                 grid = Grid.from_cells(cells) if cells else None
             else:
                 grid = player.current_grid() if self.round.seats[index].active else None

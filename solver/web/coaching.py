@@ -14,7 +14,7 @@ import solver.coach as coach
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon
-from solver.play.game import Rules
+from solver.play.rules import Rules
 
 Cell = tuple[int, int]
 

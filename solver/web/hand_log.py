@@ -27,8 +27,9 @@ def line_of(entry: dict) -> str:
     return json.dumps(entry, separators=(",", ":"), allow_nan=False)
 
 
-class HandLog:
-    """The JSON lines of one hand, written as the hand goes. A room log holds one hand: its
+class HandLogWriter:
+    """The JSON lines of one hand, written as the hand goes (`solver.coach.logs.HandLog` is a
+    hand read back). A room log holds one hand: its
     lines say `"hand": 1` (a log's hands count from 1) and the header's `room_hand` is the
     room's number for it."""
 
@@ -41,13 +42,14 @@ class HandLog:
         self.last_rows: dict[int, list[str] | None] = {}  # player -> the grid last written
         self.last_time: dict[int, float] = {}  # player -> when it was written
         self.pending: dict[int, list[str]] = {}  # player -> a grid waiting for its time
+        self.ended = False  # the `end` event is written: only the `grids` line may follow
         self.closed = False  # the `grids` line is written: nothing follows
 
     # -- writing ----------------------------------------------------------------------------------
     def write(self, entry: dict, optional: bool = False) -> bool:
         """Append one line (with this hand's number); an optional one only while the log is
-        short of its reserve. Whether it was written."""
-        if self.closed:
+        short of its reserve, and only before the hand's end. Whether it was written."""
+        if self.closed or (optional and self.ended):
             return False
         text = line_of(log_line(1, entry))  # as every log writes an event (a stuck's tiles are `tiles`)
         limit = MAX_ROOM_LOG_BYTES - MAX_ROOM_LOG_BYTES // ENGINE_RESERVE if optional else MAX_ROOM_LOG_BYTES
@@ -58,7 +60,14 @@ class HandLog:
         return True
 
     def engine_event(self, event: dict) -> None:
+        if event.get("event") == "end":
+            # The persons' grids that waited are written before the end, at its time: nothing
+            # of a hand follows its `end` but the `grids` line (a snapshot written after it
+            # failed the hand's review: issue 33).
+            self.flush(event["t"], force=True)
         self.write(event, optional=event.get("event") == "snapshot")  # a bot's snapshots give way like a person's
+        if event.get("event") == "end":
+            self.ended = True
 
     def snapshot(self, player: int, t: float, rows: list[str] | None) -> None:  # rows: None for an empty board
         """A person's grid now: written at once, or kept until the rate lets it be. An emptied

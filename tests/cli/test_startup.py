@@ -90,7 +90,7 @@ def test_help_imports_neither_numpy_nor_any_command():
 def test_solve_imports_only_what_solving_needs():
     modules = imported_modules_after("solve", "CATMAP")
     assert "solver.cli.grids" in modules and "numba" in modules
-    assert not {"solver.cli.games", "solver.cli.engine", "solver.play.game", "solver.search.board"} & modules
+    assert not {"solver.cli.games", "solver.cli.engine", "solver.play.hand", "solver.search.board"} & modules
 
 
 # -- notices on a terminal ---------------------------------------------------------------------

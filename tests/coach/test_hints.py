@@ -7,7 +7,7 @@ import pytest
 from solver.coach import hint
 from solver.core.grid import Grid, connected_components, find_words, validate
 from solver.core.tiles import TileCounts
-from solver.play.game import Rules
+from solver.play.rules import Rules
 
 CROSS = [".M.", "CAT", ".P."]  # CAT across, MAP down
 

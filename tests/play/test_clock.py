@@ -1,4 +1,4 @@
-"""The fair game clock: the referee measures every player's work (`solver.play.game`).
+"""The fair game clock: the referee measures every player's work (`solver.play.cost`).
 
 Who is charged what, in numbers. The referee measures tile work from the grids a player
 shows before and after each decision (`measure_work`) and takes only the looks (positions
@@ -11,25 +11,21 @@ from __future__ import annotations
 
 import pytest
 
-from solver.core.grid import Grid, validate
+from solver.core.grid import Grid, best_translation, validate
 from solver.core.tiles import ENGLISH, TileCounts, parse_distribution
 from solver.play.bots import BotSettings, GreedyBot, SolverBot, make_bot
-from solver.play.game import (
+from solver.play.cost import (
     CALL_SECONDS,
     LOOK_SECONDS,
     REACT_SECONDS,
     TILE_SECONDS,
     WORD_SECONDS,
-    Decision,
-    Round,
-    Rules,
-    TableView,
     TileWork,
-    best_translation,
     measure_work,
-    play_round,
     work_seconds,
 )
+from solver.play.hand import Hand, play_hand
+from solver.play.rules import Decision, Rules, TableView
 from solver.search.board import Board, blocked_spots, dump_advice, one_tile_hooks
 
 
@@ -45,12 +41,12 @@ def rules_of_a(lexicon: str, tiles: int, **options) -> Rules:
 
 
 def seconds(looks: int = 0, tiles: int = 0, words: int = 0, call: bool = True) -> float:
-    """The cost model written out (module docstring of solver.play.game)."""
+    """The cost model written out (module docstring of solver.play.cost)."""
     return REACT_SECONDS + LOOK_SECONDS * looks + TILE_SECONDS * tiles + WORD_SECONDS * words + CALL_SECONDS * call
 
 
 class Puppet:
-    """A bot (the `solver.play.game.Bot` protocol) that plays a script: each step is
+    """A bot (the `solver.play.rules.Bot` protocol) that plays a script: each step is
     (layout, action, looks); layout 'row' lays every tile in one row, 'up' lifts every
     tile back into the hand, 'keep' changes nothing; then it calls `action` (wait, peel,
     dump, bananas) reporting `looks`. After the script it waits."""
@@ -146,7 +142,7 @@ def test_work_seconds_is_the_documented_sum():
 def test_greedy_and_solver_bots_are_charged_the_same_for_the_same_work(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 25, variant="solo")  # 21 tiles, four PEELs of one tile
     results = {
-        bot.name: play_round(rules, [bot], seed=0)
+        bot.name: play_hand(rules, [bot], seed=0)
         for bot in (GreedyBot(), SolverBot(BotSettings("solver", level=None, hooks="first")))
     }
     greedy, solver = results["greedy"].ledger, results["solver"].ledger
@@ -174,7 +170,7 @@ def test_a_bot_that_reports_no_work_is_charged_anyway(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 21, variant="solo")  # the bunch is empty: BANANAS at once
     for looks in (0, -50):
         liar = Puppet(("row", "bananas", looks))
-        result = Round(rules, [liar], seed=0).play()
+        result = Hand(rules, [liar], seed=0).play()
         (charge,) = result.ledger
         assert charge.looks == 0 and charge.work == TileWork(laid=21, words=1)
         assert charge.seconds == seconds(tiles=21, words=1) == 25.5
@@ -191,7 +187,7 @@ class SneakyPuppet(Puppet):
 
 def test_tiles_laid_outside_a_decision_are_charged_at_the_next_one(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 21, variant="solo")
-    result = Round(rules, [SneakyPuppet(("keep", "bananas", 0))], seed=0).play()
+    result = Hand(rules, [SneakyPuppet(("keep", "bananas", 0))], seed=0).play()
     (charge,) = result.ledger
     assert charge.work == TileWork(laid=21, words=1) and result.clock == seconds(tiles=21, words=1)
 
@@ -202,7 +198,7 @@ def test_every_player_pays_for_its_own_work_and_draws(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 46)
     fast = Puppet(("row", "peel", 1), ("row", "wait", 1), speed=4.0, name="fast")
     slow = Puppet(("row", "peel", 3), ("row", "wait", 0), name="slow")
-    result = Round(rules, [fast, slow], seed=0).play()
+    result = Hand(rules, [fast, slow], seed=0).play()
     fast_charges, slow_charges = charges(result, 0), charges(result, 1)
     lay = seconds(looks=1, tiles=21, words=1)
     assert [(c.at, c.work, c.seconds) for c in fast_charges] == [
@@ -224,7 +220,7 @@ def test_tiles_arriving_mid_work_drop_the_planned_call_and_the_time_stays_spent(
     rules = rules_of_a(runs_of_a, 46)
     fast = Puppet(("row", "peel", 1), speed=4.0)
     slow = Puppet(("row", "peel", 0), ("row", "peel", 0))
-    result = Round(rules, [fast, slow], seed=0).play()
+    result = Hand(rules, [fast, slow], seed=0).play()
     first, second = charges(result, 1)[:2]
     # Slow's PEEL was due at first.seconds; the fast PEEL came before, so it decided again
     # at that very moment (not when the tile came), with the new tile, and PEELed then.
@@ -235,7 +231,7 @@ def test_tiles_arriving_mid_work_drop_the_planned_call_and_the_time_stays_spent(
 
 def test_a_dump_charges_the_lifted_tiles_then_the_returned_and_drawn_ones(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 30, variant="solo")
-    result = Round(rules, [Puppet(("row", "peel", 0), ("up", "dump", 2), ("row", "wait", 0))], seed=0).play()
+    result = Hand(rules, [Puppet(("row", "peel", 0), ("up", "dump", 2), ("row", "wait", 0))], seed=0).play()
     lay, dump, after = result.ledger[:3]
     assert lay.work == TileWork(laid=21, words=1)
     # The 21 grid tiles lifted, and the PEEL's tile drawn.
@@ -246,7 +242,7 @@ def test_a_dump_charges_the_lifted_tiles_then_the_returned_and_drawn_ones(runs_o
 
 def test_a_stuck_mark_lands_after_the_work(runs_of_a, no_jitter):
     rules = rules_of_a(runs_of_a, 43)
-    result = Round(rules, [Puppet(("row", "wait", 2)), Puppet(("keep", "wait", 0))], seed=0).play()
+    result = Hand(rules, [Puppet(("row", "wait", 2)), Puppet(("keep", "wait", 0))], seed=0).play()
     stuck = {event["player"]: event["t"] for event in result.events if event["event"] == "stuck"}
     assert stuck == {0: seconds(looks=2, tiles=21, words=1, call=False), 1: seconds(call=False)}
 
@@ -263,7 +259,7 @@ def test_a_planned_stuck_is_dropped_when_the_table_changed_meanwhile(runs_of_a, 
             self.hand = TileCounts.from_letters("A")
             return Decision("bananas", grid=self.grid)
 
-    result = Round(rules, [worker, Rotten(speed=8.0)], seed=0).play()
+    result = Hand(rules, [worker, Rotten(speed=8.0)], seed=0).play()
     assert [event["event"] for event in result.events][:3] == ["split", "bananas", "rotten"]
     first, second = charges(result, 0)[:2]
     assert second.at == first.seconds and second.action == "peel"
@@ -272,7 +268,7 @@ def test_a_planned_stuck_is_dropped_when_the_table_changed_meanwhile(runs_of_a, 
 
 def test_same_seed_same_ledger():
     def ledger(seed):
-        return play_round(Rules(), [make_bot("medium"), make_bot("greedy")], seed=seed).ledger
+        return play_hand(Rules(), [make_bot("medium"), make_bot("greedy")], seed=seed).ledger
 
     assert ledger(3) == ledger(3)
     assert ledger(3) != ledger(4)

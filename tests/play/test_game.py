@@ -38,16 +38,9 @@ from solver.core.tiles import (
 )
 from solver.lexicon.loader import get_lexicon
 from solver.play.bots import PRESETS, GreedyBot, SolverBot, make_bot
-from solver.play.game import (
-    MATCH_FORMATS,
-    Decision,
-    Round,
-    RuleError,
-    Rules,
-    TableView,
-    play_match,
-    play_round,
-)
+from solver.play.hand import Hand, play_hand
+from solver.play.match import MATCH_FORMATS, play_match
+from solver.play.rules import Decision, RuleError, Rules, TableView
 from solver.play.stats import confidence_interval
 
 # -- scaffolding: word lists, tile sets, scripted bots ------------------------------------
@@ -111,7 +104,7 @@ def shape(letters: str, kind: str) -> dict:
 
 
 class Scripted:
-    """A bot (the `solver.play.game.Bot` protocol) that makes exactly the calls it is told.
+    """A bot (the `solver.play.rules.Bot` protocol) that makes exactly the calls it is told.
 
     `steps` is consumed one per `decide`; when it runs out the bot waits. `hands` (for
     matches) gives one list of steps per hand dealt. A step is a callable (bot, view) ->
@@ -208,7 +201,7 @@ class Scripted:
 
 
 def hand(rules: Rules, bots, seed: int = 0, **options):
-    return Round(rules, bots, seed, **options).play()
+    return Hand(rules, bots, seed, **options).play()
 
 
 def events(result, kind: str) -> list[dict]:
@@ -285,7 +278,7 @@ def test_rule_french_game_uses_fr_lexicon_and_distribution():
     assert rules.lexicon == "fr" and rules.distribution == FRENCH
     with pytest.raises(RuleError):
         Rules.for_language("de")
-    result = play_round(rules, [make_bot("medium"), make_bot("hard")], seed=3)
+    result = play_hand(rules, [make_bot("medium"), make_bot("hard")], seed=3)
     split = result.events[0]
     assert TileCounts.from_letters("".join(split["hands"])) + bunch_after_split(result, rules) == FRENCH
     assert result.outcome == "win", result.reason
@@ -298,7 +291,7 @@ def test_rule_distribution_is_data_double_set_288():
     double = ENGLISH + ENGLISH
     assert len(double) == 288
     rules = Rules(distribution=double)
-    result = play_round(rules, [make_bot("medium") for _ in range(8)], seed=5)
+    result = play_hand(rules, [make_bot("medium") for _ in range(8)], seed=5)
     split = result.events[0]
     assert [len(h) for h in split["hands"]] == [11] * 8 and split["bunch"] == 288 - 88
     check_log(result, rules, ["medium"] * 8)  # tile bookkeeping against the 288-tile set
@@ -870,7 +863,7 @@ def test_rule_solo_hand_ends_at_bananas_with_time_and_word_count(lex):
 
 def test_rule_solo_objective_changes_the_hand_or_its_result():
     results = [
-        play_round(Rules(variant="solo", solo_objective=objective), [make_bot("medium")], seed=11)
+        play_hand(Rules(variant="solo", solo_objective=objective), [make_bot("medium")], seed=11)
         for objective in ("time", "fewest-words")
     ]
     assert results[0].events != results[1].events or results[0].scores != results[1].scores
@@ -976,7 +969,7 @@ def test_engine_rejects_unknown_settings():
     with pytest.raises(RuleError):
         Rules(variant="solo").check_players(3)
     with pytest.raises(RuleError):
-        Round(Rules(), waiters(2), seed=-1)
+        Hand(Rules(), waiters(2), seed=-1)
 
 
 # =========================================================================================
@@ -1123,7 +1116,7 @@ def check_log(result, rules: Rules, specs: list[str]) -> None:
 
 def play_sweep_game(index: int):
     rules, specs = sweep_config(index)
-    result = play_round(rules, [make_bot(spec) for spec in specs], seed=index)
+    result = play_hand(rules, [make_bot(spec) for spec in specs], seed=index)
     return rules, specs, result
 
 
@@ -1188,7 +1181,7 @@ def test_easy_bot_plays_only_level_50_words():
     checked = 0
     for seed in range(4):
         for rules in (Rules(), Rules(min_length=3)):
-            result = play_round(rules, [make_bot("easy") for _ in range(3)], seed=seed)
+            result = play_hand(rules, [make_bot("easy") for _ in range(3)], seed=seed)
             grids = [rows for rows in result.grids if rows] + [e["grid"] for e in events(result, "bananas")]
             for rows in grids:
                 words = find_words(Grid.from_rows(rows))
@@ -1201,7 +1194,7 @@ def test_easy_bot_plays_only_level_50_words():
 def test_reckless_bot_eventually_goes_rotten():
     assert PRESETS["reckless"].risk > 0
     for seed in range(40):
-        result = play_round(Rules(min_length=3), [make_bot("reckless") for _ in range(6)], seed=seed)
+        result = play_hand(Rules(min_length=3), [make_bot("reckless") for _ in range(6)], seed=seed)
         rotten = events(result, "rotten")
         if rotten:
             assert result.rotten == len(rotten) and all(entry["problems"] for entry in rotten)
@@ -1217,7 +1210,7 @@ def test_greedy_bot_bananas_grids_are_valid(seeds):
     calls = 0
     for seed in range(seeds):
         rules = Rules(min_length=2 + seed % 2)
-        result = play_round(rules, [GreedyBot(), GreedyBot(name="greedy2")], seed=seed)
+        result = play_hand(rules, [GreedyBot(), GreedyBot(name="greedy2")], seed=seed)
         assert events(result, "rotten") == []
         for entry in events(result, "bananas"):
             calls += 1

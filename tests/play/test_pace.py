@@ -22,7 +22,8 @@ from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts
 from solver.play import presets
 from solver.play.bots import BOT_SEARCH, GREEDY, PRESETS, BotSettings, SolverBot, make_bot
-from solver.play.game import Decision, Round, Rules, TableView, work_seconds
+from solver.play.cost import work_seconds
+from solver.play.hand import Hand
 from solver.play.pace import (
     PACE_FILE,
     Pace,
@@ -35,6 +36,7 @@ from solver.play.pace import (
     preset_pace,
     recorded_paces,
 )
+from solver.play.rules import Decision, Rules, TableView
 from solver.play.variants import BANANAGRAMS
 from solver.search import solving
 from solver.search.solving import Phase, SearchPlan
@@ -42,13 +44,13 @@ from solver.search.solving import Phase, SearchPlan
 PEOPLE = ("beginner", "casual", "club", "expert")
 
 
-def played(specs: list[str], seed: int, until: float) -> Round:
-    hand = Round(Rules(), [make_bot(spec) for spec in specs], seed)
+def played(specs: list[str], seed: int, until: float) -> Hand:
+    hand = Hand(Rules(), [make_bot(spec) for spec in specs], seed)
     play_until(hand, lambda: hand.clock >= until)
     return hand
 
 
-def check_grids(hand: Round, seats: tuple[int, ...] | None = None) -> None:
+def check_grids(hand: Hand, seats: tuple[int, ...] | None = None) -> None:
     """Every grid the table shows (of `seats`, or all) is a valid grid of tiles its player holds."""
     for index, seat in enumerate(hand.seats):
         if seats is not None and index not in seats:
@@ -60,11 +62,11 @@ def check_grids(hand: Round, seats: tuple[int, ...] | None = None) -> None:
             assert seat.held.contains(grid.tiles())
 
 
-def tiles_at(hand: Round, player: int, when: float) -> int:
+def tiles_at(hand: Hand, player: int, when: float) -> int:
     return max((tiles for at, tiles in placed_timeline(hand.ledger, player) if at <= when), default=0)
 
 
-def charged_speeds(hand: Round, player: int) -> list[float]:
+def charged_speeds(hand: Hand, player: int) -> list[float]:
     """The speed each of the player's decisions was charged at (the jitter left in)."""
     return [
         work_seconds(Decision(c.action, looks=c.looks), 1.0, c.work) / c.seconds
@@ -77,7 +79,7 @@ def charged_speeds(hand: Round, player: int) -> list[float]:
 
 
 def test_a_bot_s_grid_shows_on_the_table_when_its_work_lands():
-    hand = Round(Rules(), [make_bot("medium"), make_bot("beginner")], seed=3)
+    hand = Hand(Rules(), [make_bot("medium"), make_bot("beginner")], seed=3)
     hand.start()
     hand.advance(0.0)  # both decided at the split: their first grids are work under way
     assert hand.placed(0) == hand.placed(1) == 0 and hand.table_grid(0) is None
@@ -186,7 +188,7 @@ def test_the_bots_search_with_their_own_plan_so_tuning_the_engine_leaves_their_p
     assert all(settings.search is BOT_SEARCH for settings in PRESETS.values())
 
     def opening(bot) -> list:
-        hand = Round(Rules(), [bot], seed=4)
+        hand = Hand(Rules(), [bot], seed=4)
         play_until(hand, lambda: hand.clock >= 1.0)  # the first grid, decided at the split
         return [(c.action, c.looks, c.seconds) for c in hand.ledger] + [bot.current_grid()]
 
@@ -251,9 +253,9 @@ class ScriptedPerson:
         return Grid.from_cells({(0, col): letter for col, letter in enumerate(shown)}) if shown else None
 
 
-def beside_scripted(tiles_per_minute: float, until: float) -> Round:
+def beside_scripted(tiles_per_minute: float, until: float) -> Hand:
     person = ScriptedPerson(tiles_per_minute)
-    hand = Round(Rules(), [make_bot("pacer"), person], seed=5)
+    hand = Hand(Rules(), [make_bot("pacer"), person], seed=5)
     person.clock = lambda: hand.clock
     play_until(hand, lambda: hand.clock >= until)
     return hand

@@ -1,4 +1,4 @@
-"""The engine's `snapshot` events (Round(snapshots=True)): each bot's grid as the table sees it
+"""The engine's `snapshot` events (Hand(snapshots=True)): each bot's grid as the table sees it
 when its work lands, bounded per seat, and nothing else about the hand changes."""
 
 from __future__ import annotations
@@ -6,16 +6,17 @@ from __future__ import annotations
 import pytest
 
 from solver.core.grid import Grid
-from solver.play import game
+from solver.play import hand as hand_module
 from solver.play.bots import make_bot
-from solver.play.game import Rules, play_round
+from solver.play.hand import play_hand
+from solver.play.rules import Rules
 
 BOTS = ("greedy", "easy")
 SEED = 4
 
 
 def hand(snapshots: bool):
-    return play_round(Rules.for_language("en"), [make_bot(spec) for spec in BOTS], SEED, snapshots=snapshots)
+    return play_hand(Rules.for_language("en"), [make_bot(spec) for spec in BOTS], SEED, snapshots=snapshots)
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def test_a_snapshot_is_logged_when_a_seats_grid_changes(with_and_without):
 
 
 def test_snapshots_are_bounded_per_seat(monkeypatch):
-    monkeypatch.setattr(game, "MAX_LOG_SNAPSHOTS_PER_HAND", 2)
+    monkeypatch.setattr(hand_module, "MAX_LOG_SNAPSHOTS_PER_HAND", 2)
     logged = hand(True)
     for player in range(len(BOTS)):
         assert sum(event["event"] == "snapshot" and event["player"] == player for event in logged.events) <= 2

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from helpers import per_game
 
 from solver.cli.games import draw_grids, play, tournament
-from solver.play.game import Rules
+from solver.play.rules import Rules
 from solver.play.schedule import entry_names, schedule
 from solver.play.tournament import CSV_FIELDS, run_tournament
 

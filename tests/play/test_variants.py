@@ -10,7 +10,7 @@ import pytest
 
 from solver.core.tiles import DISTRIBUTIONS
 from solver.play import bots, presets, spellevate_bots
-from solver.play.game import RuleError, Rules
+from solver.play.rules import RuleError, Rules
 from solver.play.variants import BANANAGRAMS, ENGINE_VARIANTS, SPELLEVATE, VARIANTS, offered, variant_named
 
 SOLVER = Path(__file__).resolve().parents[2] / "solver"

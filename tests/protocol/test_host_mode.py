@@ -20,7 +20,7 @@ from helpers import (
 from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts
 from solver.play.bots import make_bot
-from solver.play.game import Rules, TableView
+from solver.play.rules import Rules, TableView
 
 
 def tracked_hand(replies: list[dict], player: int, start: TileCounts | None = None) -> TileCounts:

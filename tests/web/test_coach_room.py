@@ -20,7 +20,7 @@ from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.search import solve
 from solver.web import hand_log
-from solver.web.hand_log import HandLog
+from solver.web.hand_log import HandLogWriter
 
 ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an empty bunch
 
@@ -185,7 +185,7 @@ def test_only_a_joined_page_gets_a_log(server):
 
 
 def test_a_persons_snapshots_wait_for_their_second_and_the_last_is_never_lost():
-    log = HandLog(2, room_header(1, ["Ana"], [None], "classic", "en"))
+    log = HandLogWriter(2, room_header(1, ["Ana"], [None], "classic", "en"))
     log.snapshot(0, 0.0, ["AB"])
     log.snapshot(0, 0.3, ["ABC"])  # too soon: waits
     log.snapshot(0, 0.6, ["ABCD"])  # replaces the one waiting
@@ -206,8 +206,26 @@ def test_a_persons_snapshots_wait_for_their_second_and_the_last_is_never_lost():
     assert lines_of(log.text())[-1]["event"] == "grids"  # nothing after the grids
 
 
+def test_nothing_but_the_grids_follows_the_end_and_the_log_reads_back():
+    """Issue 33: a person's waiting snapshot was flushed after the engine's `end`, and the
+    review failed ("a snapshot event of hand 1 outside that hand"). It goes before the end."""
+    log = HandLogWriter(1, room_header(1, ["Ana", "Ben"], [None, None], "classic", "en"))
+    log.engine_event({"t": 0.0, "event": "split", "hands": ["AB", "CD"], "bunch": 0, "unused": ""})
+    log.snapshot(0, 0.0, ["A"])
+    log.snapshot(0, 0.4, ["AB"])  # too soon: waits ...
+    log.engine_event({"t": 0.5, "event": "bananas", "player": 1, "grid": ["CD"]})
+    log.engine_event({"t": 0.5, "event": "end", "outcome": "win", "winners": [1], "reason": "BANANAS"})
+    log.flush(3.0)  # ... the table's next publish: nothing may follow the end
+    log.snapshot(1, 3.0, ["DC"])
+    log.hint(0, 3.0)
+    log.finish([["AB"], ["CD"]])
+    events = [line["event"] for line in lines_of(log.text())[1:]]
+    assert events == ["split", "snapshot", "bananas", "snapshot", "end", "grids"]
+    assert [line["t"] for line in lines_of(log.text())[1:] if line["event"] == "snapshot"] == [0.0, 0.5]
+
+
 def test_the_log_is_bounded_in_snapshots_and_bytes(monkeypatch):
-    log = HandLog(1, room_header(1, ["Ana", "Ben"], [None, None], "classic", "en"))
+    log = HandLogWriter(1, room_header(1, ["Ana", "Ben"], [None, None], "classic", "en"))
     for second in range(MAX_LOG_SNAPSHOTS_PER_HAND + 5):
         log.snapshot(0, float(second), ["AB" if second % 2 else "BA"])
     assert log.snapshots[0] == MAX_LOG_SNAPSHOTS_PER_HAND
@@ -215,7 +233,7 @@ def test_the_log_is_bounded_in_snapshots_and_bytes(monkeypatch):
     assert log.snapshots[1] == 1
 
     monkeypatch.setattr(hand_log, "MAX_ROOM_LOG_BYTES", 2000)
-    small = HandLog(1, room_header(1, ["Ana"], [None], "classic", "en"))
+    small = HandLogWriter(1, room_header(1, ["Ana"], [None], "classic", "en"))
     for second in range(100):
         small.snapshot(0, float(second), ["ABCDEFGHIJ"[: 1 + second % 10]])
     assert small.size <= 2000 - 2000 // hand_log.ENGINE_RESERVE  # snapshots stop short of the bound ...

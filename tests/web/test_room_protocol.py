@@ -427,7 +427,7 @@ def test_the_document_names_every_message_and_error_code():
 def test_every_refusal_of_the_engine_is_documented_and_translated():
     """The engine's refusal codes reach the page as error codes: ROOMS.md lists each, and the
     page says each in English and French."""
-    from solver.play.game import REFUSAL_CODES
+    from solver.play.rules import REFUSAL_CODES
     from solver.play.spellevate import SPELLEVATE_REFUSALS
 
     named = document_names()

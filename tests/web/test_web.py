@@ -33,7 +33,8 @@ from websockets.asyncio.client import connect
 from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts, parse_distribution
 from solver.play.bots import make_bot
-from solver.play.game import Round, Rules
+from solver.play.hand import Hand
+from solver.play.rules import Rules
 from solver.search import solve
 from solver.web import Limits, WebConfig
 
@@ -366,7 +367,7 @@ def _lexicon():
 
 def test_hand_leave_returns_the_tiles_and_the_last_leaver_ends_the_hand():
     rules = Rules(distribution=parse_distribution("A13,B3,C3,D6,E18,F3,G4,H3,I12,L5,M3,N8,O11,P3,R9,S6,T9,U6"))
-    hand = Round(rules, [make_bot("greedy"), make_bot("greedy")], seed=4)
+    hand = Hand(rules, [make_bot("greedy"), make_bot("greedy")], seed=4)
     hand.start()
     bunch = len(hand.bunch)
     assert hand.leave(0, 0.0) is None

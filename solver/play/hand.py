@@ -1,6 +1,4 @@
-"""The game engine: classic Bananagrams for 1-8 players, its variants, and matches.
-
-`../shared/RULES.md` is the contract; the rule each piece implements is named beside it.
+"""A hand of Bananagrams, refereed on a simulated clock: the engine's one owner of a hand.
 
 Bananagrams has no turns. The engine simulates it as discrete events on a clock: when a
 player is free, its bot decides (rebuilding its grid, choosing a call); the call lands
@@ -17,326 +15,45 @@ player decides again, with the new tiles, at once: the time already worked stays
 The same happens to a planned "stuck" when the table changed meanwhile (a dump became
 possible). A call whose rule no longer holds when it lands is refused and the player
 decides again. So a player who is ahead tends to stay ahead, as at a real table. The others
-see a player's grid when its work is done (`Round.table_grid`: a bot's new grid lands with
+see a player's grid when its work is done (`Hand.table_grid`: a bot's new grid lands with
 its work, dropped call or not; a remote player's grid is what it shows now), and a deciding
 bot's `TableView` says how many tiles each grid holds (`placed`) at what time (`clock`).
 
-The referee measures the work (Round.charge), so no bot can lay tiles for free::
+The hand drives itself: a driver (`bananas play`, a room's table, the engine protocol's
+hosted game, the pace benchmark) asks when the next event is due (`next_due`), runs the
+hand to a time (`advance`), feeds it the calls and grids of its remote seats
+(`external_call`, `show`, `leave`), and reads `result` once the hand has ended, however it
+ended: the hand decides every end itself, the stalemate where nobody can act included.
+It never reads the queue or writes the result. Every input from outside is recorded with
+the number of events processed before it (`journal`), so `replay` rebuilds the hand
+exactly from its seed, its players' specs and that journal.
 
-    tile work   from the grid each player shows, before and after the decision, aligned
-                under the translation that keeps the most tiles in place (`best_translation`,
-                as `solver.search.board` counts moved tiles): tiles laid from the hand, grid tiles
-                moved to another cell, grid tiles lifted back into the hand, and the new
-                words (words through a tile laid or moved); plus tiles drawn from or
-                returned to the bunch since the last decision (PEEL and DUMP draws, the
-                dumped tile)
-    looks       the one thing only the bot knows: how many positions (a grid and a hand)
-                it examined for words to play; one look = one node of a depth-first
-                search, where the player lists the words that could go down and tries
-                them. The solver's search node and the greedy baseline's scan of the grid
-                are both one look. A bot that reports fewer looks than it made only saves
-                LOOK_SECONDS per look: every tile and word it lays is charged anyway.
-
-Cost model. One simulated second stands for one second of a practised player at the
-kitchen table, with the tiles in front of them::
-
-    REACT_SECONDS             1.0  looking at the tiles before acting (the keystroke-level
-                                   model's mental preparation operator is 1.35 s)
-    + TILE_SECONDS * tiles    1.0  each tile picked up and set down: laid, moved, lifted,
-                                   drawn or returned (the keystroke-level model's hand
-                                   movement to a target is 1.1 s, 0.8-1.5 s by Fitts' law)
-    + WORD_SECONDS * words    3.0  spotting each new word on the grid (timed anagram tasks
-                                   give 10 s for a five-letter anagram and most solutions
-                                   come in a few seconds; a Bananagrams word may be any
-                                   word the tiles allow, and hooks onto letters in place)
-    + LOOK_SECONDS * looks    1.0  examining one position for what could go down (a glance
-                                   that may find nothing: shorter than a word's spotting)
-    + CALL_SECONDS            0.5  saying PEEL / DUMP / BANANAS (not for a player who waits)
-    then / speed, and x (1 + JITTER * u), u uniform in [0, 1) from the hand's seed, so that
-    equal bots do not finish to the microsecond (exact ties are shared wins under the rules)
-
-These land where games at a table do (`benchmarks/results/*-strength.md` measures it): the
-first 21-tile grid of the `medium` preset takes tens of seconds (21 tiles, a handful of
-words and looks), a PEEL answered by a one-tile hook about eight seconds, and a 2-player
-classic game several minutes (about fifty PEELs); sellers of the game quote about 15
-minutes a game for casual players, who are slower than this model's practised player.
+The cost of each decision on the clock is `solver.play.cost`; the rules' options and the bot
+interface are `solver.play.rules`.
 """
 
 from __future__ import annotations
 
 import heapq
 import time
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from solver.core.grid import MIN_WORD_LENGTHS, Grid, best_translation, find_words, validate
-from solver.core.limits import (
-    MAX_HAND_EVENTS,
-    MAX_HAND_STEPS,
-    MAX_LOG_SNAPSHOTS_PER_HAND,
-    MAX_MATCH_HANDS,
-    MAX_REFUSED,
-)
-from solver.core.tiles import DISTRIBUTIONS, TileCounts, draw
+from solver.core.grid import Grid, find_words, validate
+from solver.core.limits import MAX_HAND_EVENTS, MAX_HAND_STEPS, MAX_LOG_SNAPSHOTS_PER_HAND, MAX_REFUSED
+from solver.core.tiles import TileCounts, draw
 from solver.lexicon.loader import get_lexicon
+from solver.play.cost import JITTER, Charge, measure_work, work_seconds
 from solver.play.refusals import Refusal
-from solver.play.variants import ENGINE_VARIANTS, VARIANTS, Variant
-
-REACT_SECONDS = 1.0  # the cost model (module docstring), in simulated seconds
-TILE_SECONDS = 1.0
-WORD_SECONDS = 3.0
-LOOK_SECONDS = 1.0
-CALL_SECONDS = 0.5
-JITTER = 0.05  # each action's time is scaled by 1 + JITTER * U(0, 1), from the hand's seed
-
-
-class RuleError(ValueError):
-    """Settings the rules do not allow (player counts, variants)."""
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The rule options of a hand. RULES.md: classic game, variants, languages."""
-
-    lexicon: str = "en"
-    distribution: TileCounts = DISTRIBUTIONS["en"]
-    min_length: int = 2  # 3 = the three-letter-minimum variant
-    variant: str = "classic"
-    solo_objective: str = "time"  # solo: "time" or "fewest-words"
-
-    def __post_init__(self) -> None:
-        if self.variant not in ENGINE_VARIANTS:
-            raise RuleError(f"unknown variant {self.variant!r} (choose from {', '.join(ENGINE_VARIANTS)})")
-        if self.min_length not in MIN_WORD_LENGTHS:
-            raise RuleError("minimum word length must be 2 or 3")
-        if self.solo_objective not in ("time", "fewest-words"):
-            raise RuleError("solo objective must be 'time' or 'fewest-words'")
-
-    @classmethod
-    def for_language(cls, language: str, **options) -> Rules:
-        """English or French: lexicon and distribution chosen together."""
-        if language not in DISTRIBUTIONS:
-            raise RuleError(f"unknown language {language!r} (en or fr)")
-        options.setdefault("distribution", DISTRIBUTIONS[language])
-        return cls(lexicon=language, **options)
-
-    @classmethod
-    def for_variant(cls, variant: Variant, language: str, **options) -> Rules:
-        """The rules of a catalogue variant (`solver.play.variants`) in `language` (options:
-        distribution, solo_objective, min_length: the variant's own by default)."""
-        if variant.engine is None:
-            raise RuleError(f"{variant.title} is not a Bananagrams hand")
-        options.setdefault("min_length", variant.min_length)
-        return cls.for_language(language, variant=variant.engine, **options)
-
-    @property
-    def kind(self) -> Variant:
-        """The variant's rules that differ from the classic game (`solver.play.variants`)."""
-        return VARIANTS[self.variant]
-
-    def check_players(self, players: int) -> None:
-        """RuleError unless the variant seats `players` (an int) and the distribution holds their deal."""
-        problem = self.kind.check_players(players)
-        if problem is not None:
-            raise RuleError(problem)
-        if self.hand_size(players) * players > len(self.distribution):
-            raise RuleError("not enough tiles for the deal")
-
-    def hand_size(self, players: int) -> int:
-        """Tiles dealt to each player (RULES.md, by variant and player count)."""
-        return self.kind.hand_size(players, len(self.distribution))
-
-    @property
-    def peel_and_dump(self) -> bool:
-        """Whether the variant has PEEL and DUMP (Banana Smoothie has neither)."""
-        return self.kind.peel_and_dump  # RULES.md: Banana Smoothie has no PEEL, no DUMP
-
-
-@dataclass(frozen=True)
-class TableView:
-    """What a bot sees of the table when it decides. `clock`, `seat` and `placed` say how the
-    others are getting on (a pacing bot reads them); they are not part of the table's state
-    that a call's premise rests on, so two views compare equal without them."""
-
-    bunch: int
-    active: int
-    rules: Rules
-    clock: float = field(default=0.0, compare=False)  # seconds since the split
-    seat: int | None = field(default=None, compare=False)  # the deciding player's seat
-    placed: tuple[int | None, ...] = field(default=(), compare=False)  # `Round.placed`, by seat
-
-    @property
-    def can_peel(self) -> bool:
-        """Whether a PEEL is allowed now: the variant has one and the bunch holds a tile per active player."""
-        return self.rules.peel_and_dump and self.bunch >= self.active
-
-    def others_tile_rate(self) -> float | None:
-        """Tiles a second the other players still in have placed on their grids, on average,
-        since the split; None at the split (or with nobody else in)."""
-        others = [tiles for index, tiles in enumerate(self.placed) if index != self.seat and tiles is not None]
-        if not others or self.clock <= 0:
-            return None
-        return sum(others) / len(others) / self.clock
-
-    @property
-    def can_dump(self) -> bool:
-        """Whether a DUMP is allowed now: the variant has one and the bunch, with the returned tile, holds three."""
-        return self.rules.peel_and_dump and self.bunch + 1 >= 3
-
-    @property
-    def can_bananas(self) -> bool:
-        # Smoothie has no bunch to empty (a rotten player's tiles land there, unused).
-        """Whether BANANAS may be called now: the bunch holds fewer tiles than active players (always, in
-        Banana Smoothie).
-        """
-        return not self.rules.peel_and_dump or self.bunch < self.active
-
-
-# The codes of `call_error`'s refusals (solver.play.refusals): front-ends translate them.
-REFUSAL_CODES = (
-    "hand_over",
-    "out_of_hand",
-    "no_peel",
-    "no_dump",
-    "bunch_too_small",
-    "rack_not_empty",
-    "not_your_tile",
-    "bananas_too_early",
-)
-
-
-CALLS = ("peel", "dump", "bananas", "wait")  # a Decision's calls ("wait": stuck)
-
-# Why a hand ended: a stable code (for front-ends to translate, with its params) -> the
-# English reason of the `end` event. `why` is `tie` (a tied finish) or `stalemate`.
-END_REASONS = {
-    "bananas": "BANANAS with a valid grid",
-    "shared": "valid BANANAS calls at the same moment",
-    "stalemate": "every remaining player is stuck",
-    "all_rotten": "every player went rotten",
-    "all_left": "every player left",
-    "event_limit": "event limit reached",
-    "longest_word": "{why}: longest word ({best} letters)",
-    "equal_longest": "{why}: equal longest words ({best} letters): another hand",
-}
-WHY = {"tie": "tied finish", "stalemate": "stalemate"}
+from solver.play.remote import is_remote
+from solver.play.rules import CALLS, END_REASONS, WHY, Bot, Decision, RuleError, Rules, TableView, grid_tiles
 
 
 @dataclass
-class Decision:
-    """A bot's call and the search effort it took. action: peel | dump | bananas | wait
-    (stuck), or remote (a remote player: its calls come through `Round.external_call`).
-    `looks`: positions examined for words to play (module docstring); the referee measures
-    the tile work itself, from the grid the bot shows."""
-
-    action: str
-    looks: int = 0
-    tile: str | None = None  # dump: the tile returned (from the hand)
-    grid: Grid | None = None  # bananas: the grid shown for inspection
-
-
-class Bot(Protocol):
-    """The interface a tournament, the engine protocol or a front-end drives."""
-
-    name: str
-    speed: float
-
-    def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
-        """A new hand: the SPLIT's `tiles`, the hand's rules and the bot's own seed (an int)."""
-
-    def receive(self, tiles: TileCounts) -> None:
-        """Tiles drawn: its share of a PEEL, or the three of its DUMP."""
-
-    def give_back(self, tile: str) -> None:
-        """The DUMP of `tile` (a letter) was honoured: it goes back to the bunch, out of the bot's hand."""
-
-    def decide(self, view: TableView) -> Decision:
-        """What to do now, seeing `view`: a Decision (PEEL, DUMP, BANANAS or wait) and the looks it spent."""
-
-    def holding(self) -> TileCounts:
-        """Every tile the bot holds: on its grid and in its hand."""
-
-    def current_grid(self) -> Grid | None:
-        """The bot's grid as it stands (None before its first word)."""
-
-
-@dataclass(frozen=True)
-class TileWork:
-    """The tile work the referee sees between two decisions of a player."""
-
-    laid: int = 0  # tiles from the hand now on the grid
-    moved: int = 0  # grid tiles now in another cell (under the best translation)
-    lifted: int = 0  # grid tiles taken back into the hand
-    drawn: int = 0  # tiles taken from the bunch (PEEL and DUMP draws) since the last decision
-    returned: int = 0  # tiles put back into the bunch (a DUMP) since the last decision
-    words: int = 0  # words of the new grid through a tile laid or moved
-
-    @property
-    def tiles(self) -> int:
-        """Tiles handled: picked up and set down once each."""
-        return self.laid + self.moved + self.lifted + self.drawn + self.returned
-
-
-@dataclass(frozen=True)
-class Charge:
-    """One decision as the referee charged it (`Round.ledger`, `RoundResult.ledger`)."""
-
-    player: int
-    at: float  # simulated time the decision began
-    action: str
-    looks: int  # as the bot reported them (negative reports count as 0)
-    work: TileWork
-    seconds: float  # the time charged: `work_seconds`, then jitter
-
-
-def measure_work(before: Grid | None, after: Grid | None, drawn: int = 0, returned: int = 0) -> TileWork:
-    """The tile work that turns grid `before` into grid `after` (module docstring).
-
-    Tiles are told apart only by letter, so the referee charges the cheapest explanation:
-    an old tile gone from its cell and a new tile of the same letter elsewhere is one tile
-    moved, not one lifted and one laid. The new words are the words of `after` through a
-    tile laid or moved (a word the player had to make); a word left standing is not new."""
-    (shift_rows, shift_cols), _ = best_translation(before, after)
-    new_cells = after.cells() if after is not None else {}
-    old_cells = {
-        (row + shift_rows, col + shift_cols): letter
-        for (row, col), letter in (before.cells() if before is not None else {}).items()
-    }
-    kept = {cell for cell, letter in old_cells.items() if new_cells.get(cell) == letter}
-    gone = Counter(letter for cell, letter in old_cells.items() if cell not in kept)
-    placed = Counter(letter for cell, letter in new_cells.items() if cell not in kept)
-    moved = sum((gone & placed).values())
-    words = 0 if after is None else sum(any(cell not in kept for cell in word.cells) for word in find_words(after))
-    return TileWork(
-        laid=sum(placed.values()) - moved,
-        moved=moved,
-        lifted=sum(gone.values()) - moved,
-        drawn=drawn,
-        returned=returned,
-        words=words,
-    )
-
-
-def work_seconds(decision: Decision, speed: float, work: TileWork = TileWork()) -> float:
-    """The cost model (module docstring), before jitter: the bot's looks and the tile work
-    the referee measured, divided by the bot's speed."""
-    seconds = (
-        REACT_SECONDS
-        + LOOK_SECONDS * max(0, int(decision.looks))
-        + TILE_SECONDS * work.tiles
-        + WORD_SECONDS * work.words
-    )
-    if decision.action != "wait":
-        seconds += CALL_SECONDS
-    return seconds / speed
-
-
-@dataclass
-class RoundResult:
+class HandResult:
     """How a hand ended. outcome: win | shared | unawarded | replay (Smoothie tie)."""
 
     outcome: str
@@ -359,7 +76,7 @@ class RoundResult:
 
 
 @dataclass
-class _Seat:
+class SeatState:
     bot: Bot
     held: TileCounts  # every tile the engine has given this player and not taken back
     active: bool = True
@@ -373,12 +90,12 @@ class _Seat:
     before: Grid | None = None  # while working: the grid shown before that work
 
 
-class Round:
+class Hand:
     """One hand of Bananagrams between `bots` under `rules`, from `seed` (a non-negative int):
     RuleError for a seat count the variant does not allow or a bad seed. `play()` runs it to
     the end on the simulated clock (seconds); `realtime` also waits for the wall clock."""
 
-    result: RoundResult | None  # set by start(); the hand's outcome once it ends
+    result: HandResult | None  # set by start(); the hand's outcome once it ends
 
     def __init__(
         self,
@@ -398,7 +115,7 @@ class Round:
             raise RuleError(f"a game seed is a non-negative integer, got {seed!r}")
         self.rules = rules
         self.lexicon = get_lexicon(rules.lexicon)
-        self.seats = [_Seat(bot, TileCounts()) for bot in bots]
+        self.seats = [SeatState(bot, TileCounts()) for bot in bots]
         self.rng = np.random.default_rng(seed)
         self.jitter = np.random.default_rng([seed, 1])
         self.seed = seed
@@ -419,6 +136,10 @@ class Round:
         self.snapshots = snapshots
         self.snapshot_counts = [0] * len(bots)
         self.snapshot_grids: list[Grid | None] = [None] * len(bots)
+        # Every input from outside, in order, with `step` (events processed before it):
+        # what `replay` rebuilds the hand from (module docstring).
+        self.journal: list[dict] = []
+        self.script: list[dict] = []  # while replaying: the journal's grids still to show
 
     # -- bookkeeping ---------------------------------------------------------------------
     def log(self, event: str, **data) -> None:
@@ -485,8 +206,49 @@ class Round:
         self.seats[seat].drawn += len(tiles)
         self.seats[seat].bot.receive(tiles)
 
+    def record(self, kind: str, seat: int, **data) -> None:
+        """One input from outside, into the journal (module docstring)."""
+        self.journal.append({"step": self.steps, "input": kind, "seat": seat, **data})
+
+    def adopt_shown(self) -> None:
+        """Take in the grids remote seats show now (`RemoteSeat.adopt`), each change
+        journaled: the hand sees an outside grid only at these moments."""
+        while self.script and self.script[0]["step"] <= self.steps and self.script[0]["input"] == "grid":
+            entry = self.script.pop(0)  # replaying: the grid shown at this moment, as it was
+            rows = entry["grid"]
+            self.seats[entry["seat"]].bot.show_grid(Grid.from_rows(rows) if rows is not None else None)
+        for index, seat in enumerate(self.seats):
+            if is_remote(seat.bot):
+                changed, grid = seat.bot.adopt()
+                if changed:
+                    self.record("grid", index, grid=grid.to_json() if grid is not None else None)
+
+    def show(self, seat_index: int, grid: Grid | None) -> None:
+        """A remote seat shows `grid` now, taken in at once (a driver on one thread; a page on
+        the event loop shows its grid to the seat itself and the hand takes it in at its next
+        moment). TilesNotHeld if the grid holds tiles the seat does not have."""
+        self.seats[seat_index].bot.show_grid(grid)
+        self.adopt_shown()
+
+    def next_due(self) -> float | None:
+        """The clock time of the next event, or None when only an outside call can move the
+        hand (or it is over). A driver sleeps until then, then `advance`s."""
+        if self.result is not None or not self.queue:
+            return None
+        return self.queue[0][0]
+
+    def remote_can_act(self) -> bool:
+        """Whether a remote seat is still in the hand and not waiting (its call may come)."""
+        return any(is_remote(seat.bot) and seat.active and not seat.waiting for seat in self.seats)
+
+    def settle_end(self) -> None:
+        """End the hand in a stalemate when nobody can act any more: no event is queued and
+        no remote seat can call (RULES.md: every remaining player is stuck)."""
+        if self.result is None and not self.queue and not self.remote_can_act():
+            self.result = self.stalemate()
+
     # -- the hand ------------------------------------------------------------------------
-    def play(self) -> RoundResult:
+    def play(self) -> HandResult:
         """Run the hand to its end (simulated clock, or the wall clock when realtime)."""
         self.start()
         while self.result is None:
@@ -505,15 +267,26 @@ class Round:
         """
         self.result = None
         self.split()
+        self.settle_end()
 
-    def advance(self, until: float) -> RoundResult | None:
-        """Process every queued event up to clock time `until`."""
+    def advance(
+        self, until: float, stop: Callable[[], bool] | None = None, budget: float | None = None
+    ) -> HandResult | None:
+        """Process the queued events due by clock time `until`, in order; before each, stop
+        if `stop()` says so or `budget` wall seconds have passed (a driver's slice of work:
+        the rest is due at once). The result once the hand has ended."""
+        started = time.perf_counter()
         while self.result is None and self.queue and self.queue[0][0] <= until:
+            if stop is not None and stop():
+                break
+            if budget is not None and time.perf_counter() - started > budget:
+                break
             self.next_event()
         return self.result
 
     def next_event(self) -> None:
         """Process the first queued event."""
+        self.adopt_shown()
         self.steps += 1
         if len(self.events) - sum(self.snapshot_counts) >= MAX_HAND_EVENTS or self.steps >= MAX_HAND_STEPS:
             self.result = self.end("unawarded", [], "event_limit")
@@ -523,6 +296,7 @@ class Round:
         outcome = self.decide(seat) if kind == "decide" else self.call(seat, payload, when)
         if outcome is not None:
             self.result = outcome
+        self.settle_end()
 
     def external_call(self, seat_index: int, decision: Decision, now: float, settle: bool = True) -> Refusal | None:
         """A call from a remote player, acted on at clock time `now` (serialized with the rest).
@@ -530,13 +304,22 @@ class Round:
         changes nothing and its refusal is returned; an allowed one is made (None). With
         `settle` the hand also plays what the call set off at that moment (the others' new
         decisions); without, it stops once the call is made, so a front-end can show it first
-        and advance the rest in its own time."""
+        and advance the rest in its own time. A grid the decision carries is the seat's own
+        grid from then on (`RemoteSeat.show_grid`), if the call is allowed. The call and its
+        verdict go into the journal."""
         self.advance(now)
+        self.adopt_shown()
+        grid = decision.grid.to_json() if decision.grid is not None else None
+        self.record("call", seat_index, now=now, call=decision.action, tile=decision.tile, grid=grid, settle=settle)
         refusal = self.call_error(seat_index, decision)
+        self.journal[-1]["refusal"] = refusal.code if refusal is not None else None
         if refusal is not None:
             return refusal
         self.clock = max(self.clock, now)
         seat = self.seats[seat_index]
+        if decision.grid is not None and is_remote(seat.bot) and seat.held.contains(decision.grid.tiles()):
+            seat.bot.show_grid(decision.grid)  # (a BANANAS grid of other tiles is inspected, not shown)
+            seat.bot.adopt()  # journaled with the call
         if decision.action == "wait":
             self.result = self.mark_stuck(seat_index)
             return None
@@ -549,6 +332,7 @@ class Round:
             self.next_event()  # up to this call: what was due before it at this moment comes first
         if settle:
             self.advance(self.clock)
+        self.settle_end()
         return None
 
     def call_error(self, seat_index: int, decision: Decision) -> Refusal | None:
@@ -576,7 +360,10 @@ class Round:
             title = self.rules.kind.title
             code = "no_peel" if decision.action == "peel" else "no_dump"
             return Refusal(code, f"there is no {call} in {title}", {"variant": self.rules.variant})
-        hand = seat.held - grid_tiles(seat.bot)
+        shown = decision.grid.tiles() if decision.grid is not None else grid_tiles(seat.bot)
+        if not seat.held.contains(shown):
+            return Refusal("not_your_tile", "the grid holds tiles that player does not have", {"tile": ""})
+        hand = seat.held - shown
         if decision.action == "peel":
             if not view.can_peel:
                 params = {"bunch": view.bunch, "active": view.active}
@@ -610,9 +397,9 @@ class Round:
         for index in range(players):
             self.schedule(0.0, index, "decide")
 
-    def decide(self, seat_index: int) -> RoundResult | None:
+    def decide(self, seat_index: int) -> HandResult | None:
         """Ask `seat_index`'s bot for its decision now and queue its call for when its work (charged on the
-        simulated clock) is done; the RoundResult if that ends the hand, else None.
+        simulated clock) is done; the HandResult if that ends the hand, else None.
         """
         seat = self.seats[seat_index]
         if not seat.active:
@@ -640,9 +427,9 @@ class Round:
         self.ledger.append(charge)
         return charge
 
-    def call(self, seat_index: int, payload, when: float) -> RoundResult | None:
+    def call(self, seat_index: int, payload, when: float) -> HandResult | None:
         """A queued call lands: honoured if it was made on the current state and the rules allow it
-        (`call_error`), else the player decides again; the RoundResult if it ends the hand, else None.
+        (`call_error`), else the player decides again; the HandResult if it ends the hand, else None.
         """
         decision, version, view_then = payload
         seat = self.seats[seat_index]
@@ -677,7 +464,7 @@ class Round:
         self.snapshot_counts[seat_index] += 1
         self.log("snapshot", player=seat_index, grid=grid.to_json())
 
-    def refuse(self, seat_index: int) -> RoundResult | None:
+    def refuse(self, seat_index: int) -> HandResult | None:
         """A call whose premise does not hold is dropped and the player thinks again; a
         player whose calls keep being refused counts as stuck."""
         seat = self.seats[seat_index]
@@ -687,7 +474,7 @@ class Round:
             return None
         return self.mark_stuck(seat_index)
 
-    def mark_stuck(self, seat_index: int) -> RoundResult | None:
+    def mark_stuck(self, seat_index: int) -> HandResult | None:
         """The player waits for the table to change; when everyone waits, the hand ends."""
         seat = self.seats[seat_index]
         seat.waiting = True
@@ -696,7 +483,7 @@ class Round:
             return self.stalemate()
         return None
 
-    def peel(self, seat_index: int, decision: Decision) -> RoundResult | None:
+    def peel(self, seat_index: int, decision: Decision) -> HandResult | None:
         """RULES.md PEEL (its premises judged by `call_error`): every active player draws
         one tile, the caller too."""
         drawn = {}
@@ -711,7 +498,7 @@ class Round:
         self.schedule(self.clock, seat_index, "decide")
         return None
 
-    def dump(self, seat_index: int, decision: Decision) -> RoundResult | None:
+    def dump(self, seat_index: int, decision: Decision) -> HandResult | None:
         """RULES.md DUMP (its premises judged by `call_error`): one tile back, mixed in
         first, three drawn."""
         seat = self.seats[seat_index]
@@ -728,7 +515,7 @@ class Round:
         self.schedule(self.clock, seat_index, "decide")
         return None
 
-    def bananas(self, seat_index: int, decision: Decision) -> RoundResult | None:
+    def bananas(self, seat_index: int, decision: Decision) -> HandResult | None:
         """RULES.md BANANAS (the bunch below the active count, judged by `call_error`):
         inspection decides win or ROTTEN BANANA; a tile left in the hand is a grid that
         fails inspection. Valid calls at the very same moment share the win."""
@@ -780,7 +567,7 @@ class Round:
         seat.bot.start(TileCounts(), self.rules, 0)  # the bot's tiles are gone too
         self.log("rotten", player=seat_index, problems=problems, bunch=len(self.bunch))
 
-    def leave(self, seat_index: int, now: float) -> RoundResult | None:
+    def leave(self, seat_index: int, now: float) -> HandResult | None:
         """A player who leaves the table (a front-end's decision: gone too long, or quit).
         Not a rule of the game: treated like a ROTTEN BANANA without the inspection: out of
         the hand, their tiles back into the bunch, and the others play on."""
@@ -788,6 +575,8 @@ class Round:
         seat = self.seats[seat_index]
         if self.result is not None or not seat.active:
             return self.result
+        self.adopt_shown()
+        self.record("leave", seat_index, now=now)
         self.clock = max(self.clock, now)
         self.bunch = self.bunch + seat.held
         seat.held = TileCounts()
@@ -799,19 +588,20 @@ class Round:
         else:
             for index in self.active:
                 self.wake(index)  # the bunch grew: a PEEL or a DUMP may be possible again
+        self.settle_end()
         return self.result
 
-    def finish_race(self, winners: list[int]) -> RoundResult:
+    def finish_race(self, winners: list[int]) -> HandResult:
         """The result when `winners` (seats) called a valid BANANAS together: the variant decides (a shared
         win, or a tiebreak).
         """
         return self.rules.kind.finish_race(self, winners)
 
-    def stalemate(self) -> RoundResult:
+    def stalemate(self) -> HandResult:
         """Every remaining player is stuck (or the guard tripped)."""
         return self.rules.kind.stalemate(self)
 
-    def longest_word_decides(self, candidates: list[int], why: str) -> RoundResult:
+    def longest_word_decides(self, candidates: list[int], why: str) -> HandResult:
         """RULES.md Banana Smoothie: the longest valid word in a grid wins; equal longest
         means another hand. `why`: tie or stalemate (WHY)."""
 
@@ -828,13 +618,13 @@ class Round:
             return self.end("win", leaders, "longest_word", why=why, best=best)
         return self.end("replay", leaders, "equal_longest", why=why, best=best)
 
-    def end(self, outcome: str, winners: list[int], code: str, **params) -> RoundResult:
+    def end(self, outcome: str, winners: list[int], code: str, **params) -> HandResult:
         """The hand ends: `code` says why (END_REASONS, filled in with `params`)."""
         reason = END_REASONS[code].format(**{**params, "why": WHY.get(params.get("why", ""), "")})
         scores = self.rules.kind.scores(self, winners)
         self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
         grids = [shown.to_json() if seat.active and (shown := seat.bot.current_grid()) else None for seat in self.seats]
-        return RoundResult(
+        return HandResult(
             outcome,
             winners,
             reason,
@@ -857,53 +647,43 @@ class Round:
                 time.sleep(delay)
 
 
-def grid_tiles(bot: Bot) -> TileCounts:
-    """The tiles on a bot's current grid (what is not in its hand)."""
-    grid = bot.current_grid()
-    return grid.tiles() if grid is not None else TileCounts()
-
-
-def play_round(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> RoundResult:
+def play_hand(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> HandResult:
     """Play one hand of `bots` (one seat each, in order) under `rules` from `seed` (a non-negative int) to its
-    end and return the RoundResult; `options` go to `Round` (realtime, observer). RuleError for a bad seat
+    end and return the HandResult; `options` go to `Hand` (realtime, observer). RuleError for a bad seat
     count or seed. The same arguments give the same hand.
     """
-    return Round(rules, bots, seed, **options).play()
+    return Hand(rules, bots, seed, **options).play()
 
 
-# -- matches ---------------------------------------------------------------------------
+def replay(hand: Hand, journal: list[dict], steps: int | None = None) -> Hand:
+    """Rebuild a hand from its inputs. `hand`: a new, unstarted `Hand` of the same rules, seed
+    and player specs (remote seats as new `RemoteSeat`s), with whatever observer the caller
+    wants; `journal`: the original's `Hand.journal`. Each outside input is made again where it
+    came, among the same events, so the rebuilt hand's events, tiles and journal equal the
+    original's. `steps`: stop after that many events (a hand saved mid-way), else play on
+    to the end. Returns `hand`."""
+    hand.script = [dict(entry) for entry in journal]  # grids are taken in by `adopt_shown`
+    hand.start()
+    while hand.result is None:
+        following = next((entry for entry in hand.script if entry["input"] != "grid"), None)
+        if following is not None and following["step"] == hand.steps:
+            hand.script.remove(following)
+            apply_input(hand, following)
+        elif hand.queue and (steps is None or hand.steps < steps):
+            hand.next_event()
+        else:
+            break
+    return hand
 
-MATCH_FORMATS = ("single", "best-of-3", "best-of-5", "first-to-two")
 
-
-@dataclass
-class MatchResult:
-    """A match's hands, the hand wins of each seat and the match winner (a seat, or None for a drawn match)."""
-
-    format: str
-    hands: list[RoundResult]
-    wins: list[int]
-    winner: int | None  # None: drawn match
-
-
-def play_match(rules: Rules, bots: list[Bot], seed: int, format: str = "best-of-3", **options) -> MatchResult:
-    """RULES.md matches: best of three or five (count hand wins), or first to two sole
-    round wins (shared or unawarded rounds give no win and are replayed). Round k uses seed
-    (seed, k), so a match is as reproducible as a hand."""
-    if format not in MATCH_FORMATS:
-        raise RuleError(f"unknown match format {format!r} (choose from {', '.join(MATCH_FORMATS)})")
-    wins = [0] * len(bots)
-    hands: list[RoundResult] = []
-    target = {"single": 1, "best-of-3": 2, "best-of-5": 3, "first-to-two": 2}[format]
-    limit = {"single": 1, "best-of-3": 3, "best-of-5": 5}.get(format, MAX_MATCH_HANDS)
-    while len(hands) < limit and max(wins) < target:
-        hand_seed = int(np.random.SeedSequence([seed, len(hands)]).generate_state(1)[0])
-        result = play_round(rules, bots, hand_seed, **options)
-        hands.append(result)
-        if result.sole_winner is not None:
-            wins[result.sole_winner] += 1
-        elif format != "first-to-two" and result.outcome == "replay" and limit < MAX_MATCH_HANDS:
-            limit += 1  # Smoothie: equal longest words means another hand
-    leaders = [index for index, count in enumerate(wins) if count == max(wins)]
-    winner = leaders[0] if len(leaders) == 1 and max(wins) > 0 else None
-    return MatchResult(format, hands, wins, winner)
+def apply_input(hand: Hand, entry: dict) -> None:
+    """One call or leave of a journal, made again (`replay`)."""
+    seat, now = entry["seat"], entry["now"]
+    if entry["input"] == "leave":
+        hand.leave(seat, now)
+        return
+    grid = Grid.from_rows(entry["grid"]) if entry["grid"] is not None else None
+    decision = Decision(entry["call"], tile=entry["tile"], grid=grid)
+    refusal = hand.external_call(seat, decision, now, settle=entry["settle"])
+    if (refusal.code if refusal is not None else None) != entry["refusal"]:
+        raise ValueError(f"the journal's call at step {entry['step']} was judged otherwise: {refusal!r}")
