@@ -39,6 +39,7 @@ from solver.core.limits import (
     MAX_SEED,
 )
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, parse_distribution
+from solver.play import events
 from solver.play.rules import Rules
 from solver.play.variants import BANANAGRAMS, VARIANTS
 
@@ -69,7 +70,7 @@ class HandLog:
     @property
     def end(self) -> dict | None:
         """The hand's `end` event (outcome, winners, reason, `t`), None if the log stops before it."""
-        return next((event for event in self.events if event["event"] == "end"), None)
+        return next((event for event in self.events if events.kind_of(event) == events.END), None)
 
 
 @dataclass
@@ -267,12 +268,12 @@ class _LogReader:
             raise LogError("no 'event' kind")
         hands = self.log.hands
         number = Fields(event).integer("hand", 1, MAX_LOG_HANDS)
-        if kind == "grids":
+        if kind == events.GRIDS:
             if number > len(hands) or hands[number - 1].end is None or hands[number - 1].grids is not None:
                 raise LogError(f"a grids line for hand {number}, which has not ended or has its grids already")
             hands[number - 1].grids = self.check_grids(event)
             return
-        if kind == "split":
+        if kind == events.SPLIT:
             if hands and hands[-1].end is None:
                 raise LogError(f"hand {number} starts before hand {hands[-1].number} ended")
             if number != len(hands) + 1:
@@ -390,9 +391,11 @@ class Table:
         return other
 
     def check(self, event: dict, players: int) -> None:
-        kind = event["event"]
+        kind = events.kind_of(event)
         check = Fields(event)
-        if kind != "split" and not self.dealt:
+        if kind not in events.KINDS and kind != events.HINT:
+            raise LogError(f"an event of unknown kind {kind[:40]!r}")
+        if kind != events.SPLIT and not self.dealt:
             raise LogError(f"a {kind} event before the split")
         handler: Callable[[Fields, int], None] | None = getattr(self, f"on_{kind}", None)
         if handler is not None:

@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape
 from solver.coach.logs import GameLog, replay_tables
 from solver.core.grid import Grid
 from solver.core.svg import grid_svg, layout
+from solver.play import events
 
 MAX_REPLAY_FRAMES = 200  # frames of one hand
 FRAME_GAP = 24  # pixels between two players' grids in a frame's picture
@@ -46,11 +47,12 @@ def frames(log: GameLog) -> list[Frame]:
     for hand in log.hands:
         moments: list[Frame] = []
         for event, _, table in replay_tables(log, hand):
-            if event["event"] in ("snapshot", "bananas") and table.shown[event["player"]] is not None:
-                moments.append(Frame(hand.number, event["t"], event["event"], event["player"], tuple(table.shown)))
+            kind = events.kind_of(event)
+            if kind in (events.SNAPSHOT, events.BANANAS) and table.shown[event["player"]] is not None:
+                moments.append(Frame(hand.number, event["t"], kind, event["player"], tuple(table.shown)))
         assert hand.grids is not None and hand.end is not None  # read_log checked
         final = tuple(Grid.from_rows(rows) if rows is not None else None for rows in hand.grids)
-        moments.append(Frame(hand.number, hand.end["t"], "grids", None, final))
+        moments.append(Frame(hand.number, hand.end["t"], events.GRIDS, None, final))
         result.extend(spaced(moments, MAX_REPLAY_FRAMES))
     return result
 
@@ -85,7 +87,7 @@ def frame_svg(frame: Frame, labels: list[str]) -> str:
             picture = grid_svg(grid, cell=FRAME_CELL).rstrip("\n")
             parts.append(picture.replace("<svg ", f'<svg x="{x:g}" y="{LABEL_HEIGHT}" ', 1))
         x += column + FRAME_GAP
-    clock = f"{frame.t:.1f} s" + (" (end)" if frame.event == "grids" else "")
+    clock = f"{frame.t:.1f} s" + (" (end)" if frame.event == events.GRIDS else "")
     parts.append(f'<text x="{x:g}" y="{LABEL_HEIGHT - 9}" font-family="sans-serif" font-size="14">{clock}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

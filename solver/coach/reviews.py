@@ -42,6 +42,7 @@ from solver.core.grid import Grid, find_words, validate
 from solver.core.limits import MAX_REVIEW_NODES
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.play import events
 
 REVIEW_FORMAT = "bananas-review/1"
 SAFETY_SECONDS = 30.0  # a search's time limit: its node budget decides long before
@@ -211,26 +212,26 @@ class LeadTracker:
 
 
 def note_event(seats: list[_Seat], event: dict, before: Table, after: Table) -> None:
-    kind, t = event["event"], event["t"]
-    if "player" not in event or kind == "split":
+    kind, t = events.kind_of(event), event["t"]
+    if "player" not in event or kind == events.SPLIT:
         return
     player = event["player"]
     seat = seats[player]
-    if kind == "peel":
+    if kind == events.PEEL:
         seat.peels += 1
         seat.first_grid = t if seat.first_grid is None else seat.first_grid
-    elif kind == "dump":
+    elif kind == events.DUMP:
         seat.dumps.append((event, before))
-    elif kind == "hint":
+    elif kind == events.HINT:
         seat.hints += 1
-    elif kind in ("snapshot", "bananas"):
+    elif kind in (events.SNAPSHOT, events.BANANAS):
         shown = after.shown[player]
         if seat.first_grid is None and shown is not None and shown.tiles() == after.held[player]:
             seat.first_grid = t
-        if kind == "bananas":
+        if kind == events.BANANAS:
             seat.finish, seat.called = t, shown
-    elif kind in ("rotten", "left"):
-        seat.out_tiles, seat.rotten = before.held[player], kind == "rotten"
+    elif kind in (events.ROTTEN, events.LEFT):
+        seat.out_tiles, seat.rotten = before.held[player], kind == events.ROTTEN
         seat.finish = t if seat.finish is None else seat.finish
 
 

@@ -46,6 +46,7 @@ from solver.core.grid import Grid, find_words, validate
 from solver.core.limits import MAX_HAND_EVENTS, MAX_HAND_STEPS, MAX_LOG_SNAPSHOTS_PER_HAND, MAX_REFUSED
 from solver.core.tiles import TileCounts, draw
 from solver.lexicon.loader import get_lexicon
+from solver.play import events
 from solver.play.cost import JITTER, Charge, measure_work, work_seconds
 from solver.play.refusals import Refusal
 from solver.play.remote import is_remote
@@ -123,7 +124,7 @@ class Hand:
         self.observer = observer  # called with each event as it happens (live progress)
         self.bunch = rules.distribution
         self.unused = TileCounts()
-        self.events: list[dict] = []
+        self.events: list[dict] = []  # each as `solver.play.events` defines its kind
         self.ledger: list[Charge] = []
         self.clock = 0.0
         # (when, seat, order, kind, payload): a "call" carries (Decision, version, TableView)
@@ -146,7 +147,7 @@ class Hand:
         """Record a public event at the current clock (`t`, simulated seconds), tell the observer, and check
         that every tile is accounted for (AssertionError otherwise).
         """
-        entry = {"t": round(self.clock, 3), "event": event, **data}
+        entry = events.make(event, self.clock, **data)
         self.events.append(entry)
         if self.observer is not None:
             self.observer(entry)
@@ -216,7 +217,9 @@ class Hand:
         while self.script and self.script[0]["step"] <= self.steps and self.script[0]["input"] == "grid":
             entry = self.script.pop(0)  # replaying: the grid shown at this moment, as it was
             rows = entry["grid"]
-            self.seats[entry["seat"]].bot.show_grid(Grid.from_rows(rows) if rows is not None else None)
+            bot = self.seats[entry["seat"]].bot
+            assert is_remote(bot)  # the journal's grids are remote seats'
+            bot.show_grid(Grid.from_rows(rows) if rows is not None else None)
         for index, seat in enumerate(self.seats):
             if is_remote(seat.bot):
                 changed, grid = seat.bot.adopt()
@@ -227,7 +230,10 @@ class Hand:
         """A remote seat shows `grid` now, taken in at once (a driver on one thread; a page on
         the event loop shows its grid to the seat itself and the hand takes it in at its next
         moment). TilesNotHeld if the grid holds tiles the seat does not have."""
-        self.seats[seat_index].bot.show_grid(grid)
+        bot = self.seats[seat_index].bot
+        if not is_remote(bot):
+            raise ValueError(f"seat {seat_index} is not a remote seat")
+        bot.show_grid(grid)
         self.adopt_shown()
 
     def next_due(self) -> float | None:
@@ -273,15 +279,16 @@ class Hand:
         self, until: float, stop: Callable[[], bool] | None = None, budget: float | None = None
     ) -> HandResult | None:
         """Process the queued events due by clock time `until`, in order; before each, stop
-        if `stop()` says so or `budget` wall seconds have passed (a driver's slice of work:
-        the rest is due at once). The result once the hand has ended."""
+        if `stop()` says so, and after each once `budget` wall seconds have passed (a driver's
+        slice of work, one event at least: the rest is due at once). The result once the
+        hand has ended."""
         started = time.perf_counter()
         while self.result is None and self.queue and self.queue[0][0] <= until:
             if stop is not None and stop():
                 break
+            self.next_event()
             if budget is not None and time.perf_counter() - started > budget:
                 break
-            self.next_event()
         return self.result
 
     def next_event(self) -> None:
@@ -393,7 +400,7 @@ class Hand:
             seat.held, seat.shown = tiles, None  # SPLIT: the dealt tiles are turned over at once, free
             seat.bot.start(tiles, self.rules, int(self.rng.integers(1 << 31)))
             hands.append(tiles.letters())
-        self.log("split", hands=hands, bunch=len(self.bunch), unused=self.unused.letters())
+        self.log(events.SPLIT, hands=hands, bunch=len(self.bunch), unused=self.unused.letters())
         for index in range(players):
             self.schedule(0.0, index, "decide")
 
@@ -462,7 +469,7 @@ class Hand:
             return
         self.snapshot_grids[seat_index] = grid
         self.snapshot_counts[seat_index] += 1
-        self.log("snapshot", player=seat_index, grid=grid.to_json())
+        self.log(events.SNAPSHOT, player=seat_index, grid=grid.to_json())
 
     def refuse(self, seat_index: int) -> HandResult | None:
         """A call whose premise does not hold is dropped and the player thinks again; a
@@ -478,7 +485,7 @@ class Hand:
         """The player waits for the table to change; when everyone waits, the hand ends."""
         seat = self.seats[seat_index]
         seat.waiting = True
-        self.log("stuck", player=seat_index, hand=(seat.held - grid_tiles(seat.bot)).letters())
+        self.log(events.STUCK, player=seat_index, hand=(seat.held - grid_tiles(seat.bot)).letters())
         if all(self.seats[i].waiting for i in self.active):
             return self.stalemate()
         return None
@@ -492,7 +499,7 @@ class Hand:
             tile = draw(self.bunch, 1, self.rng)
             self.give(index, tile)
             drawn[index] = tile.letters()
-        self.log("peel", player=seat_index, drawn={str(k): v for k, v in drawn.items()}, bunch=len(self.bunch))
+        self.log(events.PEEL, player=seat_index, drawn={str(k): v for k, v in drawn.items()}, bunch=len(self.bunch))
         for index in order:
             self.wake(index)
         self.schedule(self.clock, seat_index, "decide")
@@ -511,7 +518,7 @@ class Hand:
         drawn = draw(self.bunch, 3, self.rng)
         self.give(seat_index, drawn)
         self.dumps += 1
-        self.log("dump", player=seat_index, returned=decision.tile, drawn=drawn.letters(), bunch=len(self.bunch))
+        self.log(events.DUMP, player=seat_index, returned=decision.tile, drawn=drawn.letters(), bunch=len(self.bunch))
         self.schedule(self.clock, seat_index, "decide")
         return None
 
@@ -524,10 +531,10 @@ class Hand:
         for index, call in callers:
             grid = call.grid
             report = validate(grid, self.lexicon, self.seats[index].held, self.rules.min_length) if grid else None
-            self.log("bananas", player=index, grid=grid.to_json() if grid else None)
+            self.log(events.BANANAS, player=index, grid=grid.to_json() if grid else None)
             if report is not None and report.ok:
                 winners.append(index)
-                self.log("inspection", player=index, valid=True)
+                self.log(events.INSPECTION, player=index, valid=True)
             else:
                 self.go_rotten(index, report.problems() if report else ["no grid"])
         if winners:
@@ -565,7 +572,7 @@ class Hand:
         seat.active = False
         self.rotten += 1
         seat.bot.start(TileCounts(), self.rules, 0)  # the bot's tiles are gone too
-        self.log("rotten", player=seat_index, problems=problems, bunch=len(self.bunch))
+        self.log(events.ROTTEN, player=seat_index, problems=problems, bunch=len(self.bunch))
 
     def leave(self, seat_index: int, now: float) -> HandResult | None:
         """A player who leaves the table (a front-end's decision: gone too long, or quit).
@@ -582,7 +589,7 @@ class Hand:
         seat.held = TileCounts()
         seat.active = False
         seat.bot.start(TileCounts(), self.rules, 0)
-        self.log("left", player=seat_index, bunch=len(self.bunch))
+        self.log(events.LEFT, player=seat_index, bunch=len(self.bunch))
         if not self.active:
             self.result = self.end("unawarded", [], "all_left")
         else:
@@ -622,7 +629,7 @@ class Hand:
         """The hand ends: `code` says why (END_REASONS, filled in with `params`)."""
         reason = END_REASONS[code].format(**{**params, "why": WHY.get(params.get("why", ""), "")})
         scores = self.rules.kind.scores(self, winners)
-        self.log("end", outcome=outcome, winners=winners, reason=reason, **scores)
+        self.log(events.END, outcome=outcome, winners=winners, reason=reason, **scores)
         grids = [shown.to_json() if seat.active and (shown := seat.bot.current_grid()) else None for seat in self.seats]
         return HandResult(
             outcome,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import TypeGuard
 
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
@@ -42,7 +43,6 @@ class RemoteSeat:
     calls (what a protocol's `seen` counts) and `answered` how many a call has answered."""
 
     speed = 1.0
-    remote = True  # the hand's mark of a seat that decides outside it
 
     def __init__(self, name: str, on_tiles: TilesSent | None = None):
         self.name = name
@@ -137,6 +137,6 @@ class RemoteSeat:
         return self.answered < self.sent
 
 
-def is_remote(bot: object) -> bool:
+def is_remote(bot: object) -> TypeGuard[RemoteSeat]:
     """Whether a seat's player decides outside the hand (a `RemoteSeat`)."""
-    return getattr(bot, "remote", False) is True
+    return isinstance(bot, RemoteSeat)

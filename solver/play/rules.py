@@ -15,7 +15,7 @@ from typing import Protocol
 
 from solver.core.grid import MIN_WORD_LENGTHS, Grid
 from solver.core.tiles import DISTRIBUTIONS, TileCounts
-from solver.play.variants import ENGINE_VARIANTS, VARIANTS, Variant
+from solver.play.variants import ENGINE_VARIANTS, VARIANTS, Variant, WayToPlay
 
 
 class RuleError(ValueError):
@@ -49,10 +49,10 @@ class Rules:
         return cls(lexicon=language, **options)
 
     @classmethod
-    def for_variant(cls, variant: Variant, language: str, **options) -> Rules:
+    def for_variant(cls, variant: WayToPlay, language: str, **options) -> Rules:
         """The rules of a catalogue variant (`solver.play.variants`) in `language` (options:
         distribution, solo_objective, min_length: the variant's own by default)."""
-        if variant.engine is None:
+        if not isinstance(variant, Variant) or variant.engine is None:
             raise RuleError(f"{variant.title} is not a Bananagrams hand")
         options.setdefault("min_length", variant.min_length)
         return cls.for_language(language, variant=variant.engine, **options)
@@ -60,7 +60,9 @@ class Rules:
     @property
     def kind(self) -> Variant:
         """The variant's rules that differ from the classic game (`solver.play.variants`)."""
-        return VARIANTS[self.variant]
+        kind = VARIANTS[self.variant]
+        assert isinstance(kind, Variant)  # __post_init__ took only the engine's variants
+        return kind
 
     def check_players(self, players: int) -> None:
         """RuleError unless the variant seats `players` (an int) and the distribution holds their deal."""

@@ -8,9 +8,9 @@ for each rule that differs (the deal, PEEL and DUMP, how a tie or a stalemate is
 the score). Nothing else compares a variant's name.
 
 Adding a variant: a class here (its name, title, player counts, and the hooks it changes),
-one entry in `VARIANTS`, the rules it plays by in ../shared/RULES.md and its tests; a
+one entry in `VARIANTS`, the rules it plays by in docs/RULES.md and its tests; a
 variant of another game (like Spellevate) also names the table that plays it
-(`game`, see `solver.web.tables`).
+(`game`, see `solver.web.rooms.TABLES`).
 
 Two kinds of name: `name` is what a person chooses (`three-letter`); `engine` is the rule
 set the engine runs (`Rules.variant`: classic, smoothie or solo), the same for most.
@@ -31,18 +31,19 @@ BANANAGRAMS = "bananagrams"
 SPELLEVATE = "spellevate"
 
 
-class Variant:
-    """The classic game (RULES.md "Classic game"): 1-8 players, PEEL, DUMP, BANANAS."""
+class WayToPlay:
+    """An entry of the catalogue: a game a table can play, as people choose it (its name,
+    title, player counts, shortest word, which kind of table plays it). A Bananagrams
+    variant (`Variant`) adds the rules its hand differs by; Spellevate is a game of its own."""
 
-    name: ClassVar[str] = "classic"
-    title: ClassVar[str] = "Classic"
-    called: ClassVar[str] = "the classic game"  # its name inside a sentence
-    engine: ClassVar[str | None] = "classic"  # Rules.variant; None: not a Bananagrams hand
-    game: ClassVar[str] = BANANAGRAMS  # the kind of table that plays it
+    name: ClassVar[str]
+    title: ClassVar[str]
+    called: ClassVar[str]  # its name inside a sentence
+    engine: ClassVar[str | None] = None  # Rules.variant for a Bananagrams hand, else None
+    game: ClassVar[str]  # the kind of table that plays it
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
     min_length: ClassVar[int] = 2  # the shortest word
-    peel_and_dump: ClassVar[bool] = True
     in_rooms: ClassVar[bool] = True  # a browser room may be created for it
 
     def check_players(self, players: int) -> str | None:
@@ -53,8 +54,23 @@ class Variant:
             return f"{self.called} takes {self.min_players} to {self.max_players} players"
         return None
 
-    def at_table(self, players: int) -> Variant:
-        """The variant a room plays with `players` seated: one person alone plays solo."""
+    def at_table(self, players: int) -> WayToPlay:
+        """What a room plays with `players` seated (one person alone plays solo)."""
+        return self
+
+
+class Variant(WayToPlay):
+    """The classic game (RULES.md "Classic game"): 1-8 players, PEEL, DUMP, BANANAS; each
+    other Bananagrams variant overrides what differs."""
+
+    name = "classic"
+    title = "Classic"
+    called = "the classic game"
+    engine = "classic"
+    game = BANANAGRAMS
+    peel_and_dump: ClassVar[bool] = True
+
+    def at_table(self, players: int) -> WayToPlay:
         return VARIANTS["solo"] if players == 1 else self
 
     # -- the engine's hooks: RULES.md's rules that differ between variants ---------------------
@@ -106,7 +122,7 @@ class Solo(Variant):
     min_players = max_players = 1
     in_rooms = False  # a room with one person seated plays solo (`at_table`)
 
-    def at_table(self, players: int) -> Variant:
+    def at_table(self, players: int) -> WayToPlay:
         return self
 
     def scores(self, hand: Hand, winners: list[int]) -> dict:
@@ -134,7 +150,7 @@ class Smoothie(Variant):
     min_players = 2
     peel_and_dump = False
 
-    def at_table(self, players: int) -> Variant:
+    def at_table(self, players: int) -> WayToPlay:
         return self
 
     def hand_size(self, players: int, set_size: int) -> int:
@@ -154,29 +170,25 @@ class Smoothie(Variant):
         return super().stalemate(hand)
 
 
-class Spellevate(Variant):
-    """RULES.md Spellevate: a turn-based game for 3 or more, with its own table
-    (`solver.play.spellevate`); not a Bananagrams hand."""
+class Spellevate(WayToPlay):
+    """RULES.md Spellevate: a turn-based game for 3 or more, with its own rules
+    (`solver.play.spellevate`) and table; not a Bananagrams hand."""
 
     name = "spellevate"
     title = "Spellevate"
     called = "Spellevate"
-    engine = None
     game = SPELLEVATE
     min_players = 3
     max_players = MAX_SPELLEVATE_PLAYERS
 
-    def at_table(self, players: int) -> Variant:
-        return self
 
-
-VARIANTS: dict[str, Variant] = {
+VARIANTS: dict[str, WayToPlay] = {
     variant.name: variant for variant in (Variant(), ThreeLetter(), Smoothie(), Solo(), Spellevate())
 }
 ENGINE_VARIANTS = tuple(v.name for v in VARIANTS.values() if v.engine == v.name)  # Rules.variant's values
 
 
-def variant_named(name: object, choices: tuple[str, ...] = tuple(VARIANTS)) -> Variant:
+def variant_named(name: object, choices: tuple[str, ...] = tuple(VARIANTS)) -> WayToPlay:
     """The variant called `name`; ValueError naming the choices otherwise."""
     if not isinstance(name, str) or name not in choices:
         raise ValueError(f"unknown variant {name!r} (choose from {', '.join(choices)})")

@@ -20,6 +20,7 @@ import time
 
 from solver.core.limits import MAX_BANANAGRAMS_PLAYERS, MAX_NAME_CHARS, TICK_WORK_SECONDS
 from solver.core.tiles import TileCounts
+from solver.play.events import public_view
 from solver.play.hand import Hand
 from solver.play.remote import RemoteSeat, is_remote
 from solver.play.rules import Decision
@@ -228,19 +229,3 @@ class HostMode:
                     "grids": result.grids,
                 }
             )
-
-
-def public_view(event: dict) -> dict:
-    """An engine log entry as every player may see it: tiles in hands stay private (each
-    remote player gets its own through `tiles` messages); grids shown at BANANAS are public."""
-    event = dict(event)
-    if event["event"] == "split":
-        event["hands"] = [len(hand) for hand in event["hands"]]
-    elif event["event"] == "peel":
-        event["drawn"] = sorted(int(player) for player in event["drawn"])
-    elif event["event"] == "dump":
-        event.pop("returned", None)
-        event["drawn"] = len(event["drawn"])
-    elif event["event"] == "stuck":
-        event["hand"] = len(event["hand"])
-    return event

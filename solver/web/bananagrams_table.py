@@ -27,6 +27,7 @@ from solver.coach.logs import room_header
 from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
 from solver.core.tiles import DISTRIBUTIONS, TileCounts
+from solver.play import events
 from solver.play.bots import GreedyBot, SolverBot, make_bot
 from solver.play.hand import Hand
 from solver.play.refusals import Refusal
@@ -386,38 +387,38 @@ class BananagramsTable:
         return entries
 
     def log_entry(self, event: dict) -> dict | None:
-        kind = event["event"]
+        kind = events.kind_of(event)
         who = self.seats[event["player"]].name if "player" in event else None
         entry = {"t": event["t"], "kind": kind, "who": who}
-        if kind == "split":
+        if kind == events.SPLIT:
             entry["hand_size"] = len(event["hands"][0]) if event["hands"] else 0
-        elif kind == "bananas" and event.get("grid"):
+        elif kind == events.BANANAS and event.get("grid"):
             if isinstance(self.players[event["player"]], RemoteSeat):
                 self.bananas_cells[event["player"]] = Grid.from_rows(event["grid"]).cells()
             self.status[event["player"]] = "called"
-        elif kind == "rotten":
+        elif kind == events.ROTTEN:
             entry["problems"] = event.get("problems", [])[:5]
             self.status[event["player"]] = "rotten"
-        elif kind == "left":
+        elif kind == events.LEFT:
             self.status[event["player"]] = "left"
-        elif kind == "stuck":
+        elif kind == events.STUCK:
             self.status[event["player"]] = "stuck"
-        elif kind in ("inspection", "snapshot"):
+        elif kind in (events.INSPECTION, events.SNAPSHOT):
             return None  # the end entry says who won; grids are the table's to show
-        elif kind == "end":
+        elif kind == events.END:
             entry.update(
                 outcome=event["outcome"], winners=[self.seats[i].name for i in event["winners"]], reason=event["reason"]
             )
             for key in ("time", "words"):
                 if key in event:
                     entry[key] = event[key]
-        if kind == "peel":  # everyone drew a tile: back to building, the caller has peeled
+        if kind == events.PEEL:  # everyone drew a tile: back to building, the caller has peeled
             self.peels[event["player"]] += 1
             for index, seat in enumerate(self.round.seats):
                 if seat.active:
                     self.status[index] = "building"
             self.status[event["player"]] = "peeled"
-        elif kind == "dump":
+        elif kind == events.DUMP:
             self.dumps[event["player"]] += 1
             for index, seat in enumerate(self.round.seats):
                 if seat.active and self.status[index] == "stuck":

@@ -19,6 +19,7 @@ import json
 
 from solver.coach.logs import log_line
 from solver.core.limits import MAX_LOG_SNAPSHOTS_PER_HAND, MAX_ROOM_LOG_BYTES, SNAPSHOT_MIN_SECONDS
+from solver.play import events
 
 ENGINE_RESERVE = 4  # the optional lines stop when the log is past 1/ENGINE_RESERVE of its bound short of it
 
@@ -60,13 +61,13 @@ class HandLogWriter:
         return True
 
     def engine_event(self, event: dict) -> None:
-        if event.get("event") == "end":
+        if events.kind_of(event) == events.END:
             # The persons' grids that waited are written before the end, at its time: nothing
             # of a hand follows its `end` but the `grids` line (a snapshot written after it
             # failed the hand's review: issue 33).
             self.flush(event["t"], force=True)
-        self.write(event, optional=event.get("event") == "snapshot")  # a bot's snapshots give way like a person's
-        if event.get("event") == "end":
+        self.write(event, optional=events.kind_of(event) == events.SNAPSHOT)  # a bot's give way like a person's
+        if events.kind_of(event) == events.END:
             self.ended = True
 
     def snapshot(self, player: int, t: float, rows: list[str] | None) -> None:  # rows: None for an empty board
@@ -90,17 +91,17 @@ class HandLogWriter:
             rows = self.pending.pop(index)
             if rows == self.last_rows.get(index) or self.snapshots.get(index, 0) >= MAX_LOG_SNAPSHOTS_PER_HAND:
                 continue
-            if self.write({"t": round(t, 3), "event": "snapshot", "player": index, "grid": rows}, optional=True):
+            if self.write(events.make(events.SNAPSHOT, t, player=index, grid=rows), optional=True):
                 self.snapshots[index] = self.snapshots.get(index, 0) + 1
                 self.last_rows[index], self.last_time[index] = rows, t
 
     def hint(self, player: int, t: float) -> None:
-        self.write({"t": round(t, 3), "event": "hint", "player": player}, optional=True)
+        self.write({"t": round(t, 3), "event": events.HINT, "player": player}, optional=True)
 
     def finish(self, grids: list[list[str] | None]) -> None:
         """The hand is over: every player's final grid (what still waited is in it)."""
         self.pending.clear()
-        self.write({"event": "grids", "grids": grids})
+        self.write({"event": events.GRIDS, "grids": grids})
         self.closed = True
 
     # -- reading ----------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from solver.core.limits import (
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
 from solver.play.pace import preset_pace
 from solver.play.presets import check_spec, describe
-from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, Variant
+from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, WayToPlay
 from solver.web.bananagrams_table import BananagramsTable
 from solver.web.config import TokenBucket, WebConfig
 from solver.web.spellevate_table import SpellevateTable
@@ -89,7 +89,7 @@ class Room:
         self.show_letters = show_letters  # the others' grids with letters while a hand runs
         self.hints = hints  # a Hint button for the players (a solo game has one anyway)
         self.hand_logs: dict[int, dict] = {}  # hand -> its `hand_log` message, for the last few hands
-        self.variant: Variant = VARIANTS[variant]
+        self.variant: WayToPlay = VARIANTS[variant]
         self.config = config
         self.seats: list[Seat] = []
         self.spectators: list[Seat] = []  # people who came while a hand ran: they watch, and sit at the next

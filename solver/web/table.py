@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from solver.core.limits import MAX_QUOTED_CHARS
 from solver.core.tiles import TileCounts
-from solver.play.variants import Variant
+from solver.play.variants import WayToPlay
 
 log = logging.getLogger("bananas.web")
 
@@ -72,7 +72,7 @@ class TableSetup:
     """Everything a table is started with: who sits where, and the room's settings."""
 
     seats: tuple[Seat, ...]
-    variant: Variant
+    variant: WayToPlay
     language: str
     distribution: TileCounts
     spellcheck: bool

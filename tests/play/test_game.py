@@ -1,4 +1,4 @@
-"""The game engine against its contract, ../shared/RULES.md, rule by rule.
+"""The game engine against its contract, docs/RULES.md, rule by rule.
 
 1. Rule tests, each named after the RULES.md sentence it checks (`test_rules_coverage.py`
    maps every sentence of the rule sections to these names). Precise mechanics are driven

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,67 @@ def test_imports_point_down_the_layers(module):
     own = layer(module)
     upward = sorted(target for target in graph[module] if own is not None and (layer(target) or 0) > own)
     assert not upward, f"{module} (layer {own}) imports higher layers: {upward}"
+
+
+# -- docs/ARCHITECTURE.md says what the code is -----------------------------------------------
+
+ROOT = SOLVER.parent
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+MAX_MODULE_LINES = 800  # issue 32: a module holds one concept; past this it holds several
+
+
+def layer_table() -> dict[str, tuple[int, str]]:
+    """docs/ARCHITECTURE.md's layer table: package -> (its layer number, the row's text)."""
+    rows = {}
+    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].isdigit() and cells[1].startswith("`solver."):
+            rows[cells[1].strip("`").split(".")[1]] = (int(cells[0]), cells[2])
+    return rows
+
+
+def test_the_documented_layers_are_the_checked_ones():
+    assert {package: number for package, (number, _) in layer_table().items()} == LAYERS
+
+
+@pytest.mark.parametrize("module", sorted(all_modules()))
+def test_every_module_is_named_in_its_layer_s_row(module):
+    parts = module.split(".")
+    if len(parts) < 3:
+        return  # the package itself
+    row = layer_table()[parts[1]][1]
+    # named as `module`, a sub-package as `package/`, a family as `prefix*`
+    named = set(re.findall(r"`([a-z_]+[/*]?)`", row))
+    name = parts[2]
+    prefixes = [entry[:-1] for entry in named if entry.endswith("*")]
+    assert name in named or f"{name}/" in named or any(name.startswith(p) for p in prefixes), (
+        f"{module} is not in the {parts[1]} row of docs/ARCHITECTURE.md"
+    )
+
+
+def test_no_module_is_over_800_lines():
+    sources = [*SOLVER.rglob("*.py"), *SOLVER.rglob("*.js")]
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in sources
+        if (n := len(path.read_text("utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert not long, f"over {MAX_MODULE_LINES} lines: {long}"
+
+
+OUTSIDE = "../" + "shared"  # (spelt in two pieces, so that this file does not cite it)
+
+
+def test_no_file_cites_a_path_outside_the_repository():
+    suffixes = {".py", ".md", ".rst", ".js", ".toml", ".txt", ".cfg", ".sh", ".html", ".css"}
+    citing = []
+    for path in ROOT.rglob("*"):
+        parts = path.relative_to(ROOT).parts
+        if (
+            path.suffix in suffixes
+            and path.is_file()
+            and not any(p.startswith(".") or p in ("build", "dist") for p in parts)
+        ):
+            if OUTSIDE in path.read_text(encoding="utf-8", errors="replace"):
+                citing.append(str(path.relative_to(ROOT)))
+    assert not citing, f"files that cite {OUTSIDE} (outside the repository): {citing}"

@@ -1,0 +1,145 @@
+"""The engine's event vocabulary: every kind of event a hand logs, defined once.
+
+A hand (`solver.play.hand.Hand.log`) records what happens as events: JSON objects with the
+game clock `t` (simulated seconds since the split), the kind `event`, and the fields that
+kind names below. The same objects are what every reader takes in: the game logs
+(`solver.coach.logs` checks them line by line, the coach's reviews and replays read them),
+a room's table (`solver.web.bananagrams_table`), the engine protocol's public events
+(`public_view`) and the command line's log writers. A reader names a kind by its constant
+here and a field by the TypedDict's key, so mypy follows a renamed field everywhere and a
+new kind is added in one place: its TypedDict, its constant and `KINDS`.
+
+Tiles are letters (`"AEQ"`), grids are lists of rows in the notation of `solver.core.grid`,
+players are seat indexes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+SPLIT: Literal["split"] = "split"
+PEEL: Literal["peel"] = "peel"
+DUMP: Literal["dump"] = "dump"
+STUCK: Literal["stuck"] = "stuck"
+BANANAS: Literal["bananas"] = "bananas"
+INSPECTION: Literal["inspection"] = "inspection"
+ROTTEN: Literal["rotten"] = "rotten"
+LEFT: Literal["left"] = "left"
+SNAPSHOT: Literal["snapshot"] = "snapshot"
+END: Literal["end"] = "end"
+# Lines of a game log around a hand's events (solver.coach.logs), not events of the hand:
+HINT: Literal["hint"] = "hint"  # a room's person was shown a hint
+GRIDS: Literal["grids"] = "grids"  # every player's final grid, after the end
+
+
+class Event(TypedDict):
+    t: float  # the game clock, simulated seconds since the split
+    event: str  # the kind: one of KINDS
+
+
+class Split(Event):
+    hands: list[str]  # each seat's dealt tiles
+    bunch: int  # tiles left in the bunch
+    unused: str  # tiles the variant sets aside
+
+
+class Peel(Event):
+    player: int  # who called PEEL
+    drawn: dict[str, str]  # seat (as text) -> the tile it drew
+    bunch: int
+
+
+class Dump(Event):
+    player: int
+    returned: str  # the tile put back
+    drawn: str  # the three drawn
+    bunch: int
+
+
+class Stuck(Event):
+    player: int
+    hand: str  # the tiles not on the player's grid
+
+
+class Bananas(Event):
+    player: int
+    grid: list[str] | None  # the grid shown for inspection
+
+
+class Inspection(Event):
+    player: int
+    valid: bool
+
+
+class Rotten(Event):
+    player: int
+    problems: list[str]  # what the inspection found
+    bunch: int  # the player's tiles went back in
+
+
+class Left(Event):
+    player: int
+    bunch: int
+
+
+class Snapshot(Event):
+    player: int
+    grid: list[str]  # the player's grid as the table sees it
+
+
+class End(Event, total=False):
+    # (t and event always; the rest as below, plus the variant's scores: `time`, `words`)
+    outcome: str  # win | shared | unawarded | replay
+    winners: list[int]
+    reason: str  # in English; the code and its params are the HandResult's
+
+
+KINDS: dict[str, type] = {
+    SPLIT: Split,
+    PEEL: Peel,
+    DUMP: Dump,
+    STUCK: Stuck,
+    BANANAS: Bananas,
+    INSPECTION: Inspection,
+    ROTTEN: Rotten,
+    LEFT: Left,
+    SNAPSHOT: Snapshot,
+    END: End,
+}
+
+
+def kind_of(event: dict) -> str:
+    """The kind of an event (or of a log line): its `event` field."""
+    return event["event"]
+
+
+def fields_of(kind: str) -> frozenset[str]:
+    """The fields an event of `kind` always carries (KeyError for an unknown kind)."""
+    return frozenset(KINDS[kind].__required_keys__)  # type: ignore[attr-defined]  # (a TypedDict's)
+
+
+def make(kind: str, t: float, **fields: Any) -> dict[str, Any]:
+    """An event of `kind` at clock `t`: ValueError if a field its kind requires is missing
+    (so a new field is added here first, and every reader learns of it)."""
+    event: dict[str, Any] = {"t": round(t, 3), "event": kind, **fields}
+    missing = fields_of(kind) - event.keys()
+    if missing:
+        raise ValueError(f"a {kind} event without {', '.join(sorted(missing))}")
+    return event
+
+
+def public_view(event: dict) -> dict:
+    """An event as every player may see it: tiles in hands stay private (each player gets
+    their own by other means); grids shown at BANANAS are public."""
+    event = dict(event)
+    kind = kind_of(event)
+    if kind == SPLIT:
+        event["hands"] = [len(hand) for hand in event["hands"]]
+    elif kind == PEEL:
+        event["drawn"] = sorted(int(player) for player in event["drawn"])
+    elif kind == DUMP:
+        event.pop("returned", None)
+        event["drawn"] = len(event["drawn"])
+    elif kind == STUCK:
+        event["hand"] = len(event["hand"])
+    return event
