@@ -30,9 +30,10 @@ from helpers import CHEAP_BOT, Page, http, new_room, strict_json, sweep
 
 from solver.core.grid import Grid
 from solver.core.limits import MAX_ROOM_NAME_CHARS
+from solver.play.remote import RemoteSeat
 from solver.web import BackgroundServer, WebConfig
 from solver.web.app import STATIC, encode_for_page, handle_frame
-from solver.web.bananagrams_table import BananagramsTable, Person, cells_tiles
+from solver.web.bananagrams_table import BananagramsTable, cells_tiles
 from solver.web.rooms import Room, Rooms
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
@@ -276,11 +277,11 @@ def room_problems(room: Room) -> list[str]:
         except AssertionError as error:
             problems.append(str(error))
         for player in game.players:
-            if isinstance(player, Person):
+            if isinstance(player, RemoteSeat):
                 tiles, cells = player.snapshot()
                 if not tiles.contains(cells_tiles(cells)):
                     problems.append(f"{player.name}'s grid holds tiles they do not have")
-                elif player.rack() != tiles - cells_tiles(cells) or player.current_grid() != (
+                elif player.rack() != tiles - cells_tiles(cells) or player.board()[1] != (
                     Grid.from_cells(cells) if cells else None
                 ):
                     problems.append(f"{player.name}'s kept rack or grid is not their tiles' and cells'")

@@ -470,21 +470,3 @@ if __name__ == "__main__":
     started = time.monotonic()
     print("\n".join(run_block(block, record)))
     print(f"({time.monotonic() - started:.1f} s)", file=sys.stderr)
-
-
-def test_a_persons_kept_rack_and_grid_follow_deals_grids_and_a_dump_that_races_a_grid():
-    from solver.core.grid import Grid
-    from solver.core.tiles import TileCounts
-    from solver.web.bananagrams_table import Person, cells_tiles
-
-    person = Person("ana")
-    person.start(TileCounts.from_letters("CATS"), None, 0)
-    person.set_cells({(0, 0): "C", (0, 1): "A", (0, 2): "T"})
-    person.receive(TileCounts.from_letters("Q"))
-    assert person.rack().letters() == "QS" and person.current_grid() == Grid.from_rows(["CAT"])
-    person.give_back("T")  # the dumped tile was on the grid (a grid update raced the dump)
-    tiles, cells = person.snapshot()
-    assert tiles.letters() == "ACQS" and cells == {(0, 0): "C", (0, 1): "A"}
-    assert person.rack() == tiles - cells_tiles(cells) and person.current_grid() == Grid.from_rows(["CA"])
-    person.give_back("Q")
-    assert person.rack().letters() == "S"
