@@ -23,7 +23,9 @@ from solver.lexicon.loader import get_lexicon
 
 
 @click.command()
-@click.option("--players", type=int, metavar="N", help="Players, 3 or more [default: one per bot (and you), else 4].")
+@click.option(
+    "--players", type=int, metavar="N", help="Players, 3 or more [default: one per bot (and you), at least 3; else 4]."
+)
 @click.option(
     "--bots",
     metavar="SPEC,...",
@@ -68,7 +70,7 @@ def spellevate(
       bananas spellevate --bots planner,simple,simple,simple --games 200 --workers 2
       bananas spellevate --human --bots planner
     """
-    from solver.play.spellevate import set_of
+    from solver.play.spellevate import MIN_PLAYERS, set_of
 
     check_seed(seed)
     if players is not None and not 1 <= players <= MAX_SPELLEVATE_PLAYERS:
@@ -88,7 +90,8 @@ def spellevate(
         raise ValueError("--workers is for a series: add --games")
     seated = 1 if human else 0
     if players is None:
-        players = len(given) + seated if given else 4
+        # A seat per bot named (and yours); a shorter list cycles to fill the smallest table.
+        players = max(len(given) + seated, MIN_PLAYERS) if given else 4
     if given is not None and len(given) > players - seated:
         raise ValueError(f"--bots names {len(given)} bots for {players - seated} bot seats")
     choices = given or ["simple"]
