@@ -87,14 +87,28 @@ class Series:
     total: int  # games after rounding up to whole rotation groups
     quiet: bool  # JSON on stdout: no bar, no table
 
-    def run(self, play):
-        """`play(progress)` under a progress bar (a terminal only)."""
+    def run(self, runner, **settings):
+        """`runner` (`run_tournament`, `run_ladder`: the same leading parameters) on this series
+        and `settings`, under a progress bar (a terminal only); then its table, unless quiet."""
         with progress_bar(self.total, f"playing {self.total} games", enabled=not self.quiet) as bar:
 
             def progress(done: int, _total: int) -> None:
                 bar.update(done - bar.n)
 
-            return play(progress)
+            result = runner(
+                self.specs,
+                self.games,
+                self.players,
+                self.seed,
+                self.workers,
+                self.rules,
+                progress=progress,
+                scheduler=self.scheduler,
+                **settings,
+            )
+        if not self.quiet:
+            click.echo(result.table())
+        return result
 
 
 def check_series(
@@ -195,20 +209,7 @@ def tournament(
     series = check_series(
         bots, games, players, seed, workers, scheduler, variant, lang, {"--json": json_file, "--csv": csv_file}, plot
     )
-    result = series.run(
-        lambda progress: run_tournament(
-            series.specs,
-            series.games,
-            series.players,
-            series.seed,
-            series.workers,
-            series.rules,
-            progress=progress,
-            scheduler=series.scheduler,
-        )
-    )
-    if not series.quiet:
-        click.echo(result.table())
+    result = series.run(run_tournament)
     files = {"json": (json_file, json.dumps(result.to_json(), indent=1) + "\n"), "csv": (csv_file, result.to_csv())}
     write_results(files, plot, lambda: tournament_figure(result))
 
@@ -259,21 +260,7 @@ def ladder(
     if default_players(players, variant, 2) < 2:
         raise ValueError("a ladder compares bots at one table: --players must be 2 or more")
     series = check_series(bots, games, players, seed, workers, scheduler, variant, lang, {"--json": json_file}, plot)
-    result = series.run(
-        lambda progress: run_ladder(
-            series.specs,
-            series.games,
-            series.players,
-            series.seed,
-            series.workers,
-            series.rules,
-            scheduler=series.scheduler,
-            progress=progress,
-            bootstrap=bootstrap,
-        )
-    )
-    if not series.quiet:
-        click.echo(result.table())
+    result = series.run(run_ladder, bootstrap=bootstrap)
     write_results(
         {"json": (json_file, json.dumps(result.to_json(), indent=1) + "\n")}, plot, lambda: ladder_figure(result)
     )
