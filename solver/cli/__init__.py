@@ -1,5 +1,6 @@
 """The `bananas` command line: the console script `plain.run`, the click group `main`
-(`group`), the commands by concern (`grids`, `games`, `coach`, `engine`, `warmup`).
+(`group`), the commands by concern (`grids`, `play`, `tournaments`, `spellevate`, `coach`,
+`engine`, `warmup`).
 
 Importing this package imports nothing else - not click either - so that the console script
 can answer the plain `bananas solve HAND` on the bare path (`plain`) before the group and its

@@ -4,11 +4,12 @@ Exit codes, for every command: 0 success (valid grid / solved), 1 a well-formed 
 (invalid grid / not solved), 2 bad usage or input. Input errors print one line starting
 with `error: ` on stderr, never a traceback.
 
-Commands live by concern: `grids` (solve, check, words, peel, dump), `games` (play,
-tournament, ladder, spellevate), `coach` (review, replay), `engine` (engine, serve), `warmup` (warm-up); `common` holds
-what they share. Start-up is part of the product: the group imports a command's module only
-when that command runs (`--help` reads their help from the sources without importing any),
-and each command imports numba-backed modules inside its body only.
+Commands live by concern: `grids` (solve, check, words, peel, dump), `play`, `tournaments`
+(tournament, ladder), `spellevate`, `coach` (review, replay), `engine` (engine, serve), `warmup`
+(warm-up); `common` holds what they all share, `game_options` what the game commands share.
+Start-up is part of the product: the group imports a command's module only when that command
+runs (`--help` reads their help from the sources without importing any), and each command
+imports numba-backed modules inside its body only.
 """
 
 from __future__ import annotations
@@ -24,15 +25,15 @@ COMMANDS = {
     "check": "solver.cli.grids",
     "dump": "solver.cli.grids",
     "engine": "solver.cli.engine",
-    "ladder": "solver.cli.games",
+    "ladder": "solver.cli.tournaments",
     "peel": "solver.cli.grids",
-    "play": "solver.cli.games",
+    "play": "solver.cli.play",
     "replay": "solver.cli.coach",
     "review": "solver.cli.coach",
     "serve": "solver.cli.engine",
     "solve": "solver.cli.grids",
-    "spellevate": "solver.cli.games",
-    "tournament": "solver.cli.games",
+    "spellevate": "solver.cli.spellevate",
+    "tournament": "solver.cli.tournaments",
     "warm-up": "solver.cli.warmup",
     "words": "solver.cli.grids",
 }

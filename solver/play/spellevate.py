@@ -30,6 +30,8 @@ from solver.core.tiles import ALPHABET, ENGLISH, TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.play.refusals import Refusal
 
+MIN_PLAYERS = 3  # the smallest table (docs/RULES.md, Spellevate: 3 or more players)
+
 # The codes of `RoundState.move_error`'s refusals (solver.play.refusals): front-ends translate them.
 SPELLEVATE_REFUSALS = (
     "round_over",
@@ -334,9 +336,9 @@ def first_leader(players: int, tiles: TileCounts, rng: np.random.Generator) -> t
 
 
 def check_table(players: int, tiles: TileCounts) -> None:
-    """SpellevateError unless `players` (3 or more) each get at least one of `tiles`."""
-    if players < 3:
-        raise SpellevateError("Spellevate takes 3 or more players")
+    """SpellevateError unless `players` (MIN_PLAYERS or more) each get at least one of `tiles`."""
+    if players < MIN_PLAYERS:
+        raise SpellevateError(f"Spellevate takes {MIN_PLAYERS} or more players")
     if players > len(tiles):
         raise SpellevateError(f"{players} players but only {len(tiles)} tiles")
 

@@ -39,7 +39,7 @@ def test_play_json_is_the_same_bytes_every_time(game_log_file):
 
 
 def test_the_text_log_prints_no_snapshot_line(capsys):
-    from solver.cli.games import TextLog
+    from solver.cli.play_logs import TextLog
 
     TextLog(["greedy"], False, "solo").event({"t": 1.0, "event": "snapshot", "player": 0, "grid": ["CAT"]})
     assert capsys.readouterr().out == ""

@@ -13,7 +13,9 @@ import pytest
 from click.testing import CliRunner
 from helpers import per_game
 
-from solver.cli.games import draw_grids, play, tournament
+from solver.cli.play import play
+from solver.cli.play_logs import draw_grids
+from solver.cli.tournaments import tournament
 from solver.play.rules import Rules
 from solver.play.schedule import entry_names, schedule
 from solver.play.tournament import CSV_FIELDS, run_tournament
@@ -187,7 +189,7 @@ def test_play_json_log_is_replayable_and_identical_across_runs():
 
 
 def test_bots_with_several_settings_keep_their_commas():
-    from solver.cli.games import split_specs
+    from solver.cli.game_options import split_specs
 
     assert split_specs("hard:speed=3,risk=0.1,medium,greedy:speed=2") == [
         "hard:speed=3,risk=0.1",

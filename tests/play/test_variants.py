@@ -68,7 +68,7 @@ def test_every_preset_has_its_line_and_every_line_a_preset():
 
 
 def test_the_front_ends_offer_the_catalogue():
-    from solver.cli.games import VARIANT_CHOICES
+    from solver.cli.game_options import VARIANT_CHOICES
     from solver.protocol.session import Session
     from solver.web.config import WebConfig
     from solver.web.rooms import ROOM_VARIANTS
