@@ -148,9 +148,12 @@ def test_the_wheel_holds_the_word_lists_and_every_module(built):
     }
     sources = {str(path.relative_to(ROOT)) for path in (ROOT / "solver").rglob("*.py")}
     assert sources <= names
+    page = {str(path.relative_to(ROOT)) for path in (ROOT / "solver/web/static").iterdir()}
+    assert page <= names, page - names  # the browser page's modules, markup and style (package data)
     (sdist,) = built.glob("*.tar.gz")
     with tarfile.open(sdist) as archive:
         members = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     assert {f"lexicons/{name}" for name in WORD_LISTS} <= members
     assert "setup.py" in members
+    assert page <= members, page - members
     assert not [name for name in members if name.startswith(("solver/search/compiled/", "solver/lexicon/arrays/"))]

@@ -397,7 +397,7 @@ def page_types() -> tuple[set[str], set[str]]:
     """What the page sends (`type: "..."` in its modules) and what it handles (its handlers)."""
     scripts = "\n".join(path.read_text(encoding="utf-8") for path in (WEB / "static").glob("*.js"))
     sent = set(re.findall(r"""type:\s*"([a-z_]+)\"""", scripts))
-    handlers = (WEB / "static" / "app.js").read_text(encoding="utf-8").split("const handlers = {", 1)[1]
+    handlers = (WEB / "static" / "messages.js").read_text(encoding="utf-8").split("const handlers = {", 1)[1]
     handled = set(re.findall(r"^  ([a-z_]+)\(", handlers.split("\n};", 1)[0], re.M))
     return sent, handled
 

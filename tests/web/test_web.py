@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import socket
 import subprocess
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -43,14 +45,32 @@ ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an 
 
 # -- pages --------------------------------------------------------------------------------------
 
+STATIC = Path(__file__).resolve().parents[2] / "solver" / "web" / "static"
+
+
+def page_modules(url: str, entry: str) -> set[str]:
+    """Every ES module the page loads from `entry` on, each fetched from the server as JavaScript."""
+    seen, waiting = set(), [entry]
+    while waiting:
+        name = waiting.pop()
+        if name in seen:
+            continue
+        status, kind, text = http(f"{url}/static/{name}")
+        assert status == 200 and "javascript" in kind, (name, status, kind)
+        seen.add(name)
+        waiting += re.findall(r'^import [^;]*? from "\./([\w-]+\.js)";', text, re.M | re.S)
+    return seen
+
 
 def test_the_page_its_files_a_room_link_and_its_qr_code():
     with start_server() as server:
         status, kind, body = http(server.url + "/")
         assert status == 200 and "text/html" in kind and "/static/app.js" in body
-        for name, media in (("app.js", "javascript"), ("board.js", "javascript"), ("style.css", "css")):
-            status, kind, _ = http(f"{server.url}/static/{name}")
-            assert status == 200 and media in kind, (name, kind)
+        status, kind, _ = http(f"{server.url}/static/style.css")
+        assert status == 200 and "css" in kind, kind
+        modules = page_modules(server.url, "app.js")
+        assert {"app.js", "state.js", "connection.js", "messages.js", "board.js", "i18n.js"} <= modules
+        assert modules == {path.name for path in STATIC.glob("*.js")} - {"solve.js"}  # none left unused
         room = new_room(server)
         assert len(room) >= 16  # 96 random bits
         status, _, body = http(f"{server.url}/r/{room}")

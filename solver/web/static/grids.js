@@ -1,0 +1,30 @@
+// Small pictures of grids: the players' thumbnails, the end screen's, the review's and the replay's.
+
+import { t } from "./i18n.js";
+
+/** A small picture of a grid: `rows` of letters, "#" (a tile, letter hidden) and ".". */
+export function miniGrid(rows, badCells = [], className = "mini") {
+  const grid = document.createElement("div");
+  grid.className = className;
+  if (!rows) return grid;
+  const bad = new Set(badCells.map(([row, col]) => `${row},${col}`));
+  grid.style.gridTemplateColumns = `repeat(${rows[0].length}, var(--cell))`;
+  rows.forEach((row, r) => {
+    [...row].forEach((letter, c) => {
+      const cell = document.createElement("span");
+      cell.className = letter === "." ? "empty" : bad.has(`${r},${c}`) ? "tile bad" : "tile";
+      cell.textContent = letter === "." || letter === "#" ? "" : letter;
+      grid.append(cell);
+    });
+  });
+  return grid;
+}
+
+/** A captioned grid ("no grid" when there is none). */
+export function figureOf(rows, caption, bad = []) {
+  const figure = document.createElement("figure");
+  const text = document.createElement("figcaption");
+  text.textContent = caption;
+  figure.append(rows && rows.length ? miniGrid(rows, bad) : document.createTextNode(t("no_grid")), text);
+  return figure;
+}

@@ -1,0 +1,92 @@
+// The lobby view: the room's link and QR code, its settings, the seats, and the host's controls
+// (add or remove a bot, start).
+
+import { send } from "./connection.js";
+import { has, t } from "./i18n.js";
+import { shownName } from "./names.js";
+import { $, toast } from "./page.js";
+import { get, isSpellevate } from "./state.js";
+
+export function initLobby() {
+  $("copy-link").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText($("room-link").value);
+      toast(t("copied"));
+    } catch {
+      $("room-link").select();
+    }
+  });
+  $("add-bot").addEventListener("click", () => send({ type: "add_bot", preset: $("bot-preset").value }));
+  $("start").addEventListener("click", () => send({ type: "start" }));
+  $("bot-preset").addEventListener("change", () => renderBotAbout());
+}
+
+export function renderLobby() {
+  const room = get("room");
+  const link = `${location.origin}/r/${room.id}`;
+  $("room-link").value = link;
+  $("qr").src = `/r/${room.id}/qr.svg`;
+  $("room-settings").textContent = t(isSpellevate() ? "settings_spellevate" : "settings_line", {
+    language: t(room.language),
+    variant: t(room.variant),
+    spellcheck: t(room.spellcheck ? "on" : "off"),
+  });
+  const items = room.seats.map((seat) => {
+    const item = document.createElement("li");
+    item.className = `seat ${seat.kind}`;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = shownName(seat.name);
+    item.append(name);
+    const tags = [];
+    if (seat.host) tags.push(t("host"));
+    if (seat.you) tags.push(t("you"));
+    if (!seat.connected) tags.push(t("away"));
+    if (tags.length) {
+      const tag = document.createElement("span");
+      tag.className = "tags";
+      tag.textContent = tags.join(" · ");
+      item.append(tag);
+    }
+    if (room.you_host && seat.kind === "bot") {
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "quiet remove-bot";
+      remove.textContent = t("remove");
+      remove.addEventListener("click", () => send({ type: "remove_bot", seat: seat.seat }));
+      item.append(remove);
+    }
+    return item;
+  });
+  $("seats").replaceChildren(...items);
+  $("host-controls").hidden = !room.you_host;
+  $("wait-host").hidden = room.you_host;
+  const presets = $("bot-preset");
+  if (presets.options.length !== room.bots.length || presets.dataset.language !== room.language) {
+    presets.replaceChildren(...room.bots.map((name) => new Option(has(`preset_${name}`) ? t(`preset_${name}`) : name, name)));
+    presets.dataset.language = room.language;
+  }
+  renderBotAbout();
+  const full = room.seats.length >= room.max_seats;
+  $("add-bot").disabled = full;
+  const short = room.seats.length < room.min_players; // the variant's own count (Spellevate: 3 or more)
+  $("start").disabled = short;
+  $("sp-need").hidden = !(short && isSpellevate());
+}
+
+/** What the chosen bot preset is like, and how fast it plays (from the server's catalogue). */
+function renderBotAbout() {
+  const preset = $("bot-preset").value;
+  const about = get("room")?.bot_about?.[preset];
+  const key = `about_${preset}`;
+  const summary = has(key) ? t(key) : about?.summary || "";
+  const pace = about?.pace;
+  const speed = pace ? t("pace_line", { time: paceWords(pace.first_grid), rate: pace.tiles_per_minute.toFixed(1) }) : "";
+  $("bot-about").textContent = [summary, speed].filter(Boolean).join(" · ");
+}
+
+/** "40 s", "1.5 min", "3 min": a measured time as a person reads it at a glance. */
+function paceWords(seconds) {
+  return seconds < 90 ? t("pace_seconds", { count: Math.round(seconds / 5) * 5 }) :
+    t("pace_minutes", { count: Math.round(seconds / 30) / 2 });
+}

@@ -1,0 +1,26 @@
+// The calls log of both tables: who peeled, dumped, called BANANAS or played, at what time.
+
+import { t } from "./i18n.js";
+import { $ } from "./page.js";
+
+/** The `log` message: entries to add, after forgetting the old ones when it says `reset`. */
+export function onLog(message) {
+  if (message.reset) {
+    $("log").replaceChildren();
+    $("sp-log").replaceChildren();
+  }
+  for (const entry of message.entries) addLog(entry);
+}
+
+function addLog(entry) {
+  const values = { who: entry.who, count: entry.hand_size, problems: (entry.problems || []).join("; "),
+    letters: entry.letters, left: entry.left };
+  const kind = entry.kind === "sp_lead" && !entry.letters ? "sp_lead_winner" : entry.kind;
+  const text = t(`log_${kind}`, values);
+  const item = document.createElement("li");
+  item.className = `log-${entry.kind}`;
+  const minutes = Math.floor(entry.t / 60);
+  const seconds = String(Math.floor(entry.t % 60)).padStart(2, "0");
+  item.textContent = `${minutes}:${seconds} ${text}`;
+  $(entry.kind.startsWith("sp_") ? "sp-log" : "log").prepend(item);
+}

@@ -1,0 +1,38 @@
+// The frame every view shares: which view shows, the header's Leave, the passing notice.
+
+export const $ = (id) => document.getElementById(id);
+
+const whenShown = new Map(); // view -> what to do each time it shows
+
+/** Show one view (a section.view by id) and hide the others. */
+export function show(view) {
+  for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== view;
+  document.body.dataset.view = view;
+  $("leave").hidden = !(view === "table" || view === "spell");
+  whenShown.get(view)?.();
+}
+
+/** The view on screen. */
+export const currentView = () => document.body.dataset.view;
+
+/** What a view does each time it shows (one callback a view). */
+export function onShow(view, callback) {
+  whenShown.set(view, callback);
+}
+
+let toastTimer = null;
+
+/** A notice for a few seconds (an alert: screen readers say it at once). */
+export function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (box.hidden = true), 4000);
+}
+
+/** The end of this page's room: why, and a way to a new one. */
+export function gone(text) {
+  $("gone-title").textContent = text;
+  show("gone");
+}

@@ -1,0 +1,97 @@
+// The hand's event log on the end view: asked for once, then replayed (every player's grid at
+// a moment the timeline picks) or downloaded as JSON lines.
+
+import { send } from "./connection.js";
+import { figureOf } from "./grids.js";
+import { t } from "./i18n.js";
+import { $ } from "./page.js";
+import { reviewName } from "./review.js";
+import { get, update } from "./state.js";
+import { clockText } from "./text.js";
+
+let frames = []; // the replay's moments: {t, grids}
+
+export function initReplay() {
+  $("replay").addEventListener("click", openReplay);
+  $("download-log").addEventListener("click", downloadLog);
+  $("replay-range").addEventListener("input", renderFrame);
+}
+
+/** A new hand: the last one's replay goes. */
+export function closeReplay() {
+  frames = [];
+  $("replay-view").hidden = true;
+}
+
+/** The `hand_log` message: keep the log, then do what was waiting for it. */
+export function onHandLog(message) {
+  const next = get("afterLog");
+  update({ handLog: { hand: message.hand, text: message.log }, afterLog: null });
+  if (next === "replay") openReplay();
+  else if (next === "download") downloadLog();
+}
+
+/** True when the hand's log is here; otherwise ask for it, and do `next` when it comes. */
+function needLog(next) {
+  if (get("handLog")?.hand === get("hand")) return true;
+  update({ afterLog: next });
+  send({ type: "hand_log", hand: get("hand") });
+  return false;
+}
+
+/** The replay's moments from the log: every player's grid after each snapshot, then the final grids. */
+function replayFrames(text) {
+  const events = text.split("\n").filter(Boolean).map((row) => JSON.parse(row));
+  const players = events[0]?.players ?? 0;
+  let grids = Array(players).fill(null);
+  const moments = [{ t: 0, grids }];
+  let last = 0;
+  for (const event of events) {
+    if (event.event === "snapshot") {
+      grids = grids.slice();
+      grids[event.player] = event.grid.length ? event.grid : null;
+      if (moments[moments.length - 1].t === event.t) moments[moments.length - 1].grids = grids;
+      else moments.push({ t: event.t, grids });
+    } else if (event.event === "grids") {
+      moments.push({ t: last, grids: event.grids });
+    }
+    if (typeof event.t === "number") last = Math.max(last, event.t);
+  }
+  return moments;
+}
+
+function openReplay() {
+  if (!needLog("replay")) return;
+  frames = replayFrames(get("handLog").text);
+  const range = $("replay-range");
+  range.max = String(frames.length - 1);
+  range.value = range.max;
+  $("replay-view").hidden = false;
+  renderFrame();
+  $("replay-view").scrollIntoView({ block: "nearest" });
+}
+
+function renderFrame() {
+  const frame = frames[Number($("replay-range").value)];
+  if (!frame) return;
+  $("replay-clock").textContent = t("replay_at", { clock: clockText(frame.t) });
+  $("replay-boards").replaceChildren(...frame.grids.map((rows, index) => {
+    const figure = figureOf(rows, reviewName(index));
+    figure.className = "final";
+    figure.dataset.player = index;
+    return figure;
+  }));
+}
+
+function downloadLog() {
+  if (!needLog("download")) return;
+  const handLog = get("handLog");
+  const blob = new Blob([handLog.text], { type: "application/x-ndjson" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `bananas-${get("roomId")}-hand-${handLog.hand}.jsonl`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}

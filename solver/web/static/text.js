@@ -1,0 +1,19 @@
+// The server's codes and figures in the page's language: refusals, clocks.
+
+import { has, t } from "./i18n.js";
+import { get } from "./state.js";
+
+/** An error message (or a refused play) as the page says it. */
+export function errorText(message) {
+  if (message.code === "bad_play") {
+    const why = `sp_why_${message.params?.reason}`; // the engine's reason, by its code
+    return t("sp_refused", { reason: has(why) ? t(why, message.params) : message.message });
+  }
+  const key = `err_${message.code}`;
+  if (!has(key)) return message.message;
+  return t(key, { count: get("room")?.max_seats ?? 4, ...(message.params ?? {}) });
+}
+
+/** Seconds since the deal as m:ss ("–" when there is no time). */
+export const clockText = (seconds) =>
+  seconds === null || seconds === undefined ? "–" : `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
