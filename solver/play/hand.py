@@ -78,6 +78,9 @@ class HandResult:
 
 @dataclass
 class SeatState:
+    """What the hand keeps of one seat: its player, the tiles it was given, whether it is in
+    the hand or waiting, and the work in hand the referee measures."""
+
     bot: Bot
     held: TileCounts  # every tile the engine has given this player and not taken back
     active: bool = True

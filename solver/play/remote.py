@@ -58,6 +58,7 @@ class RemoteSeat:
 
     # -- the hand's side (the Bot interface) ---------------------------------------------------
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
+        """A new deal (or out of the hand, with no tiles): an empty board, the tiles told."""
         with self.lock:
             self.tiles, self.cells, self.grid, self.rack_tiles, self.adopted = tiles, {}, None, tiles, None
             self.answered = self.sent  # a new deal, or out of the hand: nothing old to answer
@@ -65,11 +66,13 @@ class RemoteSeat:
             self.tell(tiles, "split")
 
     def receive(self, tiles: TileCounts) -> None:
+        """Tiles drawn (a PEEL's, a DUMP's three): into the rack, and told."""
         with self.lock:
             self.tiles, self.rack_tiles = self.tiles + tiles, self.rack_tiles + tiles
         self.tell(tiles, "draw")
 
     def tell(self, tiles: TileCounts, reason: str) -> None:
+        """Tell the outside of `tiles` ("split" or "draw"), and count it."""
         self.sent += 1
         if self.on_tiles is not None:
             self.on_tiles(tiles, reason)
@@ -86,12 +89,15 @@ class RemoteSeat:
             self.tiles, self.rack_tiles = self.tiles - returned, self.rack_tiles - returned
 
     def decide(self, view: TableView) -> Decision:
-        return Decision("remote")  # it decides on its own time, through `Hand.external_call`
+        """Always "remote": the seat decides on its own time, through `Hand.external_call`."""
+        return Decision("remote")
 
     def holding(self) -> TileCounts:
+        """Every tile the seat holds, on its grid and in its rack."""
         return self.tiles
 
     def current_grid(self) -> Grid | None:
+        """The grid the hand has adopted (what the rules and the other players see)."""
         return self.adopted
 
     def adopt(self) -> tuple[bool, Grid | None]:
@@ -112,6 +118,7 @@ class RemoteSeat:
             self.rack_tiles = self.tiles - used
 
     def show_grid(self, grid: Grid | None) -> None:
+        """`show` for a Grid (None: an empty board)."""
         self.show(grid.cells() if grid is not None else {})
 
     def _set_live(self, cells: dict[Cell, str]) -> None:
