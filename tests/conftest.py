@@ -25,6 +25,13 @@ import pytest
 os.environ.setdefault("BANANAS_FAST_START", "0")
 os.environ.setdefault("BANANAS_PREBUILT", "0")
 
+if "BANANAS_DATA" not in os.environ:
+    # `bananas serve` started by a test saves its rooms here (solver.web.store), not in the
+    # user's data folder.
+    _session_data = tempfile.mkdtemp(prefix="bananas-test-data-")
+    os.environ["BANANAS_DATA"] = _session_data
+    atexit.register(shutil.rmtree, _session_data, ignore_errors=True)
+
 if "BANANAS_CACHE" not in os.environ:
     # Set at import time, before any test module loads a lexicon; removed at exit.
     _session_cache = tempfile.mkdtemp(prefix="bananas-test-cache-")

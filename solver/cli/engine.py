@@ -104,6 +104,11 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
     help="Start room ids with NAME- (several servers behind one proxy, which sends /r/NAME-... here).",
 )
 @click.option(
+    "--db",
+    help="SQLite file the rooms and hands are saved to as they happen, so a restart resumes them "
+    "('none': memory only). [default: $BANANAS_DATA/rooms.sqlite3, else ~/.local/share/bananas/rooms.sqlite3]",
+)
+@click.option(
     "--processes",
     default=1,
     show_default=True,
@@ -135,6 +140,7 @@ def serve(
     sessions_per_client: int,
     sockets_per_client: int,
     room_prefix: str | None,
+    db: str | None,
     processes: int,
 ) -> None:
     """Serve the browser game at http://HOST:PORT/ (rooms of people and bots), and the engine
@@ -144,6 +150,7 @@ def serve(
     from solver.cli.common import fail
     from solver.core.limits import NETWORK
     from solver.web.config import WebConfig, default_bots
+    from solver.web.store import default_path
     from solver.web.uvicorn_runner import bind, serve_forever, url_of
 
     try:
@@ -171,10 +178,14 @@ def serve(
             engine_sessions_per_client=min(sessions_per_client, max_sessions),
             sockets_per_client=sockets_per_client,
             room_prefix=room_prefix,
+            db=None if db == "none" else str(db or default_path()),
         )
         from solver.web.rooms import Rooms
+        from solver.web.store import RoomStore
 
-        Rooms(config)  # checks the distribution and the bot presets now, not at the first game
+        Rooms(replace(config, db=None))  # checks the distribution and the bot presets now, not at the first game
+        if config.db is not None:
+            RoomStore(config.db).close()  # a file that cannot be a database is refused now
         processes = processes or os.cpu_count() or 1
         if processes > 1:
             from solver.web.processes import worker_prefixes

@@ -143,6 +143,7 @@ class Hand:
         # Every input from outside, in order, with `step` (events processed before it):
         # what `replay` rebuilds the hand from (module docstring).
         self.journal: list[dict] = []
+        self.on_input: Callable[[dict], None] | None = None  # told of each journal entry (a durable room stores it)
         self.script: list[dict] = []  # while replaying: the journal's grids still to show
 
     # -- bookkeeping ---------------------------------------------------------------------
@@ -212,7 +213,10 @@ class Hand:
 
     def record(self, kind: str, seat: int, **data) -> None:
         """One input from outside, into the journal (module docstring)."""
-        self.journal.append({"step": self.steps, "input": kind, "seat": seat, **data})
+        entry = {"step": self.steps, "input": kind, "seat": seat, **data}
+        self.journal.append(entry)
+        if self.on_input is not None:
+            self.on_input(entry)
 
     def adopt_shown(self) -> None:
         """Take in the grids remote seats show now (`RemoteSeat.adopt`), each change
@@ -319,10 +323,19 @@ class Hand:
         verdict go into the journal."""
         self.advance(now)
         self.adopt_shown()
-        grid = decision.grid.to_json() if decision.grid is not None else None
-        self.record("call", seat_index, now=now, call=decision.action, tile=decision.tile, grid=grid, settle=settle)
         refusal = self.call_error(seat_index, decision)
-        self.journal[-1]["refusal"] = refusal.code if refusal is not None else None
+        grid = decision.grid.to_json() if decision.grid is not None else None
+        code = refusal.code if refusal is not None else None
+        self.record(
+            "call",
+            seat_index,
+            now=now,
+            call=decision.action,
+            tile=decision.tile,
+            grid=grid,
+            settle=settle,
+            refusal=code,
+        )
         if refusal is not None:
             return refusal
         self.clock = max(self.clock, now)

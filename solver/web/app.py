@@ -224,6 +224,9 @@ async def receive_or_join_timeout(websocket: WebSocket, room: Room, connection, 
         return None
 
 
+STOP_NOTICE_SECONDS = 0.2  # what the pages' writers get to send the last message at a stop
+
+
 def create_app(config: WebConfig | None = None) -> Starlette:
     config = config or WebConfig()
     rooms = Rooms(config)
@@ -374,6 +377,9 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bananas-table")
         )
         await asyncio.to_thread(load_for_cheap_requests)
+        restored = await rooms.restore()  # a durable server's rooms, each hand where it was
+        if restored:
+            log.warning("%d room(s) restored from %s", restored, config.db)
         asyncio.get_running_loop().run_in_executor(None, warm_english_kernels)
         task = asyncio.create_task(janitor())
         try:
@@ -396,6 +402,15 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     ]
     middleware = [Middleware(Gate, config=config), Middleware(TransportInScope)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+
+    async def stopping() -> None:
+        """Before the server closes its sockets: every page is told (a durable room's pages
+        that the server is restarting, the others that their room closed), and their writers
+        get a moment to send it."""
+        rooms.close_all()
+        await asyncio.sleep(STOP_NOTICE_SECONDS)
+
     app.state.rooms = rooms
     app.state.config = config
+    app.state.stopping = stopping
     return app

@@ -29,12 +29,13 @@ from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
 from solver.core.tiles import DISTRIBUTIONS, TileCounts
 from solver.play import events
 from solver.play.bots import GreedyBot, SolverBot, make_bot
-from solver.play.hand import Hand
+from solver.play.hand import Hand, replay
 from solver.play.refusals import Refusal
 from solver.play.remote import RemoteSeat, TilesNotHeld, is_remote
 from solver.play.rules import Decision, RuleError, Rules
 from solver.web.coaching import hint_for, review_of
 from solver.web.hand_log import HandLogWriter
+from solver.web.store import SavedHand
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log
 
 PAGE_CALLS = {"peel": "peel", "dump": "dump", "bananas": "bananas", "stuck": "wait"}  # page call -> Decision
@@ -102,11 +103,13 @@ def table_rules(setup: TableSetup) -> Rules:
 
 
 class BananagramsTable:
-    """One hand at a room's table: the engine's `Hand` on the wall clock, and what pages see."""
+    """One hand at a room's table: the engine's `Hand` on the wall clock, and what pages see.
+    `resume`: a hand saved by a durable room (solver.web.store), rebuilt from its inputs
+    instead of dealt afresh."""
 
     messages = frozenset({"grid", "call", "hint"})
 
-    def __init__(self, setup: TableSetup, handle: TableHandle):
+    def __init__(self, setup: TableSetup, handle: TableHandle, resume: SavedHand | None = None):
         self.handle = handle
         self.spellcheck = setup.spellcheck
         self.seats = list(setup.seats)
@@ -133,9 +136,19 @@ class BananagramsTable:
         self.round = Hand(
             self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True
         )  # loads word lists
-        self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
+        journal = self.round.journal
+        self.round.on_input = lambda entry: handle.record_input(len(journal) - 1, entry)
+        self.resumed_at = 0.0  # the hand's clock when this table took it up
+        if resume is None:
+            self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
+        else:
+            # As it was saved: the same inputs at the same events give the same hand.
+            replay(self.round, resume.journal, steps=resume.progress["steps"])
+            self.resumed_at = resume.progress["clock"]
+            self.hints = list(resume.progress["hints"])
+            self.first_grid = list(resume.progress["first_grid"])
         self.lexicon = self.round.lexicon
-        self.started = time.monotonic()
+        self.started = time.monotonic() - self.resumed_at
         self.lock = asyncio.Lock()
         self.poke = asyncio.Event()
         self.final: dict | None = None
@@ -177,7 +190,7 @@ class BananagramsTable:
     # -- the table interface -------------------------------------------------------------------
     async def start(self) -> None:
         async with self.lock:
-            self.started = time.monotonic()
+            self.started = time.monotonic() - self.resumed_at  # a resumed hand's clock goes on from there
             self.note_tiles_left()
             self.publish(self.drain_events())
         self.handle.spawn(self.drive())
@@ -346,6 +359,7 @@ class BananagramsTable:
         if entries:
             self.handle.broadcast({"type": "log", "entries": entries})
         self.record.flush(self.clock())  # the persons' grids that waited for their time
+        self.handle.record_progress(self.progress())
         self.broadcast_table()
         for connection, seat in self.handle.pages():
             index = self.index_of(seat)
@@ -363,6 +377,10 @@ class BananagramsTable:
             self.handle.broadcast(self.final)
             winner = result.winners[0] if result.outcome == "win" and len(result.winners) == 1 else None
             self.handle.ended(self.seats[winner] if winner is not None else None)
+
+    def progress(self) -> dict:
+        """What a durable room saves of the hand besides its inputs (solver.web.store)."""
+        return {"clock": self.clock(), "steps": self.round.steps, "hints": self.hints, "first_grid": self.first_grid}
 
     async def send_review(self) -> None:
         """The coach's review of the hand (once, off the event loop) to every page."""

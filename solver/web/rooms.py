@@ -35,13 +35,36 @@ from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, WayToPlay
 from solver.web.bananagrams_table import BananagramsTable
 from solver.web.config import TokenBucket, WebConfig
 from solver.web.spellevate_table import SpellevateTable
-from solver.web.table import RoomError, Seat, Table, TableFactory, TableHandle, TableSetup, quote
+from solver.web.store import RoomStore, SavedHand
+from solver.web.table import RoomError, Seat, Table, TableFactory, TableHandle, TableSetup, log, quote
 
 LANGUAGES = ("en", "fr")
 TABLES: dict[str, TableFactory] = {BANANAGRAMS: BananagramsTable, SPELLEVATE: SpellevateTable}
 ROOM_VARIANTS = tuple(name for name, variant in VARIANTS.items() if variant.in_rooms)  # the home page's choices
 TABLE_MESSAGES = frozenset().union(*(table.messages for table in TABLES.values()))  # type: ignore[attr-defined]
 REPLACED = 4409  # the close code of a seat's oldest socket when the seat opens one too many
+RESTARTING = 1012  # the close code when the server stops with its rooms saved (WebSocket: service restart)
+
+
+def seat_record(seat: Seat) -> dict:
+    return {"kind": seat.kind, "name": seat.name, "token": seat.token, "spec": seat.spec, "preset": seat.preset}
+
+
+def restored_seat(entry: dict, now: float) -> Seat:
+    seat = Seat(entry["kind"], entry["name"], token=entry["token"], spec=entry["spec"], preset=entry["preset"])
+    if seat.kind != "bot":
+        seat.gone_since = now  # disconnected by the restart: `absent_seconds` to come back
+    return seat
+
+
+def setup_record(setup: TableSetup) -> dict:
+    """What a durable room saves of a hand's setup (the rest is the room's)."""
+    return {
+        "seats": len(setup.seats),
+        "seed": setup.seed,
+        "distribution": setup.distribution.letters(),
+        "hand": setup.hand,
+    }
 
 
 class ClientQuota(RoomError):
@@ -81,8 +104,10 @@ class Room:
         config: WebConfig,
         show_letters: bool = False,
         hints: bool = False,
+        store: RoomStore | None = None,
     ):
         self.id = room_id
+        self.store = store  # a durable room's database (solver.web.store), None in memory only
         self.number = number
         self.language = language
         self.spellcheck = spellcheck
@@ -158,6 +183,7 @@ class Room:
         if kind == "join":
             async with self.lobby_lock:
                 await self.join(connection, message)
+            self.save()
             return
         seat = self.connections.get(connection)
         if seat is None:
@@ -188,6 +214,7 @@ class Room:
         async with self.lobby_lock:
             await handler(connection, seat, message)
         self.last_activity = time.monotonic()  # accepted: a refused message is not play
+        self.save()
 
     def played(self, seat: Seat, kind: str, message: dict) -> None:
         """An accepted table message is activity unless it repeats the seat's last one of its
@@ -328,6 +355,7 @@ class Room:
         self.hands += 1
         self.table, self.table_handle = table, handle
         self.phase = "playing"
+        self.keep_hand(setup, table)
         self.broadcast_room()
         self.broadcast({"type": "log", "entries": [], "reset": True})
         await table.start()
@@ -343,6 +371,9 @@ class Room:
             self.hand_logs[self.hands] = {"type": "hand_log", "hand": self.hands, "log": log}
             for old in sorted(self.hand_logs)[:-MAX_ROOM_HAND_LOGS]:
                 del self.hand_logs[old]
+        if self.store is not None:
+            self.store.end_hand(self.id)
+        self.save()
         self.broadcast_room()
 
     async def send_hand_log(self, connection, seat: Seat, message: dict) -> None:
@@ -417,6 +448,7 @@ class Room:
                 if now - seat.gone_since >= self.config.absent_seconds:
                     async with self.lobby_lock:
                         await self.drop_seat(seat)
+                    self.save()
 
     def abandoned(self, now: float) -> str | None:
         """Why this room should close now, if it should."""
@@ -439,12 +471,121 @@ class Room:
             connection.close()
         self.connections.clear()
 
+    def suspend(self) -> None:
+        """The server stops, and the room is saved: its pages are told to come back (they
+        reconnect with their tokens), its table's driver stops, and its record stays."""
+        self.save()
+        if self.table_handle is not None:
+            self.table_handle.cancel()
+        for connection in list(self.connections):
+            connection.send({"type": "restarting"})
+            connection.close(RESTARTING)
+        self.connections.clear()
+
+    # -- a durable room (solver.web.store) ----------------------------------------------------
+    def save(self) -> None:
+        if self.store is not None and not self.closed:
+            self.store.save_room(self.id, self.record())
+
+    def keep_hand(self, setup: TableSetup, table: Table) -> None:
+        """A Bananagrams hand is saved as it goes: its setup now, its inputs and progress as
+        they come (a Spellevate round is not: its room comes back to the lobby)."""
+        store, handle = self.store, self.table_handle
+        if store is None or handle is None or not isinstance(table, BananagramsTable):
+            return
+        store.start_hand(self.id, setup_record(setup), table.progress())
+        handle.record_input = lambda seq, entry: store.add_input(self.id, seq, entry)
+        handle.record_progress = lambda progress: store.save_progress(self.id, progress)
+
+    def record(self) -> dict:
+        """The room as a durable store keeps it (`from_record` reads it back)."""
+        idle = time.monotonic() - self.last_activity
+        return {
+            "id": self.id,
+            "number": self.number,
+            "language": self.language,
+            "spellcheck": self.spellcheck,
+            "show_letters": self.show_letters,
+            "hints": self.hints,
+            "variant": self.variant.name,
+            "phase": self.phase,
+            "hands": self.hands,
+            "wins": self.wins,
+            "seats": [seat_record(seat) for seat in self.seats],
+            "spectators": [seat_record(seat) for seat in self.spectators],
+            "host": self.seats.index(self.host) if self.host in self.seats else None,
+            "last_winner": self.last_winner.name if self.last_winner is not None else None,
+            "creator": self.creator,
+            "ever_joined": self.ever_joined,
+            "last_activity": time.time() - idle,  # wall time: the monotonic clock does not survive a restart
+            "hand_logs": {str(hand): reply["log"] for hand, reply in self.hand_logs.items()},
+        }
+
+    @classmethod
+    def from_record(cls, record: dict, config: WebConfig, store: RoomStore | None) -> Room:
+        """A room as `record` saved it, its people disconnected (their tokens bring them back)."""
+        room = cls(
+            record["id"],
+            record["number"],
+            record["language"],
+            record["spellcheck"],
+            record["variant"],
+            config,
+            record["show_letters"],
+            record["hints"],
+            store,
+        )
+        now = time.monotonic()
+        room.seats = [restored_seat(entry, now) for entry in record["seats"]]
+        room.spectators = [restored_seat(entry, now) for entry in record["spectators"]]
+        room.host = room.seats[record["host"]] if record["host"] is not None else None
+        room.last_winner = next((s for s in room.seats if s.name == record["last_winner"]), None)
+        room.phase, room.hands, room.wins = record["phase"], record["hands"], record["wins"]
+        room.creator, room.ever_joined = record["creator"], record["ever_joined"]
+        room.last_activity = now - max(0.0, time.time() - record["last_activity"])
+        for hand, text in record["hand_logs"].items():
+            room.hand_logs[int(hand)] = {"type": "hand_log", "hand": int(hand), "log": text}
+        return room
+
+    def table_setup(self, saved: dict) -> TableSetup:
+        """The setup of the hand a durable room saved (`setup_record`)."""
+        return TableSetup(
+            seats=tuple(self.seats[: saved["seats"]]),
+            variant=self.variant,
+            language=self.language,
+            distribution=TileCounts.from_letters(saved["distribution"]),
+            spellcheck=self.spellcheck,
+            seed=saved["seed"],
+            last_winner=self.last_winner,
+            bot_delay=self.config.spellevate_delay,
+            show_letters=self.show_letters,
+            hand=saved["hand"],
+            hints=self.hints,
+        )
+
+    async def resume(self, saved: SavedHand | None) -> None:
+        """Take up the hand the room was playing when it was saved; without one (a Spellevate
+        round, or a hand whose inputs were lost) the room comes back to the lobby."""
+        if self.phase != "playing":
+            return
+        if saved is None or self.variant.game != BANANAGRAMS:
+            self.phase = "lobby"
+            return
+        setup = self.table_setup(saved.setup)
+        handle = TableHandle(self.id, lambda: list(self.connections.items()), self.table_ended, lambda: self.closed)
+        self.table_handle = handle
+        table = await asyncio.to_thread(BananagramsTable, setup, handle, saved)
+        self.table = table
+        self.keep_hand(setup, table)
+        await table.start()
+
 
 class Rooms:
     """Every open room of the server, and the limits on them."""
 
     def __init__(self, config: WebConfig):
         self.config = config
+        self.store = RoomStore(config.db) if config.db is not None else None
         self.rooms: dict[str, Room] = {}
         self.created = 0
         self.held: dict[str, int] = {}  # client address -> its open rooms
@@ -488,10 +629,11 @@ class Rooms:
         room_id = secrets.token_urlsafe(12)  # 96 random bits: links cannot be guessed
         if self.config.room_prefix is not None:  # which server holds it, for a proxy in front of several
             room_id = f"{self.config.room_prefix}-{room_id}"
-        room = Room(room_id, self.created, language, spellcheck, variant, self.config, show_letters, hints)
+        room = Room(room_id, self.created, language, spellcheck, variant, self.config, show_letters, hints, self.store)
         room.creator = client
         self.created += 1
         self.rooms[room_id] = room
+        room.save()
         return room
 
     def charge(self, client: str) -> None:
@@ -518,6 +660,8 @@ class Rooms:
 
     def discard(self, room: Room) -> None:
         self.rooms.pop(room.id, None)
+        if self.store is not None:
+            self.store.delete_room(room.id)
         if room.creator is not None and room.creator in self.held:
             self.held[room.creator] -= 1
             if self.held[room.creator] <= 0:
@@ -536,9 +680,42 @@ class Rooms:
                 self.discard(room)
 
     def close_all(self) -> None:
+        """The server stops: saved rooms are suspended (they resume at the next start on the
+        same database), the others close."""
         for room in list(self.rooms.values()):
-            room.close("server stopping")
-            self.discard(room)
+            if self.store is not None and self.store.failed is None:
+                room.suspend()
+                self.rooms.pop(room.id, None)
+            else:
+                room.close("server stopping")
+                self.discard(room)
+
+    async def restore(self) -> int:
+        """Bring back the rooms the store holds (this server's, by `room_prefix`): each as it
+        was saved, its hand taken up where it was. A room idle past `room_idle_seconds`, or
+        that cannot be rebuilt, is dropped. The number of rooms restored."""
+        if self.store is None:
+            return 0
+        restored = 0
+        for saved in self.store.load(self.config.room_prefix):
+            room_id = saved.record.get("id", "?")
+            try:
+                room = Room.from_record(saved.record, self.config, self.store)
+                if room.abandoned(time.monotonic()) is not None:
+                    self.store.delete_room(room_id)
+                    continue
+                self.rooms[room.id] = room
+                await room.resume(saved.hand)
+            except Exception:  # noqa: BLE001 - one room that cannot come back must not stop the server
+                log.exception("room %s could not be restored: dropped", room_id)
+                self.rooms.pop(room_id, None)
+                self.store.delete_room(room_id)
+                continue
+            if room.creator is not None:
+                self.held[room.creator] = self.held.get(room.creator, 0) + 1
+            self.created = max(self.created, room.number + 1)
+            restored += 1
+        return restored
 
 
 __all__ = ["GridError", "Room", "RoomError", "Rooms", "Seat"]

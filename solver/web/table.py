@@ -100,6 +100,10 @@ class TableHandle:
         self._ended = ended
         self._is_closed = is_closed
         self.tasks: list[asyncio.Task] = []
+        # A durable room's store (solver.web.store), as the table may use it: each input the
+        # hand takes, and the hand's progress. No-ops for a room kept in memory only.
+        self.record_input: Callable[[int, dict], None] = lambda seq, entry: None
+        self.record_progress: Callable[[dict], None] = lambda progress: None
 
     def pages(self) -> Iterator[tuple[Any, Seat]]:
         """Each joined page's connection, and the seat it acts for."""

@@ -90,6 +90,19 @@ class BoundedH11Protocol(H11Protocol):
             self.transport.close()
 
 
+class Server(uvicorn.Server):
+    """uvicorn, telling the pages before it closes their sockets (`app.state.stopping`):
+    uvicorn itself closes a WebSocket with 1012 and nothing more."""
+
+    def __init__(self, config: uvicorn.Config, stopping):
+        super().__init__(config)
+        self.stopping = stopping
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await self.stopping()
+        await super().shutdown(sockets)
+
+
 def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
     """uvicorn serving the app of `config` (wrapped in the ASGI middleware `wrap`, if given)."""
     app = create_app(config)
@@ -99,7 +112,7 @@ def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
         "budget": ClientCounter(MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT),
         "trusted_peers": frozenset(config.trusted_proxies if config.proxy_header else ()),
     }
-    return uvicorn.Server(
+    return Server(
         uvicorn.Config(
             app if wrap is None else wrap(app),
             http=type("BoundedH11Protocol", (BoundedH11Protocol,), settings),
@@ -109,7 +122,8 @@ def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
             lifespan="on",
             log_level="warning",
             access_log=False,
-        )
+        ),
+        app.state.stopping,
     )
 
 

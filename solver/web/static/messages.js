@@ -109,6 +109,11 @@ const handlers = {
     }
     toast(text);
   },
+  restarting() {
+    // The server restarts with its rooms saved: the socket closes, and this page comes back
+    // with its token once the server is up again (connection.js), to the hand where it was.
+    $("connection").textContent = t("restarting");
+  },
   closed(message) {
     update({ finished: true });
     gone(t(`closed_${message.reason}`));

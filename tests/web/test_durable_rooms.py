@@ -1,0 +1,232 @@
+"""Issue 33: a restart loses no game. `bananas serve --db PATH` saves each room and the
+inputs of the hand at its table as they happen (solver.web.store); a server killed at any
+moment and started again on the same file resumes the hand where it was.
+
+The end-to-end test runs the real command and kills it with SIGKILL mid-hand (a person and a
+bot, after a PEEL and a DUMP), restarts it on the same database, rejoins with the token and
+finds every tile, grid, log entry and the clock as they were; then stops it with SIGTERM
+(the page is told `restarting`), restarts it again, and plays the hand to its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+from helpers import SLOW_BOT, Page, bananas_script, http, new_room, run_bounded, start_server
+from websockets.exceptions import ConnectionClosed
+
+from solver.core.grid import validate
+from solver.core.tiles import TileCounts
+from solver.lexicon.loader import get_lexicon
+from solver.search import solve
+from solver.web.store import RoomStore
+
+# A small set: two hands of 21 and 11 tiles in the bunch, so a hand ends after a few PEELs.
+TILES = "A8,E10,I6,O6,U2,R4,S4,T4,N4,L3,D2"
+
+
+class Served:
+    """`bananas serve` as a user runs it, on a free port, with its rooms in `db`."""
+
+    def __init__(self, db):
+        self.process = subprocess.Popen(
+            [
+                bananas_script(),
+                "serve",
+                "--port",
+                "0",
+                "--db",
+                str(db),
+                "--seed",
+                "3",
+                "--distribution",
+                TILES,
+                "--bot",
+                f"slow={SLOW_BOT}",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ),
+        )
+        line = self.process.stdout.readline()
+        assert "play at" in line, (line, self.process.stderr.read() if self.process.poll() is not None else "")
+        self.url = line.split("play at ", 1)[1].split()[0].rstrip("/")
+        deadline = time.monotonic() + 60
+        while http(self.url + "/")[0] != 200:  # up once its rooms are restored
+            assert time.monotonic() < deadline and self.process.poll() is None, "the server did not come up"
+            time.sleep(0.2)
+
+    def stop(self, sig: int) -> str:
+        self.process.send_signal(sig)
+        _, errors = self.process.communicate(timeout=30)
+        return errors
+
+
+def cells_of(tiles: str) -> list[list]:
+    """A valid grid of every tile, as a page sends it."""
+    result = solve(TileCounts.from_letters(tiles), time_limit=10)
+    assert result.solved, (tiles, result.status)
+    assert validate(result.grid, get_lexicon("en"), TileCounts.from_letters(tiles)).ok
+    return [[row, col, letter] for (row, col), letter in sorted(result.grid.cells().items())]
+
+
+async def build_and_call(page: Page, held: str, call: str, **extra) -> dict:
+    """Lay every tile held, then make `call`; the next `tiles` message (the new hand)."""
+    await page.send({"type": "grid", "cells": cells_of(held)})
+    await page.send({"type": "call", "call": call, **extra})
+    return await page.until(lambda m: m["type"] == "tiles" and m["held"] != held or m["type"] == "error")
+
+
+def state_of(page: Page) -> tuple:
+    """What the page knows of the hand: its tiles, the bunch, each player's count, the log."""
+    tiles = next(m for m in reversed(page.seen) if m["type"] == "tiles")
+    table = next(m for m in reversed(page.seen) if m["type"] == "table")
+    players = [(p["name"], p["tiles_left"], p["active"]) for p in table["players"]]
+    log = [entry for m in page.seen if m["type"] == "log" for entry in m["entries"]]
+    return sorted(tiles["held"]), table["bunch"], players, [(e["kind"], e.get("who")) for e in log]
+
+
+@pytest.mark.slow  # three server starts (tens of seconds); the quick test of the same is below
+def test_a_killed_server_resumes_the_hand_and_it_plays_to_its_end(tmp_path):
+    db = tmp_path / "rooms.sqlite3"
+
+    async def first(server) -> tuple:
+        room = new_room(server)
+        async with Page(server, room) as ana:
+            token = (await ana.join("ana"))["token"]
+            await ana.send({"type": "add_bot", "preset": "slow"})
+            await ana.until(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
+            await ana.send({"type": "start"})
+            dealt = await ana.until(lambda m: m["type"] == "tiles" and m["held"])
+            peeled = await build_and_call(ana, dealt["held"], "peel")
+            assert len(peeled["held"]) == 22, peeled
+            rack = TileCounts.from_letters(peeled["held"]) - TileCounts.from_letters(dealt["held"])
+            await ana.send({"type": "call", "call": "dump", "tile": rack.letters()[0]})
+            dumped = await ana.until(lambda m: m["type"] == "tiles" and len(m["held"]) == 24)
+            await ana.until("table")
+            await ana.quiet(0.5)
+            return room, token, state_of(ana), dumped
+
+    async def rejoin(server, room, token) -> tuple:
+        async with Page(server, room) as ana:
+            welcome = await ana.join("ana", token)
+            assert welcome["name"] == "ana" and not welcome["spectator"]
+            await ana.until(lambda m: m["type"] == "tiles")  # after the log and the table
+            await ana.quiet(0.5)
+            return state_of(ana), ana.seen
+
+    server = Served(db)
+    room, token, before, dumped = run_bounded(lambda: first(server), timeout=120)
+    server.stop(signal.SIGKILL)
+
+    server = Served(db)
+    after, seen = run_bounded(lambda: rejoin(server, room, token), timeout=120)
+    assert after == before  # every tile, the bunch, each player's count, the whole log
+    restored = next(m for m in seen if m["type"] == "tiles")
+    assert sorted(restored["held"]) == sorted(dumped["held"])
+    laid = {(row, col) for row, col, _ in restored["cells"]}
+    assert len(laid) == 21  # the grid of its PEEL, as the hand had it (the rack: the DUMP's three and one)
+    clock = next(m for m in reversed(seen) if m["type"] == "table")["clock"]
+    assert clock < 60  # the clock went on from where it was: the downtime counts against nobody
+
+    async def told(server, room, token) -> list:
+        async with Page(server, room) as ana:
+            await ana.join("ana", token)
+            await ana.until(lambda m: m["type"] == "tiles")
+            os.kill(server.process.pid, signal.SIGTERM)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ana.seen.append(json.loads(await asyncio.wait_for(ana.ws.recv(), 20)))
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+            return ana.seen
+
+    seen = run_bounded(lambda: told(server, room, token), timeout=60)
+    assert {"type": "restarting"} in seen
+    server.process.communicate(timeout=30)
+
+    async def finish(server, room, token) -> dict:
+        async with Page(server, room) as ana:
+            await ana.join("ana", token)
+            held = (await ana.until(lambda m: m["type"] == "tiles"))["held"]
+            bunch = next(m for m in reversed(ana.seen) if m["type"] == "table")["bunch"]
+            while bunch >= 2:  # PEEL down the bunch (the bot's work never lands: it is slow)
+                held = (await build_and_call(ana, held, "peel"))["held"]
+                bunch -= 2
+            await ana.send({"type": "grid", "cells": cells_of(held)})
+            await ana.send({"type": "call", "call": "bananas"})
+            return await ana.until("end", timeout=30)
+
+    server = Served(db)
+    end = run_bounded(lambda: finish(server, room, token), timeout=120)
+    server.stop(signal.SIGTERM)
+    assert end["outcome"] == "win" and end["winners"] == ["ana"]
+
+
+def test_a_room_and_its_hand_come_back_from_the_database(tmp_path):
+    """The quick test of the same, in one process: a server stopped with its rooms saved,
+    another on the same file, the person back in the hand with the same tiles."""
+    db = str(tmp_path / "rooms.sqlite3")
+
+    async def play(server) -> tuple:
+        room = new_room(server)
+        async with Page(server, room) as ana:
+            token = (await ana.join("ana"))["token"]
+            await ana.send({"type": "add_bot", "preset": "easy"})
+            await ana.until(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
+            await ana.send({"type": "start"})
+            dealt = await ana.until(lambda m: m["type"] == "tiles" and m["held"])
+            await build_and_call(ana, dealt["held"], "peel")
+            await ana.until("table")
+            await ana.quiet(0.3)
+            return room, token, state_of(ana)
+
+    async def back(server, room, token) -> tuple:
+        async with Page(server, room) as ana:
+            await ana.join("ana", token)
+            await ana.until(lambda m: m["type"] == "tiles")  # after the log and the table
+            await ana.quiet(0.3)
+            return state_of(ana)
+
+    server = start_server(db=db)
+    try:
+        room, token, before = run_bounded(lambda: play(server))
+    finally:
+        server.stop()
+    server = start_server(db=db)
+    try:
+        after = run_bounded(lambda: back(server, room, token))
+    finally:
+        server.stop()
+    assert after[0] == before[0] and after[1] == before[1]  # the person's tiles and the bunch
+    assert after[3][: len(before[3])] == before[3]  # the log as it was (the slow bot may have moved on)
+
+
+def test_a_database_that_cannot_be_written_is_reported_and_the_room_plays_on(tmp_path, caplog):
+    server = start_server(db=str(tmp_path / "rooms.sqlite3"))
+    store: RoomStore = server.app.state.rooms.store
+    store.db.execute("PRAGMA query_only = ON")  # every write now fails, as on a full or read-only disk
+
+    async def play() -> dict:
+        room = new_room(server)
+        async with Page(server, room) as ana:
+            await ana.join("ana")
+            await ana.send({"type": "start"})
+            return await ana.until(lambda m: m["type"] == "tiles" and m["held"])
+
+    try:
+        with caplog.at_level(logging.ERROR, logger="bananas.web"):
+            dealt = run_bounded(play)
+    finally:
+        server.stop()
+    assert len(dealt["held"]) == 21  # the solo hand was dealt and plays, in memory
+    assert store.failed is not None
+    reports = [record for record in caplog.records if "cannot be written" in record.getMessage()]
+    assert len(reports) == 1  # reported once
