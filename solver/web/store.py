@@ -71,6 +71,8 @@ class RoomStore:
         self.failed: str | None = None  # the first write error; nothing is written after it
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists():  # it holds every seat's token: the server's user only
+                self.path.touch(mode=0o600)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at each checkpoint, fast commits
