@@ -35,6 +35,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -76,9 +77,9 @@ class Figures:
 
 
 def start_server(
-    max_rooms: int, trace: bool = False, prefix: str | None = None, processes: int = 1
+    max_rooms: int, trace: bool = False, prefix: str | None = None, processes: int = 1, db: str = "none"
 ) -> tuple[subprocess.Popen, str]:
-    command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", "0"]
+    command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", "0", "--db", db]
     command += ["--room-prefix", prefix] if prefix else []
     command += ["--processes", str(processes)] if processes > 1 else []
     command += ["--max-rooms", str(max_rooms), "--rooms-per-client", str(max_rooms)]
@@ -266,6 +267,12 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="worker processes of each server (--processes)")
     parser.add_argument("--rss-every", type=float, default=0.0)
     parser.add_argument("--tracemalloc", action="store_true", help="print what the server's heap grew by")
+    parser.add_argument(
+        "--db",
+        default="none",
+        help="the servers' room database: 'none' (memory only) or 'file' (a new SQLite file per run: the cost of "
+        "durable rooms)",
+    )
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     header = machine("uvicorn", "websockets", "starlette")
@@ -273,7 +280,9 @@ def main() -> None:
     traces = []
     for rooms in [int(n) for n in args.rooms.split(",")]:
         prefixes = [f"s{k + 1}" for k in range(args.servers)] if args.servers > 1 else [None]
-        started = [start_server(rooms + 10, args.tracemalloc, prefix, args.processes) for prefix in prefixes]
+        folder = tempfile.mkdtemp(prefix="bench-load-")
+        db = "none" if args.db == "none" else f"{folder}/rooms.sqlite3"
+        started = [start_server(rooms + 10, args.tracemalloc, prefix, args.processes, db) for prefix in prefixes]
         try:
             time.sleep(1.0)
             pids = [pid for server, _ in started for pid in process_tree(server.pid)]
@@ -301,7 +310,7 @@ def main() -> None:
         gets = [value * 1000 for value in figures.page_gets]
         errors = ", ".join(f"{code} x{figures.errors.count(code)}" for code in sorted(set(figures.errors))) or "none"
         rows.append(
-            f"| {rooms} | {args.servers} x {args.processes} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
+            f"| {rooms} | {args.servers} x {args.processes} | {args.db} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
             f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
             f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} |"
         )
@@ -313,9 +322,9 @@ def main() -> None:
         f"Rooms of {args.people} scripted people (a grid a second each) and {args.bots} {args.bot} bots; "
         f"load average at the end {load_now}.",
         "",
-        "| rooms | servers x processes | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
+        "| rooms | servers x processes | db | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
         "| checks | hands ended | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         *traces,
