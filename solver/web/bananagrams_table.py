@@ -108,6 +108,7 @@ class BananagramsTable:
     instead of dealt afresh."""
 
     messages = frozenset({"grid", "call", "hint"})
+    durable = True  # its hand is saved as it goes and resumes after a restart
 
     def __init__(self, setup: TableSetup, handle: TableHandle, resume: SavedHand | None = None):
         self.handle = handle

@@ -25,17 +25,25 @@ is closed when its head takes longer than `header_timeout` or grows past `MAX_HE
 
 The totals (`max_rooms`, the engine's `max_sessions`) are shared out among the workers; the
 quotas per client address are each worker's own (docs/SECURITY.md).
+
+Supervision. A worker that dies is started again by the front (it reloads its rooms from the
+room database, `--db`, and takes up their hands); the other workers never stop. While it
+starts, its rooms' connections are answered 503 and the rest go to the live workers. A
+worker that keeps dying (RESTARTS_BEFORE_BACKOFF deaths within RESTART_WINDOW_SECONDS) is
+reported and started again only after a growing pause, up to MAX_RESTART_PAUSE_SECONDS.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import multiprocessing
 import os
 import re
 import signal
 import socket
+import time
 from dataclasses import replace
 
 from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT, MAX_ROOM_PREFIX_CHARS
@@ -48,6 +56,10 @@ ROOM_PATH = re.compile(rb"^[A-Z]+ /r/([a-z0-9]+)-")
 HEAD_TOO_LARGE = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 ACCEPT_RETRY_SECONDS = 0.1  # after a failed accept (out of file descriptors): breathe, then go on
 WORKER_START_SECONDS = 120.0  # a worker imports the engine and loads the word lists first
+RESTART_WINDOW_SECONDS = 60.0
+RESTARTS_BEFORE_BACKOFF = 3
+MAX_RESTART_PAUSE_SECONDS = 30.0
+log = logging.getLogger("bananas.web")
 
 
 class WorkerError(RuntimeError):
@@ -181,6 +193,7 @@ class Front:
         self.turn = 0
         self.sending = [asyncio.Lock() for _ in channels]
         self.routing: set[asyncio.Task] = set()
+        self.down: set[int] = set()  # workers being started again: not routed to
 
     async def serve(self) -> None:
         loop = asyncio.get_running_loop()
@@ -207,7 +220,11 @@ class Front:
             if head is None:
                 await self._answer(connection, HEAD_TOO_LARGE)
             elif head:
-                await self._hand_over(self._worker(head), connection, head, loop)
+                worker = self._worker(head)
+                if worker in self.down:  # its rooms come back with it: try again shortly
+                    await self._answer(connection, SERVICE_UNAVAILABLE)
+                else:
+                    await self._hand_over(worker, connection, head, loop)
         except (TimeoutError, OSError):
             pass
         finally:
@@ -231,8 +248,17 @@ class Front:
         named = ROOM_PATH.match(head)
         if named and named.group(1) in self.worker_of:
             return self.worker_of[named.group(1)]
-        self.turn = (self.turn + 1) % len(self.channels)
+        for _ in self.channels:  # the next live worker in turn
+            self.turn = (self.turn + 1) % len(self.channels)
+            if self.turn not in self.down:
+                break
         return self.turn
+
+    def replace_worker(self, index: int, channel: socket.socket) -> None:
+        """A worker started again: its new channel, routed to from now on."""
+        channel.setblocking(False)
+        self.channels[index] = channel
+        self.down.discard(index)
 
     async def _hand_over(self, worker: int, connection: socket.socket, head: bytes, loop) -> None:
         channel = self.channels[worker]
@@ -270,50 +296,92 @@ def _resolve_with(future: asyncio.Future, value) -> None:
 
 
 def serve_processes(listener: socket.socket, config: WebConfig, processes: int, on_ready=None) -> None:
-    """Serve on `processes` workers behind a front until SIGINT / SIGTERM. WorkerError when
-    a worker does not start or dies (the front stops the others: a supervisor may start the
-    server again)."""
+    """Serve on `processes` workers behind a front until SIGINT / SIGTERM, starting again a
+    worker that dies (module docstring). WorkerError when a worker does not start at first."""
     prefixes = worker_prefixes(config.room_prefix, processes)
-    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads forked
-    channels, workers = [], []
-    for prefix in prefixes:
-        front_end, worker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        worker = context.Process(
-            target=run_worker, args=(worker_config(config, prefix, processes), worker_end), name=f"bananas-{prefix}"
-        )
-        worker.start()
-        worker_end.close()
-        channels.append(front_end)
-        workers.append(worker)
+    configs = [worker_config(config, prefix, processes) for prefix in prefixes]
+    started = [start_worker(worker) for worker in configs]
+    workers = [process for _, process in started]
     try:
-        for channel, worker in zip(channels, workers):
-            channel.settimeout(WORKER_START_SECONDS)
-            try:
-                started = channel.recv(len(READY)) == READY
-            except OSError:
-                started = False
-            if not started:
+        for channel, worker in started:
+            if not worker_ready(channel):
                 raise WorkerError(f"the worker process {worker.name} did not start")
         if on_ready is not None:
             on_ready()
-        if asyncio.run(_front_until_stopped(Front(listener, channels, prefixes, config), workers)):
-            raise WorkerError("a worker process stopped; the server stopped with it")
+        front = Front(listener, [channel for channel, _ in started], prefixes, config)
+        asyncio.run(_front_until_stopped(front, workers, configs))
     finally:
         _stop(workers)
 
 
-async def _front_until_stopped(front: Front, workers: list) -> int:
-    """0 on SIGINT / SIGTERM, 1 when a worker exits first."""
+def start_worker(config: WebConfig) -> tuple[socket.socket, multiprocessing.process.BaseProcess]:
+    """A worker process serving `config`'s rooms, and the front's end of its channel."""
+    context = multiprocessing.get_context("spawn")  # a fresh interpreter: no threads forked
+    front_end, worker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    worker = context.Process(target=run_worker, args=(config, worker_end), name=f"bananas-{config.room_prefix}")
+    worker.start()
+    worker_end.close()
+    return front_end, worker
+
+
+def worker_ready(channel: socket.socket) -> bool:
+    """Wait (blocking) for a new worker's READY."""
+    channel.settimeout(WORKER_START_SECONDS)
+    try:
+        return channel.recv(len(READY)) == READY
+    except OSError:
+        return False
+
+
+async def _front_until_stopped(front: Front, workers: list, configs: list[WebConfig]) -> None:
+    """Route until SIGINT / SIGTERM; a worker that dies meanwhile is started again."""
     loop = asyncio.get_running_loop()
     stopped: asyncio.Future = loop.create_future()
     for signal_number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signal_number, _resolve_with, stopped, 0)
-    for worker in workers:
-        loop.add_reader(worker.sentinel, _resolve_with, stopped, 1)
+    deaths: list[list[float]] = [[] for _ in workers]
+
+    def watch(index: int) -> None:
+        loop.add_reader(workers[index].sentinel, died, index)
+
+    def died(index: int) -> None:
+        loop.remove_reader(workers[index].sentinel)
+        if not stopped.done():
+            front.down.add(index)
+            restarting.add(loop.create_task(restart(index)))
+
+    async def restart(index: int) -> None:
+        now = time.monotonic()
+        deaths[index] = [t for t in deaths[index] if now - t < RESTART_WINDOW_SECONDS] + [now]
+        pause = 0.0
+        if len(deaths[index]) >= RESTARTS_BEFORE_BACKOFF:
+            pause = min(MAX_RESTART_PAUSE_SECONDS, 2.0 ** (len(deaths[index]) - RESTARTS_BEFORE_BACKOFF))
+        log.error(
+            "worker %s stopped (exit code %s): starting it again%s",
+            workers[index].name,
+            workers[index].exitcode,
+            f" in {pause:g} s ({len(deaths[index])} deaths in a minute)" if pause else "",
+        )
+        await asyncio.sleep(pause)
+        while not stopped.done():
+            channel, worker = start_worker(configs[index])
+            workers[index] = worker
+            if await loop.run_in_executor(None, worker_ready, channel):
+                front.replace_worker(index, channel)
+                watch(index)
+                return
+            channel.close()
+            log.error("worker %s did not start: trying again", worker.name)
+            await asyncio.sleep(min(MAX_RESTART_PAUSE_SECONDS, 2.0))
+
+    restarting: set[asyncio.Task] = set()
+    for index in range(len(workers)):
+        watch(index)
     serving = asyncio.ensure_future(front.serve())
-    code = await stopped
+    await stopped
     serving.cancel()
-    return code
+    for task in restarting:
+        task.cancel()
 
 
 def _stop(workers: list) -> None:

@@ -491,7 +491,7 @@ class Room:
         """A Bananagrams hand is saved as it goes: its setup now, its inputs and progress as
         they come (a Spellevate round is not: its room comes back to the lobby)."""
         store, handle = self.store, self.table_handle
-        if store is None or handle is None or not isinstance(table, BananagramsTable):
+        if store is None or handle is None or not table.durable:
             return
         store.start_hand(self.id, setup_record(setup), table.progress())
         handle.record_input = lambda seq, entry: store.add_input(self.id, seq, entry)
@@ -568,13 +568,14 @@ class Room:
         round, or a hand whose inputs were lost) the room comes back to the lobby."""
         if self.phase != "playing":
             return
-        if saved is None or self.variant.game != BANANAGRAMS:
+        factory = TABLES[self.variant.game]
+        if saved is None or not factory.durable:  # type: ignore[attr-defined]
             self.phase = "lobby"
             return
         setup = self.table_setup(saved.setup)
         handle = TableHandle(self.id, lambda: list(self.connections.items()), self.table_ended, lambda: self.closed)
         self.table_handle = handle
-        table = await asyncio.to_thread(BananagramsTable, setup, handle, saved)
+        table = await asyncio.to_thread(factory, setup, handle, saved)  # type: ignore[call-arg]
         self.table = table
         self.keep_hand(setup, table)
         await table.start()

@@ -52,6 +52,7 @@ class SpellevateTable:
     pages see."""
 
     messages = frozenset({"play", "pass"})
+    durable = False  # a round is not saved: its room comes back to the lobby
 
     def __init__(self, setup: TableSetup, handle: TableHandle):
         self.handle = handle
@@ -94,6 +95,10 @@ class SpellevateTable:
 
     def seated(self, seat: Seat) -> bool:
         return self.index_of(seat) is not None
+
+    def progress(self) -> dict:
+        """Nothing: a Spellevate round is not saved (`durable` is False)."""
+        return {}
 
     def hand_log(self) -> str | None:
         return None  # no review or replay for Spellevate (yet): the room says so

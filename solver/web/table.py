@@ -136,6 +136,9 @@ class Table(Protocol):
     """A game at a room's table, as the room drives it (see the module docstring)."""
 
     messages: frozenset[str]  # the page messages `on_message` takes (every other type is the room's)
+    # Whether a durable room saves this table's hand (solver.web.store): then the table takes
+    # `resume` (a SavedHand) as a third argument and has `progress()`.
+    durable: bool
 
     async def start(self) -> None:
         """Deal and begin: tell every page, and spawn the driver through the handle."""
@@ -154,6 +157,9 @@ class Table(Protocol):
 
     def seated(self, seat: Seat) -> bool:
         """Whether `seat` was dealt into this table's hand."""
+
+    def progress(self) -> dict:
+        """A durable table's progress besides its hand's inputs (what `resume` takes back)."""
 
     def hand_log(self) -> str | None:
         """The hand's event log (JSON lines, docs/ROOMS.md) once it is over; None while it

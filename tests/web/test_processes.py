@@ -129,11 +129,38 @@ def test_sigterm_stops_the_front_and_its_workers(server):
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
 
 
-def test_a_worker_that_dies_stops_the_server_with_an_error():
-    served = Served()
+def test_a_worker_that_dies_is_started_again_and_its_room_comes_back(tmp_path):
+    """Issue 33: the front starts a dead worker again; it reloads its rooms from the database
+    (with their tokens) while the other worker never stops."""
+    served = Served("--db", str(tmp_path / "rooms.sqlite3"))
+
+    async def open_room() -> tuple[str, str]:
+        room = new_room(served)
+        async with Page(served, room) as ana:
+            token = (await ana.join("ana"))["token"]
+            await ana.send({"type": "start"})
+            tiles = await ana.until(lambda m: m["type"] == "tiles" and m["held"])
+            return room, token, tiles["held"]
+
+    async def rejoin(room: str, token: str) -> dict:
+        async with Page(served, room) as ana:
+            await ana.join("ana", token)
+            return await ana.until(lambda m: m["type"] == "tiles")
+
     try:
-        os.kill(served.workers()[0], signal.SIGKILL)
-        assert served.process.wait(timeout=30) == 1
-        assert "a worker process stopped" in served.process.stderr.read()
+        room, token, held = run_bounded(open_room)
+        number = int(room.split("-", 1)[0][1:])  # w1-..., w2-...: the workers start in that order
+        victim = sorted(served.workers())[number - 1]
+        other = [pid for pid in served.workers() if pid != victim]
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 90
+        while victim in served.workers() or len(served.workers()) < 2 or request(served, "GET", f"/r/{room}")[0] != 200:
+            assert served.process.poll() is None, served.process.stderr.read()
+            assert time.monotonic() < deadline, "the worker was not started again"
+            time.sleep(0.3)
+        assert set(other) <= set(served.workers())  # the other worker never stopped
+        again = run_bounded(lambda: rejoin(room, token))
+        assert sorted(again["held"]) == sorted(held)  # the solo hand, where it was
     finally:
         served.stop()
+    assert "worker bananas-" in served.process.stderr.read()  # the death is reported
