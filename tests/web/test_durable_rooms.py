@@ -85,6 +85,15 @@ async def build_and_call(page: Page, held: str, call: str, **extra) -> dict:
     return await page.until(lambda m: m["type"] == "tiles" and m["held"] != held or m["type"] == "error")
 
 
+async def seated_with_a_bot(page: Page, preset: str) -> tuple[str, dict]:
+    """Join as ana, seat a bot of `preset`, start: ana's token and her deal."""
+    token = (await page.join("ana"))["token"]
+    await page.send({"type": "add_bot", "preset": preset})
+    await page.until(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
+    await page.send({"type": "start"})
+    return token, await page.until(lambda m: m["type"] == "tiles" and m["held"])
+
+
 def state_of(page: Page) -> tuple:
     """What the page knows of the hand: its tiles, the bunch, each player's count, the log."""
     tiles = next(m for m in reversed(page.seen) if m["type"] == "tiles")
@@ -101,11 +110,7 @@ def test_a_killed_server_resumes_the_hand_and_it_plays_to_its_end(tmp_path):
     async def first(server) -> tuple:
         room = new_room(server)
         async with Page(server, room) as ana:
-            token = (await ana.join("ana"))["token"]
-            await ana.send({"type": "add_bot", "preset": "slow"})
-            await ana.until(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
-            await ana.send({"type": "start"})
-            dealt = await ana.until(lambda m: m["type"] == "tiles" and m["held"])
+            token, dealt = await seated_with_a_bot(ana, "slow")
             peeled = await build_and_call(ana, dealt["held"], "peel")
             assert len(peeled["held"]) == 22, peeled
             rack = TileCounts.from_letters(peeled["held"]) - TileCounts.from_letters(dealt["held"])
@@ -178,11 +183,7 @@ def test_a_room_and_its_hand_come_back_from_the_database(tmp_path):
     async def play(server) -> tuple:
         room = new_room(server)
         async with Page(server, room) as ana:
-            token = (await ana.join("ana"))["token"]
-            await ana.send({"type": "add_bot", "preset": "easy"})
-            await ana.until(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
-            await ana.send({"type": "start"})
-            dealt = await ana.until(lambda m: m["type"] == "tiles" and m["held"])
+            token, dealt = await seated_with_a_bot(ana, "easy")
             await build_and_call(ana, dealt["held"], "peel")
             await ana.until("table")
             await ana.quiet(0.3)
