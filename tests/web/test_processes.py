@@ -38,12 +38,20 @@ class Served:
     def workers(self) -> list[int]:
         """The worker processes (multiprocessing's spawned children; not its resource tracker)."""
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
-        return [int(pid) for pid in children if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+        return [int(pid) for pid in children if "spawn_main" in cmdline(int(pid))]
 
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=30)
+
+
+def cmdline(pid: int) -> str:
+    """A process's command line; "" once it is gone (a worker just killed is listed a moment longer)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except FileNotFoundError:
+        return ""
 
 
 @pytest.fixture(scope="module")
