@@ -20,7 +20,6 @@ origin on the table).
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -29,6 +28,7 @@ import numpy as np
 from solver.core.grid import Cell, Grid, best_translation, find_words, validate
 from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
 from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.search.native import search_clock
 from solver.search.solving import SearchPlan, extend, solve, warm_kernels
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
@@ -230,7 +230,7 @@ class Board:
         cells = self.grid.cells() if self.grid is not None else {}
         if cells.get(cell) != letter:
             raise TileError(f"no {letter} at row {cell[0] + 1}, column {cell[1] + 1} of the grid")
-        started = time.perf_counter()
+        started = search_clock()
         assert self.grid is not None  # the cell held the tile, so there is a grid
         self.grid, _ = lift(self.grid, [cell])
         before = self.grid  # the dumped tile itself is not "moved"
@@ -239,7 +239,7 @@ class Board:
         result.moved = tiles_moved(before, result.grid)
         if mended and result.tier == "hook":
             result.tier = "lift"  # tiles were lifted to mend the grid
-        result.elapsed_ms = (time.perf_counter() - started) * 1000
+        result.elapsed_ms = (search_clock() - started) * 1000
         return result
 
     def _mend(self) -> int:
@@ -269,7 +269,7 @@ class Board:
         if up_to not in TIERS[1:5]:
             raise ValueError(f"up_to is one of {', '.join(TIERS[1:5])}, got {up_to!r}")
         warm_kernels(self.lexicon)  # compile/load the kernels before the clock starts
-        started = time.perf_counter()
+        started = search_clock()
         deadline = started + (self.time_limit if time_limit is None else time_limit)
         old = self.grid
         self.nodes = 0
@@ -278,7 +278,7 @@ class Board:
         if outcome:
             self.grid, self.hand = grid, TileCounts()
         moved = tiles_moved(old, grid) if outcome else 0
-        return Rebuild(self.grid, self.hand, moved, (time.perf_counter() - started) * 1000, tier, self.nodes)
+        return Rebuild(self.grid, self.hand, moved, (search_clock() - started) * 1000, tier, self.nodes)
 
     def _place(self, deadline: float, last_tier: int) -> tuple[str, Grid] | None:
         if len(self.hand) == 0:
@@ -295,7 +295,7 @@ class Board:
             return None
         leaves = leaf_words(self.grid)
         for _, cells in leaves:
-            if time.perf_counter() >= deadline or self._cap(None) == 0:
+            if search_clock() >= deadline or self._cap(None) == 0:
                 return None
             core, lifted = lift(self.grid, cells)
             assert core is not None  # a leaf word's shared cell stays on the grid
@@ -330,7 +330,7 @@ class Board:
 
     def can_place_quickly(self) -> bool:
         """Hook and a few single-lift tries only (what a dump estimate can afford)."""
-        deadline = time.perf_counter() + self.time_limit
+        deadline = search_clock() + self.time_limit
         if self.grid is None:
             return bool(self._resolve(deadline))
         if self._extend(self.grid, self.hand, deadline):
@@ -350,7 +350,7 @@ class Board:
         return left if budget is None else min(budget, left)
 
     def _extend(self, base: Grid, hand: TileCounts, deadline: float) -> Grid | None:
-        remaining = deadline - time.perf_counter()
+        remaining = deadline - search_clock()
         cap = self._cap(self.node_budget)
         if remaining <= 0 or cap == 0:
             return None
@@ -380,7 +380,7 @@ class Board:
         return result.grid if result.solved else None
 
     def _resolve(self, deadline: float) -> tuple[str, Grid] | None:
-        remaining = deadline - time.perf_counter()
+        remaining = deadline - search_clock()
         budget = self._cap(None if self.node_budget is None else 4 * self.node_budget)
         if remaining <= 0 or budget == 0:
             return None

@@ -43,6 +43,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -171,13 +172,47 @@ def resolve(module_name: str, name: str) -> Callable:
         return getattr(module, name)
 
 
-_numba_hooks: list[Callable[[], None]] = []  # run once, when the kernels first need numba
+_numba_hooks: list[Callable[[], None]] = [lambda: _count_compile_time()]  # run once, when numba is first needed
 
 
 def when_numba_is_needed(hook: Callable[[], None]) -> None:
     """Call `hook` once, just before the kernels are first bound to numba (so a caller can,
     say, watch numba's compile events without importing numba itself beforehand)."""
     _numba_hooks.append(hook)
+
+
+_compiling = {"seconds": 0.0, "depth": 0, "since": 0.0}  # numba's compile time in this process
+
+
+def search_clock() -> float:
+    """The clock a search's deadline runs on: `time.perf_counter()` less the seconds numba has
+    spent compiling kernels in this process, so a first call's compile never counts against
+    its caller's deadline (it is reported apart: `compile_seconds`). A load from numba's
+    cache is no compile and counts as search time (milliseconds)."""
+    return time.perf_counter() - _compiling["seconds"]
+
+
+def compile_seconds() -> float:
+    """Wall seconds numba has spent compiling kernels in this process."""
+    return _compiling["seconds"]
+
+
+def _count_compile_time() -> None:
+    from numba.core import event
+
+    class CompileTime(event.Listener):
+        # Compiles nest (a kernel's callees) and numba serializes them: count the outermost.
+        def on_start(self, ev: event.Event) -> None:
+            if _compiling["depth"] == 0:
+                _compiling["since"] = time.perf_counter()
+            _compiling["depth"] += 1
+
+        def on_end(self, ev: event.Event) -> None:
+            _compiling["depth"] -= 1
+            if _compiling["depth"] == 0:
+                _compiling["seconds"] += time.perf_counter() - _compiling["since"]
+
+    event.register("numba:compile", CompileTime())
 
 
 def bind_jit(module_name: str, replace: tuple[str, ...] = ()) -> None:

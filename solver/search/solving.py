@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import math
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -32,6 +31,7 @@ from solver.core.limits import MAX_SOLVE_TILES
 from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search import kernels as K
+from solver.search.native import search_clock
 from solver.search.objectives import OBJECTIVES, objective_key
 from solver.search.proofs import letter_count_proof
 
@@ -353,7 +353,7 @@ def solve(
     .TA.
     CAMP
     """
-    started = time.perf_counter()
+    started = search_clock()
     tiles = TileCounts.from_letters(tiles) if isinstance(tiles, str) else tiles
     lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     _check_arguments(tiles, objective, min_length, time_limit)
@@ -362,7 +362,7 @@ def solve(
     proof = _prove_no_grid(tiles, lexicon, min_length)
     if proof:
         return Solution(
-            tiles, "no-grid", elapsed_ms=(time.perf_counter() - started) * 1000, objective=objective, proof=proof
+            tiles, "no-grid", elapsed_ms=(search_clock() - started) * 1000, objective=objective, proof=proof
         )
     return _search(tiles, lexicon, None, started, time_limit, objective, seed, min_length, max_nodes, plan)
 
@@ -383,13 +383,13 @@ def extend(
 
     The arguments and errors are those of `solve` (`time_limit` in seconds, default 1), with
     the objective 'any'; `base` (a Grid) must be valid for the lexicon."""
-    started = time.perf_counter()
+    started = search_clock()
     tiles = TileCounts.from_letters(tiles) if isinstance(tiles, str) else tiles
     lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     _check_arguments(tiles + base.tiles(), "any", min_length, time_limit)
     if len(tiles) == 0:
         return Solution(
-            base.tiles(), "solved", base, [w.text for w in find_words(base)], (time.perf_counter() - started) * 1000
+            base.tiles(), "solved", base, [w.text for w in find_words(base)], (search_clock() - started) * 1000
         )
     return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes, plan)
 
@@ -421,14 +421,14 @@ def _run_phases(
 
     def finish(status: str, grid: Grid | None = None, nodes: int = 0, proof: str = "") -> Solution:
         words = [w.text for w in find_words(grid)] if grid else []
-        return Solution(all_tiles, status, grid, words, (time.perf_counter() - started) * 1000, nodes, objective, proof)
+        return Solution(all_tiles, status, grid, words, (search_clock() - started) * 1000, nodes, objective, proof)
 
     def counting_proof() -> str:
         """The letter-count argument (`proofs`), for a hand on an empty board small enough
         to list its words, within the time left."""
-        if base is not None or len(tiles) > EXHAUSTIVE_UP_TO or time.perf_counter() >= deadline:
+        if base is not None or len(tiles) > EXHAUSTIVE_UP_TO or search_clock() >= deadline:
             return ""
-        return letter_count_proof(tiles, lexicon, min_length, deadline - time.perf_counter())
+        return letter_count_proof(tiles, lexicon, min_length, deadline - search_clock())
 
     proof_tried = False
     words_run = None
@@ -442,8 +442,8 @@ def _run_phases(
             _tighten_bounds(run, objective, best)
         status = K.PAUSED
         slice_nodes = 8  # small first: a node of a big hand can take milliseconds
-        while time.perf_counter() < deadline:
-            slice_started = time.perf_counter()
+        while search_clock() < deadline:
+            slice_started = search_clock()
             nodes_before = run.nodes
             # Node caps are met exactly, so a capped search is a pure function of its input.
             for cap in (phase.node_limit, None if max_nodes is None else max_nodes - nodes):
@@ -487,7 +487,7 @@ def _run_phases(
                 return finish("solved", grid, nodes + decisions)
             if status_name == "no-grid":
                 return finish("no-grid", nodes=nodes + decisions, proof=WORD_SEARCH)
-        if time.perf_counter() >= deadline or (max_nodes is not None and nodes >= max_nodes):
+        if search_clock() >= deadline or (max_nodes is not None and nodes >= max_nodes):
             break
     if best is not None:
         return finish("solved", best, nodes)
@@ -497,7 +497,7 @@ def _run_phases(
         proof = "" if proof_tried else counting_proof()
         if proof:
             return finish("no-grid", nodes=nodes, proof=proof)
-        if base is None and len(tiles) <= WORD_SEARCH_UP_TO and time.perf_counter() < deadline:
+        if base is None and len(tiles) <= WORD_SEARCH_UP_TO and search_clock() < deadline:
             words_run = words_run or _word_search_run(tiles, lexicon, min_length)  # resumes where it paused
             status_name, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, deadline)
             if status_name == "solved":
@@ -526,7 +526,7 @@ def _run_word_search(
     left: a grid (checked by the validator), a proof that there is none, or 'timeout'."""
     from solver.core.grid import validate
 
-    now = time.perf_counter()
+    now = search_clock()
     status, grid, decisions = run.run(now + max(deadline - now, 0.0) * share)
     if status == "solved" and not validate(grid, lexicon, tiles=tiles, min_length=min_length).ok:
         return "timeout", None, decisions  # cannot happen unless the search is wrong: no claim made
@@ -536,7 +536,7 @@ def _run_word_search(
 def _next_slice(current: int, done: int, slice_started: float, deadline: float) -> int:
     """Nodes for the next kernel call: double while calls are short, but aim to come back
     within a quarter of the time left (and under 20 ms), so the deadline is kept."""
-    now = time.perf_counter()
+    now = search_clock()
     per_node = (now - slice_started) / max(done, 1)
     budget = min((deadline - now) / 4, 0.02)
     return int(max(1, min(current * 2, budget / max(per_node, 1e-7))))

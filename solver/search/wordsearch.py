@@ -46,6 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.search import kernels as K
+from solver.search.native import search_clock
 
 
 def carriers(words: list[str], hand_letters: set[str]) -> set[str]:
@@ -178,7 +179,7 @@ class WordSearch:
     """One hand's search, run in calls that each stop at a deadline and resume where it
     paused: `run` returns (status, grid or None, decisions so far), status 'solved' with a
     grid, 'no-grid' when the search is complete without one, 'timeout' when the deadline
-    (perf_counter) or the node budget came first."""
+    (`native.search_clock`) or the node budget came first."""
 
     def __init__(self, tiles, lexicon, min_length: int):
         self.counts = tiles.counts.astype(np.int64)
@@ -199,7 +200,6 @@ class WordSearch:
         return int(self.search.state[K.WS_NODES])
 
     def run(self, deadline: float, node_budget: int | None = None) -> tuple:
-        import time
 
         from solver.core.grid import Grid
 
@@ -211,7 +211,7 @@ class WordSearch:
         while True:
             if node_budget is not None:
                 self.slice_nodes = max(1, min(self.slice_nodes, node_budget - self.decisions))
-            started = time.perf_counter()
+            started = search_clock()
             status = K.word_search(s, self.words, self.hard, self.slice_nodes)
             if status == K.WS_FOUND:
                 side = int(np.sqrt(len(s.board)))
@@ -221,7 +221,7 @@ class WordSearch:
                 return "no-grid", None, self.decisions
             if status == K.WS_OVERFLOW:
                 return "timeout", None, self.decisions
-            now = time.perf_counter()
+            now = search_clock()
             if now >= deadline or (node_budget is not None and self.decisions >= node_budget):
                 return "timeout", None, self.decisions
             per_node = (now - started) / max(self.slice_nodes, 1)

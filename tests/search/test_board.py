@@ -430,8 +430,9 @@ def test_dump_advice_does_not_depend_on_the_machine_speed(en, monkeypatch):
     board = Board(en, grid=Grid.parse("REST"), hand="QOV", node_budget=20_000)
     bunch = ENGLISH - board.tiles
     normal = dump_advice(board, bunch, samples=12, seed=7).to_json()
-    monkeypatch.setattr(solver.search.board, "time", SlowClock())
-    monkeypatch.setattr(solver.search.solving, "time", solver.search.board.time)
+    slow = SlowClock()  # the search's clock (native.search_clock) in both modules
+    monkeypatch.setattr(solver.search.board, "search_clock", slow.perf_counter)
+    monkeypatch.setattr(solver.search.solving, "search_clock", slow.perf_counter)
     assert normal["recommended"] == "Q"
     assert dump_advice(board, bunch, samples=12, seed=7).to_json() == normal  # slow: V, every chance lower
 

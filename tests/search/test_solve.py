@@ -648,3 +648,20 @@ def test_searches_in_threads_share_one_pool_of_buffers(en):
     for hand, grid in zip(hands, together):
         assert grid is not None and validate(grid, en, TileCounts.from_letters(hand)).ok
     assert sum(len(free) for free in _FREE_WORKSPACES.values()) <= pooled + 2
+
+
+@pytest.mark.skipif(JIT_DISABLED, reason="numba compiles nothing without its JIT")
+def test_compile_time_does_not_count_against_a_deadline():
+    """A first call that compiles a kernel waits for the compile outside its deadline: the
+    search's clock (`native.search_clock`) stands still while numba compiles. (A test run in
+    which another module's kernels compiled inside a timed solve failed its deadline.)"""
+    from numba.core import event
+
+    from solver.search import native
+
+    solve("CATMAP", time_limit=60.0)  # numba is in use: its compile events are counted
+    clock, wall, compiled = native.search_clock(), time.perf_counter(), native.compile_seconds()
+    with event.trigger_event("numba:compile", data={"dispatcher": None, "args": None, "return_type": None}):
+        time.sleep(0.3)  # as long as a compile
+    assert native.compile_seconds() - compiled >= 0.3
+    assert time.perf_counter() - wall >= 0.3 and native.search_clock() - clock < 0.1
