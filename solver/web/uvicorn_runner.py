@@ -149,7 +149,10 @@ class BackgroundServer:
         self.app = self.server.config.app
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
-    def start(self, timeout: float = 30.0) -> BackgroundServer:
+    def start(self, timeout: float = 180.0) -> BackgroundServer:
+        """Start serving; RuntimeError if it has not started within `timeout` seconds (a bound
+        that only catches a hang: a cold start loads the word lists, which on a loaded
+        machine took over 30 s)."""
         if not self.thread.is_alive():
             self.thread.start()
         deadline = time.monotonic() + timeout
