@@ -55,6 +55,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -237,15 +238,16 @@ def bind_jit(replace: tuple[str, ...] = ()) -> None:
     with _lock:
         while _numba_hooks:
             _numba_hooks.pop(0)()
-        unkeyed = numba.config.CACHE_DIR
-        numba.config.CACHE_DIR = str(numba_cache_dir())  # read as each dispatcher is made, below
+        config: Any = numba.config  # its settings are set from the environment at import
+        unkeyed = config.CACHE_DIR
+        config.CACHE_DIR = str(numba_cache_dir())  # read as each dispatcher is made, below
         try:
             for module in kernel_modules():
                 for name, kernel in _declared.get(module.__name__, {}).items():
                     if isinstance(getattr(module, name), LazyKernel) or name in replace:
                         setattr(module, name, numba.njit(**kernel.options)(kernel.py_func))
         finally:
-            numba.config.CACHE_DIR = unkeyed
+            config.CACHE_DIR = unkeyed
         _share_bindings()
 
 
@@ -320,7 +322,7 @@ def _problem(values: tuple, kinds: tuple, what: str) -> str:
     return ""
 
 
-def bundle_class(bundle: Bundle) -> type:
+def bundle_class(bundle: Bundle) -> type[tuple]:
     """The NamedTuple class of a `Bundle`."""
     return getattr(importlib.import_module(f"{KERNELS_PACKAGE}.{bundle.module}"), bundle.name)
 
