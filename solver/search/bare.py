@@ -16,8 +16,8 @@ this module maps itself:
 or in a first run's background build, `solver.search.native`). The layout file records what
 this module must know of the kernels and the solver - array types and shapes per board size,
 state slots, frame columns, status codes, the first pass's settings, the move ordering - so no
-number is written twice, and a key over the sources it was built from (`sources()`: every file
-of `solver.search.kernels`, `solving` and this module): a library built from other sources is
+number is written twice, and a key over the sources it was built from (every file of
+`solver.search.kernels`, `solving` and this module): a library built from other sources is
 never used.
 
 Only a grid found by the first pass is answered here (most hands: the first pass is where
@@ -57,22 +57,14 @@ SOURCES = ("solving.py", "bare.py")
 _FORMATS = {"i1": "b", "u1": "B", "i4": "i", "i8": "q", "f8": "d"}  # numpy dtype -> memoryview format
 
 
-def sources() -> list[Path]:
-    """The files a library is built from: the kernels' (all: a kernel holds the code of those it
-    calls), then `SOURCES`."""
+def key() -> str:
+    """What a library is built for: its sources (every kernel module's: a kernel holds the code
+    of those it calls; then `SOURCES`), this format, the Python and the machine."""
     from solver.search import kernels  # the package alone: no kernel module, no numpy
 
-    return [*kernels.sources(), *(Path(__file__).with_name(name) for name in SOURCES)]
-
-
-def key() -> str:
-    """What a library is built for: the sources, this format, the Python and the machine."""
     machine = os.uname().machine if hasattr(os, "uname") else sys.platform  # `platform`: 9 ms of import
     digest = hashlib.sha256(f"{FORMAT}|{sys.version}|{machine}".encode())
-    for path in sources():
-        source = path.read_bytes()
-        digest.update(f"{path.name}:{len(source)}\n".encode())
-        digest.update(source)
+    kernels.add_files(digest, [*kernels.sources(), *(Path(__file__).with_name(name) for name in SOURCES)])
     return digest.hexdigest()[:24]
 
 

@@ -362,11 +362,10 @@ def kernel_sources() -> list[Path]:
 
 def sources_key() -> str:
     """A hash of the kernels' sources, each file's name and bytes."""
+    from solver.search import kernels
+
     digest = hashlib.sha256()
-    for path in kernel_sources():
-        source = path.read_bytes()
-        digest.update(f"{path.name}:{len(source)}\n".encode())
-        digest.update(source)
+    kernels.add_files(digest, kernel_sources())
     return digest.hexdigest()[:24]
 
 

@@ -31,8 +31,18 @@ Nothing here imports numba; `solver.search.native` binds the kernels on first us
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 def sources() -> list[Path]:
     """Every source file of the kernels, in a fixed order (what their compiled code depends on)."""
     return sorted(Path(__file__).parent.glob("*.py"))
+
+
+def add_files(digest: Any, paths: list[Path]) -> None:
+    """Feed each file's name, length and bytes to `digest` (a hashlib object): a key changes when
+    any file is edited, renamed, added or removed."""
+    for path in paths:
+        source = path.read_bytes()
+        digest.update(f"{path.name}:{len(source)}\n".encode())
+        digest.update(source)
