@@ -3,9 +3,10 @@
 Three things are built once and cached: a word list's arrays (the marisa-trie and the DAWGs,
 in $BANANAS_CACHE), the compiled extension that `bananas solve`, `peel` and `dump` run the
 search with (`solver.search.native`, in $BANANAS_CACHE/kernels), and numba's compiled kernels
-(numba's cache), which the library, games and the server use. Each takes seconds the first
-time. The package's build makes the first two for the default word list ahead of time, into
-the package (`solver.search.prebuilt`): where that worked, a first `bananas solve` builds
+(numba's cache, in a folder keyed by the kernels' sources: `native.numba_cache_dir`), which the
+library, games and the server use. Each takes seconds the first time. The package's build makes
+the first two for the default word list ahead of time, into the package
+(`solver.search.prebuilt`): where that worked, a first `bananas solve` builds
 nothing. On a terminal, `Notice` says on stderr what is being built and roughly for how long,
 with a spinner, and then how long it took; off a terminal (pipes, files, CI logs) the
 commands stay silent.
@@ -158,7 +159,7 @@ def show_compile_notices() -> None:
 def _watch_entry_compiles(stream: TextIO) -> None:
     from numba.core import event
 
-    from solver.search.native import ENTRIES, KERNELS_MODULE
+    from solver.search.native import ENTRIES, KERNELS_PACKAGE
 
     depth: list[Notice | None] = []  # one slot per compile in progress; callees nest
 
@@ -166,7 +167,7 @@ def _watch_entry_compiles(stream: TextIO) -> None:
         def on_start(self, ev: event.Event) -> None:
             function = ev.data["dispatcher"].py_func
             notice = None
-            if not depth and function.__module__ == KERNELS_MODULE and function.__name__ in ENTRIES:
+            if not depth and function.__module__.startswith(f"{KERNELS_PACKAGE}.") and function.__name__ in ENTRIES:
                 what = f"the solver's {function.__name__} kernel"
                 notice = Notice(stream, what, ENTRY_COMPILE_SECONDS[function.__name__], ("compiling", "compiled"))
                 notice.__enter__()
@@ -336,8 +337,7 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
     with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
         warm_kernels(loaded[0], include_extend=True)
     click.echo(f"numba kernels: {done_or_cached(watch.compiled, 'compiled', started)}")
-    kernels = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ beside the solver's sources"
-    click.echo(f"# caches: word lists and extension in {cache_root()}, numba's kernels in {kernels}")
+    click.echo(f"# caches: word lists and extension in {cache_root()}, numba's kernels in {native.numba_cache_dir()}")
 
 
 def bare_library_state() -> str:

@@ -10,14 +10,15 @@ this module maps itself:
 
 - the word graph: the lexicon cache's `.npy` files (`solver.lexicon.files` says where),
   memory-mapped, their header parsed by `_map_npy`;
-- the workspace: one anonymous memory map per array of `kernels.Workspace` (zeroed pages).
+- the workspace: one anonymous memory map per array of `kernels.layout.Workspace` (zeroed pages).
 
 `build` makes the library and its layout file together (with numba and numpy: at install time
 or in a first run's background build, `solver.search.native`). The layout file records what
 this module must know of the kernels and the solver - array types and shapes per board size,
 state slots, frame columns, status codes, the first pass's settings, the move ordering - so no
-number is written twice, and a key over the sources it was built from (`SOURCES`): a library
-built from other sources is never used.
+number is written twice, and a key over the sources it was built from (every file of
+`solver.search.kernels`, `solving` and this module): a library built from other sources is
+never used.
 
 Only a grid found by the first pass is answered here (most hands: the first pass is where
 `solve` ends for about 98% of 21-tile hands); anything else - no library, a word list whose
@@ -50,17 +51,20 @@ FORMAT = 1  # bump to invalidate every built library
 LIBRARY = "_bananas_bare.so"
 LAYOUT = "_bananas_bare.json"
 SYMBOL = "search"
-# The modules whose code decides what the library computes and what the layout file says.
-SOURCES = ("kernels.py", "solving.py", "bare.py")
+# Beside the kernels, the modules whose code decides what the library computes and what the
+# layout file says.
+SOURCES = ("solving.py", "bare.py")
 _FORMATS = {"i1": "b", "u1": "B", "i4": "i", "i8": "q", "f8": "d"}  # numpy dtype -> memoryview format
 
 
 def key() -> str:
-    """What a library is built for: the sources, this format, the Python and the machine."""
+    """What a library is built for: its sources (every kernel module's: a kernel holds the code
+    of those it calls; then `SOURCES`), this format, the Python and the machine."""
+    from solver.search import kernels  # the package alone: no kernel module, no numpy
+
     machine = os.uname().machine if hasattr(os, "uname") else sys.platform  # `platform`: 9 ms of import
     digest = hashlib.sha256(f"{FORMAT}|{sys.version}|{machine}".encode())
-    for name in SOURCES:
-        digest.update(Path(__file__).with_name(name).read_bytes())
+    kernels.add_files(digest, [*kernels.sources(), *(Path(__file__).with_name(name) for name in SOURCES)])
     return digest.hexdigest()[:24]
 
 
@@ -274,14 +278,16 @@ def build(directory: Path) -> None:
         warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the full path stays
         from numba.pycc.platform import Toolchain
 
-    from solver.search import kernels, native, solving
+    from solver.search import native, solving
+    from solver.search.kernels import layout as kernel_layout
+    from solver.search.kernels import movesearch
 
-    native.bind_jit(native.KERNELS_MODULE)  # the entry's callees compile through their dispatchers
+    native.bind_jit()  # the entry's callees compile through their dispatchers
     directory.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=directory, prefix=".build-") as staging:
         work = Path(staging)
         result, arguments = native.ENTRIES[SYMBOL]
-        entry = ExportEntry(SYMBOL, native._numba_signature(result, arguments), kernels.search.py_func)
+        entry = ExportEntry(SYMBOL, native._numba_signature(result, arguments), movesearch.search.py_func)
         ModuleCompiler([entry], "bananas_bare", use_nrt=True, cpu_name="").write_native_object(
             str(work / "search.o"), wrap=False
         )
@@ -299,13 +305,14 @@ def build(directory: Path) -> None:
             extra_cflags=["-fPIC"],
         )
         toolchain.link_shared(str(work / LIBRARY), [str(work / "search.o"), *objects])
-        (work / LAYOUT).write_text(json.dumps(layout(kernels, solving), indent=1))
+        (work / LAYOUT).write_text(json.dumps(layout(kernel_layout, solving), indent=1))
         for name in (LIBRARY, LAYOUT):  # the layout last: `find` reads it first
             os.replace(work / name, directory / name)
 
 
 def layout(kernels, solving) -> dict:
-    """What `BareSolver` needs to know, read from the modules themselves."""
+    """What `BareSolver` needs to know, read from the modules themselves (`kernels`: the
+    kernels' `layout` module)."""
     from types import SimpleNamespace
 
     from solver.core.tiles import ALPHABET

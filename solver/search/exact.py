@@ -1,6 +1,6 @@
 """A complete search, cell by cell: settles the hands the whole-word move model cannot.
 
-The move model (`solver.search.kernels`) grows a grid one whole word at a time, every
+The move model (`solver.search.kernels.movesearch`) grows a grid one whole word at a time, every
 intermediate grid valid; a grid none of whose build orders stays valid (dense corners, words
 side by side) lies outside it, so its exhaustion is no proof. This search decides every cell
 instead, so when it ends without a grid, none exists.
@@ -26,27 +26,27 @@ What it prunes, each a property every valid grid has, checked as soon as it is d
 Every grid it returns passes `solver.core.grid.validate` (the caller checks); its "no grid"
 answers are tested against `solver.search.reference.exhaustive_grid_exists` on small hands.
 The search keeps all its state in arrays, so it runs in slices under a deadline.
-Its kernel, `exact_search`, and the bundle `ExactSearchState` are in `solver.search.kernels`.
+Its kernel, `exact_search`, and the bundle `ExactSearchState` are in `solver.search.kernels.exact`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from solver.search import kernels as K
+from solver.search.kernels import exact as kernel
 from solver.search.native import search_clock
 
 
-def new_exact(tiles: np.ndarray) -> K.ExactSearchState:
+def new_exact(tiles: np.ndarray) -> kernel.ExactSearchState:
     """The arrays for a hand of letter counts `tiles` (int[26]), at the start of the search."""
     n = int(tiles.sum())
     rows, cols = n, 2 * n - 1
     depths = rows * cols - (n - 1) + 1
-    state = np.zeros(K.EX_STATE_SIZE, dtype=np.int64)
-    state[K.EX_NEXT_LABEL] = 1
-    state[K.EX_MIN_COL], state[K.EX_MAX_COL] = n - 1, n - 1  # the first tile's column
+    state = np.zeros(kernel.EX_STATE_SIZE, dtype=np.int64)
+    state[kernel.EX_NEXT_LABEL] = 1
+    state[kernel.EX_MIN_COL], state[kernel.EX_MAX_COL] = n - 1, n - 1  # the first tile's column
     choice = np.full(depths, -1, dtype=np.int64)
-    return K.ExactSearchState(
+    return kernel.ExactSearchState(
         np.zeros(rows * cols, dtype=np.uint8),
         tiles.astype(np.int64).copy(),
         state,
@@ -73,15 +73,15 @@ def exact_grid(tiles, lexicon, min_length: int, deadline: float, node_budget: in
     slice_nodes = 20_000
     while True:
         if node_budget is not None:
-            slice_nodes = max(1, min(slice_nodes, node_budget - int(x.state[K.EX_NODES])))
+            slice_nodes = max(1, min(slice_nodes, node_budget - int(x.state[kernel.EX_NODES])))
         started = search_clock()
-        status = K.exact_search(x, n, min_length, slice_nodes, graph.child, graph.terminal, graph.next_mask)
-        nodes = int(x.state[K.EX_NODES])
-        if status == K.EX_FOUND:
+        status = kernel.exact_search(x, n, min_length, slice_nodes, graph.child, graph.terminal, graph.next_mask)
+        nodes = int(x.state[kernel.EX_NODES])
+        if status == kernel.EX_FOUND:
             cols = 2 * n - 1
             cells = {(int(k) // cols, int(k) % cols): chr(64 + int(x.board[k])) for k in np.nonzero(x.board)[0]}
             return "solved", Grid.from_cells(cells), nodes
-        if status == K.EX_EXHAUSTED:
+        if status == kernel.EX_EXHAUSTED:
             return "no-grid", None, nodes
         now = search_clock()
         if now >= deadline or (node_budget is not None and nodes >= node_budget):

@@ -1,8 +1,9 @@
 """How the kernels become machine code: numba's JIT, or a compiled extension for a fast start.
 
-`solver.search.kernels` decorates its functions with this module's `njit` instead of numba's.
-It defers numba: importing the kernels imports no numba. On the first call of a kernel, the
-kernels are bound
+The modules of `solver.search.kernels` decorate their functions with this module's `njit` instead
+of numba's. It defers numba: importing the kernels imports no numba. On the first call of a
+kernel, the kernels of every module of the package are bound together (they call each other:
+a kernel imported by name into another module takes the binding of its own module)
 
 - to numba dispatchers, `numba.njit(cache=True, nogil=True)`: the default, for the library,
   the server (the dispatchers release the GIL), games and tests; or
@@ -12,7 +13,8 @@ kernels are bound
   same source with numba.pycc. The process then never imports numba nor loads numba's cache,
   which is most of a warm `bananas solve` (numba's import and first-use set-up: ~0.4 s).
 
-The extension lives in a folder named by a key that hashes the kernels' source, `ENTRIES`,
+The extension lives in a folder named by a key that hashes the kernels' sources (every file of
+`solver.search.kernels`), `ENTRIES`,
 the Python version, the machine and numpy's version, so a stale one is never loaded: first
 solver/search/compiled/<key>/, where the package's build put it (`solver.search.prebuilt`:
 compiled at install, so a first run needs no build), else $BANANAS_CACHE/kernels/<key>/, built
@@ -25,6 +27,11 @@ BANANAS_FAST_START=0 turns the extension off. One process builds at a time (an f
 `<key>.lock`); `bind_python` runs the kernels uncompiled meanwhile (solver/cli/warmup.py).
 Every call into the extension checks its arguments against `ENTRIES` and falls back to the JIT
 on any difference, so a change in what `solving` passes cannot reach compiled code unchecked.
+
+numba's own cache (`cache=True`) checks only the source file of the function it compiles, but a
+kernel holds the code of the kernels it calls and the constants it reads from other modules of the
+package: `bind_jit` therefore points numba's cache at a folder keyed by the same hash of all the
+kernels' sources (`numba_cache_dir`), so an edit to any of them never loads stale machine code.
 
     python -m solver.search.native      # build the extension now (bananas warm-up does)
 """
@@ -48,6 +55,8 @@ import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -69,9 +78,11 @@ class Array:
 
 @dataclass(frozen=True)
 class Bundle:
-    """A `typing.NamedTuple` argument: the class's name in the kernels module, and its fields."""
+    """A `typing.NamedTuple` argument: the class's name, the module of `solver.search.kernels`
+    that defines it, and its fields."""
 
     name: str
+    module: str
     fields: tuple
 
 
@@ -83,10 +94,11 @@ def _arrays(*specs: str, writable: bool) -> tuple[Array, ...]:
 # The bundles and entry kernels `solver.search.solving`, `proofs` and `wordsearch` call, with the exact types
 # they pass ("int" = int64, "float" = float64). tests/search/test_native.py checks this table against
 # the signatures numba's JIT compiles from real calls.
-GRAPH = Bundle("Graph", _arrays("i4", "u1", "i4", "i4", "i4", "i4", "i4", "i4", writable=False))
-ORDERING = Bundle("Ordering", (Array("f8", 1, True), "float", "float", "float", "float"))
+GRAPH = Bundle("Graph", "layout", _arrays("i4", "u1", "i4", "i4", "i4", "i4", "i4", "i4", writable=False))
+ORDERING = Bundle("Ordering", "layout", (Array("f8", 1, True), "float", "float", "float", "float"))
 WORKSPACE = Bundle(
     "Workspace",
+    "layout",
     _arrays(
         "u1", "i4", "i8", "i8", "i8/2", "i8/2", "f8", "i8", "u1", "i8/2", "i8", "i8", "i8",  # grid .. rng
         "i8/2", "i8/2", "f8", "i8", "i8", "i8/2", "f8", "u1",  # the scratch buffers
@@ -96,6 +108,7 @@ WORKSPACE = Bundle(
 HAND = Array("i8", 1, True)
 WORD_SEARCH_STATE = Bundle(
     "WordSearchState",
+    "wordsearch",
     _arrays(
         "i8", "i8", "i8/2", "i8", "i8", "i8", "i8/2",  # board .. undo
         "i8/2", "i8/2", "i8/2", "i8/2", "i8/2", "i8", "i8", "i8", "i8/2", "i8", "i8", "i8",  # item_cell .. mark
@@ -103,7 +116,9 @@ WORD_SEARCH_STATE = Bundle(
     ),
 )  # fmt: skip
 SPELLED_WORDS = Bundle(
-    "SpelledWords", _arrays("i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8", writable=True)
+    "SpelledWords",
+    "wordsearch",
+    _arrays("i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8", writable=True),
 )
 ENTRIES: dict[str, tuple[str, tuple]] = {
     "search": ("void", (WORKSPACE, GRAPH, ORDERING)),
@@ -112,7 +127,7 @@ ENTRIES: dict[str, tuple[str, tuple]] = {
     "lay_grid": ("void", (Array("u1", 2, True), "int", "int", WORKSPACE, GRAPH)),
     "word_search": ("int", (WORD_SEARCH_STATE, SPELLED_WORDS, "int", "int")),
 }
-KERNELS_MODULE = "solver.search.kernels"
+KERNELS_PACKAGE = "solver.search.kernels"  # every module of it holding kernels is bound with the others
 
 _lock = threading.RLock()
 _declared: dict[str, dict[str, LazyKernel]] = {}  # module -> name -> kernel, as decorated
@@ -159,26 +174,52 @@ def prefer_extension(prefer: bool = True) -> None:
 
 
 def resolve(module_name: str, name: str) -> Callable:
-    """The callable bound to kernel `name`, binding the module's kernels on first use."""
+    """The callable bound to kernel `name` of `module_name`, binding the kernels on first use."""
     with _lock:
         module = sys.modules[module_name]
         if isinstance(getattr(module, name), LazyKernel):
-            extension = _load_extension() if name in ENTRIES and _extension_wanted(module_name) else None
+            extension = _load_extension() if name in ENTRIES and _extension_wanted() else None
             if extension is not None:
                 for entry in ENTRIES:
-                    setattr(module, entry, _checked(entry, getattr(extension, entry)))
+                    setattr(entry_module(entry), entry, _checked(entry, getattr(extension, entry)))
+                _share_bindings()
             else:
-                bind_jit(module_name)
+                bind_jit()
         return getattr(module, name)
 
 
-_numba_hooks: list[Callable[[], None]] = [lambda: _count_compile_time()]  # run once, when numba is first needed
+def kernel_modules() -> list[ModuleType]:
+    """Every module of `solver.search.kernels`, imported (none imports numba)."""
+    from solver.search import kernels
+
+    names = [path.stem for path in kernels.sources() if path.stem != "__init__"]
+    return [importlib.import_module(f"{KERNELS_PACKAGE}.{name}") for name in names]
 
 
-def when_numba_is_needed(hook: Callable[[], None]) -> None:
-    """Call `hook` once, just before the kernels are first bound to numba (so a caller can,
-    say, watch numba's compile events without importing numba itself beforehand)."""
-    _numba_hooks.append(hook)
+def entry_module(name: str) -> ModuleType:
+    """The module of `solver.search.kernels` that defines entry kernel `name`."""
+    for module in kernel_modules():
+        if name in _declared.get(module.__name__, {}):
+            return module
+    raise KeyError(f"no kernel module defines {name}")
+
+
+def _share_bindings() -> None:
+    """Give every kernel imported by name into another kernel module its own module's binding
+    (numba reads a caller's globals when it compiles the caller)."""
+    modules = kernel_modules()
+    homes = {
+        kernel.py_func: (module, name)
+        for module in modules
+        for name, kernel in _declared.get(module.__name__, {}).items()
+    }
+    for module in modules:
+        for attribute, value in list(vars(module).items()):
+            if not callable(value) or isinstance(value, type):
+                continue
+            home = homes.get(getattr(value, "py_func", value))
+            if home is not None and home[0] is not module:
+                setattr(module, attribute, getattr(*home))
 
 
 _compiling = {"seconds": 0.0, "depth": 0, "since": 0.0}  # numba's compile time in this process
@@ -215,36 +256,62 @@ def _count_compile_time() -> None:
     event.register("numba:compile", CompileTime())
 
 
-def bind_jit(module_name: str, replace: tuple[str, ...] = ()) -> None:
-    """Bind every kernel of the module not bound yet (and the `replace` ones) to numba."""
+_numba_hooks: list[Callable[[], None]] = [_count_compile_time]  # run once, when the kernels first need numba
+
+
+def when_numba_is_needed(hook: Callable[[], None]) -> None:
+    """Call `hook` once, just before the kernels are first bound to numba (so a caller can,
+    say, watch numba's compile events without importing numba itself beforehand)."""
+    _numba_hooks.append(hook)
+
+
+def bind_jit(replace: tuple[str, ...] = ()) -> None:
+    """Bind every kernel not bound yet (and the `replace` ones) to numba, with numba's cache in
+    `numba_cache_dir()`."""
     import numba
 
     with _lock:
         while _numba_hooks:
             _numba_hooks.pop(0)()
-        module = sys.modules[module_name]
-        for name, kernel in _declared.get(module_name, {}).items():
-            if isinstance(getattr(module, name), LazyKernel) or name in replace:
-                setattr(module, name, numba.njit(**kernel.options)(kernel.py_func))
+        config: Any = numba.config  # its settings are set from the environment at import
+        unkeyed = config.CACHE_DIR
+        config.CACHE_DIR = str(numba_cache_dir())  # read as each dispatcher is made, below
+        try:
+            for module in kernel_modules():
+                for name, kernel in _declared.get(module.__name__, {}).items():
+                    if isinstance(getattr(module, name), LazyKernel) or name in replace:
+                        setattr(module, name, numba.njit(**kernel.options)(kernel.py_func))
+        finally:
+            config.CACHE_DIR = unkeyed
+        _share_bindings()
 
 
-def bind_python(module_name: str = KERNELS_MODULE) -> None:
-    """Bind every kernel of the module to its pure-Python function: the same code run by the
-    interpreter (as under NUMBA_DISABLE_JIT, so the same results), some 50-100x slower than
-    compiled. For a first run, while the compiled kernels build in another process."""
+def numba_cache_dir() -> Path:
+    """Where numba caches the kernels' machine code: kernels-<key of their sources> below
+    NUMBA_CACHE_DIR, or below $BANANAS_CACHE/numba when it is not set."""
+    root = os.environ.get("NUMBA_CACHE_DIR") or cache_root() / "numba"
+    return Path(root) / f"kernels-{sources_key()}"
+
+
+def bind_python() -> None:
+    """Bind every kernel to its pure-Python function: the same code run by the interpreter (as
+    under NUMBA_DISABLE_JIT, so the same results), some 50-100x slower than compiled. For a
+    first run, while the compiled kernels build in another process."""
     with _lock:
-        module = sys.modules[module_name]
-        for name, kernel in _declared.get(module_name, {}).items():
-            setattr(module, name, kernel.py_func)
+        for module in kernel_modules():
+            for name, kernel in _declared.get(module.__name__, {}).items():
+                setattr(module, name, kernel.py_func)
+        _share_bindings()
 
 
-def unbind(module_name: str = KERNELS_MODULE) -> None:
-    """Make every kernel of the module unbound again: the next call binds them afresh (to the
-    extension, if it is built by then)."""
+def unbind() -> None:
+    """Make every kernel unbound again: the next call binds them afresh (to the extension, if
+    it is built by then)."""
     with _lock:
-        module = sys.modules[module_name]
-        for name, kernel in _declared.get(module_name, {}).items():
-            setattr(module, name, kernel)
+        for module in kernel_modules():
+            for name, kernel in _declared.get(module.__name__, {}).items():
+                setattr(module, name, kernel)
+        _share_bindings()
 
 
 def fast_start_enabled() -> bool:
@@ -254,8 +321,8 @@ def fast_start_enabled() -> bool:
     return os.environ.get("BANANAS_FAST_START", "1") != "0" and not jit_disabled
 
 
-def _extension_wanted(module_name: str) -> bool:
-    return _options["prefer_extension"] and module_name == KERNELS_MODULE and fast_start_enabled()
+def _extension_wanted() -> bool:
+    return _options["prefer_extension"] and fast_start_enabled()
 
 
 # -- calling the extension -------------------------------------------------------------------
@@ -270,14 +337,13 @@ def argument_problem(name: str, args: tuple) -> str:
 def _problem(values: tuple, kinds: tuple, what: str) -> str:
     if len(values) != len(kinds):
         return f"{len(values)} {what}s, compiled for {len(kinds)}"
-    kernels = sys.modules[KERNELS_MODULE]
     for index, (value, kind) in enumerate(zip(values, kinds, strict=True)):
         if kind == "int":
             ok = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
         elif kind == "float":
             ok = isinstance(value, float | np.floating)
         elif isinstance(kind, Bundle):
-            if type(value) is not getattr(kernels, kind.name):
+            if type(value) is not bundle_class(kind):
                 return f"{what} {index} is {_describe(value)}, compiled for {kind.name}"
             problem = _problem(tuple(value), kind.fields, f"{kind.name} field")
             if problem:
@@ -289,6 +355,11 @@ def _problem(values: tuple, kinds: tuple, what: str) -> str:
         if not ok:
             return f"{what} {index} is {_describe(value)}, compiled for {kind}"
     return ""
+
+
+def bundle_class(bundle: Bundle) -> type[tuple]:
+    """The NamedTuple class of a `Bundle`."""
+    return getattr(importlib.import_module(f"{KERNELS_PACKAGE}.{bundle.module}"), bundle.name)
 
 
 def _describe(value: object) -> str:
@@ -305,29 +376,39 @@ def _checked(name: str, compiled: Callable) -> Callable:
 
     def call(*args):
         if argument_problem(name, args):
-            bind_jit(KERNELS_MODULE, replace=(name,))
-            return getattr(sys.modules[KERNELS_MODULE], name)(*args)
+            bind_jit(replace=(name,))
+            return getattr(entry_module(name), name)(*args)
         return compiled(*args)
 
     call.__name__ = call.__qualname__ = name
-    call.py_func = _declared[KERNELS_MODULE][name].py_func  # type: ignore[attr-defined]  # numba's dispatcher attribute
+    call.py_func = _declared[entry_module(name).__name__][name].py_func  # type: ignore[attr-defined]  # numba's dispatcher attribute
     return call
 
 
 # -- where the extension lives -----------------------------------------------------------------
 
 
-def _kernels_source() -> Path:
-    spec = importlib.util.find_spec(KERNELS_MODULE)
-    assert spec is not None and spec.origin is not None  # solver.kernels is part of this package
-    return Path(spec.origin)
+def kernel_sources() -> list[Path]:
+    """The files of `solver.search.kernels`: what every kernel's machine code depends on."""
+    from solver.search import kernels
+
+    return kernels.sources()
+
+
+def sources_key() -> str:
+    """A hash of the kernels' sources, each file's name and bytes."""
+    from solver.search import kernels
+
+    digest = hashlib.sha256()
+    kernels.add_files(digest, kernel_sources())
+    return digest.hexdigest()[:24]
 
 
 def extension_key() -> str:
-    """Hashes everything the compiled code depends on: the kernels' source, `ENTRIES`, the
+    """Hashes everything the compiled code depends on: the kernels' sources, `ENTRIES`, the
     Python version, the machine and numpy's version (an extension built against another numpy
     must not be loaded)."""
-    digest = hashlib.sha256(_kernels_source().read_bytes())
+    digest = hashlib.sha256(sources_key().encode())
     digest.update(repr((ENTRIES, FORMAT, sys.version, platform.machine(), np.__version__)).encode())
     return digest.hexdigest()[:24]
 
@@ -458,8 +539,6 @@ def build_blocker() -> str:
 def _numba_signature(result: str, arguments: tuple):
     from numba import from_dtype, types
 
-    kernels = sys.modules[KERNELS_MODULE]
-
     def numba_type(kind):
         if kind == "int":
             return types.int64
@@ -467,7 +546,7 @@ def _numba_signature(result: str, arguments: tuple):
             return types.float64
         if isinstance(kind, Bundle):
             fields = [numba_type(field) for field in kind.fields]
-            return types.BaseTuple.from_types(fields, getattr(kernels, kind.name))
+            return types.BaseTuple.from_types(fields, bundle_class(kind))
         return types.Array(from_dtype(np.dtype(kind.dtype)), kind.ndim, "C", readonly=not kind.writable)
 
     returns = {"void": types.void, "int": types.int64}[result]
@@ -530,19 +609,17 @@ def _compile_into(directory: Path) -> None:
         def _compile_mixins(self, build_dir: str) -> list[str]:
             return self._support.result()
 
-    importlib.import_module(KERNELS_MODULE)
-    bind_jit(KERNELS_MODULE)  # pycc compiles the entries' callees through their dispatchers
-    kernels = sys.modules[KERNELS_MODULE]
+    bind_jit()  # pycc compiles the entries' callees through their dispatchers
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
     try:
-        compiler = Compiler(EXTENSION, source_module=KERNELS_MODULE)
+        compiler = Compiler(EXTENSION, source_module=entry_module("search"))  # (output_dir is set below)
         support = tempfile.mkdtemp(dir=staging, prefix="support-")
         compiler.start_support_code(support)
         compiler.output_dir = str(staging)
         compiler.target_cpu = ""  # generic for the architecture: the file may move to another machine
         for name, (result, arguments) in ENTRIES.items():
-            compiler.export(name, _numba_signature(result, arguments))(getattr(kernels, name).py_func)
+            compiler.export(name, _numba_signature(result, arguments))(getattr(entry_module(name), name).py_func)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             compiler.compile()

@@ -30,7 +30,7 @@ import numpy as np
 from solver.core.limits import MAX_PROOF_WORDS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon
-from solver.search import kernels as K
+from solver.search.kernels import layout, spelling
 
 LETTER_COUNTS = (
     "letter counts: no words spelled from these tiles can hold every tile (once, or twice at a crossing) "
@@ -44,8 +44,8 @@ def word_count_vectors(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> 
     when there are too many to list."""
     out = np.zeros((MAX_PROOF_WORDS, 26), dtype=np.int8)
     hand = tiles.counts.astype(np.int64).copy()
-    graph = K.graph_of(lexicon.forward, lexicon.reverse)
-    count = K.word_letter_counts(hand, min_length, WALK_BUDGET, graph, out)
+    graph = layout.graph_of(lexicon.forward, lexicon.reverse)
+    count = spelling.word_letter_counts(hand, min_length, WALK_BUDGET, graph, out)
     if count < 0:
         return None
     return np.unique(out[:count], axis=0)

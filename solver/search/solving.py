@@ -1,7 +1,7 @@
 """`solve`: build one connected grid from a tile multiset, under a deadline.
 
-The numba kernel (`solver.search.kernels.search`) does the depth-first search; this module owns
-its buffers, runs it in short resumable slices so the wall-clock deadline is honoured,
+The numba kernel (`solver.search.kernels.movesearch.search`) does the depth-first search; this
+module owns its buffers, runs it in short resumable slices so the wall-clock deadline is honoured,
 proves `no-grid` where it can, and keeps improving the grid for an objective until the
 deadline when one is asked for.
 
@@ -30,7 +30,7 @@ from solver.core.grid import MIN_WORD_LENGTHS, Grid, find_words
 from solver.core.limits import MAX_SOLVE_TILES
 from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
-from solver.search import kernels as K
+from solver.search.kernels import layout, movesearch, spelling
 from solver.search.native import search_clock
 from solver.search.objectives import OBJECTIVES, objective_key
 from solver.search.proofs import letter_count_proof
@@ -45,11 +45,11 @@ BALANCE = 0.3  # per unit of |consonants - 2 vowels| left
 SEEDED_NOISE = 0.9  # amplitude of the random term a seed adds to move scores
 
 
-def default_ordering(noise: float = 0.0) -> K.Ordering:
+def default_ordering(noise: float = 0.0) -> layout.Ordering:
     """The move-ordering weights every search uses (the kernels only read them)."""
     weight = {letter: TIER_WEIGHTS[tier] for tier, letters in enumerate(HARDNESS_TIERS) for letter in letters}
     letter = np.array([weight[letter] for letter in ALPHABET], dtype=np.float64)
-    return K.ordering(letter, PER_TILE_BONUS, ONE_SIDED_LEAVE, BALANCE, noise)
+    return layout.ordering(letter, PER_TILE_BONUS, ONE_SIDED_LEAVE, BALANCE, noise)
 
 
 _ORDERING = default_ordering()
@@ -99,7 +99,7 @@ TT_SIZE = 1 << 20
 # than kept per thread: a buffer set is tens of MiB once its pages are touched, and per thread
 # and hand size the sets multiplied with every thread a pool ever started (a server's RSS grew
 # for as long as it ran); pooled, there are only as many as searches ran at once.
-_FREE_WORKSPACES: dict[int, list[K.Workspace]] = {}
+_FREE_WORKSPACES: dict[int, list[layout.Workspace]] = {}
 _FREE_LOCK = threading.Lock()
 
 
@@ -112,13 +112,13 @@ def workspace_size(tile_count: int) -> int:
     return size
 
 
-def new_workspace(size: int) -> K.Workspace:
+def new_workspace(size: int) -> layout.Workspace:
     """Fresh buffers for board size `size` (`workspace_size`)."""
-    return K.new_workspace(size, MOVE_CAPACITY, LETTER_CAPACITY, TT_SIZE, max_board_tiles=MAX_SOLVE_TILES)
+    return layout.new_workspace(size, MOVE_CAPACITY, LETTER_CAPACITY, TT_SIZE, max_board_tiles=MAX_SOLVE_TILES)
 
 
 @contextlib.contextmanager
-def _borrowed_workspace(tile_count: int) -> Iterator[K.Workspace]:
+def _borrowed_workspace(tile_count: int) -> Iterator[layout.Workspace]:
     """Buffers for hands of up to `tile_count` tiles, for the `with` block's search alone."""
     size = workspace_size(tile_count)
     with _FREE_LOCK:
@@ -141,7 +141,7 @@ class _Run:
 
     def __init__(
         self,
-        space: K.Workspace,
+        space: layout.Workspace,
         tiles: TileCounts,
         lexicon: Lexicon,
         min_length: int,
@@ -150,41 +150,41 @@ class _Run:
         seed: int | None,
         base: Grid | None = None,
     ):
-        if not 0 <= max_branch <= K.KEEP_CAPACITY:
-            raise ValueError(f"move-list cap {max_branch} outside 0..{K.KEEP_CAPACITY}")
+        if not 0 <= max_branch <= layout.KEEP_CAPACITY:
+            raise ValueError(f"move-list cap {max_branch} outside 0..{layout.KEEP_CAPACITY}")
         self.space = space
         self.graph = _graph(lexicon)
         self.side = math.isqrt(len(space.grid))
         # Clear the board; the transposition table is invalidated by a new stamp, not cleared.
         state = space.state
-        stamp = int(state[K.ST_STAMP]) + 1
+        stamp = int(state[layout.ST_STAMP]) + 1
         space.grid[:] = 0
-        space.cross[:] = K.FULL
+        space.cross[:] = layout.FULL
         space.frames[:] = 0
         state[:] = 0
         space.hand[:] = tiles.counts
-        state[K.ST_STAMP] = stamp
-        state[K.ST_SIDE] = self.side
-        state[K.ST_HAND] = len(tiles)
-        state[K.ST_MIN_LEN] = min_length
-        state[K.ST_MAX_BRANCH] = max_branch
-        state[K.ST_GEN_BUDGET] = gen_budget
+        state[layout.ST_STAMP] = stamp
+        state[layout.ST_SIDE] = self.side
+        state[layout.ST_HAND] = len(tiles)
+        state[layout.ST_MIN_LEN] = min_length
+        state[layout.ST_MAX_BRANCH] = max_branch
+        state[layout.ST_GEN_BUDGET] = gen_budget
         centre = self.side // 2
-        space.frames[0, K.F_RMIN : K.F_CMAX + 1] = (centre, centre, centre, centre)
+        space.frames[0, layout.F_RMIN : layout.F_CMAX + 1] = (centre, centre, centre, centre)
         if base is not None:
-            K.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space, self.graph)
-        space.rng[0] = (seed or 0) & K.HASH_MASK  # any int seed fits
+            movesearch.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space, self.graph)
+        space.rng[0] = (seed or 0) & layout.HASH_MASK  # any int seed fits
         self.ordering = _ORDERING if seed is None else _SEEDED_ORDERING
         self.state = state
 
     def step(self, node_limit: int) -> int:
-        self.state[K.ST_NODE_LIMIT] = node_limit
-        K.search(self.space, self.graph, self.ordering)
-        return int(self.state[K.ST_STATUS])
+        self.state[layout.ST_NODE_LIMIT] = node_limit
+        movesearch.search(self.space, self.graph, self.ordering)
+        return int(self.state[layout.ST_STATUS])
 
     def grid(self) -> Grid:
         """The grid on the board, cut to the bounding box the kernel keeps for the frame."""
-        rmin, rmax, cmin, cmax = self.space.frames[self.state[K.ST_DEPTH], K.F_RMIN : K.F_CMAX + 1]
+        rmin, rmax, cmin, cmax = self.space.frames[self.state[layout.ST_DEPTH], layout.F_RMIN : layout.F_CMAX + 1]
         box = self.space.grid.reshape(self.side, self.side)[rmin : rmax + 1, cmin : cmax + 1]
         # The kernel's cells are A-Z and empty: the rows need none of `Grid.from_rows`' checks.
         text, width = _CELL_TEXT[box].tobytes().decode("ascii"), box.shape[1]
@@ -192,15 +192,15 @@ class _Run:
 
     @property
     def nodes(self) -> int:
-        return int(self.state[K.ST_NODES])
+        return int(self.state[layout.ST_NODES])
 
     def root_complete(self) -> bool:
-        return self.space.frames[0, K.F_GENERATED] == 1
+        return self.space.frames[0, layout.F_GENERATED] == 1
 
 
-def _graph(lexicon: Lexicon) -> K.Graph:
+def _graph(lexicon: Lexicon) -> layout.Graph:
     """The kernels' word-graph bundle of `lexicon` (a tuple of its arrays: cheap to make)."""
-    return K.graph_of(lexicon.forward, lexicon.reverse)
+    return layout.graph_of(lexicon.forward, lexicon.reverse)
 
 
 @dataclass(frozen=True)
@@ -281,7 +281,7 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     if count < min_length:
         return f"fewer tiles than the minimum word length {min_length}"
     hand = tiles.counts.astype(np.int64)  # a copy: the kernel takes tiles out and puts them back
-    covered = K.hostable_letters(hand, min_length, 5_000_000, _graph(lexicon))
+    covered = spelling.hostable_letters(hand, min_length, 5_000_000, _graph(lexicon))
     if covered < 0:
         return ""
     stranded = [ALPHABET[code] for code in np.flatnonzero(hand).tolist() if not covered & (1 << code)]
@@ -403,7 +403,7 @@ def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, *settings) -
 
 
 def _run_phases(
-    space: K.Workspace,
+    space: layout.Workspace,
     tiles: TileCounts,
     lexicon: Lexicon,
     base: Grid | None,
@@ -440,7 +440,7 @@ def _run_phases(
         run = _Run(space, tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base)
         if best is not None:
             _tighten_bounds(run, objective, best)
-        status = K.PAUSED
+        status = layout.PAUSED
         slice_nodes = 8  # small first: a node of a big hand can take milliseconds
         while search_clock() < deadline:
             slice_started = search_clock()
@@ -450,7 +450,7 @@ def _run_phases(
                 if cap is not None:
                     slice_nodes = max(1, min(slice_nodes, cap - run.nodes))
             status = run.step(slice_nodes)
-            if status == K.SOLVED:
+            if status == layout.SOLVED:
                 grid = run.grid()
                 if objective == "any":  # the first grid is the answer: no key to compute
                     best = grid
@@ -459,7 +459,7 @@ def _run_phases(
                 if best is None or key < best_key:
                     best, best_key = grid, key
                     _tighten_bounds(run, objective, grid)
-            elif status == K.EXHAUSTED:
+            elif status == layout.EXHAUSTED:
                 break
             if phase.node_limit is not None and run.nodes >= phase.node_limit:
                 break
@@ -469,7 +469,7 @@ def _run_phases(
         nodes += run.nodes
         if best is not None and objective == "any":
             break
-        if status == K.EXHAUSTED and run.root_complete():
+        if status == layout.EXHAUSTED and run.root_complete():
             break  # the whole move space is searched: a wider pass finds nothing new
         if best is None and not proof_tried:
             # The quick pass found nothing: before the long one, try to prove there is nothing.
@@ -491,7 +491,7 @@ def _run_phases(
             break
     if best is not None:
         return finish("solved", best, nodes)
-    if status == K.EXHAUSTED and run.root_complete():
+    if status == layout.EXHAUSTED and run.root_complete():
         if base is None and len(tiles) <= PROOF_COMPLETE_UP_TO:
             return finish("no-grid", nodes=nodes, proof="exhaustive search")
         proof = "" if proof_tried else counting_proof()
@@ -545,6 +545,6 @@ def _next_slice(current: int, done: int, slice_started: float, deadline: float) 
 def _tighten_bounds(run: _Run, objective: str, grid: Grid) -> None:
     """Let the kernel prune branches that cannot beat `grid` for the objective."""
     if objective == "compact":
-        run.state[K.ST_BOUND_AREA] = grid.height * grid.width
+        run.state[layout.ST_BOUND_AREA] = grid.height * grid.width
     elif objective == "fewest-words":
-        run.state[K.ST_BOUND_DEPTH] = max(len(find_words(grid)) - 1, 1)
+        run.state[layout.ST_BOUND_DEPTH] = max(len(find_words(grid)) - 1, 1)

@@ -1,6 +1,6 @@
 """A complete search over whole words that may cross anywhere: settles vowel-poor hands fast.
 
-The move model (`solver.search.kernels`) keeps every intermediate grid valid, so it misses the
+The move model (`solver.search.kernels.movesearch`) keeps every intermediate grid valid, so it misses the
 grids none of whose build orders stays valid; the cell-by-cell search (`solver.search.exact`)
 is complete but decides every cell, far too slow on hands of 11-21 tiles. This search is
 complete and works on whole words: each word it lays is *declared* a maximal run of the final
@@ -37,15 +37,16 @@ Every grid it returns passes `solver.core.grid.validate` (the caller checks); it
 answers are tested against `solver.search.reference.exhaustive_grid_exists` on small hands.
 All state is in arrays, so it runs in slices under a deadline and resumes where it paused.
 This module is its Python side (the word arrays, the slices); the kernel, `word_search`, and its
-bundles `SpelledWords` / `WordSearchState` are in `solver.search.kernels` with every numba kernel,
-and in the fast-start extension.
+bundles `SpelledWords` / `WordSearchState` are in `solver.search.kernels.wordsearch` (the kernel
+is also in the fast-start extension).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from solver.search import kernels as K
+from solver.search.kernels import layout, spelling
+from solver.search.kernels import wordsearch as kernel
 from solver.search.native import search_clock
 
 
@@ -64,7 +65,7 @@ def carriers(words: list[str], hand_letters: set[str]) -> set[str]:
         chosen.add(min(frequency, key=lambda letter: (-frequency[letter], letter)))
 
 
-def word_arrays(words: list[str], hand_letters: set[str]) -> K.SpelledWords:
+def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords:
     """`kernels.SpelledWords` for upper-case `words` (those a hand spells)."""
     longest = max((len(word) for word in words), default=1)
     letters = np.zeros((max(len(words), 1), longest), dtype=np.int64)
@@ -107,7 +108,7 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> K.SpelledWords:
     order = [code for code in sorted(range(26), key=lambda c: (in_words[c], c)) if chr(65 + code) not in carrier_set]
     hard_order = np.full(26, -1, dtype=np.int64)
     hard_order[: len(order)] = order
-    return K.SpelledWords(
+    return kernel.SpelledWords(
         letters,
         np.array([len(word) for word in words] or [0], dtype=np.int64),
         np.array([k for k, _ in flat] or [0], dtype=np.int64),
@@ -122,20 +123,20 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> K.SpelledWords:
     )
 
 
-def new_search(counts: np.ndarray) -> K.WordSearchState:
+def new_search(counts: np.ndarray) -> kernel.WordSearchState:
     """The arrays for a hand of letter counts `counts` (int[26]), at the start."""
     n = int(counts.sum())
     side = 2 * n + 5
     depths = 2 * n + 2
     items = 2 * n + 2
     entries = 8 * n * n + 64
-    state = np.zeros(K.WS_STATE_SIZE, dtype=np.int64)
-    state[K.WS_LEFT] = n
+    state = np.zeros(kernel.WS_STATE_SIZE, dtype=np.int64)
+    state[kernel.WS_LEFT] = n
 
     def table() -> np.ndarray:
         return np.zeros((depths, items), dtype=np.int64)
 
-    return K.WordSearchState(
+    return kernel.WordSearchState(
         np.zeros(side * side, dtype=np.int64),
         np.zeros(side * side, dtype=np.int64),
         np.zeros((side * side, 2), dtype=np.int64),
@@ -149,7 +150,7 @@ def new_search(counts: np.ndarray) -> K.WordSearchState:
         table(),
         table(),
         np.zeros(depths, dtype=np.int64),
-        np.zeros(K.WS_POOL, dtype=np.int64),
+        np.zeros(kernel.WS_POOL, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros((6, 4 * n + 8), dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
@@ -158,7 +159,7 @@ def new_search(counts: np.ndarray) -> K.WordSearchState:
     )
 
 
-def hardest_letter(words: K.SpelledWords, counts: np.ndarray) -> int:
+def hardest_letter(words: kernel.SpelledWords, counts: np.ndarray) -> int:
     """The hand's letter that occurs in the fewest words (ties: alphabetical)."""
     present = [code for code in range(26) if counts[code] > 0]
     return min(present, key=lambda code: (int(words.occ_start[code + 1] - words.occ_start[code]), code))
@@ -171,8 +172,8 @@ WALK_BUDGET = 2_000_000  # DAWG steps spent counting them
 def _spelled_count(counts: np.ndarray, lexicon, min_length: int) -> int:
     """How many words the hand spells, or -1 when more than MAX_WORDS (or too long to count)."""
     out = np.zeros((MAX_WORDS, 26), dtype=np.int8)
-    graph = K.graph_of(lexicon.forward, lexicon.reverse)
-    return int(K.word_letter_counts(counts.astype(np.int64).copy(), min_length, WALK_BUDGET, graph, out))
+    graph = layout.graph_of(lexicon.forward, lexicon.reverse)
+    return int(spelling.word_letter_counts(counts.astype(np.int64).copy(), min_length, WALK_BUDGET, graph, out))
 
 
 class WordSearch:
@@ -197,7 +198,7 @@ class WordSearch:
 
     @property
     def decisions(self) -> int:
-        return int(self.search.state[K.WS_NODES])
+        return int(self.search.state[kernel.WS_NODES])
 
     def run(self, deadline: float, node_budget: int | None = None) -> tuple:
 
@@ -212,14 +213,14 @@ class WordSearch:
             if node_budget is not None:
                 self.slice_nodes = max(1, min(self.slice_nodes, node_budget - self.decisions))
             started = search_clock()
-            status = K.word_search(s, self.words, self.hard, self.slice_nodes)
-            if status == K.WS_FOUND:
+            status = kernel.word_search(s, self.words, self.hard, self.slice_nodes)
+            if status == kernel.WS_FOUND:
                 side = int(np.sqrt(len(s.board)))
                 cells = {(int(k) // side, int(k) % side): chr(64 + int(s.board[k])) for k in np.nonzero(s.board)[0]}
                 return "solved", Grid.from_cells(cells), self.decisions
-            if status == K.WS_EXHAUSTED:
+            if status == kernel.WS_EXHAUSTED:
                 return "no-grid", None, self.decisions
-            if status == K.WS_OVERFLOW:
+            if status == kernel.WS_OVERFLOW:
                 return "timeout", None, self.decisions
             now = search_clock()
             if now >= deadline or (node_budget is not None and self.decisions >= node_budget):

@@ -219,13 +219,7 @@ def test_every_module_is_named_in_its_layer_s_row(module):
 
 # The modules still over the bound, each with why: a ratchet (a new long module fails the
 # test, and so does one of these once it is split but still listed).
-OVER_LENGTH = {
-    # The move search, the word search and the cell-by-cell search: one module because the
-    # fast-start extension (native.py) and the bare library (bare.py) bind the kernels of one
-    # module, and numba resolves a kernel's callees at compile time. Split with the one
-    # compiled artifact of issue 37.
-    "solver/search/kernels.py",
-}
+OVER_LENGTH: set[str] = set()
 
 
 def test_no_module_is_over_800_lines():

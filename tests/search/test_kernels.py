@@ -10,8 +10,8 @@
 * _apply_move / _undo_to: incrementally kept cross masks equal freshly computed ones, and
   undo restores the board exactly.
 
-The kernels take their arrays in three bundles (`kernels.Graph`, `kernels.Ordering`,
-`kernels.Workspace`); the tests build them the way `solver.search.solving` does.
+The kernels take their arrays in three bundles (`kernels.layout.Graph`, `kernels.layout.Ordering`,
+`kernels.layout.Workspace`); the tests build them the way `solver.search.solving` does.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from helpers import sweep
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ALPHABET, ENGLISH, HARD_FIRST, HARDNESS_TIERS, TileCounts, draw
-from solver.search import kernels as K
+from solver.search.kernels import crosschecks, layout, movegen, movesearch
 from solver.search.reference import generate_moves_reference, placements
 from solver.search.solving import default_ordering, solve
 
@@ -32,8 +32,8 @@ LETTER_P = ENGLISH.counts / ENGLISH.counts.sum()
 # -- kernel bundles ----------------------------------------------------------------------------
 
 
-def graph(lexicon) -> K.Graph:
-    return K.graph_of(lexicon.forward, lexicon.reverse)
+def graph(lexicon) -> layout.Graph:
+    return layout.graph_of(lexicon.forward, lexicon.reverse)
 
 
 # -- random material --------------------------------------------------------------------------
@@ -81,7 +81,7 @@ def grid_of(codes: np.ndarray) -> Grid:
 
 def kernel_runs(codes, lexicon, min_len):
     out = np.zeros((2 * codes.size + 2, 5), dtype=np.int64)
-    count = K.scan_runs(codes, graph(lexicon), min_len, out)
+    count = crosschecks.scan_runs(codes, graph(lexicon), min_len, out)
     assert count >= 0
     runs = set()
     for row, col, direction, length, valid in out[:count]:
@@ -137,7 +137,7 @@ def test_scan_runs_random(en, fr, make_rng, trials):
 def test_scan_runs_reports_overflow(en):
     codes = Grid.parse("CAT\nDOG").to_array()
     out = np.zeros((2, 5), dtype=np.int64)  # five runs do not fit
-    assert K.scan_runs(codes, graph(en), 2, out) == -1
+    assert crosschecks.scan_runs(codes, graph(en), 2, out) == -1
 
 
 # -- cross_mask vs brute force ------------------------------------------------------------------
@@ -157,7 +157,7 @@ def brute_cross(cells: dict, cell, perpendicular: str, lexicon, min_len):
         after += cells[(r, c)]
         r, c = r + dr, c + dc
     if not before and not after:
-        return K.FULL
+        return layout.FULL
     mask = 0
     for code, letter in enumerate(ALPHABET):
         word = before + letter + after
@@ -183,7 +183,7 @@ def check_cross_masks(codes, lexicon, min_len, cells_to_check=None):
             if board[row * side + col] or (cells_to_check is not None and (row - 2, col - 2) not in cells_to_check):
                 continue
             for perp, name in ((side, "down"), (1, "across")):
-                got = K.cross_mask(board, row * side + col, perp, min_len, words)
+                got = crosschecks.cross_mask(board, row * side + col, perp, min_len, words)
                 expected = brute_cross(cells, (row, col), name, lexicon, min_len)
                 assert got == expected, (
                     grid_of(codes).text(),
@@ -194,7 +194,7 @@ def check_cross_masks(codes, lexicon, min_len, cells_to_check=None):
                     bin(expected),
                 )
                 checked += 1
-                nontrivial += 0 < expected < K.FULL
+                nontrivial += 0 < expected < layout.FULL
     return checked, nontrivial
 
 
@@ -207,14 +207,14 @@ def test_cross_mask_examples(en):
     # A hole in the middle of a word: C?T down -> A, O, U (CAT, COT, CUT) among others.
     side = 9
     board = flat_board(Grid.parse("C\n.\nT").to_array(), side, 3, 4)
-    mask = K.cross_mask(board, 4 * side + 4, side, 2, graph(en))
+    mask = crosschecks.cross_mask(board, 4 * side + 4, side, 2, graph(en))
     for letter in "AOU":
         assert mask & (1 << (ord(letter) - 65))
     assert not mask & (1 << (ord("Q") - 65))
     # Under min_len 3, a perpendicular run of two letters allows nothing.
     board = flat_board(Grid.parse("Q").to_array(), side, 3, 4)
-    assert K.cross_mask(board, 4 * side + 4, side, 3, graph(en)) == 0
-    assert K.cross_mask(board, 4 * side + 4, side, 2, graph(en)) == 1 << 8  # QI
+    assert crosschecks.cross_mask(board, 4 * side + 4, side, 3, graph(en)) == 0
+    assert crosschecks.cross_mask(board, 4 * side + 4, side, 2, graph(en)) == 1 << 8  # QI
 
 
 def test_cross_mask_random(en, fr, make_rng):
@@ -237,7 +237,7 @@ def test_cross_mask_word_with_a_hole(en, make_rng):
         codes = np.array([[ord(ch) - 64 if i != hole else 0] for i, ch in enumerate(word)], dtype=np.uint8)
         side = len(word) + 4
         board = flat_board(codes, side, 2, 2)
-        mask = K.cross_mask(board, (2 + hole) * side + 2, side, 2, graph(en))
+        mask = crosschecks.cross_mask(board, (2 + hole) * side + 2, side, 2, graph(en))
         assert mask & (1 << (ord(word[hole]) - 65)), word
 
 
@@ -255,7 +255,7 @@ class Board:
         self.lexicon, self.min_len = lexicon, min_len
         self.graph = graph(lexicon)
         self.ordering = default_ordering()
-        self.ws = K.new_workspace((SIDE - 5) // 2, 1 << 16, 1 << 20, 16)
+        self.ws = layout.new_workspace((SIDE - 5) // 2, 1 << 16, 1 << 20, 16)
         assert len(self.ws.grid) == SIDE * SIDE
         self.grid, self.cross, self.hand, self.state = self.ws.grid, self.ws.cross, self.ws.hand, self.ws.state
         self.moves, self.letters, self.frames = self.ws.moves, self.ws.letters, self.ws.frames
@@ -268,13 +268,13 @@ class Board:
             self.grid[self.flat(r, c)] = ord(letter) - 64
         self.cross[:] = fresh_cross(self.grid, lexicon, min_len)
         self.hand[:] = hand.counts
-        self.state[K.ST_SIDE] = SIDE
-        self.state[K.ST_HAND] = len(hand)
-        self.state[K.ST_MIN_LEN] = min_len
-        self.state[K.ST_MAX_BRANCH] = 0  # uncapped: the whole budget for every anchor
-        self.state[K.ST_GEN_BUDGET] = 1 << 40
+        self.state[layout.ST_SIDE] = SIDE
+        self.state[layout.ST_HAND] = len(hand)
+        self.state[layout.ST_MIN_LEN] = min_len
+        self.state[layout.ST_MAX_BRANCH] = 0  # uncapped: the whole budget for every anchor
+        self.state[layout.ST_GEN_BUDGET] = 1 << 40
         if cells:
-            self.frames[0, K.F_RMIN : K.F_CMAX + 1] = self.bbox()
+            self.frames[0, layout.F_RMIN : layout.F_CMAX + 1] = self.bbox()
         self.generated = 0
 
     def flat(self, row, col):
@@ -292,14 +292,16 @@ class Board:
         """generate_moves -> list of (row, col, direction, WORD) in the test's coordinates."""
         hand_before = self.hand.copy()
         self.ws.bbox[:] = self.bbox()
-        end, _, truncated = K.generate_moves(self.ws, self.graph, self.ordering, 0, 0)
+        end, _, truncated = movegen.generate_moves(self.ws, self.graph, self.ordering, 0, 0)
         assert truncated == 0
         assert np.array_equal(self.hand, hand_before)  # the hand is restored after generation
         self.generated = int(end)
         return [self.move(i) for i in range(self.generated)]
 
     def move(self, index):
-        cell, direction, length, offset = (int(self.moves[index, k]) for k in (K.M_CELL, K.M_DIR, K.M_LEN, K.M_LETTERS))
+        cell, direction, length, offset = (
+            int(self.moves[index, k]) for k in (layout.M_CELL, layout.M_DIR, layout.M_LEN, layout.M_LETTERS)
+        )
         row, col = self.unflat(cell)
         word = "".join(ALPHABET[code - 1] for code in self.letters[offset : offset + length])
         return row, col, "down" if direction == 1 else "across", word
@@ -309,7 +311,7 @@ def fresh_cross(board, lexicon, min_len):
     """cross_mask of every empty cell, both directions. Only cells in the tiles' bounding
     box +-1 can have a neighbour; every other cell is FULL (no perpendicular run)."""
     words = graph(lexicon)
-    cross = np.full(2 * SIDE * SIDE, K.FULL, dtype=np.int32)
+    cross = np.full(2 * SIDE * SIDE, layout.FULL, dtype=np.int32)
     rows, cols = np.nonzero(board.reshape(SIDE, SIDE))
     if rows.size == 0:
         return cross
@@ -319,7 +321,7 @@ def fresh_cross(board, lexicon, min_len):
         row, col = divmod(int(cell), SIDE)
         if 0 < row < SIDE - 1 and 0 < col < SIDE - 1:
             for direction, perp in ((0, SIDE), (1, 1)):
-                cross[direction * SIDE * SIDE + cell] = K.cross_mask(board, int(cell), perp, min_len, words)
+                cross[direction * SIDE * SIDE + cell] = crosschecks.cross_mask(board, int(cell), perp, min_len, words)
     return cross
 
 
@@ -435,7 +437,7 @@ def test_generate_first_words(en, letters, min_len):
     hand = TileCounts.from_letters(letters)
     hardest = min(hand.letters(), key=HARD_FIRST.index)
     board = Board({}, hand, en, min_len)
-    end, _, truncated = K.generate_first_words(board.ws, board.graph, board.ordering)
+    end, _, truncated = movegen.generate_first_words(board.ws, board.graph, board.ordering)
     assert truncated == 0
     assert np.array_equal(board.hand, hand.counts)
     moves = [board.move(i) for i in range(int(end))]
@@ -454,8 +456,8 @@ def test_first_words_cut_short_by_the_step_budget(en):
     hand = TileCounts.from_letters("RETAINS")
     hardest = min(hand.letters(), key=HARD_FIRST.index)
     board = Board({}, hand, en)
-    board.state[K.ST_GEN_BUDGET] = 6
-    end, _, truncated = K.generate_first_words(board.ws, board.graph, board.ordering)
+    board.state[layout.ST_GEN_BUDGET] = 6
+    end, _, truncated = movegen.generate_first_words(board.ws, board.graph, board.ordering)
     assert truncated == 1
     assert np.array_equal(board.hand, hand.counts)
     full = set(en.formable_words(hand, min_length=2))
@@ -479,7 +481,7 @@ def test_one_order_of_hardness(make_rng):
     rng = make_rng(8)
     for _ in range(300):
         hand = draw(ENGLISH, int(rng.integers(1, 12)), rng)
-        code = K.hardest_letter(hand.counts, weights)
+        code = movegen.hardest_letter(hand.counts, weights)
         assert ALPHABET[code - 1] == min(hand.letters(), key=HARD_FIRST.index), hand.letters()
 
 
@@ -496,7 +498,7 @@ def test_rank_best_is_the_head_of_the_stable_sort(make_rng):
         scores = np.zeros(base + count)
         scores[base:] = rng.integers(0, 6, count) / 2.0
         order = np.full(base + count, -1, dtype=np.int64)
-        K._rank_best(scores, order, np.zeros(cap), base, base + count, min(cap, count))
+        movesearch._rank_best(scores, order, np.zeros(cap), base, base + count, min(cap, count))
         stable = base + np.argsort(-scores[base:], kind="mergesort")
         assert list(order[base : base + min(cap, count)]) == list(stable[:cap])
 
@@ -511,11 +513,11 @@ def test_apply_and_undo_keep_masks_exact(en, make_rng):
         cells = random_position(en, rng)
         hand = draw(ENGLISH, int(rng.integers(3, 8)), rng)
         board = Board(cells, hand, en, min_len=2 + (trial % 5 == 4))
-        snapshot = (board.grid.copy(), board.cross.copy(), board.hand.copy(), int(board.state[K.ST_HAND]))
+        snapshot = (board.grid.copy(), board.cross.copy(), board.hand.copy(), int(board.state[layout.ST_HAND]))
         depth = 0
         # Play up to three random moves in a row, checking the masks after each.
         while depth < 3:
-            board.frames[depth, K.F_RMIN : K.F_CMAX + 1] = board.bbox()
+            board.frames[depth, layout.F_RMIN : layout.F_CMAX + 1] = board.bbox()
             moves = board.generate()
             if not moves:
                 break
@@ -523,14 +525,14 @@ def test_apply_and_undo_keep_masks_exact(en, make_rng):
             row, col, direction, word = moves[index]
             new_tiles = placements([moves[index]], board.cells)[0]
             hand_before = board.hand.copy()
-            K._apply_move(board.ws, board.graph, index, depth)
+            movesearch._apply_move(board.ws, board.graph, index, depth)
             for (r, c), letter in new_tiles:
                 board.cells[(r, c)] = letter
                 assert board.grid[board.flat(r, c)] == ord(letter) - 64
                 hand_before[ord(letter) - 65] -= 1
             assert np.array_equal(board.hand, hand_before)
-            assert board.state[K.ST_HAND] == board.hand.sum()
-            assert np.array_equal(board.frames[depth + 1, K.F_RMIN : K.F_CMAX + 1], board.bbox())
+            assert board.state[layout.ST_HAND] == board.hand.sum()
+            assert np.array_equal(board.frames[depth + 1, layout.F_RMIN : layout.F_CMAX + 1], board.bbox())
             expected = fresh_cross(board.grid, en, board.min_len)
             differ = np.flatnonzero((board.cross != expected) & np.tile(board.grid == 0, 2))
             assert differ.size == 0, (
@@ -539,10 +541,10 @@ def test_apply_and_undo_keep_masks_exact(en, make_rng):
             )
             depth += 1
             applied += 1
-            if board.state[K.ST_HAND] == 0:
+            if board.state[layout.ST_HAND] == 0:
                 break
-        K._undo_to(board.ws, board.frames[1, K.F_UNDO_MARK] if depth else 0)
+        movesearch._undo_to(board.ws, board.frames[1, layout.F_UNDO_MARK] if depth else 0)
         assert np.array_equal(board.grid, snapshot[0])
         assert np.array_equal(board.cross, snapshot[1])
-        assert np.array_equal(board.hand, snapshot[2]) and board.state[K.ST_HAND] == snapshot[3]
+        assert np.array_equal(board.hand, snapshot[2]) and board.state[layout.ST_HAND] == snapshot[3]
     assert applied > 250

@@ -18,8 +18,8 @@ from click.testing import CliRunner
 from solver.cli import main
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ENGLISH, TileCounts, draw
-from solver.search import kernels as K
 from solver.search import native
+from solver.search.kernels import movesearch, spelling
 from solver.search.proofs import word_count_vectors
 from solver.search.solving import _borrowed_workspace, _Run, extend, solve
 from solver.search.wordsearch import WordSearch
@@ -40,8 +40,8 @@ def run_python(script: str, **env: str) -> subprocess.CompletedProcess:
 
 def test_importing_the_kernels_imports_no_numba():
     script = (
-        "import sys\nimport solver.search.kernels as K\nimport solver.search.solving\n"
-        "print('numba' in sys.modules, type(K.search).__name__)"
+        "import sys\nfrom solver.search.kernels import movesearch\nimport solver.search.solving\n"
+        "print('numba' in sys.modules, type(movesearch.search).__name__)"
     )
     assert run_python(script).stdout.split() == ["False", "LazyKernel"]
 
@@ -49,11 +49,48 @@ def test_importing_the_kernels_imports_no_numba():
 @pytest.mark.skipif(JIT_DISABLED, reason="binds numba dispatchers")
 def test_the_first_call_binds_every_kernel_to_numba():
     script = (
-        "import numpy as np\nimport solver.search.kernels as K\nfrom solver.search import native\n"
-        "K.mix_hash(5, np.uint8(3))\n"
-        "print(sorted({type(getattr(K, name)).__name__ for name in native._declared[K.__name__]}))"
+        "import numpy as np\nfrom solver.search.kernels import movesearch\nfrom solver.search import native\n"
+        "movesearch.mix_hash(5, np.uint8(3))\n"
+        "modules = native.kernel_modules()\n"
+        "kinds = {type(getattr(m, name)).__name__ for m in modules for name in native._declared.get(m.__name__, {})}\n"
+        "print(sorted(kinds))\n"
+        "print(' '.join(sorted(m.__name__.rsplit('.', 1)[1] for m in modules if m.__name__ in native._declared)))"
     )
-    assert run_python(script).stdout.strip() == "['CPUDispatcher']"
+    bound, modules = run_python(script).stdout.strip().splitlines()
+    assert bound == "['CPUDispatcher']"
+    assert modules == "crosschecks exact movegen movesearch resumable spelling wordsearch"  # all but layout
+
+
+@pytest.mark.skipif(JIT_DISABLED, reason="binds numba dispatchers")
+def test_a_kernel_imported_into_another_module_takes_its_own_module_s_binding():
+    script = (
+        "import numpy as np\nfrom solver.search.kernels import crosschecks, movesearch\n"
+        "from solver.search import native\n"
+        "def same():\n    return movesearch.cross_mask is crosschecks.cross_mask\n"
+        "print(same())\n"
+        "movesearch.mix_hash(5, np.uint8(3))\n"
+        "print(same(), type(movesearch.cross_mask).__name__)\n"
+        "native.bind_python()\n"
+        "print(same(), type(movesearch.cross_mask).__name__)\n"
+        "native.unbind()\n"
+        "print(same(), type(movesearch.cross_mask).__name__)"
+    )
+    expected = ["True", "True", "CPUDispatcher", "True", "function", "True", "LazyKernel"]
+    assert run_python(script).stdout.split() == expected
+
+
+def test_numba_s_cache_folder_follows_every_kernel_source(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    first = native.numba_cache_dir()
+    assert first.parent == tmp_path / "numba"
+    sources = native.kernel_sources()
+    assert {path.stem for path in sources} >= {"layout", "movegen", "movesearch", "wordsearch"}
+    edited = tmp_path / "layout.py"  # a constant changed in a module no kernel of it is defined in
+    edited.write_bytes(next(path for path in sources if path.stem == "layout").read_bytes() + b"\n# edited\n")
+    monkeypatch.setattr(
+        native, "kernel_sources", lambda: [edited if path.stem == "layout" else path for path in sources]
+    )
+    assert native.numba_cache_dir() != first and native.numba_cache_dir().parent == first.parent
 
 
 def entry_arguments(en) -> dict[str, tuple]:
@@ -78,7 +115,7 @@ def test_entries_are_the_signatures_the_jit_compiles(en):
     assert word_count_vectors(TileCounts.from_letters("CATMAP"), en, 2) is not None
     assert WordSearch(TileCounts.from_letters("CATMAP"), en, 2).run(time.perf_counter() + 60)[0] == "solved"
     for name, (result, arguments) in native.ENTRIES.items():
-        compiled = getattr(K, name).signatures
+        compiled = getattr(native.entry_module(name), name).signatures
         assert native._numba_signature(result, arguments).args in compiled, name
 
 
@@ -114,9 +151,9 @@ def test_a_mismatched_call_goes_to_the_jit_instead(en, monkeypatch):
     checked = native._checked("hostable_letters", lambda *arguments: calls.append(arguments) or 7)
     arguments = list(entry_arguments(en)["hostable_letters"])
     assert checked(*arguments) == 7 and len(calls) == 1
-    monkeypatch.setattr(K, "hostable_letters", K.hostable_letters)  # put the current binding back after
+    monkeypatch.setattr(spelling, "hostable_letters", spelling.hostable_letters)  # put the current binding back after
     arguments[0] = arguments[0].astype(np.int32)  # not what the "extension" was compiled for
-    expected = K.hostable_letters.py_func(*arguments)  # the pure-Python kernel
+    expected = spelling.hostable_letters.py_func(*arguments)  # the pure-Python kernel
     assert checked(*arguments) == expected and len(calls) == 1
 
 
@@ -137,8 +174,8 @@ for size in [11] * 40 + [15] * 40 + [21] * 40 + [40] * 3:
     out.append([result.status, result.grid.rows if result.grid else None, result.nodes])
 result = extend(Grid.from_rows(["CAT", "..."]), "SMAP", "en", time_limit=60, max_nodes=3000)
 out.append([result.status, result.grid.rows if result.grid else None, result.nodes])
-import solver.search.kernels as K
-print(json.dumps({{"results": out, "numba": "numba" in sys.modules, "search": type(K.search).__name__}}))
+from solver.search.kernels import movesearch
+print(json.dumps({{"results": out, "numba": "numba" in sys.modules, "search": type(movesearch.search).__name__}}))
 """
 
 
@@ -224,9 +261,12 @@ def test_a_stale_extension_built_at_install_is_ignored(prebuilt, monkeypatch, tm
     assert native.extension_dir() == native.cache_extension_dir() and native.extension_state() == "missing"
     monkeypatch.setattr(native.np, "__version__", numpy_version)
     assert native.extension_dir() == prebuilt / native.extension_key()
-    source = tmp_path / "kernels.py"
-    source.write_bytes(native._kernels_source().read_bytes() + b"\n# edited\n")
-    monkeypatch.setattr(native, "_kernels_source", lambda: source)  # the kernels changed since the install
+    sources = native.kernel_sources()
+    source = tmp_path / sources[-1].name
+    source.write_bytes(sources[-1].read_bytes() + b"\n# edited\n")
+    monkeypatch.setattr(
+        native, "kernel_sources", lambda: [*sources[:-1], source]
+    )  # the kernels changed since the install
     assert native.extension_dir() == native.cache_extension_dir()
 
 
@@ -279,9 +319,10 @@ def test_fast_start_can_be_turned_off(monkeypatch):
 def test_extension_key_follows_the_kernels_source(tmp_path, monkeypatch):
     monkeypatch.setenv("BANANAS_CACHE", str(tmp_path))
     first = native.extension_dir()
-    source = tmp_path / "kernels.py"
-    source.write_bytes(native._kernels_source().read_bytes() + b"\n# edited\n")
-    monkeypatch.setattr(native, "_kernels_source", lambda: source)
+    sources = native.kernel_sources()
+    source = tmp_path / sources[-1].name
+    source.write_bytes(sources[-1].read_bytes() + b"\n# edited\n")
+    monkeypatch.setattr(native, "kernel_sources", lambda: [*sources[:-1], source])
     assert native.extension_dir() != first and native.extension_dir().parent == first.parent
 
 
@@ -320,7 +361,8 @@ def test_the_python_kernels_find_the_same_grids_as_the_compiled_ones(en, fresh_b
     hands = [draw(ENGLISH, size, rng) for size in (11, 15, 21) for _ in range(3)]
     compiled = [solve(hand, en, time_limit=60, max_nodes=300) for hand in hands]
     native.bind_python()
-    assert type(K.search).__name__ == "function" and K.search is native._declared[K.__name__]["search"].py_func
+    declared = native._declared[movesearch.__name__]["search"]
+    assert type(movesearch.search).__name__ == "function" and movesearch.search is declared.py_func
     interpreted = [solve(hand, en, time_limit=60, max_nodes=300) for hand in hands]
     for hand, fast, slow in zip(hands, compiled, interpreted, strict=True):
         assert (slow.status, slow.nodes) == (fast.status, fast.nodes)
@@ -346,7 +388,7 @@ def test_a_first_solve_runs_uncompiled_while_the_build_goes_on(tmp_path, monkeyp
         solve_hand = grids.make_solver(en, 2, 10.0, "any", None, prep)
         hand = TileCounts.from_letters("AEEIRSTQUNLDOGCABHMPR")
         result = solve_hand(hand)
-        assert prep.interpreted and type(K.search).__name__ == "function"
+        assert prep.interpreted and type(movesearch.search).__name__ == "function"
         assert result.solved and validate(result.grid, en, hand).ok
         assert not prep.compiled(wait=False)  # the build is not done: stays uncompiled
     finally:
@@ -370,7 +412,7 @@ def test_a_hand_too_slow_uncompiled_waits_for_the_compiled_kernels(tmp_path, mon
     solve_hand = grids.make_solver(en, 2, 10.0, "any", None, prep)
     hand = TileCounts.from_letters("AEEIRSTQUNLDOGCABHMPR")
     result = solve_hand(hand)
-    assert not prep.interpreted and type(K.search).__name__ == "CPUDispatcher"  # waited, then numba's JIT
+    assert not prep.interpreted and type(movesearch.search).__name__ == "CPUDispatcher"  # waited, then numba's JIT
     assert result.solved and validate(result.grid, en, hand).ok
 
 

@@ -1,0 +1,391 @@
+"""The word search's kernel: a complete search over crossing words for hands of up to 21 tiles.
+
+`solver.search.wordsearch` is its Python side (the word arrays, the slices) and explains the
+pruning. Its names carry WS_ / _ws_: the move search's state slots and undo kinds (`layout`)
+are other arrays.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from solver.search.kernels.resumable import (
+    SEARCH_DEPTH,
+    SEARCH_EXHAUSTED,
+    SEARCH_FOUND,
+    SEARCH_NODES,
+    SEARCH_PAUSED,
+    SEARCH_RUNNING,
+    SEARCH_STATUS,
+    pause_or_exhaust,
+)
+from solver.search.native import njit  # numba.njit, bound on first use (see native)
+
+WS_RUNNING, WS_FOUND, WS_EXHAUSTED, WS_PAUSED = SEARCH_RUNNING, SEARCH_FOUND, SEARCH_EXHAUSTED, SEARCH_PAUSED
+WS_OVERFLOW = 4
+WS_NONE, WS_OPEN, WS_COVERED, WS_SINGLE = 0, 1, 2, 3  # a cell's status in one direction
+WS_UNDO_BLOCK, WS_UNDO_STATUS, WS_UNDO_TILE = 1, 2, 3
+# state slots
+WS_DEPTH, WS_NODES, WS_STATUS = SEARCH_DEPTH, SEARCH_NODES, SEARCH_STATUS
+WS_LEFT, WS_UNDO, WS_TILES, WS_OVERFLOW_AT = range(3, 7)
+WS_STATE_SIZE = 8
+
+WS_POOL = 1 << 21  # option slots: a search that needs more gives up (no claim made)
+
+
+class SpelledWords(NamedTuple):
+    """The words the hand spells, as arrays, and where each letter occurs in them."""
+
+    letters: np.ndarray  # int64[words, longest]: letter codes 0..25
+    length: np.ndarray  # int64[words]
+    occ_word: np.ndarray  # int64[occurrences]: word of each occurrence, grouped by letter
+    occ_offset: np.ndarray  # int64[occurrences]: its position in the word
+    occ_start: np.ndarray  # int64[27]: letter l's occurrences are occ_start[l]..occ_start[l+1]
+    carrier: np.ndarray  # int64[26]: 1 for a carrier letter
+    mask: np.ndarray  # int64[words]: the letters of each word, one bit each
+    rho: np.ndarray  # float64[26]: new tiles a word lays per use of carrier c, at most
+    together: np.ndarray  # int64[26]: letters some word holds beside letter l (bit l: l twice)
+    hosts: np.ndarray  # int64[26]: carrier letters one of which every word holding l holds
+    hard_order: np.ndarray  # int64[26]: non-carrier letters, in fewest words first
+
+
+class WordSearchState(NamedTuple):
+    """The search's arrays: the board, the statuses, the undo log and the decision stack."""
+
+    board: np.ndarray  # int64[side*side]: 0 empty, 1..26 letters
+    blocked: np.ndarray  # int64[side*side]: how many decisions keep the cell empty
+    status: np.ndarray  # int64[side*side, 2]: WS_NONE/WS_OPEN/WS_COVERED/WS_SINGLE across (0) and down (1)
+    hand: np.ndarray  # int64[26]: letters not laid yet
+    state: np.ndarray  # int64[WS_STATE_SIZE]
+    tiles: np.ndarray  # int64[tiles]: the cells holding tiles, in the order laid
+    undo: np.ndarray  # int64[entries, 3]: kind, cell, direction
+    item_cell: np.ndarray  # int64[depths, items]: each depth's open (tile, direction)s ...
+    item_dir: np.ndarray
+    item_start: np.ndarray  # ... the options that fit there: pool[start:start + count] ...
+    item_count: np.ndarray
+    item_single: np.ndarray  # ... and whether the tile may stay alone that way
+    items: np.ndarray  # int64[depths]: how many
+    pool: np.ndarray  # int64[WS_POOL]: occurrences (options), each depth's lists after the one before
+    pool_top: np.ndarray  # int64[depths]: the pool's end after each depth's lists
+    scratch: np.ndarray  # int64[6, SCRATCH]: the exclusive-tile matching's work arrays
+    chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
+    option: np.ndarray  # int64[depths]: the next of its options to try
+    mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
+
+
+@njit(cache=True, nogil=True)
+def _ws_single_fits(board, side, cell, direction) -> bool:
+    step = 1 if direction == 0 else side
+    return board[cell - step] == 0 and board[cell + step] == 0
+
+
+@njit(cache=True, nogil=True)
+def _ws_log(undo, state, kind, cell, direction):
+    at = state[WS_UNDO]
+    undo[at, 0], undo[at, 1], undo[at, 2] = kind, cell, direction
+    state[WS_UNDO] = at + 1
+
+
+@njit(cache=True, nogil=True)
+def _ws_block(blocked, undo, state, cell):
+    blocked[cell] += 1
+    _ws_log(undo, state, WS_UNDO_BLOCK, cell, 0)
+
+
+@njit(cache=True, nogil=True)
+def _ws_lay(s, words, side, cell, direction, k, offset):
+    """Lay word k as `_ws_add_item` found it fits, logging every change."""
+    step = 1 if direction == 0 else side
+    length = words.length[k]
+    start = cell - offset * step
+    _ws_block(s.blocked, s.undo, s.state, start - step)
+    _ws_block(s.blocked, s.undo, s.state, start + length * step)
+    for j in range(length):
+        p = start + j * step
+        if s.board[p] == 0:
+            letter = words.letters[k, j]
+            s.board[p] = letter + 1
+            s.hand[letter] -= 1
+            s.state[WS_LEFT] -= 1
+            s.tiles[s.state[WS_TILES]] = p
+            s.state[WS_TILES] += 1
+            s.status[p, 1 - direction] = WS_OPEN
+            _ws_log(s.undo, s.state, WS_UNDO_TILE, p, direction)
+        else:
+            _ws_log(s.undo, s.state, WS_UNDO_STATUS, p, direction)
+        s.status[p, direction] = WS_COVERED
+
+
+@njit(cache=True, nogil=True)
+def _ws_undo_to(s, mark):
+    while s.state[WS_UNDO] > mark:
+        at = s.state[WS_UNDO] - 1
+        kind, cell, direction = s.undo[at, 0], s.undo[at, 1], s.undo[at, 2]
+        if kind == WS_UNDO_BLOCK:
+            s.blocked[cell] -= 1
+        elif kind == WS_UNDO_STATUS:
+            s.status[cell, direction] = WS_OPEN
+        else:
+            s.hand[s.board[cell] - 1] += 1
+            s.state[WS_LEFT] += 1
+            s.board[cell] = 0
+            s.status[cell, 0] = WS_NONE
+            s.status[cell, 1] = WS_NONE
+            s.state[WS_TILES] -= 1
+        s.state[WS_UNDO] = at
+
+
+@njit(cache=True, nogil=True)
+def _ws_hopeless(s, words) -> bool:
+    """The carrier-use bounds of `solver.search.wordsearch`'s docstring."""
+    left = s.state[WS_LEFT]
+    if left == 0:
+        return False
+    room = 0.0
+    for letter in range(26):
+        if words.carrier[letter] == 1:
+            room += 2 * s.hand[letter] * words.rho[letter]
+    for t in range(s.state[WS_TILES]):
+        cell = s.tiles[t]
+        letter = s.board[cell] - 1
+        if words.carrier[letter] == 1:
+            for direction in range(2):
+                if s.status[cell, direction] == WS_OPEN:
+                    room += words.rho[letter]
+    if left > room + 1e-9:
+        return True
+    return not _ws_exclusive_tiles_hosted(s, words)
+
+
+@njit(cache=True, nogil=True)
+def _ws_exclusive_tiles_hosted(s, words) -> bool:
+    """Tiles of the hand no word holds two of (taken greedily, hardest letters first) each need
+    a word of their own, and that word a carrier use of one of their letter's hosts: whether
+    the carrier uses left can be matched to them (Kuhn's augmenting paths)."""
+    scratch = s.scratch
+    members = scratch[0]  # letters of the exclusive tiles
+    count = 0
+    taken = 0  # letters already in the set
+    for i in range(26):
+        letter = words.hard_order[i]
+        if letter < 0:
+            break
+        for _ in range(s.hand[letter]):
+            if words.together[letter] & taken:  # some word holds both (or this letter twice)
+                break
+            members[count] = letter
+            count += 1
+            taken |= 1 << letter
+    if count == 0:
+        return True
+    slots = scratch[1]  # the carrier letter of each use left
+    used = 0
+    for letter in range(26):
+        if words.carrier[letter] == 1:
+            for _ in range(2 * s.hand[letter]):
+                if used < len(slots):
+                    slots[used] = letter
+                    used += 1
+    for t in range(s.state[WS_TILES]):
+        cell = s.tiles[t]
+        letter = s.board[cell] - 1
+        if words.carrier[letter] == 1:
+            for direction in range(2):
+                if s.status[cell, direction] == WS_OPEN and used < len(slots):
+                    slots[used] = letter
+                    used += 1
+    if used < count:
+        return False
+    owner, seen, stack, slot_at = scratch[2], scratch[3], scratch[4], scratch[5]
+    owner[:used] = -1
+    for member in range(count):
+        seen[:used] = 0
+        depth = 0
+        stack[0], slot_at[0] = member, 0
+        found = False
+        while depth >= 0 and not found:
+            m = stack[depth]
+            advanced = False
+            while slot_at[depth] < used:
+                j = slot_at[depth]
+                slot_at[depth] += 1
+                if seen[j] or not (words.hosts[members[m]] >> slots[j]) & 1:
+                    continue
+                seen[j] = 1
+                if owner[j] == -1:  # a free use: each member on the path takes the use it tried last
+                    for d in range(depth + 1):
+                        owner[slot_at[d] - 1] = stack[d]
+                    found = True
+                    break
+                depth += 1
+                stack[depth], slot_at[depth] = owner[j], 0
+                advanced = True
+                break
+            if not advanced and not found:
+                depth -= 1
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, present) -> bool:
+    """Append (cell, direction) to depth's items with those of its candidate options that
+    fit now: pool[first:last] when `from_pool`, else occurrences first..last-1. False when it
+    has no option at all, or the pool is full (then WS_OVERFLOW is set)."""
+    k = s.items[depth]
+    top = s.pool_top[depth]
+    board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
+    word_letters, word_length, occ_word, mask, pool = words.letters, words.length, words.occ_word, words.mask, s.pool
+    occ_offset = words.occ_offset
+    step = 1 if direction == 0 else side
+    area, row = side * side, cell // side
+    s.item_cell[depth, k], s.item_dir[depth, k], s.item_start[depth, k] = cell, direction, top
+    for i in range(first, last):
+        at = pool[i] if from_pool else i
+        if mask[occ_word[at]] & ~present:
+            continue
+        # Whether word kw fits with its letter `offset` on `cell` (see `solver.search.wordsearch`),
+        # written out here: a call per candidate cost more than the check itself.
+        kw, offset = occ_word[at], occ_offset[at]
+        length = word_length[kw]
+        start = cell - offset * step
+        before, after = start - step, start + length * step
+        if before < 0 or after >= area or board[before] != 0 or board[after] != 0:
+            continue
+        if direction == 0 and (before // side != row or after // side != row):
+            continue
+        ok = True
+        for j in range(length):
+            p = start + j * step
+            letter = word_letters[kw, j]
+            if board[p] != 0:
+                if board[p] != letter + 1 or status[p, direction] != WS_OPEN:
+                    ok = False
+                    break
+            elif blocked[p] != 0:
+                ok = False
+                break
+            else:
+                need[letter] += 1
+                if need[letter] > hand[letter]:
+                    ok = False
+                    break
+        for j in range(length):
+            need[word_letters[kw, j]] = 0
+        if ok:
+            if top == len(s.pool):
+                s.state[WS_OVERFLOW_AT] = 1
+                return False
+            s.pool[top] = at
+            top += 1
+    single = _ws_single_fits(s.board, side, cell, direction)
+    s.item_count[depth, k] = top - s.item_start[depth, k]
+    s.item_single[depth, k] = 1 if single else 0
+    s.items[depth] = k + 1
+    s.pool_top[depth] = top
+    return top > s.item_start[depth, k] or single
+
+
+@njit(cache=True, nogil=True)
+def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
+    """Depth + 1's items: depth's, but the one just decided and those no longer open, their
+    options filtered (options only ever stop fitting deeper down), then the new tiles' own
+    direction. False when some item has no option left (or the pool is full)."""
+    nxt = depth + 1
+    s.items[nxt] = 0
+    s.pool_top[nxt] = s.pool_top[depth]
+    present = 0
+    for letter in range(26):
+        if s.hand[letter] > 0:
+            present |= 1 << letter
+    for t in range(s.state[WS_TILES]):
+        present |= 1 << (s.board[s.tiles[t]] - 1)
+    for k in range(s.items[depth]):
+        cell, direction = s.item_cell[depth, k], s.item_dir[depth, k]
+        if k == s.chosen_item[depth] or s.status[cell, direction] != WS_OPEN:
+            continue
+        first = s.item_start[depth, k]
+        if not _ws_add_item(
+            s, words, side, nxt, cell, direction, first, first + s.item_count[depth, k], True, need, present
+        ):
+            return False
+    for t in range(tiles_before, s.state[WS_TILES]):
+        cell = s.tiles[t]
+        direction = 0 if s.status[cell, 0] == WS_OPEN else 1
+        letter = s.board[cell] - 1
+        first, last = words.occ_start[letter], words.occ_start[letter + 1]
+        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, False, need, present):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def word_search(s, words, hard: int, node_limit: int) -> int:
+    """Run the search from where it stopped for up to `node_limit` more decisions; returns the
+    status (WS_FOUND leaves the grid on the board; calling again looks for the next; WS_OVERFLOW:
+    the option pool ran out, no claim)."""
+    state = s.state
+    side = int(np.sqrt(len(s.board)))
+    need = np.zeros(26, dtype=np.int64)
+    if state[WS_STATUS] == WS_RUNNING and state[WS_NODES] == 0 and state[WS_DEPTH] == 0:
+        # Depth 0 decides the first word: across, with a tile of the hardest letter mid-board.
+        centre = (side // 2) * side + side // 2
+        s.items[0], s.item_cell[0, 0], s.item_dir[0, 0] = 1, centre, 0
+        s.item_start[0, 0] = 0
+        s.item_count[0, 0] = words.occ_start[hard + 1] - words.occ_start[hard]
+        s.item_single[0, 0] = 0
+        for i in range(s.item_count[0, 0]):
+            s.pool[i] = words.occ_start[hard] + i
+        s.pool_top[0] = s.item_count[0, 0]
+        s.chosen_item[0], s.option[0], s.mark[0] = 0, 0, 0
+    limit = state[WS_NODES] + node_limit
+    depth = state[WS_DEPTH]
+    state[WS_STATUS] = WS_RUNNING
+    while True:
+        if state[WS_OVERFLOW_AT] == 1:
+            state[WS_STATUS] = WS_OVERFLOW
+            return WS_OVERFLOW
+        stop = pause_or_exhaust(state, depth, limit)
+        if stop != SEARCH_RUNNING:
+            return stop
+        _ws_undo_to(s, s.mark[depth])
+        k = s.chosen_item[depth]
+        cell, direction = s.item_cell[depth, k], s.item_dir[depth, k]
+        count = s.item_count[depth, k]
+        o = s.option[depth]
+        if o > count or (o == count and s.item_single[depth, k] == 0):
+            depth -= 1
+            continue
+        s.option[depth] = o + 1
+        state[WS_NODES] += 1
+        tiles_before = state[WS_TILES]
+        if o == count:  # the last option: the tile alone that way
+            step = 1 if direction == 0 else side
+            s.status[cell, direction] = WS_SINGLE
+            _ws_log(s.undo, s.state, WS_UNDO_STATUS, cell, direction)
+            _ws_block(s.blocked, s.undo, s.state, cell - step)
+            _ws_block(s.blocked, s.undo, s.state, cell + step)
+        else:
+            at = s.pool[s.item_start[depth, k] + o]
+            _ws_lay(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at])
+        if _ws_hopeless(s, words):
+            continue
+        if not _ws_next_items(s, words, side, depth, tiles_before, need):
+            continue
+        nxt = depth + 1
+        if s.items[nxt] == 0:  # nothing open
+            if state[WS_LEFT] == 0:
+                state[WS_DEPTH] = depth
+                state[WS_STATUS] = WS_FOUND
+                return WS_FOUND
+            continue
+        best, best_count = 0, 1 << 60
+        for i in range(s.items[nxt]):
+            options = s.item_count[nxt, i] + s.item_single[nxt, i]
+            if options < best_count:
+                best, best_count = i, options
+        depth = nxt
+        s.chosen_item[depth], s.option[depth], s.mark[depth] = best, 0, state[WS_UNDO]
