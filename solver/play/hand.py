@@ -245,7 +245,7 @@ class Hand:
 
     def next_due(self) -> float | None:
         """The clock time of the next event, or None when only an outside call can move the
-        hand (or it is over). A driver sleeps until then, then `advance`s."""
+        hand (or it is over). A driver sleeps until then, then calls `advance`."""
         if self.result is not None or not self.queue:
             return None
         return self.queue[0][0]
