@@ -59,8 +59,40 @@ def command_docstrings() -> dict[str, str]:
     return docstrings
 
 
+class OneLineUsageError(click.UsageError):
+    """A click usage error (a bad option value, a missing argument, an unknown command) shown as
+    every other input error is: one `error: ...` line on stderr, exit code 2, where click would
+    print three (Usage / Try / Error)."""
+
+    def show(self, file=None) -> None:
+        hint = f" (see '{self.ctx.command_path} --help')" if self.ctx is not None else ""
+        click.echo(f"error: {' '.join(self.format_message().splitlines())}{hint}", err=True)
+
+
+def one_line(error: click.UsageError) -> click.UsageError:
+    # Help shown for a bare `bananas` (or a group with no command) is help, not an error.
+    if isinstance(error, (OneLineUsageError, click.exceptions.NoArgsIsHelpError)):
+        return error
+    shown = OneLineUsageError(error.format_message(), error.ctx)
+    shown.exit_code = error.exit_code
+    return shown
+
+
 class LazyGroup(click.Group):
-    """A group whose commands are imported when run, not when the group is built."""
+    """A group whose commands are imported when run, not when the group is built. Usage errors,
+    the group's own and its commands' (parsed in `invoke`), are one `error:` line."""
+
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:
+            raise one_line(error) from None
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            raise one_line(error) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)

@@ -292,9 +292,34 @@ def test_bad_input_is_one_error_line_and_exit_2(case, bad_input_paths):
     assert_one_error_line(result)
 
 
-def test_click_usage_errors_exit_2():
-    assert run_cli("solve", "CAT", "--objective", "best").exit_code == 2
-    assert run_cli("words").exit_code == 2
+CLICK_USAGE_ERRORS = {
+    "not a number": (["solve", "CAT", "--time-limit", "abc"], "Invalid value for '--time-limit'"),
+    "not a choice": (["solve", "CAT", "--objective", "best"], "Invalid value for '--objective'"),
+    "missing option": (["peel", "S"], "Missing option '--grid'"),
+    "missing argument": (["words"], "Missing argument 'LETTERS'"),
+    "unknown command": (["slove", "CAT"], "No such command 'slove'"),
+    "unknown group option": (["--bogus"], "No such option '--bogus'"),
+}
+
+
+@pytest.mark.parametrize("case", CLICK_USAGE_ERRORS)
+def test_click_usage_errors_are_one_error_line(case):
+    args, message = CLICK_USAGE_ERRORS[case]
+    line = assert_one_error_line(run_cli(*args))
+    assert message in line and "--help" in line  # where to look next, on the same line
+
+
+def test_every_command_reports_an_unknown_option_in_one_line():
+    from solver.cli import COMMANDS
+
+    for name in COMMANDS:
+        line = assert_one_error_line(run_cli(name, "--no-such-option"))
+        assert f" {name} --help'" in line
+
+
+def test_a_bare_bananas_still_shows_the_help():
+    result = run_cli()
+    assert "Usage: " in result.output and "Commands:" in result.output and "error:" not in result.output
 
 
 def test_help_lists_every_command_with_an_example():
