@@ -238,8 +238,10 @@ lexicon_option = click.option(
     "--lexicon",
     default="en",
     show_default=True,
-    metavar="en|fr|PATH",
-    help="Shipped word list name, or a file with one word per line (optionally gzipped).",
+    metavar="en|en@LEVEL|fr|PATH",
+    help="Shipped word list name, or a file with one word per line (optionally gzipped). "
+    "en@35, en@50, en@60, en@70, en@80: the English words up to that vocabulary level "
+    "(en@50: common words, as the beginner bots know them).",
 )
 min_length_option = click.option(
     "--min-length", type=int, default=2, show_default=True, metavar="2|3", help="Shortest word allowed on the grid."

@@ -153,6 +153,14 @@ def test_words_json():
     assert data == {"tiles": "ACT", "words": ["ACT"]}
 
 
+def test_words_with_common_words_only():
+    everything = run_cli("words", "AEIRST").stdout.split()
+    common = run_cli("words", "AEIRST", "--lexicon", "en@50").stdout.split()
+    assert {"AIREST", "TERAIS", "SATIRE"} <= set(everything)
+    assert "SATIRE" in common and "AIREST" not in common and "TERAIS" not in common
+    assert set(common) < set(everything)
+
+
 # -- solve ----------------------------------------------------------------------------
 
 
@@ -167,6 +175,14 @@ def test_solve_small_hand_gives_a_valid_grid_with_exactly_its_tiles():
     result = run_cli("solve", "catmap", "--json", "--time-limit", "30")
     assert result.exit_code == 0
     assert_valid_solution(json.loads(result.stdout), "CATMAP")
+
+
+def test_solve_with_common_words_only():
+    result = run_cli("solve", "CATMAP", "--json", "--lexicon", "en@50", "--time-limit", "30")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert_valid_solution(data, "CATMAP")
+    assert all(word.lower() in get_lexicon("en", max_level=50) for word in data["words"])
 
 
 def test_solve_text_output_is_a_grid_file_check_accepts():
@@ -266,6 +282,8 @@ BAD_INPUTS = {
     "negative time limit": (["solve", "CAT", "--time-limit", "-1"], None),
     "NaN time limit": (["solve", "CAT", "--time-limit", "nan"], None),
     "zero limit": (["words", "CAT", "--limit", "0"], None),
+    "unknown vocabulary level": (["words", "CAT", "--lexicon", "en@45"], None),
+    "a list without levels": (["solve", "CAT", "--lexicon", "fr@50"], None),
     "empty batch": (["solve", "-"], "\n# only a comment\n"),
 }
 
