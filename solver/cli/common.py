@@ -25,7 +25,7 @@ from solver.core.limits import (
     MAX_SECONDS,
     MAX_SEED,
 )
-from solver.core.tiles import TileCounts, TileError, load_tiles
+from solver.core.tiles import TileCounts, TileError, fold, load_tiles
 from solver.lexicon.loader import LexiconError
 
 # Input bounds: every input is read up to its bound, never further (a 100 MB file, /dev/zero).
@@ -112,15 +112,20 @@ def check_count(value: int, option: str, low: int, high: int) -> None:
 
 
 def parse_hand(letters: str) -> TileCounts:
-    """Tiles from letters such as 'catmap' (any case); anything else is rejected."""
-    hand = letters.strip()
+    """Tiles from letters such as 'catmap' (any case). Accents and ligatures are folded as the
+    word lists fold them (`fold`: ÉCOLE is ECOLE, Œ is OE), in any language, since tiles are
+    A-Z; anything else is rejected."""
+    typed = letters.strip()
+    if len(typed) > MAX_HAND_LETTERS:  # checked before folding: fold's work stays bounded
+        raise TileError(f"{len(typed)} letters: at most {MAX_HAND_LETTERS}")
+    hand = typed if typed.isascii() else fold(typed)
     if not hand:
         raise TileError("no tiles given")
     if len(hand) > MAX_HAND_LETTERS:
         raise TileError(f"{len(hand)} letters: at most {MAX_HAND_LETTERS}")
     bad = sorted({ch for ch in hand if not (ch.isascii() and ch.isalpha())})
     if bad:
-        raise TileError(f"{hand!r} has characters other than the letters A-Z: {''.join(bad)!r}")
+        raise TileError(f"{typed!r} has characters other than the letters A-Z (and accented ones): {''.join(bad).upper()!r}")
     return TileCounts.from_letters(hand)
 
 

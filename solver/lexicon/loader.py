@@ -21,7 +21,6 @@ from __future__ import annotations
 import gzip
 import io
 import time
-import unicodedata
 import zlib
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -32,7 +31,7 @@ import marisa_trie
 import numpy as np
 
 from solver.core.limits import MAX_WORD_LIST_BYTES
-from solver.core.tiles import TileCounts
+from solver.core.tiles import TileCounts, fold
 from solver.lexicon.dawg import ARRAY_NAMES, build_dawg
 
 # The numpy-free part of loading (where lists and caches live), re-exported from here as before.
@@ -140,18 +139,6 @@ def _read_levels(path: Path) -> np.ndarray | None:
     if levels_path == path or not levels_path.is_file():
         return None
     return np.array(gzip.decompress(levels_path.read_bytes()).split(), dtype=np.int16)
-
-
-LIGATURES = {"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss"}
-
-
-def fold(word: str) -> str:
-    """Lower case, accents stripped, ligatures spelled out: tiles carry no accents
-    (docs/RULES.md lexicon.accents), so é is E and œ is OE."""
-    for ligature, spelled in LIGATURES.items():
-        word = word.replace(ligature, spelled)
-    decomposed = unicodedata.normalize("NFD", word)
-    return "".join(char for char in decomposed if not unicodedata.combining(char)).lower()
 
 
 def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int]:

@@ -161,6 +161,16 @@ def test_words_with_common_words_only():
     assert set(common) < set(everything)
 
 
+def test_accented_letters_are_folded_as_the_word_lists_are():
+    from solver.core import tiles
+    from solver.lexicon import loader
+
+    assert loader.fold is tiles.fold  # one folding for the lists and for what is typed
+    assert json.loads(run_cli("words", "CAFÉ", "--json").stdout)["tiles"] == "ACEF"  # English too
+    french = json.loads(run_cli("words", "cœur", "--lexicon", "fr", "--json").stdout)
+    assert french["tiles"] == "CEORU" and "COEUR" in french["words"]
+
+
 # -- solve ----------------------------------------------------------------------------
 
 
@@ -183,6 +193,13 @@ def test_solve_with_common_words_only():
     data = json.loads(result.stdout)
     assert_valid_solution(data, "CATMAP")
     assert all(word.lower() in get_lexicon("en", max_level=50) for word in data["words"])
+
+
+def test_solve_a_french_hand_typed_with_its_accents():
+    result = run_cli("solve", "ÉCOLE", "--lexicon", "fr", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["status"] == "solved" and data["tiles"] == "CEELO"
 
 
 def test_solve_text_output_is_a_grid_file_check_accepts():
@@ -258,7 +275,8 @@ def test_solve_batch_text_output_reports_bad_lines_on_stderr():
 
 BAD_INPUTS = {
     "unknown letters (solve)": (["solve", "CAT1"], None),
-    "non-ASCII letter": (["words", "CAFÉ"], None),
+    "a letter no folding makes A-Z": (["words", "CAFΩ"], None),
+    "only an accent": (["words", "\u0301"], None),
     "space in letters": (["words", "C T"], None),
     "no letters": (["solve", ""], None),
     "ragged grid": (["check", "{ragged}"], None),
