@@ -125,7 +125,8 @@ def parse_hand(letters: str) -> TileCounts:
         raise TileError(f"{len(hand)} letters: at most {MAX_HAND_LETTERS}")
     bad = sorted({ch for ch in hand if not (ch.isascii() and ch.isalpha())})
     if bad:
-        raise TileError(f"{typed!r} has characters other than the letters A-Z (and accented ones): {''.join(bad).upper()!r}")
+        shown = "".join(bad).upper()
+        raise TileError(f"{typed!r} has characters other than the letters A-Z (and accented ones): {shown!r}")
     return TileCounts.from_letters(hand)
 
 
