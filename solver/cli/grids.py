@@ -124,7 +124,11 @@ def print_report(grid: Grid, report: Report) -> None:
 @json_option
 @reports_input_errors
 def words(letters: str, lexicon: str, min_length: int, limit: int | None, as_json: bool) -> None:
-    """List the words formable from LETTERS, longest first."""
+    """List the words formable from LETTERS, longest first.
+
+    Exit 0 when at least one word can be formed, 1 when none can (like grep: a note on stderr,
+    or an empty "words" list with --json), 2 for bad input.
+    """
     check_min_length(min_length)
     require(limit is None or limit >= 1, f"--limit must be at least 1, got {limit}")
     hand = parse_hand(letters)
@@ -135,6 +139,7 @@ def words(letters: str, lexicon: str, min_length: int, limit: int | None, as_jso
         click.echo("\n".join(found))
     else:
         click.echo(f"no words can be formed from {hand.letters()}", err=True)
+    exit_with(0 if found else 1)
 
 
 @click.command()

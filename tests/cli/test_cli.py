@@ -153,6 +153,15 @@ def test_words_json():
     assert data == {"tiles": "ACT", "words": ["ACT"]}
 
 
+def test_words_exits_1_when_no_word_can_be_formed():
+    result = run_cli("words", "QQ")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == "no words can be formed from QQ\n"
+    as_json = run_cli("words", "QQ", "--json")
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout) == {"tiles": "QQ", "words": []}
+    assert run_cli("words", "CAT").exit_code == 0
+
+
 def test_words_with_common_words_only():
     everything = run_cli("words", "AEIRST").stdout.split()
     common = run_cli("words", "AEIRST", "--lexicon", "en@50").stdout.split()
