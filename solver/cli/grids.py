@@ -420,8 +420,10 @@ def dump(
     if as_json:
         emit_json(advice.to_json())
         return
-    if advice.recommended is not None:
-        click.echo(f"recommended dump: {advice.recommended}")
+    if advice.advised is not None:
+        click.echo(f"recommended dump: {advice.advised}")
+    elif advice.keep_chance == 1.0:
+        click.echo("recommended dump: none needed (the hand completes the grid as it is)")
     else:
         click.echo("recommended dump: none (the bunch has fewer than 3 tiles to draw)")
     click.echo(f"complete without a dump: {'yes' if advice.keep_chance == 1.0 else 'no'}")
