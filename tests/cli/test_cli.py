@@ -265,6 +265,7 @@ def test_solve_batch_reports_a_bad_line_and_goes_on():
     assert first["status"] == last["status"] == "solved"
     assert bad["line"] == 2 and bad["input"] == "C4T" and "'4'" in bad["error"]
     assert undecodable["line"] == 3 and "UTF-8" in undecodable["error"]
+    assert [line.split(":")[:2] for line in error_lines(result)] == [["error", " line 2"], ["error", " line 3"]]
 
 
 def test_solve_batch_exits_1_when_a_hand_is_not_solved():
@@ -273,11 +274,16 @@ def test_solve_batch_exits_1_when_a_hand_is_not_solved():
     assert [json.loads(line)["status"] for line in result.stdout.splitlines()] == ["solved", "no-grid"]
 
 
-def test_solve_batch_text_output_reports_bad_lines_on_stderr():
-    result = run_cli("solve", "-", input="CAT\nC4T\n")
+def test_solve_batch_text_output_keeps_a_record_per_hand_and_names_the_bad_line():
+    result = run_cli("solve", "-", input="CAT\n# a comment\nC4T\nMAP\n")
     assert result.exit_code == 2
-    assert result.stdout.count("# solved: 3 tiles") == 1
-    assert error_lines(result) == ["error: line 2: 'C4T' has characters other than the letters A-Z: '4'"]
+    message = "line 3: 'C4T' has characters other than the letters A-Z (and accented ones): '4'"
+    assert error_lines(result) == [f"error: {message}"]
+    records = result.stdout.split("\n\n")  # one per hand read, in order, blank-line separated
+    assert len(records) == 3
+    assert "# solved: 3 tiles" in records[0]
+    assert records[1] == f"# error: {message}"
+    assert "# solved: 3 tiles" in records[2]
 
 
 # -- bad input: one `error:` line, exit 2, no traceback ----------------------------------
