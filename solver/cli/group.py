@@ -119,7 +119,8 @@ def main() -> None:
 
     A grid is written one row per line, one letter per cell and '.' for an empty cell
     ('#' lines are comments); its JSON form is a list of row strings. Word lists: the
-    shipped 'en' and 'fr', or a path to a file of words.
+    shipped 'en' and 'fr', 'en@50' (common English words; levels 35 to 80), or a path to
+    a file of words.
 
     Exit codes: 0 valid / solved, 1 invalid / not solved, 2 bad usage or input.
 
@@ -130,6 +131,8 @@ def main() -> None:
       bananas check grid.txt --tiles CATMAP
       bananas solve CATMAP --json | bananas check -
       bananas words AEIRST --limit 10
+      bananas words AEIRST --lexicon en@50
+      bananas solve --lexicon fr ÉCOLE
       bananas peel --grid grid.txt S
       bananas dump --grid grid.txt --hand QE
       bananas warm-up
