@@ -25,7 +25,7 @@ from solver.core.limits import (
     MAX_SECONDS,
     MAX_SEED,
 )
-from solver.core.tiles import TileCounts, TileError, load_tiles
+from solver.core.tiles import TileCounts, TileError, fold, load_tiles
 from solver.lexicon.loader import LexiconError
 
 # Input bounds: every input is read up to its bound, never further (a 100 MB file, /dev/zero).
@@ -112,15 +112,21 @@ def check_count(value: int, option: str, low: int, high: int) -> None:
 
 
 def parse_hand(letters: str) -> TileCounts:
-    """Tiles from letters such as 'catmap' (any case); anything else is rejected."""
-    hand = letters.strip()
+    """Tiles from letters such as 'catmap' (any case). Accents and ligatures are folded as the
+    word lists fold them (`fold`: ÉCOLE is ECOLE, Œ is OE), in any language, since tiles are
+    A-Z; anything else is rejected."""
+    typed = letters.strip()
+    if len(typed) > MAX_HAND_LETTERS:  # checked before folding: fold's work stays bounded
+        raise TileError(f"{len(typed)} letters: at most {MAX_HAND_LETTERS}")
+    hand = typed if typed.isascii() else fold(typed)
     if not hand:
         raise TileError("no tiles given")
     if len(hand) > MAX_HAND_LETTERS:
         raise TileError(f"{len(hand)} letters: at most {MAX_HAND_LETTERS}")
     bad = sorted({ch for ch in hand if not (ch.isascii() and ch.isalpha())})
     if bad:
-        raise TileError(f"{hand!r} has characters other than the letters A-Z: {''.join(bad)!r}")
+        shown = "".join(bad).upper()
+        raise TileError(f"{typed!r} has characters other than the letters A-Z (and accented ones): {shown!r}")
     return TileCounts.from_letters(hand)
 
 
@@ -238,8 +244,10 @@ lexicon_option = click.option(
     "--lexicon",
     default="en",
     show_default=True,
-    metavar="en|fr|PATH",
-    help="Shipped word list name, or a file with one word per line (optionally gzipped).",
+    metavar="en|en@LEVEL|fr|PATH",
+    help="Shipped word list name, or a file with one word per line (optionally gzipped). "
+    "en@35, en@50, en@60, en@70, en@80: the English words up to that vocabulary level "
+    "(en@50: common words, as the beginner bots know them).",
 )
 min_length_option = click.option(
     "--min-length", type=int, default=2, show_default=True, metavar="2|3", help="Shortest word allowed on the grid."

@@ -124,7 +124,11 @@ def print_report(grid: Grid, report: Report) -> None:
 @json_option
 @reports_input_errors
 def words(letters: str, lexicon: str, min_length: int, limit: int | None, as_json: bool) -> None:
-    """List the words formable from LETTERS, longest first."""
+    """List the words formable from LETTERS, longest first.
+
+    Exit 0 when at least one word can be formed, 1 when none can (like grep: a note on stderr,
+    or an empty "words" list with --json), 2 for bad input.
+    """
     check_min_length(min_length)
     require(limit is None or limit >= 1, f"--limit must be at least 1, got {limit}")
     hand = parse_hand(letters)
@@ -135,6 +139,7 @@ def words(letters: str, lexicon: str, min_length: int, limit: int | None, as_jso
         click.echo("\n".join(found))
     else:
         click.echo(f"no words can be formed from {hand.letters()}", err=True)
+    exit_with(0 if found else 1)
 
 
 @click.command()
@@ -171,7 +176,8 @@ def solve(
 
     With '-', read one hand per line from stdin ('#' and blank lines skipped) and write
     one result per hand; start-up and compilation are paid once. In batch mode a bad
-    line gets an error result and the batch goes on; the exit code is then 2.
+    line gets an error record in its place ('# error: line N: ...', or a JSON object with
+    "line", "input" and "error"), also on stderr, and the batch goes on; the exit code is then 2.
     """
     check_min_length(min_length)
     check_seconds(time_limit, "--time-limit")  # NaN or infinity would make the deadline never arrive
@@ -246,6 +252,8 @@ def solve_batch(solve_hand, as_json: bool) -> int:
             solution = solve_hand(parse_hand(line))
         except INPUT_ERRORS as error:
             any_bad = True
+            if not as_json and count > 1:
+                click.echo()
             print_line_error(number, text, describe(error), as_json)
             continue
         all_solved = all_solved and solution.solved
@@ -257,11 +265,14 @@ def solve_batch(solve_hand, as_json: bool) -> int:
 
 
 def print_line_error(number: int, text: str, message: str, as_json: bool) -> None:
+    """A bad line's record in the output, where its result would be, so the output keeps one
+    record per hand read (the Nth record answers the Nth hand); and on stderr, for a person
+    watching. In text, a '#' comment, so the output is still a series of grid files."""
     if as_json:
-        # On stdout, so the output keeps one JSON object per input hand.
         emit_json({"line": number, "input": text, "error": message})
     else:
-        click.echo(f"error: line {number}: {message}", err=True)
+        click.echo(f"# error: line {number}: {message}")
+    click.echo(f"error: line {number}: {message}", err=True)
 
 
 # -- live play: peel and dump ---------------------------------------------------------
@@ -415,8 +426,10 @@ def dump(
     if as_json:
         emit_json(advice.to_json())
         return
-    if advice.recommended is not None:
-        click.echo(f"recommended dump: {advice.recommended}")
+    if advice.advised is not None:
+        click.echo(f"recommended dump: {advice.advised}")
+    elif advice.keep_chance == 1.0:
+        click.echo("recommended dump: none needed (the hand completes the grid as it is)")
     else:
         click.echo("recommended dump: none (the bunch has fewer than 3 tiles to draw)")
     click.echo(f"complete without a dump: {'yes' if advice.keep_chance == 1.0 else 'no'}")

@@ -59,8 +59,40 @@ def command_docstrings() -> dict[str, str]:
     return docstrings
 
 
+class OneLineUsageError(click.UsageError):
+    """A click usage error (a bad option value, a missing argument, an unknown command) shown as
+    every other input error is: one `error: ...` line on stderr, exit code 2, where click would
+    print three (Usage / Try / Error)."""
+
+    def show(self, file=None) -> None:
+        hint = f" (see '{self.ctx.command_path} --help')" if self.ctx is not None else ""
+        click.echo(f"error: {' '.join(self.format_message().splitlines())}{hint}", err=True)
+
+
+def one_line(error: click.UsageError) -> click.UsageError:
+    # Help shown for a bare `bananas` (or a group with no command) is help, not an error.
+    if isinstance(error, (OneLineUsageError, click.exceptions.NoArgsIsHelpError)):
+        return error
+    shown = OneLineUsageError(error.format_message(), error.ctx)
+    shown.exit_code = error.exit_code
+    return shown
+
+
 class LazyGroup(click.Group):
-    """A group whose commands are imported when run, not when the group is built."""
+    """A group whose commands are imported when run, not when the group is built. Usage errors,
+    the group's own and its commands' (parsed in `invoke`), are one `error:` line."""
+
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:
+            raise one_line(error) from None
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            raise one_line(error) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -87,7 +119,8 @@ def main() -> None:
 
     A grid is written one row per line, one letter per cell and '.' for an empty cell
     ('#' lines are comments); its JSON form is a list of row strings. Word lists: the
-    shipped 'en' and 'fr', or a path to a file of words.
+    shipped 'en' and 'fr', 'en@50' (common English words; levels 35 to 80), or a path to
+    a file of words.
 
     Exit codes: 0 valid / solved, 1 invalid / not solved, 2 bad usage or input.
 
@@ -98,6 +131,8 @@ def main() -> None:
       bananas check grid.txt --tiles CATMAP
       bananas solve CATMAP --json | bananas check -
       bananas words AEIRST --limit 10
+      bananas words AEIRST --lexicon en@50
+      bananas solve --lexicon fr ÉCOLE
       bananas peel --grid grid.txt S
       bananas dump --grid grid.txt --hand QE
       bananas warm-up

@@ -290,7 +290,7 @@ def start_extension_build() -> subprocess.Popen:
     "--lexicon",
     "lexicons",
     multiple=True,
-    metavar="en|fr|PATH",
+    metavar="en|en@LEVEL|fr|PATH",
     help="Word lists to build (repeatable). Default: en (with the vocabulary levels the bots use) and fr.",
 )
 @reports_input_errors

@@ -6,6 +6,7 @@ Letters are coded 1..26 (a=1 .. z=26) everywhere a grid or kernel sees them, so 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -22,6 +23,20 @@ ALPHABET_SIZE = 26
 # five with X (AX, EX, OX, XI, XU); S last: it hooks onto almost any word.
 HARDNESS_TIERS = ("Q", "JZ", "X", "V", "K", "W", "BCFGHMPY", "U", "ADEILNORT", "S")
 HARD_FIRST = "".join(HARDNESS_TIERS)
+
+
+LIGATURES = {"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss"}
+
+
+def fold(word: str) -> str:
+    """Lower case, accents stripped, ligatures spelled out: tiles carry no accents
+    (docs/RULES.md lexicon.accents), so é is E and œ is OE. The one folding of both sides: the
+    word lists are read through it (`solver.lexicon.loader.read_words`) and so are the letters
+    a person types (`solver.cli.common.parse_hand`: ÉCOLE is the tiles ECOLE)."""
+    for ligature, spelled in LIGATURES.items():
+        word = word.replace(ligature, spelled)
+    decomposed = unicodedata.normalize("NFD", word)
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).lower()
 
 
 class TileError(ValueError):

@@ -31,8 +31,28 @@ SHIPPED = ("en", "fr")
 LEVELS = (35, 50, 60, 70, 80)
 
 
+LEVELLED = ("en",)  # the shipped lists with a levels file (lexicons/README.md)
+LEVEL_SEPARATOR = "@"
+
+
 class LexiconError(ValueError):
     """A word list that cannot be found, read or used."""
+
+
+def split_level(spec: str) -> tuple[str, int | None]:
+    """A lexicon spec and its vocabulary level: 'en@50' -> ('en', 50), the words of SCOWL size
+    50 or less (the common ones; the name `Lexicon.name` gives such a list); any other spec ->
+    (spec, None). Only a shipped name takes a level, so a path holding '@' is still a path.
+    LexiconError for a level that is not one of LEVELS, or a list that has no levels."""
+    name, separator, level = spec.rpartition(LEVEL_SEPARATOR)
+    if not separator or name not in SHIPPED:
+        return spec, None
+    if name not in LEVELLED:
+        raise LexiconError(f"the {name} word list has no vocabulary levels (only {', '.join(LEVELLED)} has)")
+    levels = ", ".join(map(str, LEVELS))
+    if not (level.isascii() and level.isdigit() and int(level) in LEVELS):
+        raise LexiconError(f"vocabulary level must be one of {levels} ({name}@50: common words), got {level!r}")
+    return name, int(level)
 
 
 def source_path(spec: str) -> tuple[str, Path]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import gzip
 import io
 import time
-import unicodedata
 import zlib
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -32,7 +31,7 @@ import marisa_trie
 import numpy as np
 
 from solver.core.limits import MAX_WORD_LIST_BYTES
-from solver.core.tiles import TileCounts
+from solver.core.tiles import TileCounts, fold
 from solver.lexicon.dawg import ARRAY_NAMES, build_dawg
 
 # The numpy-free part of loading (where lists and caches live), re-exported from here as before.
@@ -40,7 +39,7 @@ from solver.lexicon.files import LEVELS as LEVELS
 from solver.lexicon.files import SHIPPED as SHIPPED
 from solver.lexicon.files import SHIPPED_DIR as SHIPPED_DIR
 from solver.lexicon.files import LexiconError as LexiconError
-from solver.lexicon.files import arrays_dir, cache_key, source_path
+from solver.lexicon.files import arrays_dir, cache_key, source_path, split_level
 from solver.lexicon.files import arrays_key as arrays_key
 from solver.lexicon.files import cache_root as cache_root
 from solver.lexicon.files import prebuilt_wanted as prebuilt_wanted
@@ -142,18 +141,6 @@ def _read_levels(path: Path) -> np.ndarray | None:
     return np.array(gzip.decompress(levels_path.read_bytes()).split(), dtype=np.int16)
 
 
-LIGATURES = {"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss"}
-
-
-def fold(word: str) -> str:
-    """Lower case, accents stripped, ligatures spelled out: tiles carry no accents
-    (docs/RULES.md lexicon.accents), so é is E and œ is OE."""
-    for ligature, spelled in LIGATURES.items():
-        word = word.replace(ligature, spelled)
-    decomposed = unicodedata.normalize("NFD", word)
-    return "".join(char for char in decomposed if not unicodedata.combining(char)).lower()
-
-
 def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int]:
     """(sorted unique words, count of skipped entries) from a word-list file."""
     lines = _read_text(path).splitlines()
@@ -238,14 +225,24 @@ def estimated_build_seconds(path: Path) -> float:
     return 0.5 + 3.5 * (size if is_gzip else size / 4) / 1e6
 
 
-def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
-    """Load a lexicon by name ('en', 'fr') or path, building the cache on first use.
+def with_level(spec: str, max_level: int | None) -> tuple[str, int | None]:
+    """The list and level a (spec, max_level) pair names: 'en@50' is ('en', 50)."""
+    name, level = split_level(spec)
+    if level is not None and max_level is not None and level != max_level:
+        raise LexiconError(f"lexicon {spec} asked for at level {max_level}")
+    return name, level if level is not None else max_level
 
-    `max_level` limits an English list to SCOWL sizes <= that level (35/50/60/70/80).
-    A path names a word list of one word a line (plain or .gz). The first load of a list
-    builds its arrays (seconds) into `cache_root()`; later loads map them (milliseconds).
+
+def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
+    """Load a lexicon by name ('en', 'fr', 'en@50') or path, building the cache on first use.
+
+    `max_level` (or a name's '@LEVEL') limits an English list to SCOWL sizes <= that level
+    (35/50/60/70/80; 50 and below are common words). A path names a word list of one word a
+    line (plain or .gz). The first load of a list builds its arrays (seconds) into
+    `cache_root()`; later loads map them (milliseconds).
     LexiconError for an unknown name, an unreadable file or a bad level.
     """
+    spec, max_level = with_level(spec, max_level)
     if max_level is not None and max_level not in LEVELS:
         raise LexiconError(f"vocabulary level must be one of {LEVELS}, got {max_level}")
     name, path = source_path(spec)
@@ -281,7 +278,7 @@ _LOADED: dict[tuple[str, int | None], Lexicon] = {}
 
 def get_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     """`load_lexicon`, memoised per process (bots and batch runs share one copy)."""
-    key = (spec, max_level)
+    key = with_level(spec, max_level)  # 'en@50' and ('en', 50) are one list
     if key not in _LOADED:
-        _LOADED[key] = load_lexicon(spec, max_level)
+        _LOADED[key] = load_lexicon(*key)
     return _LOADED[key]

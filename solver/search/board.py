@@ -424,17 +424,26 @@ class DumpOption:
 class DumpAdvice:
     """Which tile to dump, with the estimate behind it."""
 
-    recommended: str | None
+    recommended: str | None  # the best letter to dump, if one dumps (None: the bunch has under 3 tiles)
     keep_chance: float  # can the hand be completed as it is (1.0 or 0.0)
     options: list[DumpOption] = field(default_factory=list)
     nodes: int = 0  # search nodes the estimate spent (what a bot's clock charges as looks)
 
+    @property
+    def advised(self) -> str | None:
+        """The dump to make: None when the hand completes the grid as it is (no dump is needed:
+        `recommended` is then only the best of the options) or when no dump is possible. What
+        `bananas dump` and the JSON's `recommended` say; a coach reviewing a DUMP already made
+        reads `recommended`."""
+        return None if self.keep_chance == 1.0 else self.recommended
+
     def to_json(self) -> dict:
-        """The advice as the JSON of `bananas dump --json`: recommended (a letter or None),
-        complete_without_dump, options (letter, chance, completions, samples), nodes.
+        """The advice as the JSON of `bananas dump --json`: recommended (the `advised` letter, or
+        None when no dump is needed or possible), complete_without_dump, options (letter, chance,
+        completions, samples; best first), nodes.
         """
         return {
-            "recommended": self.recommended,
+            "recommended": self.advised,
             "complete_without_dump": self.keep_chance == 1.0,
             "options": [
                 {"letter": o.letter, "chance": round(o.chance, 4), "completions": o.completions, "samples": o.samples}

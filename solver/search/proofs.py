@@ -30,6 +30,7 @@ import numpy as np
 from solver.core.limits import MAX_PROOF_WORDS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon
+from solver.search import native
 from solver.search.kernels import layout, spelling
 
 LETTER_COUNTS = (
@@ -57,7 +58,8 @@ def letter_count_proof(tiles: TileCounts, lexicon: Lexicon, min_length: int, tim
     if len(tiles) < 2:
         return ""
     try:
-        from scipy.optimize import linprog  # type: ignore[import-untyped]
+        with native.one_time_setup():  # SciPy's first import: the process's cost, not the search's
+            from scipy.optimize import linprog  # type: ignore[import-untyped]
     except ImportError:  # the argument is an extra: without SciPy, solve just searches
         return ""
     vectors = word_count_vectors(tiles, lexicon, min_length)

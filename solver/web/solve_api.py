@@ -11,8 +11,9 @@ The four handlers take a parsed body and return a dict, or raise `ApiError` (one
 message; status 400 unless said otherwise), and call the functions the commands call. The
 endpoint wrappers bound what surrounds them: the body's type and size, a rate per client
 address, the number of jobs waiting, and the engine's worker pool they run in. Nothing a
-request names is read from the disk: word lists are `en` or `fr`, tile sets letters, `en`,
-`fr` or 'A13,B3,...' (`solver.core.tiles.parse_tiles`, which never opens a file).
+request names is read from the disk: word lists are `en`, `fr` or English at a vocabulary
+level such as `en@50` (`API_LEXICONS`), tile sets letters, `en`, `fr` or 'A13,B3,...'
+(`solver.core.tiles.parse_tiles`, which never opens a file).
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ from solver.core.limits import (
     MAX_SEED,
 )
 from solver.core.tiles import TileCounts, TileError, parse_tiles, spec_kind
-from solver.lexicon.loader import SHIPPED, Lexicon, get_lexicon
+from solver.lexicon.files import LEVEL_SEPARATOR, LEVELLED, split_level
+from solver.lexicon.loader import LEVELS, SHIPPED, Lexicon, get_lexicon
 from solver.search.objectives import OBJECTIVES
 from solver.web.config import TokenBucket
 from solver.web.gate import client_of
@@ -128,11 +130,18 @@ def tiles_field(body: Body, name: str, default: str | None = None) -> TileCounts
         raise ApiError("bad_tiles", f"{name}: {error}") from None
 
 
+# The word lists a request may name: the shipped lists, and English up to a vocabulary level
+# ("en@50": common words, the page's "common words" choice). A fixed set: a request never
+# names a file, and at most these few lists are ever loaded.
+API_LEXICONS = (*SHIPPED, *(f"{name}{LEVEL_SEPARATOR}{level}" for name in LEVELLED for level in LEVELS))
+
+
 def lexicon_field(body: Body) -> tuple[str, Lexicon]:
-    name = given(body, "lexicon", "en")
-    if not isinstance(name, str) or name not in SHIPPED:
-        raise ApiError("bad_value", f"lexicon is one of {', '.join(SHIPPED)} (the shipped word lists)")
-    return name, get_lexicon(name)
+    """The word list and its language (the name of its tile set: 'en' for en@50)."""
+    spec = given(body, "lexicon", "en")
+    if not isinstance(spec, str) or spec not in API_LEXICONS:
+        raise ApiError("bad_value", f"lexicon is one of {', '.join(API_LEXICONS)} (the shipped word lists)")
+    return split_level(spec)[0], get_lexicon(spec)
 
 
 def choice_field(body: Body, name: str, choices: tuple, default: Any) -> Any:

@@ -153,6 +153,33 @@ def test_words_json():
     assert data == {"tiles": "ACT", "words": ["ACT"]}
 
 
+def test_words_exits_1_when_no_word_can_be_formed():
+    result = run_cli("words", "QQ")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == "no words can be formed from QQ\n"
+    as_json = run_cli("words", "QQ", "--json")
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout) == {"tiles": "QQ", "words": []}
+    assert run_cli("words", "CAT").exit_code == 0
+
+
+def test_words_with_common_words_only():
+    everything = run_cli("words", "AEIRST").stdout.split()
+    common = run_cli("words", "AEIRST", "--lexicon", "en@50").stdout.split()
+    assert {"AIREST", "TERAIS", "SATIRE"} <= set(everything)
+    assert "SATIRE" in common and "AIREST" not in common and "TERAIS" not in common
+    assert set(common) < set(everything)
+
+
+def test_accented_letters_are_folded_as_the_word_lists_are():
+    from solver.core import tiles
+    from solver.lexicon import loader
+
+    assert loader.fold is tiles.fold  # one folding for the lists and for what is typed
+    assert json.loads(run_cli("words", "CAFÉ", "--json").stdout)["tiles"] == "ACEF"  # English too
+    french = json.loads(run_cli("words", "cœur", "--lexicon", "fr", "--json").stdout)
+    assert french["tiles"] == "CEORU" and "COEUR" in french["words"]
+
+
 # -- solve ----------------------------------------------------------------------------
 
 
@@ -167,6 +194,21 @@ def test_solve_small_hand_gives_a_valid_grid_with_exactly_its_tiles():
     result = run_cli("solve", "catmap", "--json", "--time-limit", "30")
     assert result.exit_code == 0
     assert_valid_solution(json.loads(result.stdout), "CATMAP")
+
+
+def test_solve_with_common_words_only():
+    result = run_cli("solve", "CATMAP", "--json", "--lexicon", "en@50", "--time-limit", "30")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert_valid_solution(data, "CATMAP")
+    assert all(word.lower() in get_lexicon("en", max_level=50) for word in data["words"])
+
+
+def test_solve_a_french_hand_typed_with_its_accents():
+    result = run_cli("solve", "ÉCOLE", "--lexicon", "fr", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["status"] == "solved" and data["tiles"] == "CEELO"
 
 
 def test_solve_text_output_is_a_grid_file_check_accepts():
@@ -223,6 +265,7 @@ def test_solve_batch_reports_a_bad_line_and_goes_on():
     assert first["status"] == last["status"] == "solved"
     assert bad["line"] == 2 and bad["input"] == "C4T" and "'4'" in bad["error"]
     assert undecodable["line"] == 3 and "UTF-8" in undecodable["error"]
+    assert [line.split(":")[:2] for line in error_lines(result)] == [["error", " line 2"], ["error", " line 3"]]
 
 
 def test_solve_batch_exits_1_when_a_hand_is_not_solved():
@@ -231,18 +274,24 @@ def test_solve_batch_exits_1_when_a_hand_is_not_solved():
     assert [json.loads(line)["status"] for line in result.stdout.splitlines()] == ["solved", "no-grid"]
 
 
-def test_solve_batch_text_output_reports_bad_lines_on_stderr():
-    result = run_cli("solve", "-", input="CAT\nC4T\n")
+def test_solve_batch_text_output_keeps_a_record_per_hand_and_names_the_bad_line():
+    result = run_cli("solve", "-", input="CAT\n# a comment\nC4T\nMAP\n")
     assert result.exit_code == 2
-    assert result.stdout.count("# solved: 3 tiles") == 1
-    assert error_lines(result) == ["error: line 2: 'C4T' has characters other than the letters A-Z: '4'"]
+    message = "line 3: 'C4T' has characters other than the letters A-Z (and accented ones): '4'"
+    assert error_lines(result) == [f"error: {message}"]
+    records = result.stdout.split("\n\n")  # one per hand read, in order, blank-line separated
+    assert len(records) == 3
+    assert "# solved: 3 tiles" in records[0]
+    assert records[1] == f"# error: {message}"
+    assert "# solved: 3 tiles" in records[2]
 
 
 # -- bad input: one `error:` line, exit 2, no traceback ----------------------------------
 
 BAD_INPUTS = {
     "unknown letters (solve)": (["solve", "CAT1"], None),
-    "non-ASCII letter": (["words", "CAFÉ"], None),
+    "a letter no folding makes A-Z": (["words", "CAFΩ"], None),
+    "only an accent": (["words", "\u0301"], None),
     "space in letters": (["words", "C T"], None),
     "no letters": (["solve", ""], None),
     "ragged grid": (["check", "{ragged}"], None),
@@ -266,6 +315,8 @@ BAD_INPUTS = {
     "negative time limit": (["solve", "CAT", "--time-limit", "-1"], None),
     "NaN time limit": (["solve", "CAT", "--time-limit", "nan"], None),
     "zero limit": (["words", "CAT", "--limit", "0"], None),
+    "unknown vocabulary level": (["words", "CAT", "--lexicon", "en@45"], None),
+    "a list without levels": (["solve", "CAT", "--lexicon", "fr@50"], None),
     "empty batch": (["solve", "-"], "\n# only a comment\n"),
 }
 
@@ -292,9 +343,34 @@ def test_bad_input_is_one_error_line_and_exit_2(case, bad_input_paths):
     assert_one_error_line(result)
 
 
-def test_click_usage_errors_exit_2():
-    assert run_cli("solve", "CAT", "--objective", "best").exit_code == 2
-    assert run_cli("words").exit_code == 2
+CLICK_USAGE_ERRORS = {
+    "not a number": (["solve", "CAT", "--time-limit", "abc"], "Invalid value for '--time-limit'"),
+    "not a choice": (["solve", "CAT", "--objective", "best"], "Invalid value for '--objective'"),
+    "missing option": (["peel", "S"], "Missing option '--grid'"),
+    "missing argument": (["words"], "Missing argument 'LETTERS'"),
+    "unknown command": (["slove", "CAT"], "No such command 'slove'"),
+    "unknown group option": (["--bogus"], "No such option '--bogus'"),
+}
+
+
+@pytest.mark.parametrize("case", CLICK_USAGE_ERRORS)
+def test_click_usage_errors_are_one_error_line(case):
+    args, message = CLICK_USAGE_ERRORS[case]
+    line = assert_one_error_line(run_cli(*args))
+    assert message in line and "--help" in line  # where to look next, on the same line
+
+
+def test_every_command_reports_an_unknown_option_in_one_line():
+    from solver.cli import COMMANDS
+
+    for name in COMMANDS:
+        line = assert_one_error_line(run_cli(name, "--no-such-option"))
+        assert f" {name} --help'" in line
+
+
+def test_a_bare_bananas_still_shows_the_help():
+    result = run_cli()
+    assert "Usage: " in result.output and "Commands:" in result.output and "error:" not in result.output
 
 
 def test_help_lists_every_command_with_an_example():

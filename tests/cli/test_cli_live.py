@@ -132,9 +132,15 @@ def test_dump_recommends_the_q_and_shows_the_reasoning(grid_file):
 
 
 def test_dump_says_when_the_hand_completes_without_a_dump(grid_file):
-    result = run_cli("dump", "--grid", grid_file(CROSS), "--hand", "S", "--samples", "4", "--time-per-try", "1")
+    args = ("dump", "--grid", grid_file(CROSS), "--hand", "S", "--samples", "4", "--time-per-try", "1")
+    result = run_cli(*args)
     assert result.exit_code == 0, result.output
-    assert "complete without a dump: yes" in result.stdout.splitlines()
+    lines = result.stdout.splitlines()
+    assert lines[0] == "recommended dump: none needed (the hand completes the grid as it is)"
+    assert "complete without a dump: yes" in lines
+    assert "letter  chance  completions" in lines  # what a dump would give, all the same
+    data = json.loads(run_cli(*args, "--json").stdout)
+    assert data["recommended"] is None and data["complete_without_dump"] is True
 
 
 def test_dump_json_shape_and_determinism(grid_file):
@@ -166,7 +172,7 @@ def test_dump_json_shape_and_determinism(grid_file):
         assert option["chance"] == round(option["completions"] / 6, 4)
     chances = [option["chance"] for option in data["options"]]
     assert chances == sorted(chances, reverse=True)
-    assert data["recommended"] == data["options"][0]["letter"]
+    assert data["recommended"] == (None if data["complete_without_dump"] else data["options"][0]["letter"])
     assert run_cli(*args).stdout == result.stdout  # same seed, same advice
 
 

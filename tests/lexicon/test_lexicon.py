@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from solver.core.tiles import TileCounts
 from solver.lexicon import dawg
 from solver.lexicon.dawg import build_dawg, dawg_words
+from solver.lexicon.files import split_level
 from solver.lexicon.loader import (
     SHIPPED_DIR,
     LexiconError,
@@ -352,6 +353,34 @@ def test_levels(en):
     for word in sample:
         assert (word in middle) == (level_of[word] <= 60), word
     assert read_words(SHIPPED_DIR / "en.txt.gz", 80)[0] == sorted(en.trie.keys())
+
+
+def test_a_level_is_named_after_its_list():
+    assert split_level("en@50") == ("en", 50)
+    assert split_level("en") == ("en", None)
+    assert split_level("my@50.txt") == ("my@50.txt", None)  # only a shipped name takes a level
+    assert split_level("./en@50") == ("./en@50", None)
+    assert get_lexicon("en@35") is get_lexicon("en", max_level=35)  # one list, loaded once
+    assert get_lexicon("en@35").name == "en@35"
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("en@45", "must be one of 35, 50, 60, 70, 80"),
+        ("en@", "must be one of"),
+        ("en@common", "must be one of"),
+        ("fr@50", "fr word list has no vocabulary levels"),
+    ],
+)
+def test_a_bad_level_is_a_lexicon_error(spec, message):
+    with pytest.raises(LexiconError, match=message):
+        get_lexicon(spec)
+
+
+def test_a_named_level_and_another_max_level_disagree():
+    with pytest.raises(LexiconError, match="at level 60"):
+        get_lexicon("en@35", max_level=60)
 
 
 # -- formable words ------------------------------------------------------------------------------

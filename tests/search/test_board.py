@@ -384,9 +384,10 @@ def test_dump_advice_options_and_json(en, grid_text, hand):
         assert option.chance == option.completions / 6
     assert advice.keep_chance in (0.0, 1.0)
     assert advice.recommended == advice.options[0].letter
+    assert advice.advised == (None if advice.keep_chance == 1.0 else advice.recommended)
     data = advice.to_json()
     assert set(data) >= {"recommended", "complete_without_dump", "options"}
-    assert data["recommended"] == advice.recommended
+    assert data["recommended"] == advice.advised  # no dump recommended when none is needed
     assert data["complete_without_dump"] is (advice.keep_chance == 1.0)
     assert [o["letter"] for o in data["options"]] == [o.letter for o in advice.options]
     for entry, option in zip(data["options"], advice.options):

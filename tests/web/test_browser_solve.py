@@ -86,3 +86,17 @@ def test_check_shows_every_bad_word_in_red_in_french(browser, server):
     assert sorted(bad) == ["CAX", "XYZW"]
     assert page.locator("#check-picture rect.invalid").count() == 2
     assert page.errors == []
+
+
+def test_common_words_only_and_french_has_no_such_choice(browser, server):
+    page = new_page(browser, **PHONE)
+    page.goto(server.url + "/solve?tiles=CATMAPRISE&words=common")
+    page.wait_for_selector("#picture svg")
+    assert page.input_value("#vocabulary") == "common"
+    common = solve_api.get_lexicon("en@50")
+    words = page.eval_on_selector_all("#words li", "items => items.map(i => i.textContent)")
+    assert words and all(word in common for word in words)
+    page.select_option("#lexicon", "fr")
+    assert page.is_disabled("#vocabulary") and page.input_value("#vocabulary") == "all"
+    assert "words=" not in page.evaluate("location.search")
+    assert page.errors == []

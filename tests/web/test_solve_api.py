@@ -108,6 +108,18 @@ def test_solve_in_french_with_each_objective_and_a_picture(fr):
         assert reply["svg"].startswith("<svg") and reply["svg"].count('class="tile"') == len(hand)
 
 
+def test_solve_with_common_words_only(en):
+    reply = solve_request({"tiles": "CATMAP", "lexicon": "en@50"})
+    common = solve_api.get_lexicon("en@50")
+    assert reply["status"] == "solved" and all(word in common for word in reply["words"])
+    assert_valid(reply["grid"], en, TileCounts.from_letters("CATMAP"))
+
+
+def test_dump_with_common_words_draws_from_the_english_set():
+    reply = dump_request({"grid": GRID, "hand": "Q", "lexicon": "en@50", "samples": 1})
+    assert reply["recommended"] == "Q"
+
+
 def test_solve_says_no_grid_with_its_proof():
     reply = solve_request({"tiles": "Q"})
     assert reply["status"] == "no-grid" and reply["proof"] and reply["grid"] is None
@@ -185,6 +197,8 @@ BAD_INPUTS = [
     ("solve", {"tiles": "E" * (MAX_API_TILES + 1)}, 400, "bad_tiles"),
     ("solve", {"tiles": "CAT", "lexicon": "/etc/passwd"}, 400, "bad_value"),
     ("solve", {"tiles": "CAT", "lexicon": "de"}, 400, "bad_value"),
+    ("solve", {"tiles": "CAT", "lexicon": "en@45"}, 400, "bad_value"),
+    ("solve", {"tiles": "CAT", "lexicon": "fr@50"}, 400, "bad_value"),
     ("solve", {"tiles": "CAT", "lexicon": ["en"]}, 400, "bad_value"),
     ("solve", {"tiles": "CAT", "objective": "best"}, 400, "bad_value"),
     ("solve", {"tiles": "CAT", "time_limit": 0}, 400, "bad_value"),

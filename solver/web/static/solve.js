@@ -142,11 +142,27 @@ function showGrid(statusText, svg, marks = null) {
   if (top > window.innerHeight * 0.6) $("result").scrollIntoView({ block: "start" });
 }
 
+// -- the word list --------------------------------------------------------------------------
+// English has vocabulary levels (the API's "en@50": common words); French has none.
+const COMMON_WORDS_LEVEL = 50;
+
+function lexiconSpec() {
+  const language = $("lexicon").value;
+  return language === "en" && $("vocabulary").value === "common" ? `en@${COMMON_WORDS_LEVEL}` : language;
+}
+
+function updateVocabulary() {
+  const levelled = $("lexicon").value === "en";
+  $("vocabulary").disabled = !levelled;
+  if (!levelled) $("vocabulary").value = "all";
+}
+
 // -- the address ----------------------------------------------------------------------------
 function saveAddress() {
   const query = new URLSearchParams();
   if (state.tiles) query.set("tiles", state.tiles);
   query.set("lang", $("lexicon").value);
+  if ($("vocabulary").value === "common") query.set("words", "common");
   if ($("objective").value !== "any") query.set("objective", $("objective").value);
   if (state.grid) query.set("grid", state.grid.join(ROW_SEPARATOR));
   if (state.tab !== "solve") query.set("view", state.tab);
@@ -171,7 +187,7 @@ async function solveTiles() {
   // 'any' stops at its first grid; the other aims use all their time.
   const reply = await api("solve", {
     tiles,
-    lexicon: $("lexicon").value,
+    lexicon: lexiconSpec(),
     objective,
     time_limit: objective === "any" ? 5 : 3,
     svg: true,
@@ -205,7 +221,7 @@ async function peel() {
   const reply = await api("peel", {
     grid: state.grid,
     letters: state.hand + letters,
-    lexicon: $("lexicon").value,
+    lexicon: lexiconSpec(),
     svg: true,
   });
   state.tiles = sorted(state.tiles + letters);
@@ -236,7 +252,7 @@ async function dump() {
   if (!hand) return;
   const letters = new Set(hand).size;
   const samples = Math.max(1, Math.min(16, Math.floor(MAX_DUMP_TRIALS / letters)));
-  const reply = await api("dump", { grid: state.grid, hand, lexicon: $("lexicon").value, samples });
+  const reply = await api("dump", { grid: state.grid, hand, lexicon: lexiconSpec(), samples });
   $("dump-result").hidden = false;
   $("dump-recommended").textContent = reply.complete_without_dump
     ? t("solve_dump_not_needed")
@@ -265,7 +281,7 @@ async function dump() {
 async function check() {
   const rows = checkRows();
   if (!rows.length) return;
-  const reply = await api("check", { grid: rows.join("\n"), lexicon: $("lexicon").value, svg: true });
+  const reply = await api("check", { grid: rows.join("\n"), lexicon: lexiconSpec(), svg: true });
   $("check-result").hidden = false;
   const tiles = gridLetters(reply.grid).length;
   $("check-status").textContent = reply.valid
@@ -287,7 +303,7 @@ async function check() {
 /** A grid from the address, shown again: checked (its words and picture), and kept only when
  * it is valid and its letters are among the tiles. */
 async function restoreGrid(rows) {
-  const reply = await api("check", { grid: rows, lexicon: $("lexicon").value, svg: true });
+  const reply = await api("check", { grid: rows, lexicon: lexiconSpec(), svg: true });
   const hand = without(state.tiles, gridLetters(reply.grid));
   if (!reply.valid || hand === null) return false;
   state.grid = reply.grid;
@@ -367,6 +383,8 @@ function init() {
   const stored = localStorage.getItem("bananas.language");
   const ui = query.get("ui") || lang || stored || (navigator.language?.startsWith("fr") ? "fr" : "en");
   $("lexicon").value = lang || (ui === "fr" ? "fr" : "en");
+  $("vocabulary").value = query.get("words") === "common" ? "common" : "all";
+  updateVocabulary();
   if (["any", "fewest-words", "compact", "longest-word"].includes(query.get("objective"))) {
     $("objective").value = query.get("objective");
   }
@@ -409,7 +427,11 @@ function init() {
     showTab("check");
     working($("check"), check);
   });
-  $("lexicon").addEventListener("change", saveAddress);
+  $("lexicon").addEventListener("change", () => {
+    updateVocabulary();
+    saveAddress();
+  });
+  $("vocabulary").addEventListener("change", saveAddress);
   $("objective").addEventListener("change", saveAddress);
 
   const tiles = tileLetters(query.get("tiles") || "").slice(0, MAX_TILES);
