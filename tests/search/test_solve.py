@@ -662,9 +662,10 @@ def test_compile_time_does_not_count_against_a_deadline():
     solve("CATMAP", time_limit=60.0)  # numba is in use: its compile events are counted
     clock, wall, compiled = native.search_clock(), time.perf_counter(), native.compile_seconds()
     with event.trigger_event("numba:compile", data={"dispatcher": None, "args": None, "return_type": None}):
-        time.sleep(0.3)  # as long as a compile
-    assert native.compile_seconds() - compiled >= 0.3
-    assert time.perf_counter() - wall >= 0.3 and native.search_clock() - clock < 0.1
+        time.sleep(1.0)  # as long as a compile
+    assert native.compile_seconds() - compiled >= 1.0
+    # (1 s of compile, which the search clock leaves out; the bound only absorbs a busy scheduler)
+    assert time.perf_counter() - wall >= 1.0 and native.search_clock() - clock < 0.5
 
 
 def test_a_one_time_setup_does_not_count_against_a_deadline(en, monkeypatch):
