@@ -146,7 +146,7 @@ def source_name(source: str) -> str:
 def read_source(source: str, limit: int = MAX_GRID_BYTES) -> str:
     """The text of a file, or of standard input for '-': at most `limit` bytes."""
     if source == "-":
-        data = click.get_binary_stream("stdin").read(limit + 1)
+        data = sys.stdin.buffer.read(limit + 1)
     else:
         with Path(source).open("rb") as stream:
             data = stream.read(limit + 1)

@@ -10,6 +10,7 @@ and `words` start in a fraction of a second.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 
 import click
@@ -244,7 +245,7 @@ def print_solution(solution, as_json: bool) -> None:
 def solve_batch(solve_hand, as_json: bool) -> int:
     """Solve each hand on stdin; the exit code: 2 if a line was bad, else 0 if all solved, else 1."""
     any_bad, all_solved, count = False, True, 0
-    for number, line, text in hand_lines(click.get_binary_stream("stdin")):
+    for number, line, text in hand_lines(sys.stdin.buffer):
         count += 1
         try:
             if line is None:

@@ -73,9 +73,7 @@ def one_line(error: click.UsageError) -> click.UsageError:
     # Help shown for a bare `bananas` (or a group with no command) is help, not an error.
     if isinstance(error, (OneLineUsageError, click.exceptions.NoArgsIsHelpError)):
         return error
-    shown = OneLineUsageError(error.format_message(), error.ctx)
-    shown.exit_code = error.exit_code
-    return shown
+    return OneLineUsageError(error.format_message(), error.ctx)  # exit code 2, as every UsageError
 
 
 class LazyGroup(click.Group):
@@ -107,7 +105,7 @@ class LazyGroup(click.Group):
         names = self.list_commands(ctx)
         docstrings = command_docstrings()
         limit = formatter.width - 6 - max(len(name) for name in names)
-        rows = [(name, click.utils.make_default_short_help(docstrings[name], limit)) for name in names]
+        rows = [(name, click.Command(name, help=docstrings[name]).get_short_help_str(limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

@@ -8,6 +8,7 @@ referee's reason and another prompt.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 import click
@@ -76,7 +77,7 @@ class HumanSeat:
     ):
         self.index = word_index(lexicon)
         self.min_length = min_length
-        self.read = read or click.get_text_stream("stdin").readline
+        self.read = read or sys.stdin.readline
         self.echo = echo
 
     def begin(self, view: SeatView) -> None:
