@@ -2,7 +2,7 @@
 
     python benchmarks/bench_load.py [--rooms 10,100] [--seconds 90] [--people 2] [--bots 2]
                                     [--bot medium] [--servers 1] [--processes 1] [--rss-every 0]
-                                    [--record]
+                                    [--db none,file] [--record]
 
 The server runs in a process of its own (`bananas serve` on a free loopback port, quotas per
 client raised: every simulated person comes from 127.0.0.1). Each room is created over HTTP;
@@ -271,17 +271,18 @@ def main() -> None:
         "--db",
         default="none",
         help="the servers' room database: 'none' (memory only) or 'file' (a new SQLite file per run: the cost of "
-        "durable rooms)",
+        "durable rooms); 'none,file' runs each room count both ways, one after the other (side by side)",
     )
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     header = machine("uvicorn", "websockets", "starlette")
     rows = []
     traces = []
-    for rooms in [int(n) for n in args.rooms.split(",")]:
+    runs = [(int(n), kind) for n in args.rooms.split(",") for kind in args.db.split(",")]
+    for rooms, db_kind in runs:
         prefixes = [f"s{k + 1}" for k in range(args.servers)] if args.servers > 1 else [None]
         folder = tempfile.mkdtemp(prefix="bench-load-")
-        db = "none" if args.db == "none" else f"{folder}/rooms.sqlite3"
+        db = "none" if db_kind == "none" else f"{folder}/rooms.sqlite3"
         started = [start_server(rooms + 10, args.tracemalloc, prefix, args.processes, db) for prefix in prefixes]
         try:
             time.sleep(1.0)
@@ -310,7 +311,7 @@ def main() -> None:
         gets = [value * 1000 for value in figures.page_gets]
         errors = ", ".join(f"{code} x{figures.errors.count(code)}" for code in sorted(set(figures.errors))) or "none"
         rows.append(
-            f"| {rooms} | {args.servers} x {args.processes} | {args.db} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
+            f"| {rooms} | {args.servers} x {args.processes} | {db_kind} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
             f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
             f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} |"
         )

@@ -31,11 +31,19 @@ room database, `--db`, and takes up their hands); the other workers never stop. 
 starts, its rooms' connections are answered 503 and the rest go to the live workers. A
 worker that keeps dying (RESTARTS_BEFORE_BACKOFF deaths within RESTART_WINDOW_SECONDS) is
 reported and started again only after a growing pause, up to MAX_RESTART_PAUSE_SECONDS.
+
+Health. A worker can be alive and not answer (stopped with SIGSTOP, stuck in a long call): the
+front would go on handing it connections nobody serves. So every HEALTH_INTERVAL_SECONDS the
+front sends each worker a PING on its channel, which the worker answers with PONG from its
+event loop; a worker not heard from for HEALTH_TIMEOUT_SECONDS is routed to no more (new page
+loads go to the others, its rooms' connections are answered 503 as while it restarts) until
+it answers again. Only the connections it already holds wait for it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import multiprocessing
@@ -52,6 +60,9 @@ from solver.web.uvicorn_runner import SERVICE_UNAVAILABLE, make_server
 
 MAX_HEAD_BYTES = 64 * 1024  # what the front reads of a connection before handing it over
 READY = b"ready"
+PING, PONG = b"ping", b"pong"  # the front's health check on a worker's channel, and its answer
+HEALTH_INTERVAL_SECONDS = 1.0
+HEALTH_TIMEOUT_SECONDS = 3.0
 ROOM_PATH = re.compile(rb"^[A-Z]+ /r/([a-z0-9]+)-")
 HEAD_TOO_LARGE = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 ACCEPT_RETRY_SECONDS = 0.1  # after a failed accept (out of file descriptors): breathe, then go on
@@ -143,6 +154,10 @@ def _take_connections(server, channel: socket.socket, loop: asyncio.AbstractEven
             loop.remove_reader(channel)
             server.should_exit = True
             return
+        if head == PING and not fds:
+            with contextlib.suppress(OSError):  # a front too busy to read: it pings again
+                channel.send(PONG)
+            continue
         for fd in fds:
             task = loop.create_task(_adopt(server, socket.socket(fileno=fd), head, loop))
             ADOPTING.add(task)  # a task nothing refers to may be collected before it runs
@@ -194,6 +209,8 @@ class Front:
         self.sending = [asyncio.Lock() for _ in channels]
         self.routing: set[asyncio.Task] = set()
         self.down: set[int] = set()  # workers being started again: not routed to
+        self.silent: set[int] = set()  # workers that do not answer the health check: not routed to
+        self.heard = [time.monotonic() for _ in channels]  # when each worker last answered
 
     async def serve(self) -> None:
         loop = asyncio.get_running_loop()
@@ -221,7 +238,7 @@ class Front:
                 await self._answer(connection, HEAD_TOO_LARGE)
             elif head:
                 worker = self._worker(head)
-                if worker in self.down:  # its rooms come back with it: try again shortly
+                if self.unavailable(worker):  # its rooms come back with it: try again shortly
                     await self._answer(connection, SERVICE_UNAVAILABLE)
                 else:
                     await self._hand_over(worker, connection, head, loop)
@@ -250,15 +267,58 @@ class Front:
             return self.worker_of[named.group(1)]
         for _ in self.channels:  # the next live worker in turn
             self.turn = (self.turn + 1) % len(self.channels)
-            if self.turn not in self.down:
+            if not self.unavailable(self.turn):
                 break
         return self.turn
+
+    def unavailable(self, index: int) -> bool:
+        return index in self.down or index in self.silent
 
     def replace_worker(self, index: int, channel: socket.socket) -> None:
         """A worker started again: its new channel, routed to from now on."""
         channel.setblocking(False)
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(self.channels[index])
+        self.channels[index].close()  # the dead worker's end
         self.channels[index] = channel
+        self.heard[index] = time.monotonic()
+        self.silent.discard(index)
         self.down.discard(index)
+        loop.add_reader(channel, self._hear, index)
+
+    async def check_health(self) -> None:
+        """Ping every worker each HEALTH_INTERVAL_SECONDS; stop routing to one that has not
+        answered for HEALTH_TIMEOUT_SECONDS (module docstring)."""
+        loop = asyncio.get_running_loop()
+        for index, channel in enumerate(self.channels):
+            loop.add_reader(channel, self._hear, index)
+        while True:
+            now = time.monotonic()
+            for index, channel in enumerate(self.channels):
+                if index in self.down:
+                    continue
+                if now - self.heard[index] > HEALTH_TIMEOUT_SECONDS and index not in self.silent:
+                    self.silent.add(index)
+                    log.error("worker %d has not answered for %g s: not routed to", index + 1, now - self.heard[index])
+                with contextlib.suppress(OSError):  # a full channel: the worker is behind, as the check says
+                    channel.send(PING)
+            await asyncio.sleep(HEALTH_INTERVAL_SECONDS)
+
+    def _hear(self, index: int) -> None:
+        channel = self.channels[index]
+        try:
+            answer = channel.recv(len(PONG))
+        except BlockingIOError:
+            return
+        except OSError:
+            answer = b""
+        if not answer:  # the worker has gone: its restart takes over (_front_until_stopped)
+            asyncio.get_running_loop().remove_reader(channel)
+            return
+        self.heard[index] = time.monotonic()
+        if index in self.silent:
+            self.silent.discard(index)
+            log.warning("worker %d answers again: routed to", index + 1)
 
     async def _hand_over(self, worker: int, connection: socket.socket, head: bytes, loop) -> None:
         channel = self.channels[worker]
@@ -378,8 +438,10 @@ async def _front_until_stopped(front: Front, workers: list, configs: list[WebCon
     for index in range(len(workers)):
         watch(index)
     serving = asyncio.ensure_future(front.serve())
+    checking = asyncio.ensure_future(front.check_health())
     await stopped
     serving.cancel()
+    checking.cancel()
     for task in restarting:
         task.cancel()
 

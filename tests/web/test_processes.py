@@ -172,3 +172,35 @@ def test_a_worker_that_dies_is_started_again_and_its_room_comes_back(tmp_path):
     finally:
         served.stop()
     assert "worker bananas-" in served.process.stderr.read()  # the death is reported
+
+
+def test_a_worker_that_stops_answering_is_routed_around_until_it_answers_again():
+    """Issue 33: a worker that is alive but does not answer (SIGSTOP) gets no new connections
+    within a few seconds of its health checks going unanswered; its rooms are answered 503
+    meanwhile, and it is routed to again once it answers."""
+    from solver.web.processes import HEALTH_INTERVAL_SECONDS, HEALTH_TIMEOUT_SECONDS
+
+    served = Served()
+    try:
+        rooms = [new_room(served) for _ in range(2)]
+        stopped_room = next(room for room in rooms if room.startswith("w1-"))
+        victim = sorted(served.workers())[0]  # w1: the workers start in order
+        os.kill(victim, signal.SIGSTOP)
+        try:
+            time.sleep(HEALTH_TIMEOUT_SECONDS + 2 * HEALTH_INTERVAL_SECONDS)
+            started = time.monotonic()
+            for _ in range(6):  # in turn, these would alternate between the two workers
+                assert request(served, "GET", "/")[0] == 200
+            assert time.monotonic() - started < 5
+            assert request(served, "GET", f"/r/{stopped_room}")[0] == 503
+        finally:
+            os.kill(victim, signal.SIGCONT)
+        deadline = time.monotonic() + 10
+        while request(served, "GET", f"/r/{stopped_room}")[0] != 200:
+            assert time.monotonic() < deadline, "the worker was not routed to again"
+            time.sleep(0.3)
+        assert {new_room(served).split("-", 1)[0] for _ in range(2)} == {"w1", "w2"}
+    finally:
+        served.stop()
+    errors = served.process.stderr.read()
+    assert "worker 1 has not answered" in errors and "worker 1 answers again" in errors
