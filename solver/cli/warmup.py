@@ -202,7 +202,7 @@ class KernelPrep:
         self.builder: subprocess.Popen | None = None
         self.building_elsewhere = False  # another process holds the build lock
         self.interpreted = False
-        if native.fast_start_enabled() and native.extension_state() == "missing":
+        if native.fast_start_enabled() and native.extension_state() == "missing" and native.cache_writable():
             if native.build_in_progress():
                 self.building_elsewhere = True
             else:

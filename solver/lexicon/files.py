@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 CACHE_FORMAT = 4
@@ -82,6 +83,24 @@ def source_path(spec: str) -> tuple[str, Path]:
 def cache_root() -> Path:
     """The folder of the on-disk caches: $BANANAS_CACHE, else ~/.cache/bananas (a Path; not created here)."""
     return Path(os.environ.get("BANANAS_CACHE", Path.home() / ".cache" / "bananas"))
+
+
+_WARNED: set[str] = set()
+
+
+def cache_unwritable(error: OSError) -> None:
+    """Say once per process, on one stderr line, that the cache cannot be written and the work
+    is done without it (a read-only home, a BANANAS_CACHE that is a file, a full disk): the
+    caller then carries on in memory. Nothing fails for want of a cache."""
+    if "cache" in _WARNED:
+        return
+    _WARNED.add("cache")
+    reason = error.strerror or str(error)
+    where = error.filename or cache_root()
+    sys.stderr.write(
+        f"bananas: warning: cannot write the cache at {where} ({reason}); working without it "
+        "(set BANANAS_CACHE to a writable folder to keep it)\n"
+    )
 
 
 def cache_key(path: Path, max_level: int | None) -> str:

@@ -42,6 +42,7 @@ from solver.lexicon.files import LexiconError as LexiconError
 from solver.lexicon.files import arrays_dir, cache_key, source_path, split_level
 from solver.lexicon.files import arrays_key as arrays_key
 from solver.lexicon.files import cache_root as cache_root
+from solver.lexicon.files import cache_unwritable as cache_unwritable
 from solver.lexicon.files import prebuilt_wanted as prebuilt_wanted
 from solver.lexicon.files import shipped_dir as shipped_dir
 
@@ -253,7 +254,13 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     if not (directory / "skipped").is_file():
         with (_build_notice or _silent)(f"the {label} word-list arrays", estimated_build_seconds(path)):
             words, skipped = read_words(path, max_level)
-            _write_cache(directory, words, skipped)
+            try:
+                _write_cache(directory, words, skipped)
+            except OSError as error:  # no cache to be had: build it in memory, for this process
+                cache_unwritable(error)
+                lexicon = _in_memory(label, words, skipped, timings)
+                timings["cold_build_s"] = timings["load_s"] = time.perf_counter() - started
+                return lexicon
         timings["cold_build_s"] = time.perf_counter() - started
     trie = marisa_trie.Trie()
     trie.mmap(str(directory / "words.marisa"))
@@ -267,6 +274,20 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     )
     timings["load_s"] = time.perf_counter() - started
     return lexicon
+
+
+def _in_memory(label: str, words: list[str], skipped: int, timings: dict[str, float]) -> Lexicon:
+    """The lexicon `load_lexicon` would map from the cache, built in memory: the same arrays,
+    read-only as the mapped ones are (the kernels are compiled for read-only word graphs)."""
+
+    def graph(word_list: list[str]) -> WordGraph:
+        arrays = build_dawg(word_list)
+        for array in arrays.values():
+            array.setflags(write=False)
+        return WordGraph(*(arrays[name] for name in ARRAY_NAMES))
+
+    reverse = sorted(word[::-1] for word in words)
+    return Lexicon(label, marisa_trie.Trie(words), graph(words), graph(reverse), skipped, timings)
 
 
 def _silent(what: str, seconds: float) -> AbstractContextManager:

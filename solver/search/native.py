@@ -39,6 +39,7 @@ kernels' sources (`numba_cache_dir`), so an edit to any of them never loads stal
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import hashlib
 import importlib
@@ -60,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.lexicon.loader import cache_root, prebuilt_wanted
+from solver.lexicon.loader import cache_root, cache_unwritable, prebuilt_wanted
 
 EXTENSION = "_bananas_kernels"  # the module name compiled into the extension
 FORMAT = 1  # bump to invalidate every built extension
@@ -131,7 +132,7 @@ KERNELS_PACKAGE = "solver.search.kernels"  # every module of it holding kernels 
 
 _lock = threading.RLock()
 _declared: dict[str, dict[str, LazyKernel]] = {}  # module -> name -> kernel, as decorated
-_options = {"prefer_extension": False}
+_options: dict[str, bool | None] = {"prefer_extension": None}  # None: when it saves a compile
 
 
 # -- the lazy decorator ----------------------------------------------------------------------
@@ -167,9 +168,14 @@ def njit(*args, **options):
     return decorate
 
 
-def prefer_extension(prefer: bool = True) -> None:
-    """Take the entry kernels from the compiled extension when it is built (this process only;
-    call before the first kernel runs). The extension's functions hold the GIL."""
+def prefer_extension(prefer: bool | None = True) -> None:
+    """Take the entry kernels from the compiled extension when it is built (True), from numba's
+    JIT (False: a server whose searches run in threads side by side, which the JIT's kernels
+    allow by releasing the GIL and the extension's do not), or (None, the default) from the
+    extension only when numba has not compiled the kernels into its cache yet: a library
+    user's first call then starts at once instead of compiling for tens of seconds, and once
+    numba's cache is warm (`bananas warm-up`, a server's start) the JIT serves. This process
+    only; call before the first kernel runs."""
     _options["prefer_extension"] = prefer
 
 
@@ -296,15 +302,33 @@ def bind_jit(replace: tuple[str, ...] = ()) -> None:
             _numba_hooks.pop(0)()
         config: Any = numba.config  # its settings are set from the environment at import
         unkeyed = config.CACHE_DIR
-        config.CACHE_DIR = str(numba_cache_dir())  # read as each dispatcher is made, below
+        cache_dir = numba_cache_dir()
+        config.CACHE_DIR = str(cache_dir)  # read as each dispatcher is made, below
+        # numba falls back to a __pycache__ beside the source when its cache folder cannot be
+        # written: inside an installed package, where an uninstall leaves it behind. Never.
+        caching = _writable(cache_dir)
         try:
             for module in kernel_modules():
                 for name, kernel in _declared.get(module.__name__, {}).items():
                     if isinstance(getattr(module, name), LazyKernel) or name in replace:
-                        setattr(module, name, numba.njit(**kernel.options)(kernel.py_func))
+                        options = kernel.options if caching else {**kernel.options, "cache": False}
+                        setattr(module, name, numba.njit(**options)(kernel.py_func))
         finally:
             config.CACHE_DIR = unkeyed
         _share_bindings()
+
+
+def _writable(directory: Path) -> bool:
+    """Whether `directory` exists (made now if need be) and can be written; if not, says so
+    once (`cache_unwritable`)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(directory))
+    except OSError as error:
+        cache_unwritable(error)
+        return False
+    return True
 
 
 def numba_cache_dir() -> Path:
@@ -343,7 +367,24 @@ def fast_start_enabled() -> bool:
 
 
 def _extension_wanted() -> bool:
-    return _options["prefer_extension"] and fast_start_enabled()
+    prefer = _options["prefer_extension"]
+    if prefer is None:
+        prefer = not jit_cache_warm()
+    return prefer and fast_start_enabled()
+
+
+def jit_cache_warm() -> bool:
+    """Whether numba's cache holds this copy of the search kernel compiled: its index file, in
+    the folder numba names after the kernels' folder (`numba.core.caching`: the folder's name
+    and a SHA-1 of its absolute path; each checkout or install has its own)."""
+    from solver.search import kernels
+
+    folder = os.path.dirname(os.path.abspath(kernels.__file__))
+    subpath = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+    try:
+        return any((numba_cache_dir() / subpath).glob("movesearch.search-*.nbi"))
+    except OSError:
+        return False
 
 
 # -- calling the extension -------------------------------------------------------------------
@@ -494,6 +535,12 @@ def _holding(lock: Path, wait: bool) -> Iterator[bool]:
             yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def cache_writable() -> bool:
+    """Whether a first run can build the extension into the cache (else it says so once, and
+    the kernels run on numba's JIT, uncached if need be)."""
+    return _writable(cache_extension_dir().parent)
 
 
 def build_in_progress() -> bool:

@@ -38,6 +38,7 @@ from solver.core.limits import MAX_QUEUED_PAGE_MESSAGES, MAX_ROOM_CONNECTIONS, T
 from solver.lexicon.loader import get_lexicon
 from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_requests
 from solver.protocol.session import Session
+from solver.search import native
 from solver.web.config import ClientCounter, TokenBucket, WebConfig
 from solver.web.gate import Gate, client_of
 from solver.web.rooms import ClientQuota, Room, Rooms
@@ -376,6 +377,9 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bananas-table")
         )
+        # Searches run in threads side by side: numba's JIT kernels release the GIL, the
+        # compiled extension's would not (native.prefer_extension).
+        native.prefer_extension(False)
         await asyncio.to_thread(load_for_cheap_requests)
         restored = await rooms.restore()  # a durable server's rooms, each hand where it was
         if restored:
