@@ -54,6 +54,14 @@ SYMBOL = "search"
 # Beside the kernels, the modules whose code decides what the library computes and what the
 # layout file says.
 SOURCES = ("solving.py", "bare.py")
+# How this module calls the kernel (`BareSolver.solve`), as numba 0.59-0.68 lower it: the build
+# checks numba still does (`_verify_calling_convention`) and stamps the layout file with this
+# text; a library stamped otherwise is never called.
+CALLING_CONVENTION = (
+    "numba-cpu/1: int32 status(void *result, void *exception, arguments...); an array as meminfo, parent, "
+    "nitems, itemsize, data, shape[ndim], strides[ndim] (64-bit words); a tuple as its fields; int64; double"
+)
+ARRAY_FIELDS = ("meminfo", "parent", "nitems", "itemsize", "data", "shape", "strides")
 _FORMATS = {"i1": "b", "u1": "B", "i4": "i", "i8": "q", "f8": "d"}  # numpy dtype -> memoryview format
 
 
@@ -95,7 +103,8 @@ def find() -> tuple[Path, dict] | None:
             layout = json.loads((folder / LAYOUT).read_text())
         except (OSError, ValueError):
             continue
-        if layout.get("key") == wanted and (folder / LIBRARY).is_file():
+        convention = layout.get("calling_convention") == CALLING_CONVENTION
+        if layout.get("key") == wanted and convention and (folder / LIBRARY).is_file():
             return folder / LIBRARY, layout
     return None
 
@@ -287,7 +296,9 @@ def build(directory: Path) -> None:
     with tempfile.TemporaryDirectory(dir=directory, prefix=".build-") as staging:
         work = Path(staging)
         result, arguments = native.ENTRIES[SYMBOL]
-        entry = ExportEntry(SYMBOL, native._numba_signature(result, arguments), movesearch.search.py_func)
+        signature = native._numba_signature(result, arguments)
+        _verify_calling_convention(signature)
+        entry = ExportEntry(SYMBOL, signature, movesearch.search.py_func)
         ModuleCompiler([entry], "bananas_bare", use_nrt=True, cpu_name="").write_native_object(
             str(work / "search.o"), wrap=False
         )
@@ -305,9 +316,37 @@ def build(directory: Path) -> None:
             extra_cflags=["-fPIC"],
         )
         toolchain.link_shared(str(work / LIBRARY), [str(work / "search.o"), *objects])
-        (work / LAYOUT).write_text(json.dumps(layout(kernel_layout, solving), indent=1))
+        stamp = {"calling_convention": CALLING_CONVENTION, "numba": numba.__version__}
+        (work / LAYOUT).write_text(json.dumps({**layout(kernel_layout, solving), **stamp}, indent=1))
         for name in (LIBRARY, LAYOUT):  # the layout last: `find` reads it first
             os.replace(work / name, directory / name)
+
+
+def _verify_calling_convention(signature) -> None:
+    """Raise unless numba lowers `signature` the way `BareSolver` calls it (CALLING_CONVENTION):
+    a numba that changed its array model or argument packing builds no library (the full
+    path serves) instead of one that a ctypes call would crash."""
+    from numba.core import types
+    from numba.core.datamodel import default_manager
+    from numba.core.registry import cpu_target
+
+    def words(kind) -> list[str]:
+        if isinstance(kind, types.Array):
+            return ["word"] * (5 + 2 * kind.ndim)
+        if isinstance(kind, types.BaseTuple):
+            return [word for field in kind.types for word in words(field)]
+        return {types.int64: ["word"], types.float64: ["double"]}.get(kind, [str(kind)])
+
+    def lowered(llvm_type) -> str:
+        text = str(llvm_type)
+        return "word" if text in ("i64", "ptr") or text.endswith("*") else text
+
+    function = cpu_target.target_context.call_conv.get_function_type(signature.return_type, signature.args)
+    expected = ["word", "word", *(word for kind in signature.args for word in words(kind))]
+    found = [lowered(argument) for argument in function.args]
+    fields = default_manager.lookup(types.Array(types.int64, 1, "C"))._fields
+    if str(function.return_type) != "i32" or found != expected or tuple(fields) != ARRAY_FIELDS:
+        raise RuntimeError(f"numba's calling convention changed ({function}); the library needs {CALLING_CONVENTION}")
 
 
 def layout(kernels, solving) -> dict:

@@ -77,6 +77,19 @@ def test_a_library_from_other_sources_is_not_used(built, tmp_path, monkeypatch):
     layout = json.loads((tmp_path / bare.LAYOUT).read_text())
     (tmp_path / bare.LAYOUT).write_text(json.dumps(layout | {"key": "k" * 24}))
     assert bare.find() == (tmp_path / bare.LIBRARY, layout | {"key": "k" * 24})
+    # Built by a numba that lowers the kernel another way: never called (a ctypes call would crash).
+    other = layout | {"key": "k" * 24, "calling_convention": "numba-cpu/2: ..."}
+    (tmp_path / bare.LAYOUT).write_text(json.dumps(other))
+    assert bare.find() is None
+
+
+def test_the_build_refuses_a_calling_convention_it_does_not_speak():
+    from numba import types
+
+    signature = native._numba_signature(*native.ENTRIES[bare.SYMBOL])
+    bare._verify_calling_convention(signature)  # numba as installed: what the library calls
+    with pytest.raises(RuntimeError, match="calling convention"):
+        bare._verify_calling_convention(types.void(types.int32, *signature.args))  # an int32 it does not pass
 
 
 def test_word_count_counts_runs_across_and_down():
