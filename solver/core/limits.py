@@ -109,7 +109,8 @@ API_DUMP_SECONDS_PER_TRY = 0.25  # dump: the safety net of each draw (each is ca
 API_REQUESTS_PER_SECOND = 2.0  # per client address, sustained ...
 API_REQUEST_BURST = 12  # ... and the burst above it
 MAX_API_ADDRESSES = 4096  # client addresses whose rate is tracked (the stalest is forgotten first)
-MAX_API_JOBS = 8  # API requests waiting for or running in the engine's worker pool: past this, 503
+MAX_API_JOBS = 64  # API requests waiting for or running in the engine's worker pool, in all: past this, 503
+MAX_API_JOBS_PER_CLIENT = 8  # ... and of one client address (solver.protocol.fair: its own queue)
 
 
 @dataclass(frozen=True)

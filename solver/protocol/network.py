@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 
 from solver.core.limits import MAX_WAIT_SECONDS, Limits
 from solver.lexicon.loader import SHIPPED, get_lexicon
@@ -39,7 +39,7 @@ async def drive_session(
     receive: Callable[[], Awaitable[str | bytes]],
     send: Callable[[str], Awaitable[None]],
     limits: Limits,
-    pool: ThreadPoolExecutor,
+    pool: Executor,
 ) -> str:
     """Run `session` until it ends; returns why: "bye", "idle" or "slow reader" (the caller
     closes the connection accordingly). `receive` raises when the client goes away."""

@@ -334,7 +334,7 @@ def _verify_calling_convention(signature) -> None:
         if isinstance(kind, types.Array):
             return ["word"] * (5 + 2 * kind.ndim)
         if isinstance(kind, types.BaseTuple):
-            return [word for field in kind.types for word in words(field)]
+            return [word for field in kind.types for word in words(field)]  # type: ignore[attr-defined]
         return {types.int64: ["word"], types.float64: ["double"]}.get(kind, [str(kind)])
 
     def lowered(llvm_type) -> str:

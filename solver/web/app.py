@@ -34,8 +34,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from solver.core.limits import MAX_QUEUED_PAGE_MESSAGES, MAX_ROOM_CONNECTIONS, TABLE_THREADS_PER_CORE, Limits
+from solver.core.limits import (
+    MAX_API_JOBS_PER_CLIENT,
+    MAX_QUEUED_PAGE_MESSAGES,
+    MAX_ROOM_CONNECTIONS,
+    TABLE_THREADS_PER_CORE,
+    Limits,
+)
 from solver.lexicon.loader import get_lexicon
+from solver.protocol.fair import FairPool
 from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_requests
 from solver.protocol.session import Session
 from solver.search import native
@@ -233,7 +240,8 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     rooms = Rooms(config)
     engine_sessions = ClientCounter(config.engine.max_sessions, config.engine_sessions_per_client)
     # The engine sessions' heavy messages (those that make a bot think) share these threads.
-    pool = ThreadPoolExecutor(max_workers=config.engine.workers, thread_name_prefix="bananas-engine")
+    # served in turn by client address (solver.protocol.fair), engine sessions first.
+    pool = FairPool(config.engine.workers, MAX_API_JOBS_PER_CLIENT)
 
     def base_url(request: Request | WebSocket) -> str:
         if config.public_url:
@@ -343,7 +351,8 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         try:
             # Network clients: a session that cannot read files, with the network limits.
             session = Session(allow_paths=False, limits=limits)
-            why = await drive_session(session, engine_frames(websocket, limits), websocket.send_text, limits, pool)
+            frames = engine_frames(websocket, limits)
+            why = await drive_session(session, frames, websocket.send_text, limits, pool.executor(client, urgent=True))
             if why == "slow reader":
                 abort(websocket)  # a close frame would queue behind the replies nobody reads
             else:

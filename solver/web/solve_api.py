@@ -19,13 +19,14 @@ level such as `en@50` (`API_LEXICONS`), tile sets letters, `en`, `fr` or 'A13,B3
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+import math
 import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from solver.core.limits import (
     MAX_API_BODY_BYTES,
     MAX_API_DUMP_TRIALS,
     MAX_API_JOBS,
+    MAX_API_JOBS_PER_CLIENT,
     MAX_API_NODES,
     MAX_API_PEEL_LETTERS,
     MAX_API_SECONDS,
@@ -54,6 +56,7 @@ from solver.core.limits import (
 from solver.core.tiles import TileCounts, TileError, parse_tiles, spec_kind
 from solver.lexicon.files import LEVEL_SEPARATOR, LEVELLED, split_level
 from solver.lexicon.loader import LEVELS, SHIPPED, Lexicon, get_lexicon
+from solver.protocol.fair import FairPool, QueueFull
 from solver.search.objectives import OBJECTIVES
 from solver.web.config import TokenBucket
 from solver.web.gate import client_of
@@ -417,9 +420,28 @@ def run_guarded(handler: Callable[[Body], dict], body: Body) -> dict:
 BodyReader = Callable[[Request, int], Awaitable[bytes]]
 
 
-def solve_routes(pool: Executor, read_body: BodyReader, too_large: type[Exception], body_timeout: float) -> list:
+def job_cost(body: Body) -> float:
+    """What a request may cost the pool, for its fair order (solver.protocol.fair): about the
+    seconds it may run, more for a large hand or grid (a 288-tile, 5 s solve is some 60 times
+    a default 6-tile one)."""
+    given_seconds = body.get("time_limit", DEFAULT_API_SECONDS)
+    try:  # anything else is refused by the handler (bad_value): the cost only places it in line
+        seconds = float(given_seconds) if isinstance(given_seconds, int | float) else MAX_API_SECONDS
+    except OverflowError:  # an integer of 400 digits
+        seconds = MAX_API_SECONDS
+    seconds = seconds if math.isfinite(seconds) else MAX_API_SECONDS
+    size = sum(
+        len(value)
+        for key, value in body.items()
+        if key in ("tiles", "grid", "letters", "bunch") and isinstance(value, str)
+    )
+    return min(max(seconds, 0.0), MAX_API_SECONDS) * (1 + size / 50)
+
+
+def solve_routes(pool: FairPool, read_body: BodyReader, too_large: type[Exception], body_timeout: float) -> list:
     """The page and the API's routes, on the app's worker pool and body reader (`read_body`,
-    which raises `too_large` past its limit)."""
+    which raises `too_large` past its limit). Each address's requests wait in a queue of its
+    own (`FairPool`): a client flooding costly solves waits behind its own."""
     rates = AddressBuckets(API_REQUESTS_PER_SECOND, API_REQUEST_BURST, MAX_API_ADDRESSES)
     jobs = {"open": 0}
 
@@ -452,11 +474,17 @@ def solve_routes(pool: Executor, read_body: BodyReader, too_large: type[Exceptio
             body = await parsed_body(request)
             if jobs["open"] >= MAX_API_JOBS:
                 raise ApiError("busy", "the solver is busy: try again in a moment", 503)
-            jobs["open"] += 1
             try:
-                reply = await asyncio.get_running_loop().run_in_executor(pool, run_guarded, handler, body)
+                job = pool.submit(address, functools.partial(run_guarded, handler, body), cost=job_cost(body))
+            except QueueFull:
+                raise ApiError(
+                    "busy", f"{MAX_API_JOBS_PER_CLIENT} requests of yours are waiting already", 503
+                ) from None
             except RuntimeError:  # the pool is shut down: the server is stopping
                 raise ApiError("busy", "the server is stopping", 503) from None
+            jobs["open"] += 1
+            try:
+                reply = await asyncio.wrap_future(job)
             finally:
                 jobs["open"] -= 1
         except ApiError as error:

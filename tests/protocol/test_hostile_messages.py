@@ -365,9 +365,13 @@ def test_8_a_remote_player_is_heard_during_an_instant_hosted_game():
             await ask(ws, {"type": "options", "clock": "instant"})
             players = [{"bot": "medium"}, {"bot": "medium"}, {"remote": "me"}]
             await ws.send(json.dumps({"type": "start_game", "players": players, "seed": 4}))
-            events, sent, answered = [], 0, 0
+            events, sent, answered, heard = [], 0, 0, []
             while True:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                except TimeoutError:
+                    raise AssertionError(f"the game stalled; last messages: {heard[-8:]}") from None
+                heard.append(message)
                 if message["type"] == "event":
                     events.append(message)
                 elif message["type"] in ("ok", "stale") or message.get("code") in ("out_of_order", "stale"):
