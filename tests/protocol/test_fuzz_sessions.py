@@ -22,10 +22,10 @@ from helpers import (
 
 from solver.core.tiles import ENGLISH, draw
 from solver.protocol import session as protocol
-from solver.search import native
 from solver.protocol.session import (
     Session,
 )
+from solver.search import native
 
 FUZZ_MESSAGES = 6_000  # the systematic sweep of every field is tests/protocol/test_fuzz_protocol.py
 
