@@ -93,6 +93,13 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
     multiple=True,
     help="Address of the proxy whose --proxy-header is believed (default: 127.0.0.1 and ::1).",
 )
+@click.option(
+    "--metrics-allow",
+    "metrics_allow",
+    multiple=True,
+    metavar="NETWORK",
+    help="An address or network (10.0.0.0/8) served /metrics besides loopback (repeatable).",
+)
 @click.option("--rooms-per-client", default=10, show_default=True, type=click.IntRange(1, 100_000))
 @click.option(
     "--room-creations", default=20, show_default=True, type=click.IntRange(1, 100_000), help="Per client, a minute."
@@ -135,6 +142,7 @@ def serve(
     allowed_origins: tuple[str, ...],
     proxy_header: str | None,
     trusted_proxies: tuple[str, ...],
+    metrics_allow: tuple[str, ...],
     rooms_per_client: int,
     room_creations: int,
     sessions_per_client: int,
@@ -173,6 +181,7 @@ def serve(
             allowed_origins=allowed_origins,
             proxy_header=proxy_header,
             trusted_proxies=trusted_proxies or ("127.0.0.1", "::1"),
+            metrics_allow=metrics_networks(metrics_allow),
             rooms_per_client=rooms_per_client,
             room_creations_per_minute=room_creations,
             engine_sessions_per_client=min(sessions_per_client, max_sessions),
@@ -218,3 +227,15 @@ def _serve_on_workers(sock, config, processes: int, on_ready) -> None:
     except WorkerError as error:
         click.echo(f"error: {error}", err=True)
         raise SystemExit(1) from None
+
+
+def metrics_networks(given: tuple[str, ...]) -> tuple[str, ...]:
+    """--metrics-allow, checked: ValueError names a value that is not an address or network."""
+    import ipaddress
+
+    for value in given:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ValueError(f"--metrics-allow {value!r} is not an address or network (10.0.0.0/8, ::1)") from None
+    return given

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import json
 import logging
@@ -48,6 +49,7 @@ from solver.protocol.session import Session
 from solver.search import native
 from solver.web.config import ClientCounter, TokenBucket, WebConfig
 from solver.web.gate import Gate, client_of
+from solver.web.health import Load, LoopWatch, Metrics, health_routes, shed_response
 from solver.web.rooms import ClientQuota, Room, Rooms
 from solver.web.solve_api import solve_routes
 from solver.web.table import RoomError
@@ -232,6 +234,28 @@ async def receive_or_join_timeout(websocket: WebSocket, room: Room, connection, 
         return None
 
 
+def server_figures(rooms: Rooms, engine_sessions: ClientCounter, pool: FairPool, load: Load) -> dict:
+    """The gauges of /metrics (solver.web.health), read at each scrape: name -> (help, value)."""
+    open_rooms = list(rooms.rooms.values())
+    depths = pool.depths()
+    return {
+        "rooms": ("Open rooms", len(open_rooms)),
+        "rooms_playing": ("Rooms with a hand in progress", sum(room.phase == "playing" for room in open_rooms)),
+        "seats": ("Seats at the rooms' tables, people and bots", sum(len(room.seats) for room in open_rooms)),
+        "room_sockets": ("Open page connections to rooms", sum(len(room.connections) for room in open_rooms)),
+        "rooms_created": ("Rooms created since the start (a counter)", rooms.created),
+        "engine_sessions": ("Open engine sessions (/engine)", engine_sessions.open),
+        "pool_waiting": ("Solver jobs waiting for a worker thread", depths["waiting"]),
+        "pool_running": ("Solver jobs running", depths["running"]),
+        "event_loop_lag_seconds": ("How late the event loop woke, worst of the last 5 s", load.watch.lag()),
+        "shedding": ("1 while new work is refused for load", float(bool(load.overloaded()))),
+        "db_writes": (
+            "Transactions written to the room database (a counter)",
+            rooms.store.writes if rooms.store else 0,
+        ),
+    }
+
+
 STOP_NOTICE_SECONDS = 0.2  # what the pages' writers get to send the last message at a stop
 
 
@@ -242,6 +266,10 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     # The engine sessions' heavy messages (those that make a bot think) share these threads.
     # served in turn by client address (solver.protocol.fair), engine sessions first.
     pool = FairPool(config.engine.workers, MAX_API_JOBS_PER_CLIENT)
+    watch = LoopWatch()
+    load = Load(watch, lambda: pool.depths()["waiting"], lambda: rooms.store.failed if rooms.store else None)
+
+    metrics = Metrics(functools.partial(server_figures, rooms, engine_sessions, pool, load))
 
     def base_url(request: Request | WebSocket) -> str:
         if config.public_url:
@@ -257,6 +285,10 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         return await page(request)
 
     async def create_room(request: Request) -> Response:
+        why = load.overloaded()
+        if why:
+            metrics.refusals.labels("overloaded").inc()
+            return shed_response(why)
         try:
             reading = read_body(request, config.max_message_bytes)
             body = json.loads(await asyncio.wait_for(reading, config.header_timeout))
@@ -345,6 +377,10 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         limits = config.engine
         client = client_of(websocket.scope)
         await websocket.accept()
+        if load.overloaded():
+            metrics.refusals.labels("overloaded").inc()
+            await websocket.close(1013, "overloaded: try again later")
+            return
         if not engine_sessions.take(client):
             await websocket.close(1013, "too many sessions")
             return
@@ -395,10 +431,12 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             log.warning("%d room(s) restored from %s", restored, config.db)
         asyncio.get_running_loop().run_in_executor(None, warm_english_kernels)
         task = asyncio.create_task(janitor())
+        watching = asyncio.create_task(watch.run())
         try:
             yield
         finally:
             task.cancel()
+            watching.cancel()
             rooms.close_all()
             pool.shutdown(wait=False, cancel_futures=True)
 
@@ -410,7 +448,8 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         Route("/r/{room}", room_page),
         Route("/r/{room}/qr.svg", qr_code),
         WebSocketRoute("/r/{room}/ws", room_socket),
-        *solve_routes(pool, read_body, TooLarge, config.header_timeout),  # /solve and /api/{solve,peel,dump,check}
+        *solve_routes(pool, read_body, TooLarge, config.header_timeout, load, metrics),  # /solve, /api/...
+        *health_routes(load, metrics, config.metrics_allow),  # /healthz, /readyz, /metrics
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(Gate, config=config), Middleware(TransportInScope)]

@@ -42,6 +42,7 @@ class WebConfig:
     # Behind a reverse proxy: the header naming the client's address, believed only from these peers.
     proxy_header: str | None = None
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    metrics_allow: tuple[str, ...] = ()  # networks served /metrics besides loopback (solver.web.health)
     # What one client address may take.
     rooms_per_client: int = 10  # rooms it created that are open at once
     room_creations_per_minute: int = 20  # rooms it may create a minute (bursts of as many)

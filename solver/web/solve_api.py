@@ -60,6 +60,7 @@ from solver.protocol.fair import FairPool, QueueFull
 from solver.search.objectives import OBJECTIVES
 from solver.web.config import TokenBucket
 from solver.web.gate import client_of
+from solver.web.health import RETRY_AFTER_SECONDS, Load, Metrics
 
 PAGE = Path(__file__).resolve().parent / "static" / "solve.html"
 log = logging.getLogger("bananas.web.solve")
@@ -438,7 +439,9 @@ def job_cost(body: Body) -> float:
     return min(max(seconds, 0.0), MAX_API_SECONDS) * (1 + size / 50)
 
 
-def solve_routes(pool: FairPool, read_body: BodyReader, too_large: type[Exception], body_timeout: float) -> list:
+def solve_routes(
+    pool: FairPool, read_body: BodyReader, too_large: type[Exception], body_timeout: float, load: Load, metrics: Metrics
+) -> list:
     """The page and the API's routes, on the app's worker pool and body reader (`read_body`,
     which raises `too_large` past its limit). Each address's requests wait in a queue of its
     own (`FairPool`): a client flooding costly solves waits behind its own."""
@@ -465,8 +468,17 @@ def solve_routes(pool: FairPool, read_body: BodyReader, too_large: type[Exceptio
         return body
 
     async def answer(request: Request) -> Response:
+        started = time.monotonic()
+        response = await answered(request)
+        metrics.api_seconds.labels(request.url.path).observe(time.monotonic() - started)
+        return response
+
+    async def answered(request: Request) -> Response:
         handler = HANDLERS[request.url.path]
         try:
+            why = load.overloaded()
+            if why:
+                raise ApiError("overloaded", f"{why}: try again in a moment", 503)
             address = client_of(request.scope) or (request.client.host if request.client else "unknown")
             if not rates.take(address):
                 limit = f"{API_REQUESTS_PER_SECOND:g} a second, bursts of {API_REQUEST_BURST}"
@@ -488,7 +500,12 @@ def solve_routes(pool: FairPool, read_body: BodyReader, too_large: type[Exceptio
             finally:
                 jobs["open"] -= 1
         except ApiError as error:
-            return json_response(error.to_json(), error.status)
+            if error.status in (429, 503):
+                metrics.refusals.labels(error.code).inc()
+            response = json_response(error.to_json(), error.status)
+            if error.code == "overloaded":
+                response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return response
         return json_response(reply)
 
     async def page(request: Request) -> Response:

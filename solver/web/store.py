@@ -69,6 +69,7 @@ class RoomStore:
         self.path = Path(path)
         self.lock = threading.Lock()
         self.failed: str | None = None  # the first write error; nothing is written after it
+        self.writes = 0  # transactions written (the server's metrics)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if not self.path.exists():  # it holds every seat's token: the server's user only
@@ -90,6 +91,7 @@ class RoomStore:
                 for sql, parameters in statements:
                     self.db.execute(sql, parameters)
                 self.db.execute("COMMIT")
+                self.writes += 1
             except sqlite3.Error as error:
                 self.failed = str(error)
                 log.error("the room database %s cannot be written (%s): rooms play on in memory only", self.path, error)

@@ -1,6 +1,7 @@
 """Issue 34: no client can slow down another's solve. One address keeps connections busy with the
 costliest solves the API allows; another address's small solves are still answered at once
-(its own queue, a thread the flooder may not take: solver.protocol.fair)."""
+(its own queue, a thread the flooder may not take: solver.protocol.fair). And what an operator
+watches: /healthz, /readyz, /metrics, and the refusals of an overloaded server (solver.web.health)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import http.client
 import json
 import threading
 import time
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -17,7 +19,8 @@ from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_API_SECONDS, MAX_API_TILES
 from solver.core.tiles import ALPHABET, ENGLISH, TileCounts, draw
 from solver.lexicon.loader import get_lexicon
-from solver.web import BackgroundServer, WebConfig
+from solver.web import BackgroundServer, WebConfig, health
+from solver.web.health import metrics_allowed
 
 
 def solve_from(url: str, source: str, body: dict, timeout: float = 60.0) -> tuple[int, dict, float]:
@@ -40,7 +43,7 @@ def test_a_flooding_address_does_not_slow_down_another_addresses_small_solves():
     costly = {"tiles": (ALPHABET * 12)[:MAX_API_TILES], "time_limit": MAX_API_SECONDS}
     small = "ACTDOG"
     with BackgroundServer(WebConfig()) as server:
-        assert solve_from(server.url, "127.0.0.1", {"tiles": small})[0] == 200  # kernels warm
+        assert solve_from(server.url, "127.0.0.1", {"tiles": small}, timeout=600)[0] == 200  # kernels warm
         flood = [
             threading.Thread(target=solve_from, args=(server.url, "127.0.0.2", dict(costly, seed=n)), daemon=True)
             for n in range(2)  # one running, one waiting: the flooder's share of the pool is full
@@ -55,3 +58,69 @@ def test_a_flooding_address_does_not_slow_down_another_addresses_small_solves():
                 grid = Grid.from_rows(reply["grid"])
                 assert validate(grid, get_lexicon("en"), TileCounts.from_letters(reply["tiles"])).ok
         assert any(thread.is_alive() for thread in flood)  # the flood was still being served
+
+
+# -- health, metrics and load shedding (solver.web.health) ------------------------------------
+
+
+def get(url: str, path: str, source: str = "127.0.0.1") -> tuple[int, dict, str]:
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30, source_address=(source, 0))
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode()
+    finally:
+        connection.close()
+
+
+def test_health_readiness_and_metrics_say_what_the_server_holds():
+    with BackgroundServer(WebConfig()) as server:
+        assert get(server.url, "/healthz")[0] == 200
+        assert get(server.url, "/readyz")[:1] == (200,)
+        room = post_json(server.url, "/api/rooms", {"name": "ana"})
+        assert room[0] == 201
+        assert post_json(server.url, "/api/check", {"grid": "CAT"})[0] == 200
+        status, headers, text = get(server.url, "/metrics")
+        assert status == 200 and headers["content-type"].startswith("text/plain")
+        figures = {line.split()[0]: float(line.split()[1]) for line in text.splitlines() if line and line[0] != "#"}
+        assert figures["bananas_rooms"] == 1 and figures["bananas_rooms_created"] == 1
+        assert figures["bananas_pool_waiting"] == 0 and figures["bananas_shedding"] == 0
+        assert figures['bananas_api_seconds_count{route="/api/check"}'] == 1
+        assert get(server.url, "/metrics", source="127.0.0.2")[0] == 200  # loopback, all of 127/8
+
+
+def test_metrics_are_for_loopback_and_the_allowed_networks_only():
+    def request_from(address: str):
+        return SimpleNamespace(client=SimpleNamespace(host=address))
+
+    assert metrics_allowed(request_from("::1"), ())
+    assert not metrics_allowed(request_from("10.1.2.3"), ())
+    assert metrics_allowed(request_from("10.1.2.3"), ("10.0.0.0/8",))
+    assert not metrics_allowed(request_from("192.168.1.1"), ("10.0.0.0/8",))
+    assert not metrics_allowed(request_from("not an address"), ("0.0.0.0/0",))
+
+
+def test_an_overloaded_server_refuses_new_work_with_retry_after_and_keeps_serving(monkeypatch):
+    monkeypatch.setattr(health, "SHED_LAG_SECONDS", -1.0)  # any loop counts as late: shedding
+    with BackgroundServer(WebConfig()) as server:
+        status, headers, _ = get(server.url, "/readyz")
+        assert status == 503
+        status, reply = post_json(server.url, "/api/rooms", {"name": "ana"})
+        assert (status, reply["code"]) == (503, "overloaded")
+        status, reply = post_json(server.url, "/api/solve", {"tiles": "CATDOG"})
+        assert (status, reply["code"]) == (503, "overloaded")
+        assert get(server.url, "/healthz")[0] == 200  # alive all the same
+        assert get(server.url, "/")[0] == 200  # pages and games in progress are served
+
+
+def post_json(url: str, path: str, body: dict) -> tuple[int, dict]:
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        headers = {"Content-Type": "application/json", "Origin": url}
+        connection.request("POST", path, json.dumps(body), headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()

@@ -1,0 +1,153 @@
+"""What an operator watches, and what the server refuses when it is overloaded (issue 34).
+
+- `GET /healthz`: 200 while the process serves at all (its event loop answers).
+- `GET /readyz`: 200 when it takes new work, 503 while it sheds load (below) or its room
+  database cannot be written; a load balancer sends new rooms elsewhere meanwhile.
+- `GET /metrics`: Prometheus' text format, written by the prometheus-client library: rooms,
+  seats, room sockets, engine sessions, the worker pool's queue, API latency by route,
+  refusals by code, event-loop lag, database writes. Served to loopback peers only, or to the
+  networks of `--metrics-allow` (the TCP peer decides, not a proxy header: a proxy in front
+  should not pass /metrics on).
+
+Load shedding. One server's event loop is its queue: when the CPU is contended everything
+waits in it, and the games in progress slow down with the new work. So a `LoopWatch` measures
+how late the loop wakes up (every LAG_PROBE_SECONDS) and the server is `overloaded` while the
+recent lag passes SHED_LAG_SECONDS or the worker pool has more than SHED_WAITING_JOBS waiting:
+then new rooms, new engine sessions and API solves are refused with 503 and `Retry-After`
+(RETRY_AFTER_SECONDS), and the games in progress keep the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+LAG_PROBE_SECONDS = 0.1
+LAG_WINDOW_SECONDS = 5.0  # the lag that counts: the worst of the last few seconds
+SHED_LAG_SECONDS = 0.5
+SHED_WAITING_JOBS = 32
+RETRY_AFTER_SECONDS = 5
+
+
+class LoopWatch:
+    """How late the event loop wakes up: the worst of the last LAG_WINDOW_SECONDS."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self.clock = clock
+        self.samples: list[tuple[float, float]] = []  # (when, lag seconds)
+
+    async def run(self) -> None:
+        while True:
+            expected = self.clock() + LAG_PROBE_SECONDS
+            await asyncio.sleep(LAG_PROBE_SECONDS)
+            self.record(max(0.0, self.clock() - expected))
+
+    def record(self, lag: float) -> None:
+        now = self.clock()
+        self.samples = [(when, value) for when, value in self.samples if now - when <= LAG_WINDOW_SECONDS]
+        self.samples.append((now, lag))
+
+    def lag(self) -> float:
+        now = self.clock()
+        return max((value for when, value in self.samples if now - when <= LAG_WINDOW_SECONDS), default=0.0)
+
+
+@dataclass
+class Load:
+    """The figures shedding and /readyz decide on, read when asked."""
+
+    watch: LoopWatch
+    waiting_jobs: Callable[[], int]
+    database_failed: Callable[[], str | None]
+
+    def overloaded(self) -> str:
+        """Why the server sheds new work now ('' when it does not)."""
+        lag, waiting = self.watch.lag(), self.waiting_jobs()
+        if lag > SHED_LAG_SECONDS:
+            return f"the server is overloaded (its event loop runs {lag:.1f} s late)"
+        if waiting > SHED_WAITING_JOBS:
+            return f"the server is overloaded ({waiting} solver jobs waiting)"
+        return ""
+
+
+def shed_response(why: str) -> JSONResponse:
+    return JSONResponse(
+        {"code": "overloaded", "message": f"{why}: try again in a moment"},
+        status_code=503,
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
+
+
+class Metrics:
+    """The server's Prometheus metrics, in a registry of its own (one per app: tests make many)."""
+
+    def __init__(self, gauges: Callable[[], dict[str, tuple[str, float]]]):
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.api_seconds = Histogram(
+            "bananas_api_seconds",
+            "Seconds from a solve API request to its answer, by route",
+            ["route"],
+            buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10),
+            registry=self.registry,
+        )
+        self.refusals = Counter(
+            "bananas_refusals_total", "Requests refused, by code (busy, rate_limited, overloaded, ...)", ["code"],
+            registry=self.registry,
+        )  # fmt: skip
+        self.registry.register(_Gauges(gauges))
+
+    def exposition(self) -> Response:
+        return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+class _Gauges:
+    """Figures read from the live server at each scrape: name -> (help, value)."""
+
+    def __init__(self, read: Callable[[], dict[str, tuple[str, float]]]):
+        self.read = read
+
+    def collect(self):
+        for name, (text, value) in self.read().items():
+            yield GaugeMetricFamily(f"bananas_{name}", text, value=value)
+
+    def describe(self):
+        return []
+
+
+def metrics_allowed(request: Request, allowed: tuple[str, ...]) -> bool:
+    """A loopback peer, or one in `allowed` (addresses or networks, e.g. 10.0.0.0/8)."""
+    peer = request.client.host if request.client else ""
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    if address.is_loopback:
+        return True
+    return any(address in ipaddress.ip_network(network, strict=False) for network in allowed)
+
+
+def health_routes(load: Load, metrics: Metrics, allowed: tuple[str, ...]) -> list:
+    async def healthz(request: Request) -> Response:
+        return PlainTextResponse("ok\n")
+
+    async def readyz(request: Request) -> Response:
+        failed = load.database_failed()
+        why = load.overloaded() or (f"the room database cannot be written: {failed}" if failed else "")
+        return PlainTextResponse(f"not ready: {why}\n" if why else "ready\n", status_code=503 if why else 200)
+
+    async def metrics_page(request: Request) -> Response:
+        if not metrics_allowed(request, allowed):
+            return PlainTextResponse("metrics are served to loopback or --metrics-allow peers only\n", status_code=403)
+        return metrics.exposition()
+
+    return [Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", metrics_page)]
