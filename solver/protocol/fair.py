@@ -15,6 +15,9 @@ job is stamped with a virtual start, the later of the pool's virtual clock and i
 last virtual finish, and finishes `cost` later (cost: about the seconds it may run); the
 smallest start runs next. A client sending costly jobs waits behind its own, and a quiet
 client's small job runs as soon as a thread frees.
+
+`fair=False` serves first come, first served on every thread, as before (the benchmark's
+baseline, benchmarks/bench_fair.py; a server started with BANANAS_FAIR_QUEUES=0).
 """
 
 from __future__ import annotations
@@ -46,11 +49,17 @@ class FairPool:
     """A thread pool serving clients in turn (module docstring). `submit` is thread-safe."""
 
     def __init__(
-        self, workers: int, per_client_queued: int, per_client_running: int | None = None, name: str = "bananas-engine"
+        self,
+        workers: int,
+        per_client_queued: int,
+        per_client_running: int | None = None,
+        name: str = "bananas-engine",
+        fair: bool = True,
     ):
         self.workers = workers
         self.per_client_queued = per_client_queued
-        self.per_client_running = per_client_running or max(1, workers - 1)
+        self.per_client_running = per_client_running or (max(1, workers - 1) if fair else workers)
+        self.fair = fair
         self._threads = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
         self._lock = threading.Lock()
         self._waiting: dict[str, deque[_Job]] = {}
@@ -71,6 +80,8 @@ class FairPool:
             queue = self._waiting.setdefault(client, deque())
             if not urgent and len(queue) >= self.per_client_queued:
                 raise QueueFull(f"{len(queue)} requests of yours are waiting already")
+            if not self.fair:  # one order for all: arrival
+                cost, urgent = 0.0, False
             start = max(self._clock, self._last_finish.get(client, 0.0))
             self._last_finish[client] = start + max(cost, 0.0)
             queue.append(_Job(client, start, next(self._sequence), call, future, urgent))

@@ -265,7 +265,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     engine_sessions = ClientCounter(config.engine.max_sessions, config.engine_sessions_per_client)
     # The engine sessions' heavy messages (those that make a bot think) share these threads.
     # served in turn by client address (solver.protocol.fair), engine sessions first.
-    pool = FairPool(config.engine.workers, MAX_API_JOBS_PER_CLIENT)
+    pool = FairPool(config.engine.workers, MAX_API_JOBS_PER_CLIENT, fair=os.environ.get("BANANAS_FAIR_QUEUES") != "0")
     watch = LoopWatch()
     load = Load(watch, lambda: pool.depths()["waiting"], lambda: rooms.store.failed if rooms.store else None)
 

@@ -29,6 +29,7 @@ SMALLEST = {
     "process": ["bench_process.py", "--runs", "1", "--hands", "1", "--use-caches", "--jit"]
     + ["--against", f"{sys.executable} -c pass"],
     "load": ["bench_load.py", "--rooms", "2", "--seconds", "5", "--processes", "2"],
+    "fair": ["bench_fair.py", "--seconds", "2", "--flood", "1"],
 }
 
 
