@@ -50,6 +50,9 @@ def seat_record(seat: Seat) -> dict:
     return {"kind": seat.kind, "name": seat.name, "token": seat.token, "spec": seat.spec, "preset": seat.preset}
 
 
+READ_ONLY_MESSAGES = frozenset({"hand_log"})  # lobby messages that change nothing: no activity, nothing saved
+
+
 def restored_seat(entry: dict, now: float) -> Seat:
     seat = Seat(entry["kind"], entry["name"], token=entry["token"], spec=entry["spec"], preset=entry["preset"])
     if seat.kind != "bot":
@@ -213,6 +216,8 @@ class Room:
             raise RoomError("unknown_type", f"unknown message type {quote(kind)}")
         async with self.lobby_lock:
             await handler(connection, seat, message)
+        if kind in READ_ONLY_MESSAGES:  # reading a hand's log again and again is not play (issue 34)
+            return
         self.last_activity = time.monotonic()  # accepted: a refused message is not play
         self.save()
 
