@@ -20,6 +20,12 @@ import websockets
 from helpers import Page, closed_code, http, new_room, request, run_bounded, start_server
 from websockets.asyncio.client import connect
 
+from solver.core.grid import validate
+from solver.core.tiles import TileCounts
+from solver.lexicon.loader import get_lexicon
+from solver.search import solve
+from solver.search.solving import warm_kernels
+
 EVIL = "http://evil.example"
 
 
@@ -331,6 +337,37 @@ def test_refused_messages_do_not_keep_a_room_alive():
 
         elapsed = run_bounded(scenario)
         assert elapsed is not None and elapsed < 3
+
+
+def test_reading_a_hands_log_again_and_again_is_not_play():
+    """Issue 34: a `hand_log` request every 8 s kept a room open for ever."""
+    warm_kernels(get_lexicon("en"))  # the grid below is found at once: the room's idle clock runs
+    with start_server(room_idle_seconds=2.0, distribution="A3,D1,E4,I2,L1,N2,O2,R2,S2,T2") as server:
+        room = new_room(server, spellcheck=False)
+
+        async def scenario():
+            async with Page(server, room) as page:
+                await page.join("Ana")
+                await page.send({"type": "start"})
+                held = (await page.until("tiles"))["held"]
+                grid = solve(held, lexicon="en", time_limit=10).grid
+                assert grid is not None and validate(grid, get_lexicon("en"), TileCounts.from_letters(held)).ok
+                cells = [[row, col, letter] for (row, col), letter in grid.cells().items()]
+                await page.send({"type": "grid", "cells": cells})
+                await page.send({"type": "call", "call": "bananas"})
+                await page.until("end")
+                started = time.monotonic()
+                while time.monotonic() - started < 8:
+                    try:
+                        await page.send({"type": "hand_log"})  # answered, but nothing is played
+                    except websockets.ConnectionClosed:
+                        return time.monotonic() - started
+                    if await closes_within(page, 0.4):
+                        return time.monotonic() - started
+                return None
+
+        elapsed = run_bounded(scenario, timeout=120)
+        assert elapsed is not None and elapsed < 4.5
 
 
 def test_the_same_grid_sent_again_is_not_play():
