@@ -12,7 +12,9 @@
 Load shedding. One server's event loop is its queue: when the CPU is contended everything
 waits in it, and the games in progress slow down with the new work. So a `LoopWatch` measures
 how late the loop wakes up (every LAG_PROBE_SECONDS) and the server is `overloaded` while the
-recent lag passes SHED_LAG_SECONDS or the worker pool has more than SHED_WAITING_JOBS waiting:
+lag is sustained - the median of the last LAG_WINDOW_SECONDS passes SHED_LAG_SECONDS, over at
+least MIN_LAG_SAMPLES probes: one long stall (a compile holding the GIL, a GC pause) is not
+overload, a loop late at every turn is - or the worker pool has more than SHED_WAITING_JOBS waiting:
 then new rooms, new engine sessions and API solves are refused with 503 and `Retry-After`
 (RETRY_AFTER_SECONDS), and the games in progress keep the loop.
 """
@@ -34,7 +36,8 @@ from starlette.routing import Route
 
 LAG_PROBE_SECONDS = 0.1
 LAG_WINDOW_SECONDS = 5.0  # the lag that counts: the worst of the last few seconds
-SHED_LAG_SECONDS = 0.5
+SHED_LAG_SECONDS = 0.25
+MIN_LAG_SAMPLES = 5
 SHED_WAITING_JOBS = 32
 RETRY_AFTER_SECONDS = 5
 
@@ -57,9 +60,18 @@ class LoopWatch:
         self.samples = [(when, value) for when, value in self.samples if now - when <= LAG_WINDOW_SECONDS]
         self.samples.append((now, lag))
 
-    def lag(self) -> float:
+    def recent(self) -> list[float]:
         now = self.clock()
-        return max((value for when, value in self.samples if now - when <= LAG_WINDOW_SECONDS), default=0.0)
+        return [value for when, value in self.samples if now - when <= LAG_WINDOW_SECONDS]
+
+    def lag(self) -> float:
+        """The worst lag of the window (the metric)."""
+        return max(self.recent(), default=0.0)
+
+    def sustained_lag(self) -> float:
+        """The median lag of the window, 0 below MIN_LAG_SAMPLES probes (what sheds)."""
+        recent = sorted(self.recent())
+        return recent[len(recent) // 2] if recent and len(recent) >= MIN_LAG_SAMPLES else 0.0
 
 
 @dataclass
@@ -72,9 +84,9 @@ class Load:
 
     def overloaded(self) -> str:
         """Why the server sheds new work now ('' when it does not)."""
-        lag, waiting = self.watch.lag(), self.waiting_jobs()
+        lag, waiting = self.watch.sustained_lag(), self.waiting_jobs()
         if lag > SHED_LAG_SECONDS:
-            return f"the server is overloaded (its event loop runs {lag:.1f} s late)"
+            return f"the server is overloaded (its event loop runs {lag:.2f} s late)"
         if waiting > SHED_WAITING_JOBS:
             return f"the server is overloaded ({waiting} solver jobs waiting)"
         return ""
@@ -89,9 +101,13 @@ def shed_response(why: str) -> JSONResponse:
 
 
 class Metrics:
-    """The server's Prometheus metrics, in a registry of its own (one per app: tests make many)."""
+    """The server's Prometheus metrics, in a registry of its own (one per app: tests make many).
+    `Metrics.latest` is the process's newest: what a `--processes` worker reports to the front."""
+
+    latest: Metrics | None = None
 
     def __init__(self, gauges: Callable[[], dict[str, tuple[str, float]]]):
+        Metrics.latest = self
         self.registry = CollectorRegistry(auto_describe=True)
         self.api_seconds = Histogram(
             "bananas_api_seconds",
@@ -110,6 +126,37 @@ class Metrics:
         return Response(generate_latest(self.registry), media_type=CONTENT_TYPE_LATEST)
 
 
+def labelled_by_worker(texts: dict[str, str]) -> str:
+    """Several workers' expositions as one: each sample with a `worker` label (sum them in
+    Prometheus: `sum without (worker) (bananas_rooms)`), each family described once."""
+    from prometheus_client.parser import text_string_to_metric_families  # the front's /metrics only
+
+    families: dict[str, tuple[str, str, list[str]]] = {}
+    for worker, text in texts.items():
+        for family in text_string_to_metric_families(text):
+            _, _, lines = families.setdefault(family.name, (family.type, family.documentation, []))
+            for sample in family.samples:
+                labels = {**sample.labels, "worker": worker}
+                shown = ",".join(f'{key}="{_escaped(value)}"' for key, value in labels.items())
+                lines.append(f"{sample.name}{{{shown}}} {_number(sample.value)}")
+    out = []
+    for name, (kind, documentation, lines) in families.items():
+        out += [f"# HELP {name} {_escaped(documentation)}", f"# TYPE {name} {kind}", *lines]
+    return "\n".join(out) + "\n"
+
+
+def _escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _number(value: float) -> str:
+    if value != value:
+        return "NaN"
+    if abs(value) == float("inf"):
+        return "+Inf" if value > 0 else "-Inf"
+    return repr(float(value))
+
+
 class _Gauges:
     """Figures read from the live server at each scrape: name -> (help, value)."""
 
@@ -126,7 +173,10 @@ class _Gauges:
 
 def metrics_allowed(request: Request, allowed: tuple[str, ...]) -> bool:
     """A loopback peer, or one in `allowed` (addresses or networks, e.g. 10.0.0.0/8)."""
-    peer = request.client.host if request.client else ""
+    return peer_allowed(request.client.host if request.client else "", allowed)
+
+
+def peer_allowed(peer: str, allowed: tuple[str, ...]) -> bool:
     try:
         address = ipaddress.ip_address(peer)
     except ValueError:

@@ -54,13 +54,20 @@ import socket
 import time
 from dataclasses import replace
 
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+
 from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT, MAX_ROOM_PREFIX_CHARS
 from solver.web.config import ClientCounter, WebConfig
+from solver.web.health import Metrics, labelled_by_worker, peer_allowed
 from solver.web.uvicorn_runner import SERVICE_UNAVAILABLE, make_server
 
 MAX_HEAD_BYTES = 64 * 1024  # what the front reads of a connection before handing it over
 READY = b"ready"
 PING, PONG = b"ping", b"pong"  # the front's health check on a worker's channel, and its answer
+METRICS = b"metrics"  # the front asks a worker for its /metrics text; the answer starts with it
+METRICS_PATH = re.compile(rb"^GET /metrics[ ?]")
+METRICS_SECONDS = 2.0  # what a worker gets to answer; one that does not is left out
+MAX_CHANNEL_MESSAGE = 1 << 20
 HEALTH_INTERVAL_SECONDS = 1.0
 HEALTH_TIMEOUT_SECONDS = 3.0
 ROOM_PATH = re.compile(rb"^[A-Z]+ /r/([a-z0-9]+)-")
@@ -158,6 +165,12 @@ def _take_connections(server, channel: socket.socket, loop: asyncio.AbstractEven
             with contextlib.suppress(OSError):  # a front too busy to read: it pings again
                 channel.send(PONG)
             continue
+        if head == METRICS and not fds:
+            metrics = Metrics.latest
+            text = generate_latest(metrics.registry) if metrics is not None else b""
+            with contextlib.suppress(OSError):  # the front then leaves this worker out
+                channel.send(METRICS + text[: MAX_CHANNEL_MESSAGE - len(METRICS)])
+            continue
         for fd in fds:
             task = loop.create_task(_adopt(server, socket.socket(fileno=fd), head, loop))
             ADOPTING.add(task)  # a task nothing refers to may be collected before it runs
@@ -211,6 +224,9 @@ class Front:
         self.down: set[int] = set()  # workers being started again: not routed to
         self.silent: set[int] = set()  # workers that do not answer the health check: not routed to
         self.heard = [time.monotonic() for _ in channels]  # when each worker last answered
+        self.metrics_allow = config.metrics_allow
+        self.prefixes = prefixes
+        self.metrics_asked: dict[int, asyncio.Future] = {}  # worker -> its /metrics text, awaited
 
     async def serve(self) -> None:
         loop = asyncio.get_running_loop()
@@ -236,6 +252,8 @@ class Front:
             head = await asyncio.wait_for(self._read_head(connection, loop), self.header_timeout)
             if head is None:
                 await self._answer(connection, HEAD_TOO_LARGE)
+            elif METRICS_PATH.match(head):  # every worker's figures, not the one's a connection reaches
+                await self._answer(connection, await self._metrics(peer))
             elif head:
                 worker = self._worker(head)
                 if self.unavailable(worker):  # its rooms come back with it: try again shortly
@@ -304,10 +322,31 @@ class Front:
                     channel.send(PING)
             await asyncio.sleep(HEALTH_INTERVAL_SECONDS)
 
+    async def _metrics(self, peer: str) -> bytes:
+        """The HTTP response to GET /metrics: each live worker's figures, labelled by worker."""
+        if not peer_allowed(peer, self.metrics_allow):
+            return _plain(403, b"metrics are served to loopback or --metrics-allow peers only\n")
+        loop = asyncio.get_running_loop()
+        asked = {}
+        for index, channel in enumerate(self.channels):
+            if not self.unavailable(index) and index not in self.metrics_asked:
+                self.metrics_asked[index] = asked[index] = loop.create_future()
+                with contextlib.suppress(OSError):
+                    channel.send(METRICS)
+        texts = {}
+        for index, future in asked.items():
+            try:
+                texts[self.prefixes[index]] = (await asyncio.wait_for(future, METRICS_SECONDS)).decode()
+            except TimeoutError:
+                pass
+            finally:
+                self.metrics_asked.pop(index, None)
+        return _plain(200, labelled_by_worker(texts).encode(), CONTENT_TYPE_LATEST)
+
     def _hear(self, index: int) -> None:
         channel = self.channels[index]
         try:
-            answer = channel.recv(len(PONG))
+            answer = channel.recv(MAX_CHANNEL_MESSAGE)
         except BlockingIOError:
             return
         except OSError:
@@ -316,6 +355,8 @@ class Front:
             asyncio.get_running_loop().remove_reader(channel)
             return
         self.heard[index] = time.monotonic()
+        if answer.startswith(METRICS) and index in self.metrics_asked:
+            _resolve_with(self.metrics_asked[index], answer[len(METRICS) :])
         if index in self.silent:
             self.silent.discard(index)
             log.warning("worker %d answers again: routed to", index + 1)
@@ -344,6 +385,13 @@ class Front:
             pass
         finally:
             connection.close()
+
+
+def _plain(status: int, body: bytes, kind: str = "text/plain; charset=utf-8") -> bytes:
+    reason = {200: "OK", 403: "Forbidden"}[status]
+    head = f"HTTP/1.1 {status} {reason}\r\ncontent-type: {kind}\r\ncontent-length: {len(body)}\r\n"
+    head += "connection: close\r\n\r\n"
+    return head.encode() + body
 
 
 def _resolve(future: asyncio.Future) -> None:

@@ -103,6 +103,7 @@ def test_metrics_are_for_loopback_and_the_allowed_networks_only():
 
 def test_an_overloaded_server_refuses_new_work_with_retry_after_and_keeps_serving(monkeypatch):
     monkeypatch.setattr(health, "SHED_LAG_SECONDS", -1.0)  # any loop counts as late: shedding
+    monkeypatch.setattr(health, "MIN_LAG_SAMPLES", 0)
     with BackgroundServer(WebConfig()) as server:
         status, headers, _ = get(server.url, "/readyz")
         assert status == 503
@@ -124,3 +125,20 @@ def post_json(url: str, path: str, body: dict) -> tuple[int, dict]:
         return response.status, json.loads(response.read())
     finally:
         connection.close()
+
+
+def test_a_loop_late_at_every_turn_sheds_one_long_stall_does_not():
+    now = [0.0]
+    watch = health.LoopWatch(clock=lambda: now[0])
+    load = health.Load(watch, waiting_jobs=lambda: 0, database_failed=lambda: None)
+    for _ in range(10):  # a steady loop, then one 5 s stall (a compile holding the GIL)
+        now[0] += 0.1
+        watch.record(0.001)
+    now[0] += 5.0
+    watch.record(5.0)
+    assert watch.lag() == 5.0 and not load.overloaded()
+    for _ in range(30):  # then late at every turn
+        now[0] += 0.4
+        watch.record(0.3)
+    assert "event loop" in load.overloaded()
+    assert "jobs waiting" in health.Load(health.LoopWatch(), lambda: 33, lambda: None).overloaded()

@@ -126,6 +126,20 @@ def test_a_request_head_past_the_limit_is_refused(server):
         assert sock.recv(100).startswith(b"HTTP/1.1 431")
 
 
+def test_metrics_through_the_front_are_every_workers_labelled_by_worker(server):
+    """Issue 34: /metrics reaches the front, which asks each worker for its figures."""
+    status, headers, text = request(server, "GET", "/metrics")
+    assert status == 200 and headers["content-type"].startswith("text/plain")
+    rooms = {
+        line.split("{")[1].split("}")[0]: float(line.split()[-1])
+        for line in text.splitlines()
+        if line.startswith("bananas_rooms{")
+    }
+    assert set(rooms) == {'worker="w1"', 'worker="w2"'}
+    assert sum(rooms.values()) >= 4  # the rooms of the test above, spread over both
+    assert text.count("# TYPE bananas_rooms gauge") == 1
+
+
 def test_sigterm_stops_the_front_and_its_workers(server):
     workers = server.workers()
     assert len(workers) == 2
