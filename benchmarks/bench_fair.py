@@ -30,6 +30,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from results_file import machine, record
@@ -116,6 +117,8 @@ def spread(values: list[float]) -> str:
 
 async def run(port: int, seconds: float, flooders: int) -> tuple[list[float], int, list[float]]:
     rng = np.random.default_rng(34)
+    # A thread per connection (the requests block): the flood must not starve the others' client side.
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=flooders + 8))
     await asyncio.to_thread(post, port, "127.0.0.1", {"tiles": "CATDOG"}, 600.0)  # kernels warm
     until = time.monotonic() + seconds
     floods = [asyncio.create_task(flood(port, until)) for _ in range(flooders)]
