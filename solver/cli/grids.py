@@ -354,6 +354,7 @@ def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts
     """--bunch: plain letters are the bunch itself; a distribution (en, fr, 'A13,...' or a
     file) is the whole tile set, from which the grid and hand are taken out. Default: the
     distribution of the lexicon's language (fr for --lexicon fr, else en)."""
+    given = spec is not None
     if spec is None:
         spec = "fr" if lexicon == "fr" else "en"
     elif spec_kind(spec) == "letters":
@@ -364,8 +365,11 @@ def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts
         raise TileError(f"--bunch: {error}") from None
     if not full.contains(taken):
         extra = "".join(sorted((Counter(taken.letters()) - Counter(full.letters())).elements()))
+        # Say where the set came from: blaming a missing --bunch when one was given misleads.
+        source = f"--bunch {spec}: the" if given else f"the {spec} set (the default bunch): the"
         raise TileError(
-            f"the grid and hand hold more tiles than the {spec} set has: {extra} (give the bunch with --bunch)"
+            f"{source} grid and hand hold more tiles than that set has ({extra} too many); "
+            "give the tiles left to draw as letters, e.g. --bunch EIORSTU"
         )
     return full - taken
 

@@ -80,6 +80,12 @@ class TileCounts:
 
     # -- construction -------------------------------------------------------------
     @classmethod
+    def of(cls, tiles: TileCounts | str) -> TileCounts:
+        """`tiles` itself, or the tiles of a string of letters (`from_letters`): what every API
+        that takes tiles accepts, so that `solve("AEIRST")` and `formable_words("AEIRST")` work."""
+        return cls.from_letters(tiles) if isinstance(tiles, str) else tiles
+
+    @classmethod
     def from_letters(cls, letters: str) -> TileCounts:
         """Tiles from a string of letters such as 'AEEIRSTQU' (case and spaces ignored); TileError for
         anything but the letters A-Z."""

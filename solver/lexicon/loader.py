@@ -92,12 +92,12 @@ class Lexicon:
             return None
 
     def formable_words(
-        self, tiles: TileCounts, min_length: int = 2, limit: int | None = None, max_length: int | None = None
+        self, tiles: TileCounts | str, min_length: int = 2, limit: int | None = None, max_length: int | None = None
     ) -> list[str]:
-        """Words spelled from a sub-multiset of `tiles` (at most `max_length` letters),
-        longest first, then alphabetical."""
+        """Words spelled from a sub-multiset of `tiles` (a `TileCounts` or a string of letters,
+        such as "AEIRST"; at most `max_length` letters), longest first, then alphabetical."""
         words: list[str] = []
-        remaining = tiles.counts.copy()
+        remaining = TileCounts.of(tiles).counts.copy()
         graph = self.forward
 
         def walk(node: int, prefix: str) -> None:  # depth <= word length: recursion is fine

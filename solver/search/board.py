@@ -179,7 +179,7 @@ class Board:
         (`solver.search.solving.SearchPlan`; None: the engine's; a bot names its own)."""
         self.lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
         self.grid = grid.trimmed() if grid is not None else None
-        self.hand = TileCounts.from_letters(hand) if isinstance(hand, str) else hand
+        self.hand = TileCounts.of(hand)
         self.min_length = min_length
         self.seed = seed
         self.time_limit = time_limit
@@ -213,7 +213,7 @@ class Board:
     # -- events -----------------------------------------------------------------------
     def add(self, letters: TileCounts | str, time_limit: float | None = None) -> Rebuild:
         """New tiles (a PEEL draw, a DUMP's three) join the hand; then rebuild."""
-        self.hand = self.hand + (TileCounts.from_letters(letters) if isinstance(letters, str) else letters)
+        self.hand = self.hand + TileCounts.of(letters)
         return self.rebuild(time_limit)
 
     def remove(self, letter: str, cell: Cell | None = None, time_limit: float | None = None) -> Rebuild:

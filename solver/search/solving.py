@@ -356,7 +356,7 @@ def solve(
     .TA.
     CAMP
     """
-    tiles = TileCounts.from_letters(tiles) if isinstance(tiles, str) else tiles
+    tiles = TileCounts.of(tiles)
     lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     _check_arguments(tiles, objective, min_length, time_limit)
     warm_kernels(lexicon, include_extend=False)  # a process's first call: before its clock starts
@@ -387,7 +387,7 @@ def extend(
 
     The arguments and errors are those of `solve` (`time_limit` in seconds, default 1), with
     the objective 'any'; `base` (a Grid) must be valid for the lexicon."""
-    tiles = TileCounts.from_letters(tiles) if isinstance(tiles, str) else tiles
+    tiles = TileCounts.of(tiles)
     lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     _check_arguments(tiles + base.tiles(), "any", min_length, time_limit)
     warm_kernels(lexicon, include_extend=True)  # a process's first call: before its clock starts

@@ -244,7 +244,12 @@ BAD_INPUTS = {
         None,
         "--bunch",
     ),
-    "dump: more tiles than the set": (["dump", "--grid", "{valid}", "--hand", "QQQ"], None, "more tiles"),
+    "dump: more tiles than the set": (["dump", "--grid", "{valid}", "--hand", "QQQ"], None, "the default bunch"),
+    "dump: more tiles than the --bunch set": (
+        ["dump", "--grid", "{valid}", "--hand", "QQQ", "--bunch", "en"],
+        None,
+        "--bunch en: the grid and hand hold more tiles than that set has (Q too many)",
+    ),
     "peel: missing lexicon": (["peel", "--grid", "{valid}", "S", "--lexicon", "{dir}/nope.txt"], None, "no lexicon"),
 }
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.core.tiles import TileCounts
+from solver.core.tiles import TileCounts, TileError
 from solver.lexicon import dawg
 from solver.lexicon.dawg import build_dawg, dawg_words
 from solver.lexicon.files import split_level
@@ -61,6 +61,16 @@ def test_word_ids(en):
     assert en.word_id("CAT") == word_id
     assert en.word_id("bs") is None
 
+
+
+def test_formable_words_take_letters_as_a_string_or_tiles(en):
+    """A newcomer's `formable_words("AEIRST")` raised AttributeError (it wanted TileCounts)."""
+    from_tiles = en.formable_words(TileCounts.from_letters("AEIRST"), 3, limit=20)
+    assert en.formable_words("AEIRST", 3, limit=20) == from_tiles
+    assert en.formable_words("aeirst", 3, limit=20) == from_tiles
+    assert from_tiles[0] in {"airest", "satire", "striae", "terais"} and "sat" in en.formable_words("AEIRST", 3)
+    with pytest.raises(TileError):
+        en.formable_words("C4T")
 
 # -- DAWG arrays ----------------------------------------------------------------------------
 
