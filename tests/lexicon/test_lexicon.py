@@ -62,7 +62,6 @@ def test_word_ids(en):
     assert en.word_id("bs") is None
 
 
-
 def test_formable_words_take_letters_as_a_string_or_tiles(en):
     """A newcomer's `formable_words("AEIRST")` raised AttributeError (it wanted TileCounts)."""
     from_tiles = en.formable_words(TileCounts.from_letters("AEIRST"), 3, limit=20)
@@ -71,6 +70,7 @@ def test_formable_words_take_letters_as_a_string_or_tiles(en):
     assert from_tiles[0] in {"airest", "satire", "striae", "terais"} and "sat" in en.formable_words("AEIRST", 3)
     with pytest.raises(TileError):
         en.formable_words("C4T")
+
 
 # -- DAWG arrays ----------------------------------------------------------------------------
 
