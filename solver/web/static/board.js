@@ -7,8 +7,11 @@ const DRAG_START = 6; // px a pointer moves before a press becomes a drag
 const MIN_ZOOM = 0.35;
 const MAX_ZOOM = 2.5;
 
-const key = (row, col) => `${row},${col}`;
-const parseKey = (text) => text.split(",").map(Number);
+const FOLLOW_MARGIN = 1; // cells kept between the cursor and the board's edge when the view follows it
+
+export const key = (row, col) => `${row},${col}`;
+export const parseKey = (text) => text.split(",").map(Number);
+const STEPS = { across: [0, 1], down: [1, 0] };
 
 /** A tile on the board's layer at `cell` ("row,col"), positioned in board pixels. */
 function boardTile(cell, letter, className) {
@@ -30,20 +33,21 @@ export function countLetters(letters) {
 }
 
 export class Board {
-  constructor({ board, layer, rack, onChange, onNotice, onRender }) {
+  constructor({ board, layer, rack, onChange, onNotice, onRender, onCursor }) {
     this.boardEl = board;
     this.layer = layer;
     this.rackEl = rack;
     this.onChange = onChange;
     this.onNotice = onNotice;
     this.onRender = onRender || (() => {});
+    this.onCursor = onCursor || (() => {}); // the cursor moved by the keyboard or a tap: say where it is
     this.cells = new Map(); // "row,col" -> letter
     this.rack = []; // [{id, letter, fresh}]
     this.nextId = 1;
     this.selected = null; // id of the selected rack tile
     this.cursor = null; // {row, col}: where typed letters go
     this.direction = "across";
-    this.typed = []; // cells placed by typing, for Backspace
+    this.rackFocus = null; // id of the rack's one Tab stop (arrows move it)
     this.invalid = new Set();
     this.loose = new Set();
     this.hint = { lay: new Map(), lift: new Set() }; // a hint shown (setHint)
@@ -62,7 +66,6 @@ export class Board {
     this.rack = [];
     this.selected = null;
     this.cursor = null;
-    this.typed = [];
     this.invalid.clear();
     this.loose.clear();
     this.hint = { lay: new Map(), lift: new Set() };
@@ -162,8 +165,36 @@ export class Board {
 
   recallAll() {
     for (const cell of [...this.cells.keys()]) this.pickUp(...parseKey(cell));
-    this.typed = [];
     this.changed();
+  }
+
+  /** Lay `word` from (row, col) going `direction`, using the grid's letters where they match
+   * and rack tiles elsewhere: all of it, or nothing. Returns null when laid, else why not:
+   * {reason: "clash", row, col, letter} (another letter on the way) or {reason: "missing", letters}. */
+  layWord(word, row, col, direction) {
+    const [dr, dc] = STEPS[direction];
+    const cells = [...word].map((letter, i) => ({ row: row + i * dr, col: col + i * dc, letter }));
+    const clash = cells.find((c) => this.cells.has(key(c.row, c.col)) && this.cells.get(key(c.row, c.col)) !== c.letter);
+    if (clash) return { reason: "clash", row: clash.row, col: clash.col, letter: this.cells.get(key(clash.row, clash.col)) };
+    const toLay = cells.filter((c) => !this.cells.has(key(c.row, c.col)));
+    const pool = countLetters(this.rack.map((tile) => tile.letter));
+    const missing = [];
+    for (const { letter } of toLay) {
+      if (pool.get(letter) > 0) pool.set(letter, pool.get(letter) - 1);
+      else missing.push(letter);
+    }
+    if (missing.length) return { reason: "missing", letters: missing.join("") };
+    for (const c of toLay) this.place(this.rack.find((tile) => tile.letter === c.letter).id, c.row, c.col);
+    this.changed();
+    return null;
+  }
+
+  /** Pick up the tile at (row, col), if there is one: true when one was lifted. */
+  lift(row, col) {
+    if (!this.cells.has(key(row, col))) return false;
+    this.pickUp(row, col);
+    this.changed();
+    return true;
   }
 
   shuffle() {
@@ -271,21 +302,36 @@ export class Board {
     this.rackEl.addEventListener("pointermove", (event) => this.dragMove(event));
     this.rackEl.addEventListener("pointerup", (event) => this.rackUp(event));
     this.rackEl.addEventListener("pointercancel", (event) => this.cancel(event));
-    this.rackEl.addEventListener("keydown", (event) => {
-      const tile = event.target.closest(".tile");
-      if (tile && (event.key === "Enter" || event.key === " ")) {
-        event.preventDefault();
-        this.toggleSelect(Number(tile.dataset.id));
-      } else if (/^[a-zA-Z]$/.test(event.key) || event.key === "Backspace" || event.key.startsWith("Arrow")) {
-        this.boardEl.focus();
-        this.key(event);
-      }
-    });
+    this.rackEl.addEventListener("keydown", (event) => this.rackKey(event));
+  }
+
+  /** The rack is one Tab stop: arrows, Home and End move along it, Enter or Space selects; a
+   * letter or Backspace goes to the board. */
+  rackKey(event) {
+    const tile = event.target.closest(".tile");
+    const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    if (tile && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      this.toggleSelect(Number(tile.dataset.id));
+    } else if (tile && (event.key in moves || event.key === "Home" || event.key === "End")) {
+      event.preventDefault();
+      const index = this.rack.findIndex((t) => t.id === Number(tile.dataset.id));
+      const last = this.rack.length - 1;
+      const next = event.key === "Home" ? 0 : event.key === "End" ? last :
+        Math.max(0, Math.min(last, index + moves[event.key]));
+      this.rackFocus = this.rack[next].id;
+      this.renderRack(); // the focus moves with the Tab stop
+    } else if ((/^[a-zA-Z]$/.test(event.key) && !event.altKey && !event.ctrlKey && !event.metaKey) ||
+      event.key === "Backspace") {
+      this.boardEl.focus();
+      this.key(event);
+    }
   }
 
   toggleSelect(id) {
     if (!this.enabled) return;
     this.selected = this.selected === id ? null : id;
+    this.rackFocus = id;
     this.render();
   }
 
@@ -443,8 +489,8 @@ export class Board {
       this.changed();
     } else {
       this.cursor = { row, col };
-      this.typed = [];
       this.render();
+      this.onCursor();
     }
   }
 
@@ -456,8 +502,27 @@ export class Board {
   }
 
   step(sign) {
-    const [dr, dc] = this.direction === "across" ? [0, 1] : [1, 0];
+    const [dr, dc] = STEPS[this.direction];
     this.cursor = { row: this.cursor.row + sign * dr, col: this.cursor.col + sign * dc };
+  }
+
+  /** The letter on the cursor's cell (undefined on an empty one). */
+  underCursor() {
+    return this.cursor && this.cells.get(key(this.cursor.row, this.cursor.col));
+  }
+
+  /** Pan just enough that the cursor's cell is in view (the view follows the keyboard). */
+  follow() {
+    if (!this.cursor) return;
+    const size = CELL * this.zoom;
+    const margin = FOLLOW_MARGIN * size;
+    const { clientWidth: width, clientHeight: height } = this.boardEl;
+    const x = this.pan.x + this.cursor.col * size;
+    const y = this.pan.y + this.cursor.row * size;
+    if (x < margin) this.pan.x += margin - x;
+    else if (x + size > width - margin) this.pan.x -= x + size - (width - margin);
+    if (y < margin) this.pan.y += margin - y;
+    else if (y + size > height - margin) this.pan.y -= y + size - (height - margin);
   }
 
   key(event) {
@@ -470,14 +535,20 @@ export class Board {
       if (!this.cursor) this.cursor = { row: 0, col: 0 };
       else if (this.direction === direction) this.step(sign);
       this.direction = direction;
+      this.follow();
       this.render();
+      this.onCursor();
     } else if (event.key === "Escape") {
       this.cursor = null;
       this.selected = null;
       this.render();
+      this.onCursor();
     } else if (event.key === "Backspace") {
       event.preventDefault();
       this.backspace();
+    } else if (event.key === "Delete" && this.cursor) {
+      event.preventDefault();
+      this.lift(this.cursor.row, this.cursor.col); // the tile under the cursor back to the rack
     } else if (/^[a-zA-Z]$/.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
       event.preventDefault();
       this.type(event.key.toUpperCase());
@@ -492,7 +563,13 @@ export class Board {
       else this.onNotice("no_letter", { letter });
       return;
     }
-    while (this.cells.has(key(this.cursor.row, this.cursor.col))) this.step(1); // type through tiles
+    if (this.underCursor() === letter) {
+      this.step(1); // the grid's letter is the word's: used, not doubled
+      this.follow();
+      this.render();
+      return;
+    }
+    while (this.underCursor()) this.step(1); // type through tiles
     const tile = this.selectedTile()?.letter === letter ? this.selectedTile() :
       this.rack.find((t) => t.letter === letter);
     if (!tile) {
@@ -500,26 +577,18 @@ export class Board {
       return;
     }
     this.place(tile.id, this.cursor.row, this.cursor.col);
-    this.typed.push(key(this.cursor.row, this.cursor.col));
     this.step(1);
+    this.follow();
     this.changed();
   }
 
+  /** Back one cell, taking the tile there (the one before the cursor) back to the rack. */
   backspace() {
-    const last = this.typed.pop();
-    if (last && this.cells.has(last)) {
-      const [row, col] = parseKey(last);
-      this.pickUp(row, col);
-      this.cursor = { row, col };
-      this.changed();
-      return;
-    }
     if (!this.cursor) return;
     this.step(-1);
-    if (this.cells.has(key(this.cursor.row, this.cursor.col))) {
-      this.pickUp(this.cursor.row, this.cursor.col);
-      this.changed();
-    } else this.render();
+    this.follow();
+    if (!this.lift(this.cursor.row, this.cursor.col)) this.render();
+    this.onCursor();
   }
 
   // -- drawing ------------------------------------------------------------------------------
@@ -555,6 +624,17 @@ export class Board {
       tiles.push(cursor);
     }
     this.layer.replaceChildren(...tiles);
+    this.renderRack();
+    this.onRender();
+  }
+
+  /** The rack's tiles; the one Tab stop keeps the keyboard's focus across a redraw. */
+  renderRack() {
+    const hadFocus = this.rackEl.contains(document.activeElement);
+    const focusIndex = Math.max(0, [...this.rackEl.children].findIndex((b) => Number(b.dataset.id) === this.rackFocus));
+    if (!this.rack.some((tile) => tile.id === this.rackFocus)) {
+      this.rackFocus = this.rack[Math.min(focusIndex, this.rack.length - 1)]?.id ?? null;
+    }
     const rackTiles = this.rack.map((tile) => {
       const button = document.createElement("button");
       button.type = "button";
@@ -567,9 +647,10 @@ export class Board {
       button.setAttribute("aria-selected", String(tile.id === this.selected));
       button.textContent = tile.letter;
       button.disabled = !this.enabled;
+      button.tabIndex = tile.id === this.rackFocus ? 0 : -1;
       return button;
     });
     this.rackEl.replaceChildren(...rackTiles);
-    this.onRender();
+    if (hadFocus) this.rackEl.querySelector(`[data-id="${this.rackFocus}"]`)?.focus();
   }
 }

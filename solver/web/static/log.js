@@ -1,5 +1,6 @@
 // The calls log of both tables: who peeled, dumped, called BANANAS or played, at what time.
 
+import { announce } from "./announce.js";
 import { t } from "./i18n.js";
 import { $ } from "./page.js";
 
@@ -9,9 +10,14 @@ export function onLog(message) {
     $("log").replaceChildren();
     $("sp-log").replaceChildren();
   }
-  for (const entry of message.entries) addLog(entry);
+  for (const entry of message.entries) {
+    const text = addLog(entry);
+    // A page catching up reads the log back itself; the end is said by the end screen.
+    if (!message.reset && entry.kind !== "end") announce(text);
+  }
 }
 
+/** One entry at the top of its table's calls list; its text. */
 function addLog(entry) {
   const values = { who: entry.who, count: entry.hand_size, problems: (entry.problems || []).join("; "),
     letters: entry.letters, left: entry.left };
@@ -23,4 +29,5 @@ function addLog(entry) {
   const seconds = String(Math.floor(entry.t % 60)).padStart(2, "0");
   item.textContent = `${minutes}:${seconds} ${text}`;
   $(entry.kind.startsWith("sp_") ? "sp-log" : "log").prepend(item);
+  return text;
 }

@@ -1,6 +1,7 @@
 // What the page does with each message of the room (docs/ROOMS.md): the state it keeps, and the
 // view that shows it. The server referees; the page shows what it is told.
 
+import { announce } from "./announce.js";
 import { renderEnd, renderEndControls, showEndOf } from "./end.js";
 import { setLanguage, t } from "./i18n.js";
 import { refuseJoin } from "./join.js";
@@ -69,6 +70,8 @@ const handlers = {
     update({ lastEnd: message });
     renderEnd(message);
     show("end");
+    announce(`${t("log_end")}: ${$("end-title").textContent}. ${$("end-reason").textContent}.`);
+    $("end-title").focus(); // the table's controls are gone: the keyboard starts again at the result
   },
   hint(message) {
     onHint(message);
@@ -90,6 +93,8 @@ const handlers = {
     renderScores(message);
     renderEndControls();
     show("end");
+    announce(`${t("log_end")}: ${$("end-title").textContent}`);
+    $("end-title").focus();
   },
   error(message) {
     const text = errorText(message);

@@ -1,5 +1,7 @@
 // The frame every view shares: which view shows, the header's Leave, the passing notice.
 
+import { announce } from "./announce.js";
+
 export const $ = (id) => document.getElementById(id);
 
 const whenShown = new Map(); // view -> what to do each time it shows
@@ -22,8 +24,9 @@ export function onShow(view, callback) {
 
 let toastTimer = null;
 
-/** A notice for a few seconds (an alert: screen readers say it at once). */
+/** A notice for a few seconds, seen on screen and said by the announcements log. */
 export function toast(text) {
+  announce(text);
   const box = $("toast");
   box.textContent = text;
   box.hidden = false;

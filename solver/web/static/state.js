@@ -10,6 +10,7 @@ const state = {
   spectator: false, // came while a hand ran: watches it, plays the next
   room: null, // the last `room` message: seats, phase, settings
   table: null, // the last `table` message of this hand
+  check: null, // the spellcheck's last verdict on this page's grid (the `check` message)
   me: { active: false, waiting: false }, // this page's player in the hand (the `tiles` message)
   hand: 0, // the room's hand number this page shows
   lastEnd: null, // the last hand's end message (the room's tally of wins comes just after it)

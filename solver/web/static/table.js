@@ -2,35 +2,41 @@
 // (PEEL, DUMP, BANANAS, stuck), a hint, and the watch view of a player out of the hand. The
 // board's grid goes to the server as it changes, one message for a burst of moves.
 
-import { Board } from "./board.js";
+import { announce } from "./announce.js";
+import { Board, countLetters } from "./board.js";
+import { initCommands, renderCommandHelp, verdictText } from "./commands.js";
 import { send } from "./connection.js";
+import { describeChange, position, readRack } from "./gridtext.js";
 import { miniGrid } from "./grids.js";
 import { t } from "./i18n.js";
 import { shownName } from "./names.js";
-import { $, onShow, toast } from "./page.js";
+import { $, currentView, onShow, toast } from "./page.js";
 import { get, update, you } from "./state.js";
 
 export const board = new Board({
   board: $("board"),
   layer: $("board-layer"),
   rack: $("rack"),
-  onChange: scheduleGrid,
+  onChange: () => {
+    scheduleGrid();
+    scheduleChangeSaid();
+  },
   onRender: () => updateButtons(),
   onNotice: (key, values) => toast(t(key, values)),
+  onCursor: sayCursor,
 });
 
+/** The calls' buttons and their keys (Alt and the key; aria-keyshortcuts in the page says them). */
+const CALL_KEYS = { KeyP: "peel", KeyD: "dump", KeyB: "bananas", KeyS: "stuck" };
+
 export function initTable() {
+  renderCommandHelp();
   onShow("table", () => requestAnimationFrame(() => board.restoreView() || board.centre()));
   $("shuffle").addEventListener("click", () => board.shuffle());
   $("recall").addEventListener("click", () => board.recallAll());
-  $("peel").addEventListener("click", () => call("peel"));
-  $("bananas").addEventListener("click", () => call("bananas"));
-  $("stuck").addEventListener("click", () => call("stuck"));
-  $("dump").addEventListener("click", () => {
-    const tile = board.selectedTile();
-    if (!tile) toast(t("dump_hint"));
-    else call("dump", { tile: tile.letter });
-  });
+  for (const name of Object.values(CALL_KEYS)) $(name).addEventListener("click", () => press(name));
+  document.addEventListener("keydown", shortcut);
+  initCommands(board, call);
   $("hint").addEventListener("click", askHint);
   $("zoom-in").addEventListener("click", () => board.zoomBy(1.25));
   $("zoom-out").addEventListener("click", () => board.zoomBy(0.8));
@@ -60,6 +66,30 @@ function flushGrid() {
   send({ type: "grid", seq, cells: board.cellList() });
 }
 
+/** A call's button pressed (or its key): made, or why it cannot be made now said. Focus stays put. */
+function press(name) {
+  const button = $(name);
+  if (button.getAttribute("aria-disabled") === "true") {
+    toast($(`${name}-why`).textContent);
+    return;
+  }
+  if (name === "dump") call("dump", { tile: board.selectedTile().letter });
+  else call(name);
+}
+
+/** Alt+P, Alt+D, Alt+B, Alt+S make the calls; "/" goes to the command field. */
+function shortcut(event) {
+  if (currentView() !== "table" || event.ctrlKey || event.metaKey) return;
+  const name = event.altKey && !event.shiftKey && CALL_KEYS[event.code];
+  if (name && !$(name).hidden) {
+    event.preventDefault();
+    press(name);
+  } else if (event.key === "/" && !event.altKey && !event.target.closest("input, select, textarea")) {
+    event.preventDefault();
+    $("command").focus();
+  }
+}
+
 function call(name, extra = {}) {
   flushGrid(); // the server judges the grid as it is now
   send({ type: "call", call: name, ...extra });
@@ -68,6 +98,8 @@ function call(name, extra = {}) {
 // -- the server's messages --------------------------------------------------------------------
 /** A new hand: nothing of the last one stays on the table while this one is dealt. */
 export function clearTable() {
+  saidCells = new Map();
+  update({ check: null });
   $("hint-text").hidden = true;
   board.reset();
   $("players").replaceChildren();
@@ -82,6 +114,7 @@ export function clearTable() {
 export function onTable(message) {
   const table = get("table");
   if (!table || message.over === false && table.over) board.reset();
+  sayBunch(table, message);
   update({ table: message });
   renderPlayers();
   renderWatch();
@@ -91,9 +124,12 @@ export function onTable(message) {
 /** The `tiles` message: this page's tiles (and, after a reload, its grid). */
 export function onTiles(message) {
   const wasActive = get("me").active;
+  const before = [...board.rack.map((tile) => tile.letter), ...board.cells.values()];
   update({ me: { active: message.active, waiting: message.waiting } });
   board.enabled = message.active;
   board.setHeld(message.held, message.cells || null);
+  if (message.cells) saidCells = new Map(board.cells); // a grid restored, not placed
+  sayReceived(before, message.held);
   if (message.cells && !board.restoreView()) board.centre(); // a reload keeps its zoom and place
   if (wasActive && !message.active) board.render();
   updateButtons();
@@ -103,6 +139,57 @@ export function onTiles(message) {
 export function onCheck(message) {
   if (message.seq !== null && message.seq !== seq) return; // an older grid's check
   board.setMarks(message.invalid_cells, message.loose_cells);
+  if (changeTimer) sayChange(); // the move first, then its verdict
+  const said = get("check") && verdictText(get("check"));
+  update({ check: message });
+  if (verdictText(message) !== said && board.cells.size) announce(verdictText(message)); // said when it changes
+}
+
+// -- what the screen reader hears of the table ------------------------------------------------
+let saidCells = new Map(); // the grid as last announced
+let changeTimer = null;
+
+function scheduleChangeSaid() {
+  clearTimeout(changeTimer);
+  changeTimer = setTimeout(sayChange, 60); // a burst of moves (a word laid) is one line
+}
+
+function sayChange() {
+  clearTimeout(changeTimer);
+  changeTimer = null;
+  const table = get("table");
+  if (table && !table.over && get("me").active) announce(describeChange(saidCells, board.cells)); // the player's own moves
+  saidCells = new Map(board.cells);
+}
+
+/** The cursor's place, direction and letter (the board's description, and said as it moves). */
+function sayCursor() {
+  const cursor = board.cursor;
+  $("cursor-status").textContent = !cursor ? t("cursor_none") : t("cursor_at", {
+    at: position(cursor.row, cursor.col), direction: t(board.direction === "across" ? "hint_across" : "hint_down"),
+    letter: board.underCursor() ?? t("cursor_empty"),
+  });
+}
+
+/** The tiles a deal, a PEEL or a DUMP brought: all of them at the deal, the new ones after. */
+function sayReceived(before, held) {
+  if (!before.length) {
+    if (held.length) announce(readRack([...held]));
+    return;
+  }
+  const had = countLetters(before);
+  const added = [];
+  for (const letter of held) {
+    if (had.get(letter) > 0) had.set(letter, had.get(letter) - 1);
+    else added.push(letter);
+  }
+  if (added.length) announce(t("received", { letters: added.join(" ") }));
+}
+
+/** The bunch is said each time it shrinks while it is low (BANANAS is near). */
+function sayBunch(last, table) {
+  const low = table.bunch <= 2 * table.active;
+  if (last && !table.over && low && table.bunch < last.bunch) announce(t("bunch_low", { count: table.bunch }));
 }
 
 // -- the view ---------------------------------------------------------------------------------
@@ -149,6 +236,13 @@ function renderWatch() {
   }));
 }
 
+/** A call's button: usable, or aria-disabled with the reason (`why`, an i18n key) as its description. */
+function setCall(name, why, values) {
+  const button = $(name);
+  button.setAttribute("aria-disabled", String(Boolean(why)));
+  $(`${name}-why`).textContent = why ? t(why, values) : "";
+}
+
 function updateButtons() {
   const table = get("table");
   const me = get("me");
@@ -156,10 +250,16 @@ function updateButtons() {
   const playing = table && !table.over && me.active;
   const rackEmpty = board.rack.length === 0 && board.cells.size > 0;
   const canDraw = table?.peel_and_dump;
-  $("peel").disabled = !(playing && canDraw && rackEmpty && table.bunch >= table.active);
-  $("dump").disabled = !(playing && canDraw && board.selected !== null && table.bunch + 1 >= 3);
-  $("bananas").disabled = !(playing && rackEmpty && (!canDraw || table.bunch < table.active));
-  $("stuck").disabled = !playing || me.waiting;
+  const left = board.rack.length;
+  const notPlaying = !table || table.over ? "err_hand_over" : !me.active ? "you_are_out" : null;
+  // A call that cannot be made now stays focusable (aria-disabled) and says why.
+  setCall("peel", notPlaying ?? (!rackEmpty ? "err_rack_not_empty" : table.bunch < table.active ? "err_bunch_too_small" : null),
+    { left, bunch: table?.bunch });
+  setCall("dump", notPlaying ?? (board.selected === null ? "dump_hint" : table.bunch + 1 < 3 ? "err_bunch_too_small" : null),
+    { bunch: table?.bunch });
+  setCall("bananas", notPlaying ?? (!rackEmpty ? "err_rack_not_empty" :
+    canDraw && table.bunch >= table.active ? "err_bananas_too_early" : null), { left, bunch: table?.bunch, active: table?.active });
+  setCall("stuck", notPlaying ?? (me.waiting ? "you_wait" : null), {});
   $("shuffle").disabled = $("recall").disabled = !playing;
   $("hint").hidden = !(table?.hints && me.active && !spectator);
   $("hint").disabled = !playing || get("hintPending");

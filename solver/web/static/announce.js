@@ -1,0 +1,28 @@
+// What a screen reader says: one polite live log (#announcements) the player can also read back.
+// Each event is one line; lines that come in the same moment (a PEEL's log entry and the tile it
+// brought, say) are batched into one item, so the screen reader speaks them as one sentence.
+
+const BATCH_MS = 120; // events this close together are one announcement
+const KEPT = 60; // items the log keeps for reading back
+
+let pending = [];
+let timer = null;
+
+/** Say `text` (one event) politely; nothing for an empty text. */
+export function announce(text) {
+  if (!text) return;
+  pending.push(text);
+  if (!timer) timer = setTimeout(flush, BATCH_MS);
+}
+
+function flush() {
+  timer = null;
+  const lines = [...new Set(pending)]; // one event said twice at once (a toast and its log) is said once
+  pending = [];
+  if (!lines.length) return;
+  const item = document.createElement("li");
+  item.textContent = lines.join(" ");
+  const log = document.getElementById("announcements");
+  log.append(item);
+  while (log.children.length > KEPT) log.firstElementChild.remove();
+}
