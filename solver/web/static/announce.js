@@ -20,7 +20,7 @@ function flush() {
   const lines = [...new Set(pending)]; // one event said twice at once (a toast and its log) is said once
   pending = [];
   if (!lines.length) return;
-  const item = document.createElement("li");
+  const item = document.createElement("p");
   item.textContent = lines.join(" ");
   const log = document.getElementById("announcements");
   log.append(item);

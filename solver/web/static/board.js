@@ -170,13 +170,15 @@ export class Board {
 
   /** Lay `word` from (row, col) going `direction`, using the grid's letters where they match
    * and rack tiles elsewhere: all of it, or nothing. Returns null when laid, else why not:
-   * {reason: "clash", row, col, letter} (another letter on the way) or {reason: "missing", letters}. */
+   * {reason: "clash", row, col, letter} (another letter on the way), {reason: "missing", letters}
+   * or {reason: "already"} (the word is on the grid). */
   layWord(word, row, col, direction) {
     const [dr, dc] = STEPS[direction];
     const cells = [...word].map((letter, i) => ({ row: row + i * dr, col: col + i * dc, letter }));
     const clash = cells.find((c) => this.cells.has(key(c.row, c.col)) && this.cells.get(key(c.row, c.col)) !== c.letter);
     if (clash) return { reason: "clash", row: clash.row, col: clash.col, letter: this.cells.get(key(clash.row, clash.col)) };
     const toLay = cells.filter((c) => !this.cells.has(key(c.row, c.col)));
+    if (!toLay.length) return { reason: "already" };
     const pool = countLetters(this.rack.map((tile) => tile.letter));
     const missing = [];
     for (const { letter } of toLay) {

@@ -111,6 +111,7 @@ const ANSWERS = {
     const refused = board.layWord(word, row, col, direction);
     if (!refused) return ""; // the placement is said by the board's change, then the spellcheck
     if (refused.reason === "clash") return t("cmd_clash", { at: position(refused.row, refused.col), letter: refused.letter });
+    if (refused.reason === "already") return t("cmd_already", { word });
     return t("cmd_missing", { letters: refused.letters });
   },
   read: ({ axis, number }) => readLine(board.cells, axis, number),
