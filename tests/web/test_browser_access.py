@@ -55,7 +55,7 @@ class Listener:
                 self.heard = len(self.lines())
                 return found[0]
             self.log.page.wait_for_timeout(100)
-        raise AssertionError(f"never heard {pattern!r}; heard {self.lines()[self.heard:]}")
+        raise AssertionError(f"never heard {pattern!r}; heard {self.lines()[self.heard :]}")
 
 
 def command(page, listener: Listener, text: str, answer: str | None = None) -> str:
@@ -189,7 +189,8 @@ def test_a_refused_call_and_a_command_that_does_not_fit_are_announced(browser, s
     page.get_by_role("button", name="Start").press("Enter")
     listener = Listener(page)
     held = rack_heard(listener.wait_for(r"Your rack, 21 tiles"))
-    command(page, listener, "bananas", r"BANANAS only once the bunch has fewer tiles than players \(1 left")  # the server's
+    too_early = r"BANANAS only once the bunch has fewer tiles than players \(1 left"
+    command(page, listener, "bananas", too_early)  # the server's refusal, with its reason
     missing = next(letter for letter in "QXZJKVWYBCFGHMPU" if letter not in held)
     command(page, listener, f"{missing}{held[0]} 1 1 down", rf"Not in your rack: {missing}\.")
     command(page, listener, "frobnicate", r"Unknown command")
@@ -202,8 +203,10 @@ def test_a_refused_call_and_a_command_that_does_not_fit_are_announced(browser, s
 # -- axe-core: no violations on any page or state, in both languages ------------------------------
 
 SOLO_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an empty bunch
-WORDS = {"en": ("Command", "rack", "Your rack, 21 tiles", "Replay", "I'm stuck"),
-         "fr": ("Commande", "chevalet", "Votre chevalet, 21 tuiles", "Revoir", "Je suis bloqué")}
+WORDS = {
+    "en": ("Command", "rack", "Your rack, 21 tiles", "Replay", "I'm stuck"),
+    "fr": ("Commande", "chevalet", "Votre chevalet, 21 tuiles", "Revoir", "Je suis bloqué"),
+}
 
 
 def violations(page) -> list[str]:

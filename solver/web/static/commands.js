@@ -41,7 +41,9 @@ export function parseCommand(text) {
   const tokens = text.trim().split(/\s+/).filter(Boolean);
   if (!tokens.length) return { error: "cmd_empty" };
   const [first, ...rest] = tokens;
-  if (/^[\p{L}]+$/u.test(first) && isNumber(rest[0]) && isNumber(rest[1])) {
+  // A word and a cell lays the word; `take 1 2` is the command (the word TAKE needs its direction).
+  const verbFirst = VERBS[first.toLowerCase()] && rest.length < 3;
+  if (/^[\p{L}]+$/u.test(first) && isNumber(rest[0]) && isNumber(rest[1]) && !verbFirst) {
     const direction = DIRECTIONS[(rest[2] ?? "across").toLowerCase()];
     if (!direction || rest.length > 3) return { error: "cmd_bad_place" };
     return { name: "place", word: folded(first), row: fromSpoken(+rest[0]), col: fromSpoken(+rest[1]), direction };
