@@ -69,6 +69,7 @@ function flushGrid() {
 /** A call's button pressed (or its key): made, or why it cannot be made now said. Focus stays put. */
 function press(name) {
   const button = $(name);
+  updateButtons(); // the state now: a tile chosen since the last redraw makes Dump possible
   if (button.getAttribute("aria-disabled") === "true") {
     toast($(`${name}-why`).textContent);
     return;
