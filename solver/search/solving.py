@@ -291,6 +291,11 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
 
 
 _WARM: set[tuple[int, str]] = set()
+# Held for a whole warm-up: a second thread asking (a room's bots, an API request) waits until
+# the kernels are compiled instead of finding them marked warm and compiling inside its own
+# clock (or holding a table's lock through numba's compiler lock). Re-entrant: the tiny solve
+# below calls back in.
+_WARMING = threading.RLock()
 
 
 def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
@@ -300,13 +305,14 @@ def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
     numba's import, binding and compile; kernels only a longer search reaches compile inside
     it, and that compile is left out of its clock too: `search_clock`).
     `include_extend=False` leaves out the kernel only `extend` uses (a process that only
-    solves starts faster)."""
-    if (id(lexicon), "solve") not in _WARM:
-        _WARM.add((id(lexicon), "solve"))
-        solve("CATMAP", lexicon, time_limit=600.0)
-    if include_extend and (id(lexicon), "extend") not in _WARM:
-        _WARM.add((id(lexicon), "extend"))
-        extend(Grid.from_rows(["AT"]), "C", lexicon, time_limit=600.0)
+    solves starts faster). Thread-safe: a call while another thread warms up waits for it."""
+    with _WARMING:
+        if (id(lexicon), "solve") not in _WARM:
+            _WARM.add((id(lexicon), "solve"))
+            solve("CATMAP", lexicon, time_limit=600.0)
+        if include_extend and (id(lexicon), "extend") not in _WARM:
+            _WARM.add((id(lexicon), "extend"))
+            extend(Grid.from_rows(["AT"]), "C", lexicon, time_limit=600.0)
 
 
 def _check_arguments(tiles: TileCounts, objective: str, min_length: int, time_limit: float) -> None:

@@ -149,6 +149,15 @@ class BananagramsTable:
             self.hints = list(resume.progress["hints"])
             self.first_grid = list(resume.progress["first_grid"])
         self.lexicon = self.round.lexicon
+        if any(not is_remote(player) for player in self.players):
+            # The bots' search kernels compiled now, in the room's worker thread, before the
+            # hand's clock starts: a bot's first step would compile them (tens of seconds on
+            # a cold numba cache) under the table's lock, and a person's call, which first
+            # advances the bots to its time, would wait for it. Instant once the server's
+            # warm-up is done (warm_kernels waits for it rather than compiling twice).
+            from solver.search.solving import warm_kernels  # numba-backed: loaded when first needed
+
+            warm_kernels(self.lexicon)
         self.started = time.monotonic() - self.resumed_at
         self.lock = asyncio.Lock()
         self.poke = asyncio.Event()

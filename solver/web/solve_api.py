@@ -23,7 +23,6 @@ import functools
 import json
 import logging
 import math
-import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable
@@ -213,21 +212,12 @@ def min_length_field(body: Body) -> int:
     return choice_field(body, "min_length", MIN_WORD_LENGTHS, 2)
 
 
-_kernels_lock = threading.Lock()
-_kernels_ready: set[int] = set()
-
-
 def ready_kernels(lexicon: Lexicon) -> None:
-    """Load the search kernels for `lexicon` before a request's clock starts. `warm_kernels`
-    marks a word list warm as it begins, so a request racing the server's own warm-up would
-    wait for the load inside its time limit: a tiny untimed solve and extend wait here instead."""
-    from solver.search.solving import extend, solve  # numba-backed: loaded in a worker thread
+    """Load the search kernels for `lexicon` before a request's clock starts (waiting for the
+    server's own warm-up if it is under way: `warm_kernels` is thread-safe)."""
+    from solver.search.solving import warm_kernels  # numba-backed: loaded in a worker thread
 
-    with _kernels_lock:
-        if id(lexicon) not in _kernels_ready:
-            solve("CATMAP", lexicon, time_limit=600.0)
-            extend(Grid.from_rows(["AT"]), "C", lexicon, time_limit=600.0)
-            _kernels_ready.add(id(lexicon))
+    warm_kernels(lexicon)
 
 
 def start_board(lexicon: Lexicon, grid: Grid, min_length: int, **settings):

@@ -36,8 +36,19 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def warm_kernels():
+    """The search kernels compiled once, before the first browser server deals a hand with a
+    bot: a cold numba cache compiles them when a hand is dealt (tens of seconds), which no
+    single wait of a page should have to cover. The servers run in this process."""
+    from solver.lexicon.loader import get_lexicon
+    from solver.search.solving import warm_kernels
+
+    warm_kernels(get_lexicon("en"))
+
+
 @pytest.fixture
-def serve():
+def serve(warm_kernels):
     servers = []
 
     def start(**settings) -> BackgroundServer:

@@ -8,6 +8,9 @@ const whenShown = new Map(); // view -> what to do each time it shows
 
 /** Show one view (a section.view by id) and hide the others. */
 export function show(view) {
+  // A new view starts at its top: the last one's scroll (a lobby scrolled to its Start button)
+  // would otherwise leave a phone's table part-way down.
+  if (document.body.dataset.view !== view) window.scrollTo(0, 0);
   for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== view;
   document.body.dataset.view = view;
   $("leave").hidden = !(view === "table" || view === "spell");
