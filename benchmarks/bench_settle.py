@@ -3,6 +3,7 @@
     python benchmarks/bench_settle.py                # the known hard hands + 1000 hands of 11, 15, 21
     python benchmarks/bench_settle.py --hands 100    # fewer random hands per size
     python benchmarks/bench_settle.py --vowel-poor 100   # also 100 hands per size with 1-2 vowels
+    python benchmarks/bench_settle.py --hands 0 --stress 50   # the hard classes only: 50 hands a class and size
     python benchmarks/bench_settle.py --record       # also write benchmarks/results/<date>-settle.md
 
 The random hands are bench_solve.py's draws (same seed, same generator per size), so the
@@ -10,6 +11,9 @@ default run settles the project's 3,000-hand bench. Per group it reports how man
 settled (solved, or no-grid with a proof), the median and max wall time per hand (steady
 state: kernels compiled, lexicon warm), which proofs the no-grid answers carry, and every hand
 left unsettled (exhausted or timeout). Every grid is re-checked by the validator.
+
+`--stress N` adds the hard classes, seeded, N hands each at 15, 21 and 30 tiles: two Qs and no
+U, one to three vowels, and many duplicates (the hand drawn from six letters only).
 """
 
 from __future__ import annotations
@@ -26,6 +30,16 @@ from results_file import machine, progress, record
 SIZES = (11, 15, 21)
 # Hands of the project's bench that no method settled before (2026-12-01): vowel-poor, Q/J/X/Z-heavy.
 HARD_HANDS = ("BEFJLQSTUVW", "IJNOQRSTTXX", "AEGGHQRRSSY", "DGHILNQRRSTUVXZ", "DLLMPQRSTUUWXYZ")
+# The hands issue 36 measured (2026-12-03): double Q without U, and vowel-poor 21-tile hands.
+ISSUE_36_HANDS = (
+    "CDEENNOOQQRSSTV",
+    "AAABCFKKNNOOQQRRRRSWZ",
+    "ACEFGGGLLNNQQRRTTTUVX",
+    "BCDEFIKKLNNNNNPRRRSST",
+    "CDDFGIJMNNNOQTTTTUVWY",
+    "CDDDFHIKOPQRRTUVVWXXZ",
+)
+STRESS_SIZES = (15, 21, 30)
 
 
 def settle_group(name: str, hands: list, time_limit: float, lexicon) -> dict:
@@ -65,8 +79,8 @@ def random_hands(size: int, count: int, seed: int) -> list:
     return [draw(ENGLISH, size, rng) for _ in range(count)]
 
 
-def vowel_poor_hands(size: int, count: int, seed: int) -> list:
-    """Hands like the hard ones: one or two vowels (drawn from the bag's), the rest consonants
+def vowel_poor_hands(size: int, count: int, seed: int, most: int = 2) -> list:
+    """Hands like the hard ones: one to `most` vowels (drawn from the bag's), the rest consonants
     drawn from the bag's consonants (Y counts as a consonant)."""
     from solver.core.tiles import ENGLISH, TileCounts, draw
 
@@ -75,9 +89,31 @@ def vowel_poor_hands(size: int, count: int, seed: int) -> list:
     rng = np.random.default_rng([seed, size, 1])
     hands = []
     for _ in range(count):
-        few = int(rng.integers(1, 3))
+        few = int(rng.integers(1, most + 1))
         hands.append(draw(vowels, few, rng) + draw(consonants, size - few, rng))
     return hands
+
+
+def stress_hands(kind: str, size: int, count: int, seed: int) -> list:
+    """`count` seeded hands of `size` tiles of one hard class: 'double Q' (QQ, no U, the rest
+    from the bag), '1-3 vowels' or 'duplicates' (drawn from six of the bag's letters only)."""
+    from solver.core.tiles import ENGLISH, TileCounts, draw
+
+    rng = np.random.default_rng([seed, size, STRESS_KINDS.index(kind) + 2])
+    hands = []
+    for _ in range(count):
+        if kind == "double Q":
+            rest = ENGLISH - TileCounts.from_letters("Q" * ENGLISH["Q"] + "U" * ENGLISH["U"])
+            hands.append(TileCounts.from_letters("QQ") + draw(rest, size - 2, rng))
+        elif kind == "1-3 vowels":
+            hands.extend(vowel_poor_hands(size, 1, int(rng.integers(1 << 30)), most=3))
+        else:
+            letters = rng.choice(list(ENGLISH.letters()), 6, replace=False)
+            hands.append(TileCounts.from_letters("".join(rng.choice(letters, size))))
+    return hands
+
+
+STRESS_KINDS = ("double Q", "1-3 vowels", "duplicates")
 
 
 def markdown(rows: list[dict], args) -> str:
@@ -111,6 +147,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--hands", type=int, default=1000, help="random hands per size (11, 15, 21)")
     parser.add_argument("--vowel-poor", type=int, default=0, help="also this many 1-2 vowel hands per size")
+    parser.add_argument("--stress", type=int, default=0, help="also this many hands per hard class and size")
     parser.add_argument("--time-limit", type=float, default=1.0)
     parser.add_argument("--record", action="store_true", help="write the table to benchmarks/results/")
     args = parser.parse_args()
@@ -122,6 +159,7 @@ def main() -> None:
     solve("AEEIRSTQUNL", lexicon)  # compile (or load) the kernels before timing
     solve(HARD_HANDS[0], lexicon)  # and the word search's
     rows = [settle_group("known hard", list(HARD_HANDS), args.time_limit, lexicon)]
+    rows.append(settle_group("issue 36 hands", list(ISSUE_36_HANDS), args.time_limit, lexicon))
     for size in SIZES if args.hands else ():
         started = time.perf_counter()
         rows.append(settle_group(f"{size} tiles", random_hands(size, args.hands, args.seed), args.time_limit, lexicon))
@@ -129,6 +167,10 @@ def main() -> None:
     for size in SIZES if args.vowel_poor else ():
         hands = vowel_poor_hands(size, args.vowel_poor, args.seed)
         rows.append(settle_group(f"{size} tiles, 1-2 vowels", hands, args.time_limit, lexicon))
+    for kind in STRESS_KINDS if args.stress else ():
+        for size in STRESS_SIZES:
+            hands = stress_hands(kind, size, args.stress, args.seed)
+            rows.append(settle_group(f"{size} tiles, {kind}", hands, args.time_limit, lexicon))
     text = markdown(rows, args)
     print(text)
     if args.record:

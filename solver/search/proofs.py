@@ -25,10 +25,12 @@ distinct letter-count vector), solved with SciPy's HiGHS; an "infeasible" verdic
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from solver.core.limits import MAX_PROOF_WORDS
-from solver.core.tiles import TileCounts
+from solver.core.tiles import ALPHABET, TileCounts
 from solver.lexicon.loader import Lexicon
 from solver.search import native
 from solver.search.kernels import layout, spelling
@@ -37,7 +39,10 @@ LETTER_COUNTS = (
     "letter counts: no words spelled from these tiles can hold every tile (once, or twice at a crossing) "
     "and cross often enough to connect"
 )
+CROSSINGS = "crossings: the words that can hold {letters} would share more tiles than words crossing at most once can"
 WALK_BUDGET = 4_000_000  # DAWG steps spent listing them
+SCARCE_LETTERS = 4  # the hand's letters held by the fewest words that the crossing argument tries, alone and in pairs
+MAX_HOLDERS = 2_000  # a letter held by more distinct words than this is not scarce (its programs grow)
 
 
 def word_count_vectors(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> np.ndarray | None:
@@ -52,19 +57,40 @@ def word_count_vectors(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> 
     return np.unique(out[:count], axis=0)
 
 
+def counting_proofs(tiles: TileCounts, lexicon: Lexicon, min_length: int, time_limit: float = 1.0) -> str:
+    """LETTER_COUNTS, else a CROSSINGS proof, else '' (within `time_limit` seconds; the words
+    are listed once for both arguments)."""
+    deadline = time.monotonic() + time_limit
+    vectors = _vectors_for_proofs(tiles, lexicon, min_length)
+    if vectors is None:
+        return ""
+    return _letter_count_program(tiles, vectors, time_limit) or crossing_proof(tiles, vectors, deadline)
+
+
 def letter_count_proof(tiles: TileCounts, lexicon: Lexicon, min_length: int, time_limit: float = 1.0) -> str:
     """LETTER_COUNTS when the linear program of the module docstring is infeasible, else ''
     (also when SciPy is missing, the words are too many, or `time_limit` seconds run out)."""
+    vectors = _vectors_for_proofs(tiles, lexicon, min_length)
+    return "" if vectors is None else _letter_count_program(tiles, vectors, time_limit)
+
+
+def _vectors_for_proofs(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> np.ndarray | None:
+    """The hand's word vectors when an argument can use them: two or more tiles, SciPy
+    present, and not too many words to list."""
     if len(tiles) < 2:
-        return ""
+        return None
     try:
         with native.one_time_setup():  # SciPy's first import: the process's cost, not the search's
-            from scipy.optimize import linprog  # type: ignore[import-untyped]
-    except ImportError:  # the argument is an extra: without SciPy, solve just searches
-        return ""
-    vectors = word_count_vectors(tiles, lexicon, min_length)
-    if vectors is None:
-        return ""
+            import scipy.optimize  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:  # the arguments are an extra: without SciPy, solve just searches
+        return None
+    return word_count_vectors(tiles, lexicon, min_length)
+
+
+def _letter_count_program(tiles: TileCounts, vectors: np.ndarray, time_limit: float) -> str:
+    """LETTER_COUNTS when the letter-count program over these word vectors is infeasible."""
+    from scipy.optimize import linprog
+
     if len(vectors) == 0:
         return LETTER_COUNTS
     hand = tiles.counts.astype(np.float64)
@@ -84,3 +110,67 @@ def letter_count_proof(tiles: TileCounts, lexicon: Lexicon, min_length: int, tim
         options={"time_limit": max(time_limit, 0.01), "presolve": True},
     )
     return LETTER_COUNTS if result.status == 2 else ""
+
+
+def crossing_proof(tiles: TileCounts, vectors: np.ndarray, deadline: float) -> str:
+    """CROSSINGS (naming the letters) when, for some scarce letter set S, no number of words
+    holding S tiles fits the hand as the module docstring's crossing argument requires, else ''
+    (also when the `deadline`, a `time.monotonic()` time, passes). SciPy must be importable
+    (`counting_proofs` checks)."""
+    hand = tiles.counts.astype(np.int64)
+    if len(tiles) < 2 or len(vectors) == 0:
+        return ""
+    for letters in _scarce_sets(hand, vectors):
+        fits = _some_words_fit(hand, vectors, letters, deadline)
+        if fits is None:
+            return ""  # out of time: no claim
+        if not fits:
+            return CROSSINGS.format(letters=" and ".join(ALPHABET[code] for code in letters))
+    return ""
+
+
+def _scarce_sets(hand: np.ndarray, vectors: np.ndarray) -> list[tuple[int, ...]]:
+    """The letter sets the crossing argument tries: each of the SCARCE_LETTERS letters of the
+    hand held by the fewest words (at most MAX_HOLDERS), then each pair of them."""
+    holders = (vectors > 0).sum(axis=0)
+    present = [code for code in np.flatnonzero(hand).tolist() if holders[code] <= MAX_HOLDERS]
+    scarce = sorted(present, key=lambda code: (holders[code], code))[:SCARCE_LETTERS]
+    singles: list[tuple[int, ...]] = [(code,) for code in scarce]
+    return singles + [(a, b) for i, a in enumerate(scarce) for b in scarce[i + 1 :]]
+
+
+def _some_words_fit(hand: np.ndarray, vectors: np.ndarray, letters: tuple[int, ...], deadline: float) -> bool | None:
+    """Whether some m words holding `letters` satisfy the crossing argument's program (None:
+    out of time). Columns: x (one per word vector holding a letter of `letters`), then c."""
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    chosen = list(letters)
+    words = vectors[(vectors[:, chosen] > 0).any(axis=1)].astype(np.float64)
+    needed = int(hand[chosen].sum())
+    if len(words) == 0:
+        return False  # no word holds them (the stranded-letter argument says so first)
+    most_per_word = int(words[:, chosen].sum(axis=1).max())
+    count = len(words)
+    spelled = np.hstack([words.T, -np.eye(26)])  # row l: sum_w x[w] * w[l] - c[l]
+    upper = hand.astype(np.float64)
+    lower = np.full(26, -np.inf)
+    lower[chosen] = upper[chosen]  # every tile of the chosen letters lies in these words
+    for m in range(max(1, -(-needed // most_per_word)), 2 * needed + 1):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        rows = [
+            LinearConstraint(spelled, lower, upper),
+            LinearConstraint(np.concatenate([np.ones(count), np.zeros(26)])[None, :], m, m),
+            LinearConstraint(np.concatenate([np.zeros(count), np.ones(26)])[None, :], 0, m * m // 4),
+        ]
+        result = milp(
+            np.zeros(count + 26),
+            constraints=rows,
+            integrality=np.ones(count + 26),
+            bounds=Bounds(np.zeros(count + 26), np.concatenate([np.full(count, m), upper])),
+            options={"time_limit": left, "presolve": True},
+        )
+        if result.status != 2:  # 0: a solution; 1: out of time; anything else: no claim either
+            return None if result.status != 0 else True
+    return False

@@ -33,7 +33,7 @@ from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.kernels import layout, movesearch, spelling
 from solver.search.native import search_clock
 from solver.search.objectives import OBJECTIVES, objective_key
-from solver.search.proofs import letter_count_proof
+from solver.search.proofs import counting_proofs
 
 # Move-ordering weight of the letters of each tier of tiles.HARDNESS_TIERS (hardest first): hard
 # letters are spent early. The kernels take the first word's letter by weight, then alphabet,
@@ -435,11 +435,11 @@ def _run_phases(
         return Solution(all_tiles, status, grid, words, (search_clock() - started) * 1000, nodes, objective, proof)
 
     def counting_proof() -> str:
-        """The letter-count argument (`proofs`), for a hand on an empty board small enough
-        to list its words, within the time left."""
+        """The letter-count and crossing arguments (`proofs`), for a hand on an empty board
+        small enough to list its words, within the time left."""
         if base is not None or len(tiles) > EXHAUSTIVE_UP_TO or search_clock() >= deadline:
             return ""
-        return letter_count_proof(tiles, lexicon, min_length, deadline - search_clock())
+        return counting_proofs(tiles, lexicon, min_length, deadline - search_clock())
 
     proof_tried = False
     words_run = None
