@@ -193,22 +193,26 @@ class Report:
             self.invalid_words or len(self.components) > 1 or len(self.missing) or len(self.extra) or self.empty
         )
 
-    def problems(self) -> list[str]:
-        """One human-readable line per problem."""
-        lines = []
-        if self.empty:
-            lines.append("the grid has no tiles")
+    def faults(self) -> list[dict]:
+        """One dict per problem, by code, for a reader that words them itself (the page, in its
+        language): {"code": "empty"}, {"code": "not_a_word", "word", "direction", "row", "col"}
+        (row and col counted from 1), {"code": "not_connected", "sizes"}, {"code": "missing" or
+        "extra", "letters"}."""
+        faults: list[dict] = [{"code": "empty"}] if self.empty else []
         for word in self.invalid_words:
             row, col = word.cells[0]
-            lines.append(f"not a word: {word.text} ({word.direction} at row {row + 1}, column {col + 1})")
+            place = {"direction": word.direction, "row": row + 1, "col": col + 1}
+            faults.append({"code": "not_a_word", "word": word.text, **place})
         if len(self.components) > 1:
-            sizes = ", ".join(str(len(part)) for part in self.components)
-            lines.append(f"grid is not connected: {len(self.components)} parts of {sizes} tiles")
-        if len(self.missing):
-            lines.append(f"tiles not on the grid: {self.missing.letters()}")
-        if len(self.extra):
-            lines.append(f"tiles on the grid that are not in the hand: {self.extra.letters()}")
-        return lines
+            faults.append({"code": "not_connected", "sizes": [len(part) for part in self.components]})
+        for code, tiles in (("missing", self.missing), ("extra", self.extra)):
+            if len(tiles):
+                faults.append({"code": code, "letters": tiles.letters()})
+        return faults
+
+    def problems(self) -> list[str]:
+        """One human-readable line per problem (English; `faults` are the same by code)."""
+        return [fault_text(fault) for fault in self.faults()]
 
     def to_json(self) -> dict:
         """The report as the JSON of `bananas check --json` and the protocol's `check` reply: valid, words,
@@ -229,6 +233,21 @@ class Report:
             "extra": self.extra.letters(),
             "problems": self.problems(),
         }
+
+
+def fault_text(fault: dict) -> str:
+    """A `Report.faults` entry as its English line."""
+    code = fault["code"]
+    if code == "empty":
+        return "the grid has no tiles"
+    if code == "not_a_word":
+        return f"not a word: {fault['word']} ({fault['direction']} at row {fault['row']}, column {fault['col']})"
+    if code == "not_connected":
+        sizes = fault["sizes"]
+        return f"grid is not connected: {len(sizes)} parts of {', '.join(map(str, sizes))} tiles"
+    if code == "missing":
+        return f"tiles not on the grid: {fault['letters']}"
+    return f"tiles on the grid that are not in the hand: {fault['letters']}"
 
 
 def find_words(grid: Grid) -> list[Word]:

@@ -15,7 +15,7 @@ players are seat indexes.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 SPLIT: Literal["split"] = "split"
 PEEL: Literal["peel"] = "peel"
@@ -74,6 +74,7 @@ class Inspection(Event):
 class Rotten(Event):
     player: int
     problems: list[str]  # what the inspection found
+    faults: NotRequired[list[dict]]  # the same by code (solver.core.grid.Report.faults), for a page's own words
     bunch: int  # the player's tiles went back in
 
 

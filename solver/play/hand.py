@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from solver.core.grid import Grid, find_words, validate
+from solver.core.grid import Grid, Report, find_words, validate
 from solver.core.limits import MAX_HAND_EVENTS, MAX_HAND_STEPS, MAX_LOG_SNAPSHOTS_PER_HAND, MAX_REFUSED
 from solver.core.tiles import TileCounts, draw
 from solver.lexicon.loader import get_lexicon
@@ -552,7 +552,7 @@ class Hand:
                 winners.append(index)
                 self.log(events.INSPECTION, player=index, valid=True)
             else:
-                self.go_rotten(index, report.problems() if report else ["no grid"])
+                self.go_rotten(index, report)
         if winners:
             return self.finish_race(winners)
         if not self.active:
@@ -580,15 +580,17 @@ class Hand:
             heapq.heappush(self.queue, entry)
         return found
 
-    def go_rotten(self, seat_index: int, problems: list[str]) -> None:
-        """RULES.md ROTTEN BANANA: out of the hand, all tiles back into the bunch."""
+    def go_rotten(self, seat_index: int, report: Report | None) -> None:
+        """RULES.md ROTTEN BANANA: out of the hand, all tiles back into the bunch (`report`:
+        the inspection's, None when no grid was shown)."""
         seat = self.seats[seat_index]
         self.bunch = self.bunch + seat.held
         seat.held = TileCounts()
         seat.active = False
         self.rotten += 1
         seat.bot.start(TileCounts(), self.rules, 0)  # the bot's tiles are gone too
-        self.log(events.ROTTEN, player=seat_index, problems=problems, bunch=len(self.bunch))
+        problems, faults = (report.problems(), report.faults()) if report else (["no grid"], [{"code": "no_grid"}])
+        self.log(events.ROTTEN, player=seat_index, problems=problems, faults=faults, bunch=len(self.bunch))
 
     def leave(self, seat_index: int, now: float) -> HandResult | None:
         """A player who leaves the table (a front-end's decision: gone too long, or quit).

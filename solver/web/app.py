@@ -57,15 +57,50 @@ from solver.web.table import RoomError
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("bananas.web")
 
+# The page for a room that is not there, in the reader's language (the room's is unknown).
+NOT_FOUND_TEXTS = {
+    "en": (
+        "No such room",
+        "This room does not exist, or it has closed (rooms close when nobody plays in them for a while).",
+        "Create a new room",
+    ),
+    "fr": (
+        "Pas de salle à cette adresse",
+        "Cette salle n'existe pas, ou elle a fermé (une salle ferme quand personne n'y joue pendant un moment).",
+        "Créer une salle",
+    ),
+}
 NOT_FOUND_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>No such room - Bananas</title><link rel="icon" href="data:,">
+<html lang="{language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} - Bananas</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/style.css"></head>
-<body><main class="notfound"><h1>No such room</h1>
-<p>This room does not exist, or it has closed (rooms close when nobody plays in them for a while).</p>
-<p>Pas de salle à cette adresse : elle n'existe pas ou a été fermée.</p>
-<p><a class="button primary" href="/">Create a new room</a></p></main></body></html>
+<body><main class="notfound"><h1>{title}</h1>
+<p>{text}</p>
+<p><a class="button primary" href="/">{create}</a></p></main></body></html>
 """
+
+
+def reader_language(request: Request) -> str:
+    """'fr' when the browser's Accept-Language puts French before English, else 'en'."""
+    for part in request.headers.get("accept-language", "").split(","):
+        tag = part.split(";")[0].strip().lower()
+        if tag.startswith(("fr", "en")):
+            return tag[:2]
+    return "en"
+
+
+def not_found_page(request: Request) -> HTMLResponse:
+    language = reader_language(request)
+    title, text, create = NOT_FOUND_TEXTS[language]
+    page = NOT_FOUND_PAGE.format(language=language, title=title, text=text, create=create)
+    return HTMLResponse(page, status_code=404)
+
+
+def room_page_html(language: str) -> str:
+    """The page, told the room's language before any message: an invitee's join form, its
+    refusals and the browser's own reading of the page are in it from the first screen."""
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    return html.replace('<html lang="en">', f'<html lang="{language}" data-room-language="{language}">', 1)
 
 
 class Connection:
@@ -280,9 +315,10 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
     async def room_page(request: Request) -> Response:
-        if rooms.get(request.path_params["room"]) is None:
-            return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
-        return await page(request)
+        room = rooms.get(request.path_params["room"])
+        if room is None:
+            return not_found_page(request)
+        return HTMLResponse(room_page_html(room.language))
 
     async def create_room(request: Request) -> Response:
         why = load.overloaded()

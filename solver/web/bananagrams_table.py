@@ -426,6 +426,7 @@ class BananagramsTable:
             self.status[event["player"]] = "called"
         elif kind == events.ROTTEN:
             entry["problems"] = event.get("problems", [])[:5]
+            entry["faults"] = event.get("faults", [])[:5]  # the same by code: the page words them
             self.status[event["player"]] = "rotten"
         elif kind == events.LEFT:
             self.status[event["player"]] = "left"

@@ -345,7 +345,7 @@ def check_request(body: Body) -> dict:
     _, lexicon = lexicon_field(body)
     tiles = tiles_field(body, "tiles")
     report = validate(grid, lexicon, tiles, min_length_field(body))
-    reply = {**report.to_json(), "grid": grid.to_json()}
+    reply = {**report.to_json(), "faults": report.faults(), "grid": grid.to_json()}
     if flag_field(body, "svg"):
         from solver.core.svg import grid_svg  # its XML escaping imports urllib: only when drawing
 

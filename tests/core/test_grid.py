@@ -94,6 +94,16 @@ def test_cat_map_rows_from_the_brief_read_aap(en):
     report = validate(Grid.parse(CAT_AAP), en, tiles=TileCounts.from_letters("ACAPT"))
     assert [(w.text, w.direction) for w in report.invalid_words] == [("AAP", "down")]
     assert report.problems() == ["not a word: AAP (down at row 1, column 2)"]
+    assert report.faults() == [{"code": "not_a_word", "word": "AAP", "direction": "down", "row": 1, "col": 2}]
+
+
+def test_every_fault_by_code_reads_as_its_problem_line(en):
+    """`faults` (for a page's own words) and `problems` (English lines) say the same things."""
+    report = validate(Grid.parse("CAT\n...\nQX."), en, tiles=TileCounts.from_letters("ACTQZ"))
+    codes = [fault["code"] for fault in report.faults()]
+    assert codes == ["not_a_word", "not_connected", "missing", "extra"]
+    assert report.faults()[1]["sizes"] == [3, 2] and report.faults()[2]["letters"] == "Z"
+    assert len(report.problems()) == len(report.faults()) == 4
 
 
 def test_cat_map_words():

@@ -327,7 +327,10 @@ def test_rule_word_is_run_of_2_letters_3_under_three_letter_minimum(en, lex):
         result = hand(rules, [Scripted(lambda bot, view: Decision("bananas", grid=with_two_letter_word))])
         assert result.outcome == outcome
         if min_length == 3:
-            assert "not a word: AA (down at row 1, column 1)" in events(result, "rotten")[0]["problems"]
+            rotten = events(result, "rotten")[0]
+            assert "not a word: AA (down at row 1, column 1)" in rotten["problems"]
+            # The same by code, for a page to word in its own language.
+            assert {"code": "not_a_word", "word": "AA", "direction": "down", "row": 1, "col": 1} in rotten["faults"]
 
 
 def test_rule_no_proper_nouns_abbreviations_hyphens_conjugated_and_plural_forms_count(en, fr, tmp_path):

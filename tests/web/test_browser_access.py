@@ -100,9 +100,10 @@ def test_a_blind_player_plays_a_solo_hand_with_the_keyboard_and_the_announcement
     expect(peel).to_have_accessible_description("Place every tile of your rack first (21 left).")
 
     # The rack: one Tab stop, the arrows move along it.
-    page.get_by_role("option").first.focus()
+    tiles = page.get_by_role("listbox", name="Your rack").get_by_role("option")
+    tiles.first.focus()
     page.keyboard.press("ArrowRight")
-    expect(page.get_by_role("option").nth(1)).to_be_focused()
+    expect(tiles.nth(1)).to_be_focused()
 
     # The first word typed on the grid: the arrows bring the cursor there, and it says where it is.
     board = page.get_by_role("application", name=re.compile("Your grid"))

@@ -14,6 +14,8 @@ import re
 import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -79,6 +81,14 @@ def test_the_page_its_files_a_room_link_and_its_qr_code():
         assert status == 200 and kind.startswith("image/svg+xml") and svg.startswith("<svg")
 
 
+def test_a_rooms_page_carries_the_rooms_language_before_any_message():
+    """An invitee's join form is in the room's language from the first screen (issue 40)."""
+    with start_server() as server:
+        room = new_room(server, language="fr")
+        status, _, body = http(f"{server.url}/r/{room}")
+        assert status == 200 and '<html lang="fr" data-room-language="fr">' in body
+
+
 def test_a_room_link_that_does_not_exist_gets_a_clear_page_not_a_stack_trace():
     with start_server() as server:
         for path in ("/r/nope", "/r/" + "x" * 300, "/r/nope/qr.svg"):
@@ -87,6 +97,12 @@ def test_a_room_link_that_does_not_exist_gets_a_clear_page_not_a_stack_trace():
             assert "Traceback" not in body
         status, kind, body = http(server.url + "/r/nope")
         assert "text/html" in kind and "No such room" in body and 'href="/"' in body
+        french = urllib.request.Request(server.url + "/r/nope", headers={"Accept-Language": "fr-CA,fr;q=0.9,en;q=0.5"})
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(french, timeout=30)
+        page = answer.value.read().decode()
+        assert answer.value.code == 404 and '<html lang="fr">' in page and "Créer une salle" in page
+        assert "No such room" not in page
 
         async def scenario():
             async with Page(server, "nope") as page:

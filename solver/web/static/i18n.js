@@ -71,6 +71,11 @@ const STRINGS = {
     classic: "Classic",
     "three-letter": "Three-letter minimum",
     smoothie: "Banana Smoothie",
+    ui_language: "Language of this page",
+    qr_alt: "QR code of the room link",
+    room_link: "Room link",
+    bot_preset: "Bot preset",
+    bot_named: "{preset} bot",
     create_room: "Create room",
     hint_place: "Drag a tile, or tap it and tap where it goes.",
     rules_title: "The rules",
@@ -177,6 +182,12 @@ const STRINGS = {
     hint_hook: "Hint: {word} {direction}, hooking onto your grid.",
     hint_move: "Hint: pick up the marked tiles, then lay {word} {direction}.",
     hint_across: "across", hint_down: "down",
+    fault_empty: "the grid has no tiles",
+    fault_no_grid: "no grid",
+    fault_not_a_word: "not a word: {word} ({direction} at row {row}, column {col})",
+    fault_not_connected: "the grid is in {count} parts ({sizes} tiles)",
+    fault_missing: "tiles not on the grid: {letters}",
+    fault_extra: "tiles on the grid that are not in the hand: {letters}",
     hint_none: "No hint: nothing fits with these tiles. Try a DUMP.",
     err_hints_off: "This room has no hints (the host sets them when creating the room).",
     err_hint_busy: "A hint is on its way.",
@@ -405,7 +416,12 @@ const STRINGS = {
     variant: "Variante",
     classic: "Classique",
     "three-letter": "Trois lettres minimum",
-    smoothie: "Banana Smoothie",
+    smoothie: "Smoothie banane",
+    ui_language: "Langue de la page",
+    qr_alt: "QR code du lien de la salle",
+    room_link: "Lien de la salle",
+    bot_preset: "Robot à ajouter",
+    bot_named: "robot {preset}",
     create_room: "Créer une salle",
     hint_place: "Glissez une tuile, ou touchez-la puis touchez sa place.",
     rules_title: "Les règles",
@@ -526,6 +542,12 @@ const STRINGS = {
     hint_hook: "Indice : {word} {direction}, accroché à votre grille.",
     hint_move: "Indice : reprenez les tuiles marquées, puis posez {word} {direction}.",
     hint_across: "à l'horizontale", hint_down: "à la verticale",
+    fault_empty: "la grille n'a aucune tuile",
+    fault_no_grid: "pas de grille",
+    fault_not_a_word: "pas un mot : {word} ({direction}, ligne {row}, colonne {col})",
+    fault_not_connected: "la grille est en {count} morceaux ({sizes} tuiles)",
+    fault_missing: "tuiles absentes de la grille : {letters}",
+    fault_extra: "tuiles de la grille qui ne sont pas dans la main : {letters}",
     hint_none: "Pas d'indice : rien ne se place avec ces tuiles. Essayez un ÉCHANGE.",
     err_hints_off: "Cette salle n'a pas d'indices (l'hôte les choisit en créant la salle).",
     err_hint_busy: "Un indice arrive.",
@@ -699,6 +721,14 @@ export function setLanguage(language) {
     element.setAttribute("aria-label", t(element.dataset.i18nLabel));
     element.title = t(element.dataset.i18nLabel);
   }
+  for (const element of document.querySelectorAll("[data-i18n-alt]")) element.alt = t(element.dataset.i18nAlt);
+  const switcher = document.getElementById("ui-language");
+  if (switcher) switcher.value = current;
+}
+
+/** A number as the page's language writes it ("2.3" in English, "2,3" in French). */
+export function number(value, digits = 1) {
+  return new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
 }
 
 export function language() {

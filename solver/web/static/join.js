@@ -8,10 +8,16 @@ import { $, show } from "./page.js";
 import { autojoin, saved } from "./saved.js";
 import { update } from "./state.js";
 
+/** The language this page shows room `roomId` in: the one its person chose in the room, else
+ * the room's own (the server writes it into the page, so even the join form has it). */
+export function roomLanguage(roomId, spoken = document.documentElement.dataset.roomLanguage) {
+  return saved.get(`language.${roomId}`) || spoken || saved.get("language") || "en";
+}
+
 /** The page of room `roomId`: the join message to send once connected, or null (the form shows). */
 export function enterRoom(roomId) {
   update({ roomId });
-  setLanguage(saved.get("language") || "en");
+  setLanguage(roomLanguage(roomId));
   const token = saved.get(`token.${roomId}`);
   const joinsItself = autojoin.isMarked(roomId) && saved.get("name");
   $("join-name").value = saved.get("name") || "";

@@ -2,7 +2,7 @@
 // (add or remove a bot, start).
 
 import { send } from "./connection.js";
-import { has, t } from "./i18n.js";
+import { has, number, t } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $, toast } from "./page.js";
 import { get, isSpellevate } from "./state.js";
@@ -81,12 +81,13 @@ function renderBotAbout() {
   const key = `about_${preset}`;
   const summary = has(key) ? t(key) : about?.summary || "";
   const pace = about?.pace;
-  const speed = pace ? t("pace_line", { time: paceWords(pace.first_grid), rate: pace.tiles_per_minute.toFixed(1) }) : "";
+  const speed = pace ? t("pace_line", { time: paceWords(pace.first_grid), rate: number(pace.tiles_per_minute) }) : "";
   $("bot-about").textContent = [summary, speed].filter(Boolean).join(" · ");
 }
 
 /** "40 s", "1.5 min", "3 min": a measured time as a person reads it at a glance. */
 function paceWords(seconds) {
+  const minutes = Math.round(seconds / 30) / 2;
   return seconds < 90 ? t("pace_seconds", { count: Math.round(seconds / 5) * 5 }) :
-    t("pace_minutes", { count: Math.round(seconds / 30) / 2 });
+    t("pace_minutes", { count: number(minutes, Number.isInteger(minutes) ? 0 : 1) });
 }

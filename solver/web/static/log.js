@@ -3,6 +3,7 @@
 import { announce } from "./announce.js";
 import { t } from "./i18n.js";
 import { $ } from "./page.js";
+import { faultText } from "./text.js";
 
 /** The `log` message: entries to add, after forgetting the old ones when it says `reset`. */
 export function onLog(message) {
@@ -19,7 +20,8 @@ export function onLog(message) {
 
 /** One entry at the top of its table's calls list; its text. */
 function addLog(entry) {
-  const values = { who: entry.who, count: entry.hand_size, problems: (entry.problems || []).join("; "),
+  const problems = entry.faults ? entry.faults.map(faultText) : entry.problems || []; // by code: in the page's language
+  const values = { who: entry.who, count: entry.hand_size, problems: problems.join("; "),
     letters: entry.letters, left: entry.left };
   const kind = entry.kind === "sp_lead" && !entry.letters ? "sp_lead_winner" : entry.kind;
   const text = t(`log_${kind}`, values);

@@ -4,7 +4,7 @@
 import { announce } from "./announce.js";
 import { renderEnd, renderEndControls, showEndOf } from "./end.js";
 import { setLanguage, t } from "./i18n.js";
-import { refuseJoin } from "./join.js";
+import { refuseJoin, roomLanguage } from "./join.js";
 import { renderLobby } from "./lobby.js";
 import { onLog } from "./log.js";
 import { MAX_NAME } from "./names.js";
@@ -40,7 +40,7 @@ const handlers = {
   room(message) {
     update({ room: message });
     if (message.phase === "lobby" && get("spectator") && message.seats.some((seat) => seat.you)) update({ spectator: false });
-    setLanguage(message.language);
+    setLanguage(roomLanguage(get("roomId"), message.language));
     const tableView = isSpellevate() ? "spell" : "table";
     if (message.phase !== "lobby" && message.hand !== get("hand")) newHand(message.hand);
     if (message.phase === "lobby") {

@@ -19,5 +19,6 @@ export function checkName(field, message) {
 /** A player's name as the page shows it: a bot's preset name in the page's language. */
 export function shownName(name) {
   const match = name.match(/^(\w+) bot( \d+)?$/);
-  return match && has(`preset_${match[1]}`) ? `${t(`preset_${match[1]}`)} ${t("bot")}${match[2] || ""}` : name;
+  if (!match || !has(`preset_${match[1]}`)) return name;
+  return t("bot_named", { preset: t(`preset_${match[1]}`) }) + (match[2] || ""); // "expert bot", "robot expert"
 }

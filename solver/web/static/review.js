@@ -2,7 +2,7 @@
 // allowed, their pace, their dumps, and for a rotten grid the nearest valid one.
 
 import { figureOf } from "./grids.js";
-import { t } from "./i18n.js";
+import { number, t } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $ } from "./page.js";
 import { get, update, you } from "./state.js";
@@ -59,7 +59,7 @@ export function renderReview() {
     ideal.className = "review-best";
     pair.append(mine, ideal);
     card.append(title, pair);
-    const tpm = player.tiles_per_minute === null ? "–" : player.tiles_per_minute.toFixed(1);
+    const tpm = player.tiles_per_minute === null ? "–" : number(player.tiles_per_minute);
     card.append(line("review-stats", t("review_stats", { first: clockText(player.first_grid_s), tpm,
       peels: player.peels, dumps: player.dumps.length, hints: player.hints })));
     if (player.dumps.length) {

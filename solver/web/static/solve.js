@@ -3,6 +3,7 @@
 // the page's state is in its address, so a link or a reload shows the same grid.
 
 import { has, setLanguage, t } from "./i18n.js";
+import { faultText } from "./text.js";
 
 const $ = (id) => document.getElementById(id);
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -289,7 +290,7 @@ async function check() {
     : t("solve_check_invalid");
   $("check-status").className = `result-status ${reply.valid ? "good" : "bad"}`;
   const bad = new Set(reply.invalid_words.map((word) => word.word));
-  const problems = reply.problems.filter((line) => !line.startsWith("not a word:"));
+  const problems = reply.faults.filter((fault) => fault.code !== "not_a_word").map(faultText);
   const chips = [...bad].map((word) => Object.assign(document.createElement("li"), { className: "bad", textContent: word }));
   $("check-problems").replaceChildren(
     ...chips,
@@ -410,6 +411,10 @@ function init() {
   for (const button of document.querySelectorAll("[data-ui]")) {
     button.addEventListener("click", () => {
       applyLanguage(button.dataset.ui);
+      // The word list follows the page's language (a French page checks French words); the
+      // list can still be chosen apart below.
+      $("lexicon").value = state.ui;
+      updateVocabulary();
       saveAddress();
     });
   }

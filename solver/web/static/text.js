@@ -3,6 +3,13 @@
 import { has, t } from "./i18n.js";
 import { get } from "./state.js";
 
+/** A grid's fault (`solver.core.grid.Report.faults`: by code) in the page's language. */
+export function faultText(fault) {
+  const values = { ...fault, direction: t(`hint_${fault.direction}`), count: fault.sizes?.length,
+    sizes: (fault.sizes || []).join(", ") };
+  return has(`fault_${fault.code}`) ? t(`fault_${fault.code}`, values) : fault.code;
+}
+
 /** An error message (or a refused play) as the page says it. */
 export function errorText(message) {
   if (message.code === "bad_play") {
