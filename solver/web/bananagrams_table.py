@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import math
 import re
 import time
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from solver.play.hand import Hand, replay
 from solver.play.refusals import Refusal
 from solver.play.remote import RemoteSeat, TilesNotHeld, is_remote
 from solver.play.rules import Decision, RuleError, Rules
-from solver.web.coaching import hint_for, review_of
+from solver.web.coaching import common_words, hint_for, review_of
 from solver.web.hand_log import HandLogWriter
 from solver.web.store import SavedHand
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log
@@ -43,6 +44,9 @@ Cell = tuple[int, int]
 Result = TypeVar("Result")
 HINTS_OFF = Refusal("hints_off", "this room does not allow hints (the host sets them; a solo game has them)")
 HINT_BUSY = Refusal("hint_busy", "a hint is on its way")
+HINTS_PER_HAND = 5  # a hint is a nudge: unlimited, a player pressed Hint 56 times and played nothing
+HINT_COOLDOWN_SECONDS = 20.0  # on the hand's clock, between two hints of one player
+HINT_LIMIT = Refusal("hint_limit", f"at most {HINTS_PER_HAND} hints a hand")
 
 
 def parse_cells(value, limit: int) -> dict[Cell, str]:
@@ -132,6 +136,8 @@ class BananagramsTable:
         self.hints = [0] * count  # hints shown to each player
         self.hints_allowed = setup.hints or count == 1  # a solo game always has them
         self.hinting: set[int] = set()  # players whose hint is being worked out
+        self.last_hint = [-HINT_COOLDOWN_SECONDS] * count  # the hand's clock at each player's last hint
+        self.common_words = common_words(setup.language)
         self.record = HandLogWriter(setup.hand, self.log_header(setup))
         self.review: dict | None = None  # the `review` message, once worked out
         self.round = Hand(
@@ -292,14 +298,21 @@ class BananagramsTable:
             raise refused(HINTS_OFF)
         if index in self.hinting:
             raise refused(HINT_BUSY)
+        if self.hints[index] >= HINTS_PER_HAND:
+            raise refused(HINT_LIMIT)
+        wait = self.last_hint[index] + HINT_COOLDOWN_SECONDS - self.clock()
+        if wait > 0:
+            raise RoomError("hint_cooldown", f"the next hint in {math.ceil(wait)} s", {"seconds": math.ceil(wait)})
         tiles, cells = person.snapshot()
         self.hinting.add(index)
         try:
-            found = await asyncio.to_thread(hint_for, cells, tiles - cells_tiles(cells), self.lexicon, self.rules)
+            rack = tiles - cells_tiles(cells)
+            found = await asyncio.to_thread(hint_for, cells, rack, self.lexicon, self.rules, self.common_words)
         finally:
             self.hinting.discard(index)
         if found is not None and self.final is None:
             self.hints[index] += 1
+            self.last_hint[index] = self.clock()
             self.record.hint(index, self.clock())
         connection.send({"type": "hint", "hint": found})
 

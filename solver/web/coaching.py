@@ -13,7 +13,7 @@ import io
 import solver.coach as coach
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
-from solver.lexicon.loader import Lexicon
+from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.play.rules import Rules
 
 Cell = tuple[int, int]
@@ -27,11 +27,25 @@ def review_of(log_text: str, lexicon: Lexicon | None = None) -> dict | None:
     return hands[-1] if hands else None
 
 
-def hint_for(cells: dict[Cell, str], rack: TileCounts, lexicon: Lexicon, rules: Rules) -> dict | None:
+COMMON_WORDS_LEVEL = 50  # SCOWL sizes up to 50: the words people know (the bots' vocabulary levels)
+
+
+def common_words(language: str) -> Lexicon | None:
+    """The common-words list a hint tries first (English only: the French list has no levels)."""
+    return get_lexicon("en", COMMON_WORDS_LEVEL) if language == "en" else None
+
+
+def hint_for(
+    cells: dict[Cell, str], rack: TileCounts, lexicon: Lexicon, rules: Rules, common: Lexicon | None = None
+) -> dict | None:
     """A hint for a page's grid (`cells`, its coordinates) and the rack beside it, in the page's
-    coordinates; None when nothing fits."""
+    coordinates; None when nothing fits. With `common` (a list inside `lexicon`) the hint is
+    sought among words people know first, then among all of `lexicon`'s: a hint of LOOIE or
+    KAAMA teaches nothing."""
     grid = Grid.from_cells(cells) if cells else None
-    found = coach.hint(grid, rack, lexicon, rules)
+    found = coach.hint(grid, rack, common, rules) if common is not None else None
+    if found is None:
+        found = coach.hint(grid, rack, lexicon, rules)
     if found is None:
         return None
     data = found.to_json()

@@ -288,3 +288,29 @@ def cells_of(letters: str) -> list[list]:
     result = solve(TileCounts.from_letters(letters), time_limit=10)
     assert result.solved and validate(result.grid, get_lexicon("en"), TileCounts.from_letters(letters)).ok
     return [[row, col, letter] for (row, col), letter in sorted(result.grid.cells().items())]
+
+
+def test_hints_come_in_common_words_first_twenty_seconds_apart_and_five_a_hand(monkeypatch):
+    """Issue 40: hints unlimited and instant (56 in a hand, LOOIE, KAAMA) taught nothing."""
+    import solver.web.bananagrams_table as table
+
+    common = get_lexicon("en", 50)
+
+    async def scenario(room):
+        async with Page(server, room) as page:
+            await page.join("Solo")
+            await page.send({"type": "start"})
+            await page.until("tiles")
+            await page.send({"type": "hint"})
+            first = (await page.until("hint"))["hint"]
+            assert first is not None and first["word"] in common  # a word people know
+            refusal = await page.error({"type": "hint"}, "hint_cooldown")
+            assert 0 < refusal["params"]["seconds"] <= 20
+            monkeypatch.setattr(table, "HINT_COOLDOWN_SECONDS", 0.0)
+            monkeypatch.setattr(table, "HINTS_PER_HAND", 2)
+            await page.send({"type": "hint"})
+            assert (await page.until("hint"))["hint"] is not None
+            await page.error({"type": "hint"}, "hint_limit")
+
+    with start_server() as server:
+        run_bounded(lambda: scenario(new_room(server)))
