@@ -58,6 +58,36 @@ def test_every_control_is_on_screen_without_scrolling(browser, serve, viewport, 
     page.close()
 
 
+def in_view(page, container: str, element) -> bool:
+    """Whether `element` lies wholly inside `container`'s visible box."""
+    outer, inner = page.locator(container).bounding_box(), element.bounding_box()
+    return (
+        inner["x"] >= outer["x"] - 1
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 1
+        and inner["y"] >= outer["y"] - 1
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 1
+    )
+
+
+@pytest.mark.parametrize("viewport", ["phone", "small-phone"])
+def test_a_phone_rack_of_48_tiles_shows_two_rows_and_sorts(browser, serve, viewport):
+    page = open_table(browser, serve(), viewport, "smoothie", 2)
+    wait_for_tiles(page, 48)
+    tiles = page.locator("#rack .tile")
+    assert sum(in_view(page, "#rack", tiles.nth(i)) for i in range(48)) >= 14  # two rows (one row showed 7-8)
+    page.click("#shuffle")
+    page.click("#sort")
+    letters = "".join(tiles.evaluate_all("ts => ts.map(t => t.dataset.letter)"))
+    assert letters == "".join(sorted(letters))
+    page.click("#sort")
+    letters = "".join(tiles.evaluate_all("ts => ts.map(t => t.dataset.letter)"))
+    vowels = sum(letter in "AEIOU" for letter in letters)
+    assert set(letters[:vowels]) <= set("AEIOU") and letters[vowels:] == "".join(sorted(letters[vowels:]))
+    assert page.locator("#players .player").first.get_attribute("data-name") == "Ann"  # your own count first
+    assert page.evaluate("window.scrollY") == 0 and off_screen(page, ("#sort", "#shuffle", "#bananas")) == []
+    assert page.errors == []
+
+
 def test_a_bots_thumbnail_and_tile_count_change_when_it_peels(browser, serve, shots):
     server = serve(bots={"easy": FAST_BOT})
     page = open_table(browser, server, "phone")
@@ -74,6 +104,9 @@ def test_a_bots_thumbnail_and_tile_count_change_when_it_peels(browser, serve, sh
     placed = chip.locator(".thumb .tile").count()
     assert placed >= 20 and chip.locator(".thumb .tile").first.inner_text() == ""  # a shape: no letters
     assert page.locator("#rack .tile").count() == 22  # its PEEL gave the person a tile too
+    assert "peeled" in page.text_content("#toast")  # seen on a phone, where the calls list is out of view
+    fresh = page.locator("#rack .tile.fresh")
+    assert fresh.count() == 1 and in_view(page, "#rack", fresh.first)  # the new tile marked, scrolled to
     page.screenshot(path=str(shots / "table-phone.png"))
     assert page.errors == []
 

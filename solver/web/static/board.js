@@ -105,6 +105,7 @@ export class Board {
     for (const [letter, count] of pool) {
       for (let i = 0; i < count; i++) next.push({ id: this.nextId++, letter, fresh: hadTiles });
     }
+    this.revealFresh = next.some((tile) => tile.fresh); // new tiles brought into the rack's view
     this.rack = next;
     if (!this.rack.some((tile) => tile.id === this.selected)) this.selected = null;
     this.render();
@@ -197,6 +198,13 @@ export class Board {
     this.pickUp(row, col);
     this.changed();
     return true;
+  }
+
+  /** Sort the rack: A to Z, or (`vowelsFirst`) the vowels first, each part A to Z. */
+  sort(vowelsFirst) {
+    const rank = (letter) => (vowelsFirst && "AEIOU".includes(letter) ? "0" : "1") + letter;
+    this.rack.sort((a, b) => rank(a.letter).localeCompare(rank(b.letter)));
+    this.render();
   }
 
   shuffle() {
@@ -653,6 +661,13 @@ export class Board {
       return button;
     });
     this.rackEl.replaceChildren(...rackTiles);
+    this.rackEl.classList.toggle("many", this.rack.length > 16); // a phone's rack takes two rows
     if (hadFocus) this.rackEl.querySelector(`[data-id="${this.rackFocus}"]`)?.focus();
+    if (this.revealFresh) {
+      // The rack scrolls to its first new tile (the page does not: scrollIntoView would).
+      this.revealFresh = false;
+      const first = this.rackEl.querySelector(".fresh");
+      if (first) this.rackEl.scrollLeft = first.offsetLeft - this.rackEl.offsetLeft - 6;
+    }
   }
 }

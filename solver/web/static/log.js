@@ -2,7 +2,7 @@
 
 import { announce } from "./announce.js";
 import { t } from "./i18n.js";
-import { $ } from "./page.js";
+import { $, toast } from "./page.js";
 import { faultText } from "./text.js";
 
 /** The `log` message: entries to add, after forgetting the old ones when it says `reset`. */
@@ -15,6 +15,9 @@ export function onLog(message) {
     const text = addLog(entry);
     // A page catching up reads the log back itself; the end is said by the end screen.
     if (!message.reset && entry.kind !== "end") announce(text);
+    // Someone's PEEL or DUMP changes every rack: seen at once on a phone, where the calls list
+    // is below the fold (the announcement above already says it to a screen reader).
+    if (!message.reset && ["peel", "dump"].includes(entry.kind)) toast(text, { said: false });
   }
 }
 

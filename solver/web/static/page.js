@@ -28,8 +28,8 @@ export function onShow(view, callback) {
 let toastTimer = null;
 
 /** A notice for a few seconds, seen on screen and said by the announcements log. */
-export function toast(text) {
-  announce(text);
+export function toast(text, { said = true } = {}) {
+  if (said) announce(text); // `said: false`: the announcements log says it already
   const box = $("toast");
   box.textContent = text;
   box.hidden = false;

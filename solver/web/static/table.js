@@ -33,6 +33,12 @@ export function initTable() {
   renderCommandHelp();
   onShow("table", () => requestAnimationFrame(() => board.restoreView() || board.centre()));
   $("shuffle").addEventListener("click", () => board.shuffle());
+  let vowelsFirst = false; // each Sort alternates: A to Z, then vowels first
+  $("sort").addEventListener("click", () => {
+    board.sort(vowelsFirst);
+    toast(t(vowelsFirst ? "sorted_vowels" : "sorted_az"));
+    vowelsFirst = !vowelsFirst;
+  });
   $("recall").addEventListener("click", () => board.recallAll());
   for (const name of Object.values(CALL_KEYS)) $(name).addEventListener("click", () => press(name));
   document.addEventListener("keydown", shortcut);
@@ -261,7 +267,7 @@ function updateButtons() {
   setCall("bananas", notPlaying ?? (!rackEmpty ? "err_rack_not_empty" :
     canDraw && table.bunch >= table.active ? "err_bananas_too_early" : null), { left, bunch: table?.bunch, active: table?.active });
   setCall("stuck", notPlaying ?? (me.waiting ? "you_wait" : null), {});
-  $("shuffle").disabled = $("recall").disabled = !playing;
+  $("shuffle").disabled = $("sort").disabled = $("recall").disabled = !playing;
   $("hint").hidden = !(table?.hints && me.active && !spectator);
   $("hint").disabled = !playing || get("hintPending");
   $("peel").hidden = $("dump").hidden = table ? !canDraw : false;
