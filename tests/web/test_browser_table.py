@@ -154,3 +154,15 @@ def test_leave_is_confirmed_and_apart_from_the_game_actions(browser, serve):
     page.once("dialog", lambda dialog: dialog.accept())
     page.tap("#leave")
     page.wait_for_selector("#gone:not([hidden])")
+
+
+def test_the_end_review_and_replay_fit_a_small_phone(browser, serve):
+    """Issue 40: the review's best grids made the end page 886 px wide on a 390 px phone."""
+    page = open_table(browser, serve(bots={"easy": "medium:speed=30"}), "small-phone")
+    wait_for_tiles(page, 21)
+    page.wait_for_selector("#review .review-player", timeout=180_000)  # the bot wins; the review follows
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.click("#replay")
+    page.wait_for_selector("#replay-boards figure")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.errors == []

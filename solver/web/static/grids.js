@@ -9,6 +9,7 @@ export function miniGrid(rows, badCells = [], className = "mini") {
   if (!rows) return grid;
   const bad = new Set(badCells.map(([row, col]) => `${row},${col}`));
   grid.style.gridTemplateColumns = `repeat(${rows[0].length}, var(--cell))`;
+  grid.style.setProperty("--columns", rows[0].length); // a wide grid's cells shrink to fit a phone
   rows.forEach((row, r) => {
     [...row].forEach((letter, c) => {
       const cell = document.createElement("span");
