@@ -151,11 +151,14 @@ class GameReview:
         return review_text(self)
 
 
-def review(log: GameLog | str | Path | bytes | IO, *, lexicon: Lexicon | str | None = None) -> GameReview:
-    """The review of every hand of `log` (a `GameLog`, or anything `read_log` reads)."""
+def review(
+    log: GameLog | str | Path | bytes | IO, *, lexicon: Lexicon | str | None = None, common: Lexicon | None = None
+) -> GameReview:
+    """The review of every hand of `log` (a `GameLog`, or anything `read_log` reads). With
+    `common` (a list inside `lexicon`: words people know), each best grid is sought in it first."""
     game = log if isinstance(log, GameLog) else read_log(log)
     words = lexicon if isinstance(lexicon, Lexicon) else get_lexicon(lexicon or game.rules.lexicon)
-    return GameReview([review_hand(game, hand, words) for hand in game.hands])
+    return GameReview([review_hand(game, hand, words, common) for hand in game.hands])
 
 
 # -- one hand ---------------------------------------------------------------------------------
@@ -175,7 +178,7 @@ class _Seat:
     dumps: list[tuple[dict, Table]] = field(default_factory=list)
 
 
-def review_hand(game: GameLog, hand: HandLog, lexicon: Lexicon) -> HandReview:
+def review_hand(game: GameLog, hand: HandLog, lexicon: Lexicon, common: Lexicon | None = None) -> HandReview:
     seats = [_Seat() for _ in range(game.players)]
     last: Table | None = None
     lead = LeadTracker()
@@ -187,7 +190,7 @@ def review_hand(game: GameLog, hand: HandLog, lexicon: Lexicon) -> HandReview:
     end = hand.end
     result = HandReview(hand.number, end["outcome"], list(end["winners"]), end["reason"], lead=lead.changes)
     for player, seat in enumerate(seats):
-        result.players.append(review_player(game, hand, player, seat, last, end["t"], lexicon))
+        result.players.append(review_player(game, hand, player, seat, last, end["t"], lexicon, common))
     return result
 
 
@@ -236,7 +239,14 @@ def note_event(seats: list[_Seat], event: dict, before: Table, after: Table) -> 
 
 
 def review_player(
-    game: GameLog, hand: HandLog, player: int, seat: _Seat, last: Table, end: float, lexicon: Lexicon
+    game: GameLog,
+    hand: HandLog,
+    player: int,
+    seat: _Seat,
+    last: Table,
+    end: float,
+    lexicon: Lexicon,
+    common: Lexicon | None = None,
 ) -> PlayerReview:
     assert hand.grids is not None
     rules = game.rules
@@ -252,7 +262,7 @@ def review_player(
         tiles=tiles,
         grid=grid,
         problems=problems,
-        best=best_grid(tiles, grid if not problems else None, lexicon, rules.min_length),
+        best=best_grid(tiles, grid if not problems else None, lexicon, rules.min_length, common),
         # A grid still being worked on when the hand ended is seen at the end, with the others.
         first_grid_s=seat.first_grid if seat.first_grid is not None or problems else finish,
         tiles_per_minute=round(placed * 60 / finish, 1) if finish > 0 and placed else None,
@@ -293,14 +303,21 @@ def fewest_words_nodes(tiles: int) -> int:
     return max(1, int(MAX_REVIEW_NODES * min(1.0, (FULL_BUDGET_TILES / tiles) ** 4)))
 
 
-def best_grid(tiles: TileCounts, own: Grid | None, lexicon: Lexicon, min_length: int) -> BestGrid | None:
+def best_grid(
+    tiles: TileCounts, own: Grid | None, lexicon: Lexicon, min_length: int, common: Lexicon | None = None
+) -> BestGrid | None:
     """The best grid of `tiles` (fewest words, then longest word): the best of a fewest-words
     search and BEST_SEEDS quick first-grid searches, each within a fixed node budget, or the
-    player's own valid grid `own` when it is better."""
+    player's own valid grid `own` when it is better. With `common`, the best grid of common
+    words when there is one (a review of EMMENAGOGUES and TROOZ teaches nothing), else as above."""
     from solver.search.solving import solve
 
     if not len(tiles):
         return None
+    if common is not None:
+        familiar = best_grid(tiles, None, common, min_length)
+        if familiar is not None:
+            return familiar
     candidates = [own] if own is not None else []
     searches = [("fewest-words", 0, fewest_words_nodes(len(tiles)))]
     searches += [("any", seed, MAX_REVIEW_NODES) for seed in range(1, BEST_SEEDS + 1)]

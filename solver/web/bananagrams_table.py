@@ -408,7 +408,7 @@ class BananagramsTable:
     async def send_review(self) -> None:
         """The coach's review of the hand (once, off the event loop) to every page."""
         try:
-            review = await asyncio.to_thread(review_of, self.record.text(), self.lexicon)
+            review = await asyncio.to_thread(review_of, self.record.text(), self.lexicon, self.common_words)
         except Exception:  # noqa: BLE001 - the end screen goes on without it
             log.exception("the review of room %s's hand", self.handle.room_id)
             review = None

@@ -19,11 +19,11 @@ from solver.play.rules import Rules
 Cell = tuple[int, int]
 
 
-def review_of(log_text: str, lexicon: Lexicon | None = None) -> dict | None:
+def review_of(log_text: str, lexicon: Lexicon | None = None, common: Lexicon | None = None) -> dict | None:
     """The review of a room log's one hand (`bananas-review/1`'s hand entry), or None when it
-    has no hand."""
+    has no hand; its best grids in `common` words first (`common_words`)."""
     game = coach.read_log(io.BytesIO(log_text.encode("utf-8")))
-    hands = coach.review(game, lexicon=lexicon).to_json()["hands"]
+    hands = coach.review(game, lexicon=lexicon, common=common).to_json()["hands"]
     return hands[-1] if hands else None
 
 

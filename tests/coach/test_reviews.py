@@ -117,3 +117,22 @@ def test_a_valid_grid_the_table_first_sees_at_the_end_is_a_first_grid_then(en):
     assert third.peels == 0 and third.first_grid_s == log.hands[0].end["t"]
     assert not second.valid and second.first_grid_s is None
     assert first.first_grid_s is not None and first.first_grid_s < third.first_grid_s
+
+
+def test_a_best_grid_is_made_of_common_words_when_it_can_be(en):
+    """Issue 40: best grids of EQUIPOTENTIALITIES and TROOZ teach nothing: with the common
+    list (the bots' vocabulary levels), the best grid is sought there first; otherwise, all."""
+    from solver.coach.reviews import best_grid
+    from solver.core.tiles import TileCounts
+    from solver.lexicon.loader import get_lexicon
+
+    common = get_lexicon("en", 50)
+    tiles = TileCounts.from_letters("AEEIIKLNOQRSTTUVXZ")
+    plain, familiar = best_grid(tiles, None, en, 2), best_grid(tiles, None, en, 2, common)
+    assert plain is not None and familiar is not None
+    for found in (plain, familiar):
+        assert validate(found.grid, en, tiles=tiles).ok
+    assert all(word.text in common for word in find_words(familiar.grid))
+    assert not all(word.text in common for word in find_words(plain.grid))  # what the full list gives
+    rare = TileCounts.from_letters("QIS")  # no grid of common words: the full list's answer
+    assert best_grid(rare, None, en, 2, common) == best_grid(rare, None, en, 2) is not None
