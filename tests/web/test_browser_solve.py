@@ -100,3 +100,29 @@ def test_common_words_only_and_french_has_no_such_choice(browser, server):
     assert page.is_disabled("#vocabulary") and page.input_value("#vocabulary") == "all"
     assert "words=" not in page.evaluate("location.search")
     assert page.errors == []
+
+
+def test_what_the_solve_page_used_to_pass_over_in_silence(browser, server):
+    """Issue 40: a grid typed without its padding dots, empty or digit-only letters, a 300-letter
+    paste and "1 tiles"; and the French page checks French words, with problems in French."""
+    page = new_page(browser, **PHONE)
+    page.goto(server.url + "/solve")
+    page.wait_for_selector("#tiles")
+    page.fill("#tiles", "1234")
+    page.tap("#solve")
+    assert page.text_content("#solve-message") == "Type some letters first (A to Z)."
+    page.fill("#tiles", "Q")
+    assert page.text_content("#tile-count") == "1 tile"
+    page.fill("#tiles", "E" * 300)  # the field takes 288: the count says so
+    assert page.text_content("#tile-count") == "288 tiles: at most 288 letters are taken"
+    page.goto(server.url + "/solve?view=check")
+    page.fill("#check-grid", "CAT\nA\nT")  # short rows, no dots: the page pads them
+    page.tap("#check")
+    page.wait_for_selector("#check-picture svg")
+    assert page.text_content("#check-status").startswith("Valid")
+    page.tap("button[data-ui=fr]")
+    assert page.input_value("#lexicon") == "fr"  # the word list follows the page's language
+    page.fill("#check-grid", "TOI\n...\nTOI")  # two parts: said in French
+    page.tap("#check")
+    page.wait_for_function("document.querySelector('#check-problems').textContent.includes('morceaux')")
+    assert page.errors == []

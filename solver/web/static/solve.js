@@ -173,17 +173,24 @@ function saveAddress() {
   history.replaceState(null, "", `/solve?${query}`);
 }
 
+/** The grid typed to check, its rows padded with '.' to one width: a person types the letters
+ * of a short row without the empty cells after them. */
 function checkRows() {
-  return $("check-grid")
+  const rows = $("check-grid")
     .value.split("\n")
     .map((row) => row.trim())
     .filter((row) => row && !row.startsWith("#"));
+  const width = Math.max(0, ...rows.map((row) => row.length));
+  return rows.map((row) => row.padEnd(width, "."));
 }
 
 // -- solve ----------------------------------------------------------------------------------
 async function solveTiles() {
   const tiles = tileLetters($("tiles").value);
-  if (!tiles) return;
+  if (!tiles) {
+    say(t("solve_need_letters")); // empty, or digits and signs only: say so rather than nothing
+    return;
+  }
   const objective = $("objective").value;
   // 'any' stops at its first grid; the other aims use all their time.
   const reply = await api("solve", {
@@ -281,7 +288,7 @@ async function dump() {
 // -- check ----------------------------------------------------------------------------------
 async function check() {
   const rows = checkRows();
-  if (!rows.length) return;
+  if (!rows.length) return say(t("check_need_grid"));
   const reply = await api("check", { grid: rows.join("\n"), lexicon: lexiconSpec(), svg: true });
   $("check-result").hidden = false;
   const tiles = gridLetters(reply.grid).length;
@@ -317,7 +324,9 @@ async function restoreGrid(rows) {
 // -- the page -------------------------------------------------------------------------------
 function updateCount() {
   const count = tileLetters($("tiles").value).length;
-  $("tile-count").textContent = count ? t("solve_count", { count }) : "";
+  const full = $("tiles").value.length >= MAX_TILES; // the field stops taking letters there
+  $("tile-count").textContent =
+    count === 0 ? "" : full ? t("solve_count_full", { count, most: MAX_TILES }) : t(count === 1 ? "solve_count_one" : "solve_count", { count });
 }
 
 function showTab(tab) {

@@ -12,6 +12,7 @@ import { t } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $, currentView, onShow, toast } from "./page.js";
 import { get, update, you } from "./state.js";
+import { clockText } from "./text.js";
 
 export const board = new Board({
   board: $("board"),
@@ -80,8 +81,23 @@ function press(name) {
     toast($(`${name}-why`).textContent);
     return;
   }
+  const doubt = doubtOf(name);
+  if (doubt && !confirm(t(doubt))) return;
   if (name === "dump") call("dump", { tile: board.selectedTile().letter });
   else call(name);
+}
+
+/** Why a call deserves a second thought (an i18n key), or null: BANANAS on a grid the
+ * spellcheck finds bad is a rotten banana; "I'm stuck" when everyone else still in is stuck
+ * ends the hand for all. */
+function doubtOf(name) {
+  if (name === "bananas" && get("check")?.valid === false) return "bananas_confirm_bad";
+  const players = get("table")?.players ?? [];
+  const others = players.filter((player) => player.active && player.name !== you());
+  if (name === "stuck" && others.length && others.every((player) => player.status === "stuck")) {
+    return "stuck_confirm_end";
+  }
+  return null;
 }
 
 /** Alt+P, Alt+D, Alt+B, Alt+S make the calls; "/" goes to the command field. */
@@ -123,10 +139,20 @@ export function onTable(message) {
   if (!table || message.over === false && table.over) board.reset();
   sayBunch(table, message);
   update({ table: message });
+  clockAt = { clock: message.clock, seen: performance.now(), running: !message.over };
+  showClock();
   renderPlayers();
   renderWatch();
   updateButtons();
 }
+
+// The game clock: the server's (each `table` message's `clock`), run on between messages.
+let clockAt = { clock: 0, seen: 0, running: false };
+function showClock() {
+  const elapsed = clockAt.clock + (clockAt.running ? (performance.now() - clockAt.seen) / 1000 : 0);
+  $("clock").textContent = clockText(elapsed);
+}
+setInterval(() => clockAt.running && showClock(), 1000);
 
 /** The `tiles` message: this page's tiles (and, after a reload, its grid). */
 export function onTiles(message) {
