@@ -363,16 +363,15 @@ class BananagramsTable:
                 self.first_grid[index] = round(self.clock(), 1)
 
     def grid_of(self, index: int) -> Grid | None:
-        """A player's grid as the others may see it now: the engine's view of the table (a
-        bot's work shows when it is done; a person's live grid), and once the hand is over
-        every grid as it is."""
+        """A player's grid as the table sees it: a person's live grid, a bot's as its last work
+        to land left it (`Hand.table_grid`). The end screen, the log's `grids` line and so the
+        review read this too: a bot's work still being charged when the hand ended was never
+        laid (showing it credited a bot with 48 tiles when the table had seen 36)."""
         player = self.players[index]
         if not self.round.seats[index].active:
             return None
         if isinstance(player, RemoteSeat):
             return player.board()[1]
-        if self.round.result is not None:
-            return player.current_grid()
         return self.round.table_grid(index)
 
     # -- what pages see ------------------------------------------------------------------------
@@ -394,7 +393,7 @@ class BananagramsTable:
         result = self.round.result
         if result is not None and self.final is None:
             self.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
-            self.note_tiles_left()  # the hand is over: every grid as it is
+            self.note_tiles_left()  # the hand is over: every grid as the table last saw it
             self.final = self.final_boards()
             self.record.finish([board["grid"] for board in self.final["boards"]])
             self.handle.broadcast(self.final)
@@ -431,6 +430,11 @@ class BananagramsTable:
         kind = events.kind_of(event)
         who = self.seats[event["player"]].name if "player" in event else None
         entry = {"t": event["t"], "kind": kind, "who": who}
+        if kind == events.PEEL and self.first_grid[event["player"]] is None:
+            # A PEEL is called with an empty rack: the first grid, on the table's clock, as the
+            # review reads it from the log (a bot's rack, one tile fuller after its PEEL, was
+            # otherwise never seen empty at a step, and its first grid came minutes late).
+            self.first_grid[event["player"]] = round(event["t"], 1)
         if kind == events.SPLIT:
             entry["hand_size"] = len(event["hands"][0]) if event["hands"] else 0
         elif kind == events.BANANAS and event.get("grid"):
@@ -563,7 +567,7 @@ class BananagramsTable:
                 cells = player.snapshot()[1] or self.bananas_cells.get(index, {})
                 grid = Grid.from_cells(cells) if cells else None
             else:
-                grid = player.current_grid() if self.round.seats[index].active else None
+                grid = self.grid_of(index)
             board = {
                 "seat": index,
                 "name": seat.name,

@@ -36,11 +36,12 @@ def browser():
         browser.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(autouse=True, scope="session")
 def warm_kernels():
-    """The search kernels compiled once, before the first browser server deals a hand with a
-    bot: a cold numba cache compiles them when a hand is dealt (tens of seconds), which no
-    single wait of a page should have to cover. The servers run in this process."""
+    """The search kernels compiled once, before any server deals a hand with a bot: a table
+    compiles them before its deal (solver.web.bananagrams_table), tens of seconds on the
+    session's cold numba cache, which no single wait of a test should have to cover, whichever
+    test comes first. The servers run in this process."""
     from solver.lexicon.loader import get_lexicon
     from solver.search.solving import warm_kernels
 

@@ -314,3 +314,65 @@ def test_hints_come_in_common_words_first_twenty_seconds_apart_and_five_a_hand(m
 
     with start_server() as server:
         run_bounded(lambda: scenario(new_room(server)))
+
+
+TWO_HANDS_SET = "A4,B1,C2,D2,E6,G1,H1,I4,L2,M1,N3,O4,P1,R3,S2,T3,U2"  # 42 tiles
+
+
+def test_the_end_the_log_and_the_review_credit_a_bot_with_what_the_table_saw():
+    """Issue 40: the end screen showed a bot's grid with work it had not laid (36 tiles seen,
+    48 shown, "tiles left 0"), and the review's tiles a minute came out the same for everyone.
+    A person calls BANANAS while a slow bot is still on its first grid: the bot laid nothing
+    the table saw, and the end, the log's grids and the review all say so."""
+
+    async def scenario(room):
+        async with Page(server, room) as ana:
+            await ana.join("Ana")
+            await ana.send({"type": "add_bot", "preset": "easy"})  # SLOW_BOT: minutes a grid
+            await ana.send({"type": "start"})
+            held = (await ana.until("tiles"))["held"]
+            grid = solve(held, lexicon="en", time_limit=10).grid
+            await ana.send({"type": "grid", "cells": page_cells(grid)})
+            await ana.send({"type": "call", "call": "bananas"})
+            end = await ana.until("end")
+            review = (await ana.until("review", timeout=60))["review"]
+            await ana.send({"type": "hand_log"})
+            log = lines_of((await ana.until("hand_log"))["log"])
+            return held, end, review, log
+
+    with start_server(distribution=TWO_HANDS_SET) as server:  # 21 each, an empty bunch: BANANAS at once
+        held, end, review, log = run_bounded(lambda: scenario(new_room(server)), timeout=120)
+    person, bot = end["boards"]
+    assert person["tiles_left"] == 0 and person["status"] == "winner"
+    assert bot["grid"] is None and bot["tiles_left"] == len(held)  # nothing of its work had landed
+    grids = next(line["grids"] for line in log if line.get("event") == "grids")
+    assert grids == [person["grid"], bot["grid"]]  # the log's last word is the end screen's
+    rates = [player["tiles_per_minute"] for player in review["players"]]
+    assert rates[0] is not None and rates[1] is None  # each player's own, from what they laid
+    assert review["players"][1]["first_grid_s"] is None and bot["first_grid"] is None
+
+
+@pytest.mark.parametrize("tiles", [TWO_HANDS_SET, TWO_HANDS_SET.replace("E6", "E7").replace("S2", "S3")])  # bunch 0; 2
+def test_a_bots_first_grid_is_one_moment_on_the_end_screen_and_in_the_review(tiles):
+    """Issue 40: "first grid" disagreed three ways (end table 4:50, the log 2:10, the review
+    2:11). A quick bot builds (PEELs when the bunch allows) and calls BANANAS while the person
+    holds their tiles."""
+
+    async def scenario(room):
+        async with Page(server, room) as ana:
+            await ana.join("Ana")
+            await ana.send({"type": "add_bot", "preset": "easy"})
+            await ana.send({"type": "start"})
+            end = await ana.until("end", timeout=90)
+            review = (await ana.until("review", timeout=60))["review"]
+            return end, review
+
+    with start_server(distribution=tiles, bots={"easy": "medium:speed=8"}) as server:
+        end, review = run_bounded(lambda: scenario(new_room(server)), timeout=180)
+    person, bot = end["boards"]
+    assert bot["status"] == "winner" and bot["tiles_left"] == 0 and person["tiles_left"] in (21, 22)
+    seen, reviewed = bot["first_grid"], review["players"][1]["first_grid_s"]
+    assert seen is not None and reviewed is not None and abs(seen - reviewed) <= 0.1, (seen, reviewed)
+    assert person["first_grid"] is None and review["players"][0]["first_grid_s"] is None
+    rates = [player["tiles_per_minute"] for player in review["players"]]
+    assert rates[0] is None and rates[1] > 0  # each player's own
