@@ -348,7 +348,9 @@ CLICK_USAGE_ERRORS = {
     "not a choice": (["solve", "CAT", "--objective", "best"], "Invalid value for '--objective'"),
     "missing option": (["peel", "S"], "Missing option '--grid'"),
     "missing argument": (["words"], "Missing argument 'LETTERS'"),
-    "unknown command": (["slove", "CAT"], "No such command 'slove'"),
+    "mistyped command": (["slove", "CAT"], "No such command 'slove'. Did you mean 'solve'?"),
+    "shortened command": (["tourn", "--games", "2"], "No such command 'tourn'. Did you mean 'tournament'?"),
+    "unknown command": (["xyzzy"], "No such command 'xyzzy'. (see"),
     "unknown group option": (["--bogus"], "No such option '--bogus'"),
 }
 
@@ -381,7 +383,67 @@ def test_help_lists_every_command_with_an_example():
     assert "bananas solve CATMAP" in result.stdout
 
 
+def test_ctrl_c_exits_130_without_aborted(monkeypatch):
+    """Ctrl-C while a command runs: the shell's 130, no click "Aborted!" (exit 1), no traceback.
+    The real signal, through the console script: test_ctrl_c_stops_the_installed_script."""
+    import solver.cli.grids
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver.cli.grids, "parse_hand", interrupted)
+    result = run_cli("words", "AEIRST")
+    assert result.exit_code == 130, result.output
+    assert "Aborted" not in result.output and "Traceback" not in result.output
+
+
 # -- the installed entry point --------------------------------------------------------
+
+
+def test_shell_completion_through_the_console_script():
+    """README, "Shell completion": click's completion answers through the console script
+    (`solver.cli.plain:run`, whose bare path must not take the completion's call)."""
+    bananas = bananas_script()
+    source = subprocess.run(
+        [bananas], capture_output=True, text=True, env={**subprocess_env(), "_BANANAS_COMPLETE": "bash_source"}
+    )
+    assert source.returncode == 0 and "_bananas_completion" in source.stdout, source.stderr
+    cases = (
+        ("bananas so", "plain,solve"),
+        ("bananas solve --objective ", "plain,compact"),
+        ("bananas xyz --", "plain,--help"),  # an unknown command is no error while completing
+    )
+    for words, expected in cases:
+        env = {**subprocess_env(), "_BANANAS_COMPLETE": "bash_complete", "COMP_WORDS": words}
+        env["COMP_CWORD"] = str(len(words.split(" ")) - 1)
+        completed = subprocess.run([bananas], capture_output=True, text=True, env=env)
+        assert expected in completed.stdout.splitlines(), (words, completed.stdout, completed.stderr)
+
+
+def test_ctrl_c_stops_the_installed_script():
+    """A real SIGINT to the console script mid-game: exit 130 and nothing on stderr. The game's
+    first line arrives before it ends although stdout is a pipe: the script line-buffers it."""
+    import select
+    import signal
+
+    process = subprocess.Popen(
+        [bananas_script(), "play", "--seed", "1", "--realtime"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        # A process started from a non-interactive shell may inherit SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        ready, _, _ = select.select([process.stdout], [], [], 120)  # a first run may compile first
+        assert ready, "no line before the game's end: stdout is not line-buffered"
+        assert process.stdout.readline().startswith(b"classic (en), seed 1")
+        process.send_signal(signal.SIGINT)
+        stderr = process.communicate(timeout=60)[1]
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert b"Aborted" not in stderr and b"Traceback" not in stderr
 
 
 def test_entry_point_exit_codes(grid_file):
