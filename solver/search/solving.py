@@ -58,16 +58,33 @@ _SEEDED_ORDERING = default_ordering(SEEDED_NOISE)
 
 @dataclass
 class Solution:
-    """What `solve` returns. `grid` is None unless status is 'solved'."""
+    """What `solve` and `extend` return: how the search ended and, when it found one, the grid.
+    `to_json` is the `bananas solve --json` object, the same fields."""
 
     tiles: TileCounts
+    """Every tile the grid must use: the hand (for `extend`, the base grid's tiles and the added ones)."""
     status: str
+    """How the search ended: 'solved' (a grid: `grid`, `words`), 'no-grid' (proved
+    impossible: `proof` says how), 'exhausted' (every move sequence tried, no grid, no proof)
+    or 'timeout' (the time limit or `max_nodes` came first). The module's docstring says more."""
     grid: Grid | None = None
+    """The grid found, of exactly `tiles`; None unless `status` is 'solved'."""
     words: list[str] = field(default_factory=list)
+    """The grid's words, across then down, each direction in the order of its first cell (a word
+    that occurs twice is listed twice); empty without a grid."""
     elapsed_ms: float = 0.0
+    """The search's time in milliseconds (the word list's load and a first compile come before
+    its clock starts); with an objective other than 'any', up to the time limit."""
     nodes: int = 0
+    """Search nodes visited (positions examined): the work done. For objective 'any', or under
+    `max_nodes`, the same on every machine for a given hand and seed; the other objectives
+    search until the time limit, so their count follows the machine's speed."""
     objective: str = "any"
+    """What the search optimised: 'any', 'fewest-words', 'compact' or 'longest-word'
+    (`solver.search.objectives`)."""
     proof: str = ""
+    """For 'no-grid', why no grid exists, in words (one tile; a letter no word holds; the
+    letter counts; an exhaustive search); empty otherwise."""
 
     @property
     def solved(self) -> bool:
