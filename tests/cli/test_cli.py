@@ -249,6 +249,44 @@ def test_solve_same_seed_same_grid():
     assert first["grid"] == second["grid"]
 
 
+def test_solve_with_an_objective_says_it_may_take_its_time_limit():
+    """Issue 38: `--objective compact` ran 10 s with nothing on screen."""
+    result = run_cli("solve", "AACMPT", "--objective", "fewest-words", "--time-limit", "5")
+    assert result.exit_code == 0, result.output
+    assert without_build_notices(result.stderr).splitlines() == [
+        "bananas: improving the grid (fewest-words) for up to 5 s a hand; Ctrl-C stops and prints the best so far"
+    ]
+    assert without_build_notices(run_cli("solve", "AACMPT").stderr) == ""  # the first grid is the answer
+
+
+def test_ctrl_c_during_an_objective_search_prints_the_best_grid_so_far(monkeypatch):
+    import solver.search.solving
+
+    search = solver.search.solving.solve
+
+    def interrupted(*args, on_better, **kwargs):
+        on_better(search(*args, **kwargs))  # a better grid found, then Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver.search.solving, "solve", interrupted)
+    result = run_cli("solve", "AACMPT", "--objective", "compact", "--json")
+    assert result.exit_code == 130
+    assert_valid_solution(json.loads(result.stdout), "AACMPT")
+    stopped = "bananas: stopped: that grid is the best found so far"
+    assert without_build_notices(result.stderr).splitlines()[-1] == stopped
+
+
+def test_the_best_so_far_is_one_line_redrawn_on_a_terminal(capsys, en):
+    from solver.search.solving import solve
+
+    best = grids.BestSoFar(shown=True)
+    best.show(solve("AACMPT", en, objective="fewest-words", time_limit=5))
+    best.clear()
+    shown = capsys.readouterr().err
+    assert shown.startswith("\rbest so far: 2 words, ") and ", longest 4 (" in shown
+    assert shown.endswith("\r") and "\n" not in shown  # cleared: the grid prints from the line's start
+
+
 def test_solve_batch_writes_one_json_line_per_hand():
     result = run_cli("solve", "-", "--json", "--time-limit", "30", input="CAT\n\n# a comment\nmap\n  tacs  \n")
     assert result.exit_code == 0
