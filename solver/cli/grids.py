@@ -279,7 +279,7 @@ class BestSoFar:
             longest = max(map(len, solution.words))
             text = (
                 f"best so far: {plural(len(solution.words), 'word')}, {grid.height}x{grid.width}, "
-                f"longest {longest} ({solution.elapsed_ms / 1000:.1f} s; Ctrl-C keeps it)"
+                f"longest {longest} (found at {solution.elapsed_ms / 1000:.1f} s; Ctrl-C keeps it)"
             )
             self._draw(text)
 
