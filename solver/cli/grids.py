@@ -68,6 +68,10 @@ def check(grid_file: str, lexicon: str, tiles: str | None, min_length: int, as_j
 
     GRID_FILE holds the grid in text notation, as a JSON list of rows, or as a JSON
     object with a "grid" key (the output of `bananas solve --json`); '-' reads stdin.
+
+    Positions: the text counts rows and columns from 1 ('row 3, column 1', also in the
+    JSON's "problems"); the JSON's "cells" are [row, col] indexes from 0 into the grid's
+    rows, as in the engine protocol ([2, 0] for row 3, column 1).
     """
     check_min_length(min_length)
     check_picture(picture)

@@ -91,6 +91,20 @@ def test_check_json_output(grid_file):
     assert data["problems"] == ["not a word: AXP (down at row 1, column 2)"]
 
 
+def test_check_counts_positions_from_1_in_text_and_from_0_in_json(grid_file):
+    """Issue 38: the two differ on purpose (people read the text, programs index the JSON);
+    README, "Positions", and `check --help` say so."""
+    path = grid_file("CAT\nA..\nXYZ\n")
+    text = run_cli("check", path).stdout
+    data = json.loads(run_cli("check", path, "--json").stdout)
+    assert [word["cells"][0] for word in data["invalid_words"]] == [[2, 0], [0, 0]]  # XYZ across, CAX down
+    for word in data["invalid_words"]:
+        row, col = word["cells"][0]
+        line = f"not a word: {word['word']} ({word['direction']} at row {row + 1}, column {col + 1})"
+        assert line in text.splitlines() and line in data["problems"]
+    assert "from 1" in run_cli("check", "--help").stdout and "from 0" in run_cli("check", "--help").stdout
+
+
 def test_check_reads_json_rows_and_solve_results_from_stdin():
     rows = json.dumps(["CAT", ".X.", ".P."])
     assert run_cli("check", "-", input=rows).exit_code == 1
