@@ -190,11 +190,13 @@ def _watch_entry_compiles() -> None:
 
     class EntryCompiles(event.Listener):
         def on_start(self, ev: event.Event) -> None:
-            function = ev.data["dispatcher"].py_func
+            # Whatever raised the event (not always a dispatcher of ours): nothing to announce.
+            function = getattr(ev.data.get("dispatcher"), "py_func", None)
+            name, module = getattr(function, "__name__", ""), getattr(function, "__module__", "") or ""
             notice = None
-            if not depth and function.__module__.startswith(f"{KERNELS_PACKAGE}.") and function.__name__ in ENTRIES:
-                what = f"the solver's {function.__name__} kernel"
-                seconds = ENTRY_COMPILE_SECONDS[function.__name__]
+            if not depth and module.startswith(f"{KERNELS_PACKAGE}.") and name in ENTRIES:
+                what = f"the solver's {name} kernel"
+                seconds = ENTRY_COMPILE_SECONDS[name]
                 # sys.stderr as it is now: a command run in-process swaps it between runs.
                 notice = Notice(sys.stderr, what, seconds, ("compiling", "compiled"))
                 notice.__enter__()
