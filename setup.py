@@ -27,6 +27,10 @@ from setuptools.dist import Distribution
 ROOT = Path(__file__).resolve().parent
 WANTED = os.environ.get("BANANAS_PREBUILT", "1") != "0"
 TIMEOUT_SECONDS = 1200  # a compile that hangs must not hang the install
+ANNOUNCEMENT = (
+    "compiling the solver's fast-start extension and bare solve library and building the en word-list "
+    "arrays into the package (about 75 s on 2 cores; BANANAS_PREBUILT=0 skips it, and a first run builds them)..."
+)
 
 
 class BuildWithArtifacts(build_py):
@@ -44,6 +48,9 @@ class BuildWithArtifacts(build_py):
 
 def build_artifacts(root: Path, reuse: Path | None = None, python: str = sys.executable) -> None:
     """`python -m solver.search.prebuilt ROOT` on this checkout's sources; warns, never fails."""
+    # Said before the minute of compiling starts, so that a build log (pip -v, python -m build)
+    # does not look hung; its report follows when it is done.
+    print(f"bananas: {ANNOUNCEMENT}", file=sys.stderr, flush=True)
     command = [python, "-m", "solver.search.prebuilt", str(root)]
     command += ["--reuse", str(reuse)] if reuse else []
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))

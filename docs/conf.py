@@ -21,7 +21,8 @@ author = "the bananas developers"
 copyright = "the bananas developers"
 release = version = "0.1.0"
 
-extensions = ["myst_parser", "sphinx.ext.autodoc"]
+# sphinx_click: docs/cli.md, the command-line reference, from the click commands themselves.
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx_click"]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
 exclude_patterns = ["_build", "screenshots"]
@@ -34,6 +35,9 @@ myst_enable_extensions = ["colon_fence"]
 # `name` in a docstring is the Python object of that name where there is one (a link), code otherwise.
 default_role = "py:obj"
 autodoc_member_order = "bysource"
+# Quotes and ellipses made typographic, dashes not: the help texts sphinx-click renders
+# (docs/cli.md) name options such as --games, which would read as an en dash.
+smartquotes_action = "qe"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "show-inheritance": True}
 # Types in signatures are shown as written (solver/ uses `from __future__ import annotations`).

@@ -52,7 +52,12 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
 
 
 @click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on (loopback by default).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Interface to listen on (loopback by default; 0.0.0.0 or :: every one: phones on your network).",
+)
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--public-url", help="Base of room links and QR codes (e.g. http://192.168.1.20:8765).")
 @click.option("--max-rooms", default=100, show_default=True, type=click.IntRange(1, 100_000))
@@ -159,7 +164,7 @@ def serve(
     from solver.core.limits import NETWORK
     from solver.web.config import WebConfig, default_bots
     from solver.web.store import default_path
-    from solver.web.uvicorn_runner import bind, serve_forever, url_of
+    from solver.web.uvicorn_runner import bind, serve_forever
 
     try:
         config = WebConfig(
@@ -206,9 +211,7 @@ def serve(
         sock = bind(host, port)
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
-    url = url_of(sock)
-    workers = f"{processes} worker processes; " if processes > 1 else ""
-    started = f"bananas: play at {url}  ({workers}engine protocol: ws{url[4:]}engine; Ctrl-C to stop)"
+    started = started_message(sock, processes, public_url)
     try:
         if processes == 1:
             click.echo(started)
@@ -217,6 +220,26 @@ def serve(
             _serve_on_workers(sock, config, processes, lambda: click.echo(started))
     except KeyboardInterrupt:
         pass
+
+
+def started_message(sock, processes: int, public_url: str | None) -> str:
+    """What `serve` says once it listens: the addresses to play at (for --host 0.0.0.0 or ::,
+    the machine's own, as no browser opens 0.0.0.0), the engine protocol's, and how to stop."""
+    from solver.web.uvicorn_runner import urls_to_play_at
+
+    urls = urls_to_play_at(sock)
+    port = sock.getsockname()[1]
+    workers = f"{processes} worker processes; " if processes > 1 else ""
+    engine = f"ws{urls[0][4:]}engine" if len(urls) == 1 else f"ws://ADDRESS:{port}/engine"
+    lines = [f"bananas: play at {' or '.join(urls)}  ({workers}engine protocol: {engine}; Ctrl-C to stop)"]
+    if len(urls) > 1 and public_url is None:
+        # Room links and QR codes name the address a page was opened at: opened at the loopback,
+        # they would send a phone to itself.
+        lines.append(
+            "bananas: room links and QR codes use the address the page was opened at: for other devices "
+            f"to join, open it at a network address above, or give --public-url http://NAME:{port}"
+        )
+    return "\n".join(lines)
 
 
 def _serve_on_workers(sock, config, processes: int, on_ready) -> None:

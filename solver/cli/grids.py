@@ -40,7 +40,7 @@ from solver.cli.common import (
 )
 from solver.cli.outputs import check_writable, write_file, write_text
 from solver.cli.plain import plural, solve_summary
-from solver.cli.warmup import KernelPrep
+from solver.cli.warmup import KernelPrep, notices_wanted
 from solver.core.grid import Grid, Report, validate
 from solver.core.limits import MAX_DUMP_SAMPLES
 from solver.core.tiles import TileCounts, TileError, load_tiles, spec_kind
@@ -68,6 +68,10 @@ def check(grid_file: str, lexicon: str, tiles: str | None, min_length: int, as_j
 
     GRID_FILE holds the grid in text notation, as a JSON list of rows, or as a JSON
     object with a "grid" key (the output of `bananas solve --json`); '-' reads stdin.
+
+    Positions: the text counts rows and columns from 1 ('row 3, column 1', also in the
+    JSON's "problems"); the JSON's "cells" are [row, col] indexes from 0 into the grid's
+    rows, as in the engine protocol ([2, 0] for row 3, column 1).
     """
     check_min_length(min_length)
     check_picture(picture)
@@ -155,7 +159,8 @@ def words(letters: str, lexicon: str, min_length: int, limit: int | None, as_jso
     type=click.Choice(OBJECTIVES),
     default="any",
     show_default=True,
-    help="'any' stops at the first grid; the others keep improving it until the time limit.",
+    help="'any' stops at the first grid; the others keep improving it until the time limit "
+    "(or a grid nothing beats). Ctrl-C stops one and prints the best grid so far.",
 )
 @click.option("--seed", type=int, help="Vary the move order (same seed, same grid).")
 @json_option
@@ -188,16 +193,28 @@ def solve(
     hand = None if letters == "-" else parse_hand(letters)  # reject bad letters before loading
     kernels = KernelPrep()  # first run: the kernels build while the word list loads
     solve_hand = make_solver(get_lexicon(lexicon), min_length, time_limit, objective, seed, kernels)
-    if hand is not None:
-        solution = solve_hand(hand)
-        print_solution(solution, as_json)
-        if picture is not None:
-            if solution.grid is not None:
-                save_picture(picture, solution.grid)
-            else:
-                click.echo(f"note: no grid, {picture} not written", err=True)
-        exit_with(0 if solution.solved else 1)
-    exit_with(solve_batch(solve_hand, as_json))
+    if objective != "any":  # it runs its whole time limit: say so, rather than seem to hang
+        click.echo(
+            f"bananas: improving the grid ({objective}) for up to {time_limit:g} s a hand; "
+            "Ctrl-C stops and prints the best so far",
+            err=True,
+        )
+    try:
+        if hand is not None:
+            solution = solve_hand(hand)
+            print_solution(solution, as_json)
+            if picture is not None:
+                if solution.grid is not None:
+                    save_picture(picture, solution.grid)
+                else:
+                    click.echo(f"note: no grid, {picture} not written", err=True)
+            exit_with(0 if solution.solved else 1)
+        exit_with(solve_batch(solve_hand, as_json))
+    except StoppedSearch as stop:
+        if stop.best is not None:  # printed as a finished search's grid, then exit 130 (the group)
+            print_solution(stop.best, as_json)
+            click.echo("bananas: stopped: that grid is the best found so far", err=True)
+        raise
 
 
 INTERPRETED_SECONDS = 2.0  # an uncompiled first-run search, at ~1/75 of the speed, before it waits for the build
@@ -213,20 +230,72 @@ def make_solver(
     kernels.ready(lexicon, include_extend=False, interpret=objective == "any")
 
     def solve_hand(hand: TileCounts):
+        best = BestSoFar(objective != "any" and notices_wanted())
+
         def attempt(seconds: float):
             return search_solve(
-                hand, lexicon, time_limit=seconds, objective=objective, seed=seed, min_length=min_length
+                hand,
+                lexicon,
+                time_limit=seconds,
+                objective=objective,
+                seed=seed,
+                min_length=min_length,
+                on_better=best.show,
             )
 
-        if kernels.compiled(wait=False):
+        try:
+            if kernels.compiled(wait=False):
+                return attempt(time_limit)
+            first = attempt(min(time_limit, INTERPRETED_SECONDS))
+            if first.status != "timeout":
+                return first
+            kernels.compiled()  # a hand that needs the compiled speed waits for it
             return attempt(time_limit)
-        first = attempt(min(time_limit, INTERPRETED_SECONDS))
-        if first.status != "timeout":
-            return first
-        kernels.compiled()  # a hand that needs the compiled speed waits for it
-        return attempt(time_limit)
+        except KeyboardInterrupt:
+            raise StoppedSearch(best.latest) from None
+        finally:
+            best.clear()
 
     return solve_hand
+
+
+class StoppedSearch(KeyboardInterrupt):
+    """Ctrl-C during a hand's search, with the best grid found by then (a Solution, or None)."""
+
+    def __init__(self, best):
+        super().__init__()
+        self.best = best
+
+
+class BestSoFar:
+    """A search's better grids as it finds them: the latest kept (printed if Ctrl-C stops the
+    search: `StoppedSearch`), and, when `shown` (a terminal), one status line on stderr redrawn."""
+
+    def __init__(self, shown: bool):
+        self.shown = shown
+        self.latest = None  # a Solution once a grid is found
+        self._width = 0
+
+    def show(self, solution) -> None:
+        self.latest = solution
+        if self.shown:
+            grid = solution.grid
+            longest = max(map(len, solution.words))
+            text = (
+                f"best so far: {plural(len(solution.words), 'word')}, {grid.height}x{grid.width}, "
+                f"longest {longest} (found at {solution.elapsed_ms / 1000:.1f} s; Ctrl-C keeps it)"
+            )
+            self._draw(text)
+
+    def clear(self) -> None:
+        if self._width:
+            self._draw("")
+            click.echo("\r", nl=False, err=True)
+
+    def _draw(self, text: str) -> None:
+        # Pad over the previous text: a carriage return alone would leave its tail behind.
+        click.echo("\r" + text.ljust(self._width), nl=False, err=True)
+        self._width = len(text)
 
 
 def print_solution(solution, as_json: bool) -> None:

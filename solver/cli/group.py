@@ -1,8 +1,8 @@
 """The `bananas` command group (`solver.cli.main`).
 
 Exit codes, for every command: 0 success (valid grid / solved), 1 a well-formed "no"
-(invalid grid / not solved), 2 bad usage or input. Input errors print one line starting
-with `error: ` on stderr, never a traceback.
+(invalid grid / not solved), 2 bad usage or input, 130 stopped with Ctrl-C. Input errors print
+one line starting with `error: ` on stderr, never a traceback.
 
 Commands live by concern: `grids` (solve, check, words, peel, dump), `play`, `tournaments`
 (tournament, ladder), `spellevate`, `coach` (review, replay), `engine` (engine, serve), `warmup`
@@ -14,11 +14,14 @@ imports numba-backed modules inside its body only.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 from pathlib import Path
 
 import click
+
+INTERRUPTED = 130  # the exit code of a command stopped with Ctrl-C, as shells report it
 
 # name -> the module that defines it (the function is the name with '_' for '-').
 COMMANDS = {
@@ -76,6 +79,17 @@ def one_line(error: click.UsageError) -> click.UsageError:
     return OneLineUsageError(error.format_message(), error.ctx)  # exit code 2, as every UsageError
 
 
+def nearest_command(name: str) -> str | None:
+    """The command a mistyped or shortened name most likely meant: the only one it begins, else
+    the closest spelling (difflib's ratio of at least 0.6), else None."""
+    name = name.lower()
+    begun = [command for command in COMMANDS if command.startswith(name)]
+    if len(begun) == 1:
+        return begun[0]
+    close = difflib.get_close_matches(name, list(COMMANDS), n=1)
+    return close[0] if close else None
+
+
 class LazyGroup(click.Group):
     """A group whose commands are imported when run, not when the group is built. Usage errors,
     the group's own and its commands' (parsed in `invoke`), are one `error:` line."""
@@ -91,6 +105,19 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except click.UsageError as error:
             raise one_line(error) from None
+        except KeyboardInterrupt:
+            # Ctrl-C is the user's choice, not a failure: the shell's 130 (128 + SIGINT), without
+            # click's "Aborted!" (which would also exit 1, the code of a well-formed "no").
+            raise click.exceptions.Exit(INTERRUPTED) from None
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name = args[0] if args else ""
+        # Options and shell completion (resilient parsing: no error for a half-typed word) are click's.
+        if name in COMMANDS or name.startswith("-") or ctx.resilient_parsing:
+            return super().resolve_command(ctx, args)
+        nearest = nearest_command(name)
+        suggestion = f" Did you mean {nearest!r}?" if nearest else ""
+        raise OneLineUsageError(f"No such command {name!r}.{suggestion}", ctx)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -120,7 +147,11 @@ def main() -> None:
     shipped 'en' and 'fr', 'en@50' (common English words; levels 35 to 80), or a path to
     a file of words.
 
-    Exit codes: 0 valid / solved, 1 invalid / not solved, 2 bad usage or input.
+    Exit codes: 0 valid / solved, 1 invalid / not solved, 2 bad usage or input,
+    130 stopped with Ctrl-C.
+
+    Shell completion (bash): . <(_BANANAS_COMPLETE=bash_source bananas); zsh
+    and fish: see the README, "Shell completion".
 
     \b
     Examples:

@@ -18,12 +18,20 @@ ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def run() -> None:
-    """The console script: the bare path when it answers, else the whole command line."""
-    if answer(sys.argv[1:]):
-        sys.exit(0)
-    from solver.cli import main
+    """The console script: the bare path when it answers, else the whole command line.
 
-    main()
+    Piped, stdout is line-buffered, so `bananas play | tee` shows each event as it happens
+    rather than all of them at exit. Ctrl-C before click runs (or after) exits 130, quietly:
+    the group turns it into that exit code while a command runs."""
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # a TextIOWrapper
+    try:
+        if answer(sys.argv[1:]):
+            sys.exit(0)
+        from solver.cli import main
+
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)
 
 
 def answer(argv: list[str]) -> bool:

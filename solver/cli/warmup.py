@@ -7,14 +7,13 @@ search with (`solver.search.native`, in $BANANAS_CACHE/kernels), and numba's com
 library, games and the server use. Each takes seconds the first time. The package's build makes
 the first two for the default word list ahead of time, into the package
 (`solver.search.prebuilt`): where that worked, a first `bananas solve` builds
-nothing. On a terminal, `Notice` says on stderr what is being built and roughly for how long,
-with a spinner, and then how long it took; off a terminal (pipes, files, CI logs) the
-commands stay silent.
+nothing. `Notice` says on stderr what is being built and roughly for how long: on a terminal
+with a spinner, and then how long it took; off a terminal (pipes, files, CI logs) in one line
+as the build starts, for a build of seconds or more. A warm start builds nothing and says nothing.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import threading
@@ -35,10 +34,17 @@ if TYPE_CHECKING:
 # on the benchmark machine (benchmarks/results/*-startup.md).
 BUILD_SECONDS = {"extension": 20.0}
 
+# Off a terminal, a build expected to take this long or more is announced (a line each): a
+# pause long enough to wonder whether the command hangs. Shorter ones pass unsaid, as a line
+# per second-long step of a first run would be noise in a log.
+LINE_NOTICE_SECONDS = 2.0
+
 
 class Notice:
-    """On `stream`: '<spinner> building WHAT (once; about N s) 3.1 s', redrawn ten times a
-    second, then 'built WHAT in 3.4 s'. Use it only when the stream is a terminal."""
+    """Around a first run's build, on `stream`. On a terminal: '<spinner> building WHAT (once;
+    about N s) 3.1 s', redrawn ten times a second, then 'built WHAT in 3.4 s'. Elsewhere (a pipe,
+    a file, a CI log), where a redrawn line would be garbage: one line as it starts, 'bananas:
+    building WHAT (once; about N s)...', when it takes LINE_NOTICE_SECONDS or more."""
 
     FRAMES = "|/-\\"
 
@@ -58,13 +64,20 @@ class Notice:
         self._thread = threading.Thread(target=self._spin, daemon=True)
         self._width = 0
         self._started = started  # the work may have begun before the notice (a child process)
+        self._spinning = notices_wanted(stream)
 
     def __enter__(self) -> Notice:
         self._started = self._started or time.perf_counter()
-        self._thread.start()
+        if self._spinning:
+            self._thread.start()
+        elif self.seconds >= LINE_NOTICE_SECONDS:
+            self.stream.write(f"bananas: {self.doing} {self.what} (once; {self._estimate()})...\n")
+            self.stream.flush()
         return self
 
     def __exit__(self, *exc_info) -> None:
+        if not self._spinning:
+            return
         self._stop.set()
         self._thread.join()
         assert self._started is not None  # set by __enter__
@@ -77,13 +90,16 @@ class Notice:
     def _spin(self) -> None:
         frame = 0
         assert self._started is not None  # set by __enter__ before the thread starts
-        estimate = f"about {self.seconds:.0f} s" if self.seconds >= 1 else "about a second"
+        estimate = self._estimate()
         while True:
             elapsed = time.perf_counter() - self._started
             self._draw(f"{self.FRAMES[frame % 4]} {self.doing} {self.what} (once; {estimate}) {elapsed:.1f} s")
             frame += 1
             if self._stop.wait(0.1):
                 return
+
+    def _estimate(self) -> str:
+        return f"about {self.seconds:.0f} s" if self.seconds >= 1 else "about a second"
 
     def _draw(self, text: str, end: str = "") -> None:
         # Pad over the previous text: a carriage return alone would leave its tail behind.
@@ -98,9 +114,8 @@ def notices_wanted(stream: TextIO | None = None) -> bool:
 
 
 def show_build_notices() -> None:
-    """Announce every cold word-list build of this process on stderr (when it is a terminal)."""
-    if notices_wanted():
-        set_build_notice(lambda what, seconds: Notice(sys.stderr, what, seconds))
+    """Announce every cold word-list build of this process on stderr (`Notice`)."""
+    set_build_notice(lambda what, seconds: Notice(sys.stderr, what, seconds))
 
 
 class CompileWatch:
@@ -142,21 +157,31 @@ class CompileWatch:
             self._notice.__exit__(*exc_info)
 
 
-# Cold JIT compile of each entry kernel (with its callees), benchmarks/results/*-startup.md.
-ENTRY_COMPILE_SECONDS = {"search": 15.0, "hostable_letters": 1.0, "lay_grid": 1.5}
+# Cold JIT compile of each entry kernel (with its callees; `native.ENTRIES`, every one:
+# tests/cli/test_startup.py), benchmarks/results/*-startup.md and issue 38's cold `bananas play`.
+ENTRY_COMPILE_SECONDS = {
+    "search": 15.0,
+    "hostable_letters": 1.0,
+    "word_letter_counts": 1.0,
+    "lay_grid": 1.5,
+    "word_search": 10.0,
+}
+_watching: list[bool] = []  # [True] once this process listens to numba's compiles
 
 
 def show_compile_notices() -> None:
-    """On a terminal, announce each JIT compile of an entry kernel (the search, the proof
-    pre-check, laying a grid) in this process, whichever command triggers it; loads from
-    numba's cache raise no compile event, so a warm start shows nothing."""
+    """Announce each JIT compile of an entry kernel (the search, the proofs' pre-checks, laying
+    a grid) in this process on stderr (`Notice`), whichever command triggers it; loads from
+    numba's cache raise no compile event, so a warm start says nothing. Once a process: a
+    command run in-process again (the tests' CliRunner) adds no second listener."""
     from solver.search import native
 
-    if notices_wanted():
-        native.when_numba_is_needed(lambda: _watch_entry_compiles(sys.stderr))
+    if not _watching:
+        _watching.append(True)
+        native.when_numba_is_needed(_watch_entry_compiles)
 
 
-def _watch_entry_compiles(stream: TextIO) -> None:
+def _watch_entry_compiles() -> None:
     from numba.core import event
 
     from solver.search.native import ENTRIES, KERNELS_PACKAGE
@@ -165,11 +190,15 @@ def _watch_entry_compiles(stream: TextIO) -> None:
 
     class EntryCompiles(event.Listener):
         def on_start(self, ev: event.Event) -> None:
-            function = ev.data["dispatcher"].py_func
+            # Whatever raised the event (not always a dispatcher of ours): nothing to announce.
+            function = getattr(ev.data.get("dispatcher"), "py_func", None)
+            name, module = getattr(function, "__name__", ""), getattr(function, "__module__", "") or ""
             notice = None
-            if not depth and function.__module__.startswith(f"{KERNELS_PACKAGE}.") and function.__name__ in ENTRIES:
-                what = f"the solver's {function.__name__} kernel"
-                notice = Notice(stream, what, ENTRY_COMPILE_SECONDS[function.__name__], ("compiling", "compiled"))
+            if not depth and module.startswith(f"{KERNELS_PACKAGE}.") and name in ENTRIES:
+                what = f"the solver's {name} kernel"
+                seconds = ENTRY_COMPILE_SECONDS[name]
+                # sys.stderr as it is now: a command run in-process swaps it between runs.
+                notice = Notice(sys.stderr, what, seconds, ("compiling", "compiled"))
                 notice.__enter__()
             depth.append(notice)
 
@@ -253,12 +282,7 @@ class KernelPrep:
         from solver.search import native
 
         if self.building():
-            notice = (
-                Notice(sys.stderr, "the solver", BUILD_SECONDS["extension"], ("compiling", "compiled"), self.started)
-                if notices_wanted()
-                else contextlib.nullcontext()
-            )
-            with notice:
+            with Notice(sys.stderr, "the solver", BUILD_SECONDS["extension"], ("compiling", "compiled"), self.started):
                 if self.builder is not None:
                     self.builder.wait()
                 else:
@@ -308,7 +332,6 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
     from solver.search.solving import warm_kernels
 
     show_build_notices()
-    stream = sys.stderr if notices_wanted() else None
     specs = lexicons or SHIPPED
     wanted: list[tuple[str, int | None]] = [(spec, None) for spec in specs]
     if "en" in specs:
@@ -327,7 +350,7 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
         state = "built at install" if native.extension_dir() == native.prebuilt_extension_dir() else "cached"
     else:
         native.failure_note().unlink(missing_ok=True)  # warm-up retries a build that failed before
-        with CompileWatch("the fast-start extension", BUILD_SECONDS["extension"], stream):
+        with CompileWatch("the fast-start extension", BUILD_SECONDS["extension"], sys.stderr):
             problem = native.build_extension()
         state = f"not built ({problem}); the solver runs on numba's JIT" if problem else done("built", started)
     click.echo(f"fast-start extension: {state}")

@@ -48,13 +48,26 @@ MAX_HOLDERS = 2_000  # a letter held by more distinct words than this is not sca
 def word_count_vectors(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> np.ndarray | None:
     """The distinct letter-count vectors (int8[rows, 26]) of the words `tiles` spell, or None
     when there are too many to list."""
+    counts = _spelled_word_counts(tiles, lexicon, min_length)
+    return None if counts is None else np.unique(counts, axis=0)
+
+
+def longest_spelled_word(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> int:
+    """How many letters the longest word `tiles` spell has (0: none), or `len(tiles)` when the
+    words are too many to list (no word is longer: a bound all the same). Milliseconds."""
+    counts = _spelled_word_counts(tiles, lexicon, min_length)
+    if counts is None:
+        return len(tiles)
+    return int(counts.sum(axis=1, dtype=np.int64).max(initial=0))
+
+
+def _spelled_word_counts(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> np.ndarray | None:
+    """The letter counts of every word `tiles` spell (a row each, repeats kept), or None."""
     out = np.zeros((MAX_PROOF_WORDS, 26), dtype=np.int8)
     hand = tiles.counts.astype(np.int64).copy()
     graph = layout.graph_of(lexicon.forward, lexicon.reverse)
     count = spelling.word_letter_counts(hand, min_length, WALK_BUDGET, graph, out)
-    if count < 0:
-        return None
-    return np.unique(out[:count], axis=0)
+    return None if count < 0 else out[:count]
 
 
 def counting_proofs(tiles: TileCounts, lexicon: Lexicon, min_length: int, time_limit: float = 1.0) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import math
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,8 +32,8 @@ from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.kernels import layout, movesearch, spelling
 from solver.search.native import search_clock
-from solver.search.objectives import OBJECTIVES, objective_key
-from solver.search.proofs import counting_proofs
+from solver.search.objectives import OBJECTIVES, best_possible_key, objective_key
+from solver.search.proofs import counting_proofs, longest_spelled_word
 
 # Move-ordering weight of the letters of each tier of tiles.HARDNESS_TIERS (hardest first): hard
 # letters are spent early. The kernels take the first word's letter by weight, then alphabet,
@@ -58,16 +58,33 @@ _SEEDED_ORDERING = default_ordering(SEEDED_NOISE)
 
 @dataclass
 class Solution:
-    """What `solve` returns. `grid` is None unless status is 'solved'."""
+    """What `solve` and `extend` return: how the search ended and, when it found one, the grid.
+    `to_json` is the `bananas solve --json` object, the same fields."""
 
     tiles: TileCounts
+    """Every tile the grid must use: the hand (for `extend`, the base grid's tiles and the added ones)."""
     status: str
+    """How the search ended: 'solved' (a grid: `grid`, `words`), 'no-grid' (proved
+    impossible: `proof` says how), 'exhausted' (every move sequence tried, no grid, no proof)
+    or 'timeout' (the time limit or `max_nodes` came first). The module's docstring says more."""
     grid: Grid | None = None
+    """The grid found, of exactly `tiles`; None unless `status` is 'solved'."""
     words: list[str] = field(default_factory=list)
+    """The grid's words, across then down, each direction in the order of its first cell (a word
+    that occurs twice is listed twice); empty without a grid."""
     elapsed_ms: float = 0.0
+    """The search's time in milliseconds (the word list's load and a first compile come before
+    its clock starts); with an objective other than 'any', up to the time limit."""
     nodes: int = 0
+    """Search nodes visited (positions examined): the work done. For objective 'any', or under
+    `max_nodes`, the same on every machine for a given hand and seed; the other objectives
+    search until the time limit, so their count follows the machine's speed."""
     objective: str = "any"
+    """What the search optimised: 'any', 'fewest-words', 'compact' or 'longest-word'
+    (`solver.search.objectives`)."""
     proof: str = ""
+    """For 'no-grid', why no grid exists, in words (one tile; a letter no word holds; the
+    letter counts; an exhaustive search); empty otherwise."""
 
     @property
     def solved(self) -> bool:
@@ -335,12 +352,17 @@ def solve(
     min_length: int = 2,
     max_nodes: int | None = None,
     plan: SearchPlan | None = None,
+    on_better: Callable[[Solution], None] | None = None,
 ) -> Solution:
     """Build a grid using every tile of `tiles`.
 
     Returns as soon as a grid is found for objective 'any'; for the other objectives it
     keeps searching for better grids until `time_limit` seconds (or the search space)
-    run out and returns the best. `seed` varies the move order (same seed, same result).
+    run out and returns the best, or sooner when a grid reaches what no grid can beat (such as
+    a longest word as long as the hand spells, in two words; not under `max_nodes`, whose node
+    counts are a cost the bots are charged). `on_better`, if given, is called with each better
+    grid as the search finds it (a 'solved' Solution: a progress display, the best so far when
+    the caller is interrupted). `seed` varies the move order (same seed, same result).
 
     `tiles` is a TileCounts or a string of letters ('AEEIRST', any case); `lexicon` a Lexicon
     or a name for `get_lexicon` ('en', 'fr', a path); `time_limit` is in wall-clock seconds
@@ -374,7 +396,8 @@ def solve(
         return Solution(
             tiles, "no-grid", elapsed_ms=(search_clock() - started) * 1000, objective=objective, proof=proof
         )
-    return _search(tiles, lexicon, None, started, time_limit, objective, seed, min_length, max_nodes, plan)
+    settings = (started, time_limit, objective, seed, min_length, max_nodes, plan, on_better)
+    return _search(tiles, lexicon, None, *settings)
 
 
 def extend(
@@ -402,7 +425,7 @@ def extend(
         return Solution(
             base.tiles(), "solved", base, [w.text for w in find_words(base)], (search_clock() - started) * 1000
         )
-    return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes, plan)
+    return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes, plan, None)
 
 
 def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, *settings) -> Solution:
@@ -425,8 +448,10 @@ def _run_phases(
     min_length: int,
     max_nodes: int | None,
     plan: SearchPlan | None,
+    on_better: Callable[[Solution], None] | None,
 ) -> Solution:
-    """Run the phases on `space` until a grid (objective 'any'), the deadline, or exhaustion."""
+    """Run the phases on `space` until a grid (objective 'any'), the deadline, exhaustion, or a
+    grid no other beats."""
     deadline = started + time_limit
     all_tiles = tiles if base is None else tiles + base.tiles()
 
@@ -446,6 +471,7 @@ def _run_phases(
     phases = (plan or engine_plan(objective)).phases(len(tiles))
     best: Grid | None = None
     best_key: tuple = ()
+    unbeatable = _unbeatable_key(tiles, lexicon, base, objective, min_length, max_nodes)
     nodes = 0
     for phase in phases:
         run = _Run(space, tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base)
@@ -470,6 +496,10 @@ def _run_phases(
                 if best is None or key < best_key:
                     best, best_key = grid, key
                     _tighten_bounds(run, objective, grid)
+                    if on_better is not None:
+                        on_better(finish("solved", grid, nodes + run.nodes))
+                    if key == unbeatable:  # the time left would find nothing better
+                        return finish("solved", grid, nodes + run.nodes)
             elif status == layout.EXHAUSTED:
                 break
             if phase.node_limit is not None and run.nodes >= phase.node_limit:
@@ -551,6 +581,18 @@ def _next_slice(current: int, done: int, slice_started: float, deadline: float) 
     per_node = (now - slice_started) / max(done, 1)
     budget = min((deadline - now) / 4, 0.02)
     return int(max(1, min(current * 2, budget / max(per_node, 1e-7))))
+
+
+def _unbeatable_key(
+    tiles: TileCounts, lexicon: Lexicon, base: Grid | None, objective: str, min_length: int, max_nodes: int | None
+) -> tuple | None:
+    """The objective's key that no grid beats, for a search that may stop on reaching it; None
+    for one that may not: objective 'any' (its first grid ends it anyway), `extend`, and a
+    search capped in nodes, which spends its nodes as it always did (the bots' clock charges
+    them: their measured paces stay)."""
+    if objective == "any" or base is not None or max_nodes is not None:
+        return None
+    return best_possible_key(objective, len(tiles), longest_spelled_word(tiles, lexicon, min_length), min_length)
 
 
 def _tighten_bounds(run: _Run, objective: str, grid: Grid) -> None:

@@ -4,6 +4,8 @@ clear error), from the command line or in a background thread (tests, embedding)
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import socket
 import threading
 import time
@@ -129,7 +131,55 @@ def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
 
 def url_of(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
+    return http_url(host, port)
+
+
+def http_url(host: str, port: int) -> str:
     return f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+
+
+def urls_to_play_at(sock: socket.socket) -> list[str]:
+    """Where a browser reaches the server listening on `sock`: its address; for every interface
+    (0.0.0.0, ::), which no browser can open, the loopback first, then the machine's addresses
+    on its networks (those a phone on the same network opens)."""
+    host, port = sock.getsockname()[:2]
+    if not ipaddress.ip_address(host).is_unspecified:
+        return [url_of(sock)]
+    ipv6 = sock.family == socket.AF_INET6
+    ipv4 = not ipv6 or not sock.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY)  # dual stack
+    hosts = ["127.0.0.1"] * ipv4 + ["::1"] * ipv6
+    hosts += network_addresses(socket.AF_INET) * ipv4 + network_addresses(socket.AF_INET6) * ipv6
+    return [http_url(name, port) for name in hosts]
+
+
+def network_addresses(family: socket.AddressFamily) -> list[str]:
+    """This machine's addresses of `family` on its networks (not loopback, not link-local, which
+    needs an interface's name in a URL): those its host name resolves to, and the one its
+    default route leaves from. No lookup leaves the machine but the host name's, no packet is
+    sent, and a machine without a network gives none."""
+    found: set[str] = set()
+    with contextlib.suppress(OSError):  # a host name that does not resolve
+        resolved = socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_STREAM)
+        found |= {str(info[4][0]) for info in resolved}
+    found |= set(filter(None, [routed_address(family)]))
+    addresses = {ipaddress.ip_address(address.partition("%")[0]) for address in found}
+    usable = [a for a in addresses if not (a.is_loopback or a.is_link_local or a.is_unspecified)]
+    return [str(address) for address in sorted(usable)]
+
+
+# Documentation addresses (RFC 5737, RFC 3849): a route to them is the default route's.
+ROUTE_PROBES = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
+
+
+def routed_address(family: socket.AddressFamily) -> str | None:
+    """The address the default route leaves from, or None without one: connecting a UDP
+    socket only picks the route, and sends nothing."""
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.connect((ROUTE_PROBES[family], 9))
+            return probe.getsockname()[0]
+    except OSError:  # no route: no network, or none of this family
+        return None
 
 
 def serve_forever(sock: socket.socket, config: WebConfig) -> None:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import FakeTerminal, assert_one_error_line, bananas_script, run_cli
+from helpers import FakeTerminal, assert_one_error_line, bananas_script, run_cli, without_build_notices
 
 from solver.cli import common as cli
 from solver.cli import grids
@@ -89,6 +89,20 @@ def test_check_json_output(grid_file):
     assert data["components"] == 1
     assert data["missing"] == data["extra"] == ""
     assert data["problems"] == ["not a word: AXP (down at row 1, column 2)"]
+
+
+def test_check_counts_positions_from_1_in_text_and_from_0_in_json(grid_file):
+    """Issue 38: the two differ on purpose (people read the text, programs index the JSON);
+    README, "Positions", and `check --help` say so."""
+    path = grid_file("CAT\nA..\nXYZ\n")
+    text = run_cli("check", path).stdout
+    data = json.loads(run_cli("check", path, "--json").stdout)
+    assert [word["cells"][0] for word in data["invalid_words"]] == [[2, 0], [0, 0]]  # XYZ across, CAX down
+    for word in data["invalid_words"]:
+        row, col = word["cells"][0]
+        line = f"not a word: {word['word']} ({word['direction']} at row {row + 1}, column {col + 1})"
+        assert line in text.splitlines() and line in data["problems"]
+    assert "from 1" in run_cli("check", "--help").stdout and "from 0" in run_cli("check", "--help").stdout
 
 
 def test_check_reads_json_rows_and_solve_results_from_stdin():
@@ -249,6 +263,44 @@ def test_solve_same_seed_same_grid():
     assert first["grid"] == second["grid"]
 
 
+def test_solve_with_an_objective_says_it_may_take_its_time_limit():
+    """Issue 38: `--objective compact` ran 10 s with nothing on screen."""
+    result = run_cli("solve", "AACMPT", "--objective", "fewest-words", "--time-limit", "5")
+    assert result.exit_code == 0, result.output
+    assert without_build_notices(result.stderr).splitlines() == [
+        "bananas: improving the grid (fewest-words) for up to 5 s a hand; Ctrl-C stops and prints the best so far"
+    ]
+    assert without_build_notices(run_cli("solve", "AACMPT").stderr) == ""  # the first grid is the answer
+
+
+def test_ctrl_c_during_an_objective_search_prints_the_best_grid_so_far(monkeypatch):
+    import solver.search.solving
+
+    search = solver.search.solving.solve
+
+    def interrupted(*args, on_better, **kwargs):
+        on_better(search(*args, **kwargs))  # a better grid found, then Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver.search.solving, "solve", interrupted)
+    result = run_cli("solve", "AACMPT", "--objective", "compact", "--json")
+    assert result.exit_code == 130
+    assert_valid_solution(json.loads(result.stdout), "AACMPT")
+    stopped = "bananas: stopped: that grid is the best found so far"
+    assert without_build_notices(result.stderr).splitlines()[-1] == stopped
+
+
+def test_the_best_so_far_is_one_line_redrawn_on_a_terminal(capsys, en):
+    from solver.search.solving import solve
+
+    best = grids.BestSoFar(shown=True)
+    best.show(solve("AACMPT", en, objective="fewest-words", time_limit=5))
+    best.clear()
+    shown = capsys.readouterr().err
+    assert shown.startswith("\rbest so far: 2 words, ") and ", longest 4 (" in shown
+    assert shown.endswith("\r") and "\n" not in shown  # cleared: the grid prints from the line's start
+
+
 def test_solve_batch_writes_one_json_line_per_hand():
     result = run_cli("solve", "-", "--json", "--time-limit", "30", input="CAT\n\n# a comment\nmap\n  tacs  \n")
     assert result.exit_code == 0
@@ -348,7 +400,9 @@ CLICK_USAGE_ERRORS = {
     "not a choice": (["solve", "CAT", "--objective", "best"], "Invalid value for '--objective'"),
     "missing option": (["peel", "S"], "Missing option '--grid'"),
     "missing argument": (["words"], "Missing argument 'LETTERS'"),
-    "unknown command": (["slove", "CAT"], "No such command 'slove'"),
+    "mistyped command": (["slove", "CAT"], "No such command 'slove'. Did you mean 'solve'?"),
+    "shortened command": (["tourn", "--games", "2"], "No such command 'tourn'. Did you mean 'tournament'?"),
+    "unknown command": (["xyzzy"], "No such command 'xyzzy'. (see"),
     "unknown group option": (["--bogus"], "No such option '--bogus'"),
 }
 
@@ -381,7 +435,67 @@ def test_help_lists_every_command_with_an_example():
     assert "bananas solve CATMAP" in result.stdout
 
 
+def test_ctrl_c_exits_130_without_aborted(monkeypatch):
+    """Ctrl-C while a command runs: the shell's 130, no click "Aborted!" (exit 1), no traceback.
+    The real signal, through the console script: test_ctrl_c_stops_the_installed_script."""
+    import solver.cli.grids
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver.cli.grids, "parse_hand", interrupted)
+    result = run_cli("words", "AEIRST")
+    assert result.exit_code == 130, result.output
+    assert "Aborted" not in result.output and "Traceback" not in result.output
+
+
 # -- the installed entry point --------------------------------------------------------
+
+
+def test_shell_completion_through_the_console_script():
+    """README, "Shell completion": click's completion answers through the console script
+    (`solver.cli.plain:run`, whose bare path must not take the completion's call)."""
+    bananas = bananas_script()
+    source = subprocess.run(
+        [bananas], capture_output=True, text=True, env={**subprocess_env(), "_BANANAS_COMPLETE": "bash_source"}
+    )
+    assert source.returncode == 0 and "_bananas_completion" in source.stdout, source.stderr
+    cases = (
+        ("bananas so", "plain,solve"),
+        ("bananas solve --objective ", "plain,compact"),
+        ("bananas xyz --", "plain,--help"),  # an unknown command is no error while completing
+    )
+    for words, expected in cases:
+        env = {**subprocess_env(), "_BANANAS_COMPLETE": "bash_complete", "COMP_WORDS": words}
+        env["COMP_CWORD"] = str(len(words.split(" ")) - 1)
+        completed = subprocess.run([bananas], capture_output=True, text=True, env=env)
+        assert expected in completed.stdout.splitlines(), (words, completed.stdout, completed.stderr)
+
+
+def test_ctrl_c_stops_the_installed_script():
+    """A real SIGINT to the console script mid-game: exit 130 and nothing on stderr. The game's
+    first line arrives before it ends although stdout is a pipe: the script line-buffers it."""
+    import select
+    import signal
+
+    process = subprocess.Popen(
+        [bananas_script(), "play", "--seed", "1", "--realtime"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=subprocess_env(),
+        # A process started from a non-interactive shell may inherit SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        ready, _, _ = select.select([process.stdout], [], [], 120)  # a first run may compile first
+        assert ready, "no line before the game's end: stdout is not line-buffered"
+        assert process.stdout.readline().startswith(b"classic (en), seed 1")
+        process.send_signal(signal.SIGINT)
+        stderr = process.communicate(timeout=60)[1]
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert b"Aborted" not in stderr and b"Traceback" not in stderr
 
 
 def test_entry_point_exit_codes(grid_file):
@@ -415,7 +529,7 @@ def test_entry_point_stops_quietly_when_the_reader_goes_away():
     process.stdout.close()
     stderr = process.communicate(timeout=60)[1]
     assert process.returncode == 1
-    assert stderr == b""
+    assert without_build_notices(stderr.decode()) == ""
 
 
 def test_check_does_not_import_numba(grid_file):

@@ -16,6 +16,7 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from helpers import without_build_notices
 
 from solver.cli import main as cli
 
@@ -191,7 +192,7 @@ def problems_of(args: list[str], result, elapsed: float) -> list[str]:
         problems.append(f"{elapsed:.1f} s: {shown}")
     if result.exit_code not in (0, 1, 2) or result.exception and not isinstance(result.exception, SystemExit):
         problems.append(f"exit {result.exit_code} ({result.exception!r}): {shown}")
-    stderr = result.stderr
+    stderr = without_build_notices(result.stderr)  # a first run's build may be announced first
     if "Traceback" in stderr or "Traceback" in result.output:
         problems.append(f"traceback: {shown}")
     if result.exit_code == 2:

@@ -10,10 +10,18 @@ log the first one writes), in-process, with the small shell they use: `|`, `<`, 
 sweep stays cheap; a `--human` game gets `quit` on stdin (the table is set, the first turn
 shown, then the person leaves); a `--scheduler` example plays on a
 local Dask cluster (slow: tests/play/test_cluster.py is the quick test of `--scheduler`).
+
+The README's sessions also show what a command prints: the lines under a `$ bananas ...` line,
+to the next one or the block's end, are compared with what it prints (issue 38: the first
+`bananas solve` sample showed another grid than the command's), so a sample cannot go stale.
+Times (`2 ms`) are any time; a sample that ends in `...` is the output's first lines; a JSON
+sample is the same object wrapped as it reads best, any `elapsed_ms`. A line whose series is
+shortened here prints another output than its sample: none is compared.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -39,9 +47,52 @@ def help_examples() -> dict[str, list[str]]:
     }
 
 
-def readme_examples() -> list[str]:
+def readme_sessions() -> dict[str, list[str]]:
+    """The README's `$ bananas ...` lines, in order, each with the output shown under it: the
+    lines indented as it is, up to the next prompt, the end of a fenced block, or a line less
+    indented (blank lines within belong to the output; trailing ones do not)."""
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
-    return [match.group(1) for match in map(PROMPT.match, lines) if match]
+    sessions: dict[str, list[str]] = {}
+    for at, line in enumerate(lines):
+        match = PROMPT.match(line)
+        if match is None:
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        shown = []
+        for following in lines[at + 1 :]:
+            if PROMPT.match(following) or following.startswith("```"):
+                break
+            if following.strip() and not following.startswith(indent):
+                break
+            shown.append(following[len(indent) :])
+        while shown and not shown[-1].strip():
+            shown.pop()
+        sessions[match.group(1)] = shown
+    return sessions
+
+
+def readme_examples() -> list[str]:
+    return list(readme_sessions())
+
+
+def normalized(lines: list[str]) -> list[str]:
+    """Output lines with every time (`2 ms`, `0.4 ms`) made the same."""
+    return [re.sub(r"\b\d+(\.\d+)? ms\b", "N ms", line.rstrip()) for line in lines]
+
+
+def assert_shown_as_printed(line: str, shown: list[str], printed: str) -> None:
+    """README's sample `shown` under `line` is what the command `printed` (see the docstring)."""
+    if len(shown) > 1 and shown[0].startswith("{"):
+        expected, actual = json.loads(" ".join(shown)), json.loads(printed)
+        for data in (expected, actual):
+            data.pop("elapsed_ms", None)
+        assert actual == expected, f"README's sample of `{line}` is stale; it prints:\n{printed}"
+        return
+    expected = normalized(shown)
+    actual = normalized(printed.splitlines())
+    if expected and expected[-1] == "...":
+        expected, actual = expected[:-1], actual[: len(expected) - 1]
+    assert actual == expected, f"README's sample of `{line}` is stale; it prints:\n{printed}"
 
 
 def example_sets() -> list:
@@ -71,6 +122,17 @@ def test_the_help_texts_and_the_readme_have_examples():
     assert all(param.values[0] for param in EXAMPLE_SETS)
 
 
+def test_the_readme_shows_what_its_sessions_print():
+    """The samples are read as the README lays them out (the comparison itself runs in
+    test_every_example_runs)."""
+    sessions = readme_sessions()
+    assert sessions["bananas solve AEEIRSTQUNLDOGCABHMPR"][-1].startswith("# solved: 21 tiles, ")
+    assert sessions["bananas solve AACMPT --json"][0].startswith('{"tiles": "AACMPT"')
+    assert sessions["bananas play --players 2 --bots reckless,easy --seed 8 --json > game.jsonl"] == []
+    review = sessions["bananas review game.jsonl"]
+    assert review[0].startswith("== hand 1: ") and "" in review and review[-1] == "..."
+
+
 def shortened(args: list[str], scheduler: str | None, workers: bool) -> list[str]:
     """The example's arguments with its series cut to one rotation group, its cluster ours,
     and (unless `workers`) its games played in this process."""
@@ -86,9 +148,11 @@ def shortened(args: list[str], scheduler: str | None, workers: bool) -> list[str
     return out
 
 
-def run_line(line: str, scheduler: str | None = None, workers: bool = False) -> None:
-    """One example line: `echo TEXT |`, `bananas ARGS [< FILE] [> FILE]`, joined by `|`."""
+def run_line(line: str, scheduler: str | None = None, workers: bool = False) -> str | None:
+    """One example line: `echo TEXT |`, `bananas ARGS [< FILE] [> FILE]`, joined by `|`. What
+    it prints, unless a series was shortened (then None: not what the line prints)."""
     text: str | None = None
+    as_written = True
     stages = [stage.strip() for stage in line.split(" | ")]
     for stage in stages:
         words = shlex.split(stage)
@@ -107,12 +171,15 @@ def run_line(line: str, scheduler: str | None = None, workers: bool = False) -> 
             del args[at : at + 2]
         if "--human" in args:
             text = "quit\n"  # sit down, see the first turn, leave
-        result = run_cli(*shortened(args, scheduler, workers), input=text)
+        run_args = shortened(args, scheduler, workers)
+        as_written = as_written and run_args == args
+        result = run_cli(*run_args, input=text)
         assert result.exit_code == 0, f"{line}\n{result.output}"
         assert "Traceback" not in result.output
         if target is not None:
             Path(target).write_text(result.stdout)
         text = result.stdout
+    return text if as_written else None
 
 
 @pytest.fixture
@@ -129,11 +196,14 @@ def scheduler(request):
 
 
 @pytest.mark.parametrize(("lines", "workers"), EXAMPLE_SETS)
-def test_every_example_runs(lines, workers, scheduler, tmp_path, monkeypatch, en):
+def test_every_example_runs(lines, workers, scheduler, tmp_path, monkeypatch, en, request):
     monkeypatch.chdir(tmp_path)
     solved = run_cli("solve", GRID_HAND)
     assert solved.exit_code == 0, solved.output
     Path("grid.txt").write_text(solved.stdout)
     Path("hands.txt").write_text(HANDS)
+    shown = readme_sessions() if request.node.callspec.id.startswith("README.md") else {}
     for line in lines:
-        run_line(line, scheduler, workers)
+        printed = run_line(line, scheduler, workers)
+        if shown.get(line) and printed is not None:
+            assert_shown_as_printed(line, shown[line], printed)

@@ -22,12 +22,12 @@ def test_spellevate_command_prints_rounds_and_rejects_two_players():
 def test_one_game_with_named_bots_as_json_lines(tmp_path):
     result = run_cli("spellevate", "--bots", "planner,simple,simple", "--seed", "2", "--json")
     assert result.exit_code == 0
-    events = [json.loads(line) for line in result.output.splitlines()]
+    events = [json.loads(line) for line in result.stdout.splitlines()]  # stderr may say a build
     assert events[0]["event"] == "lead_draw" and events[-1]["event"] == "win"
     assert sum(events[-1]["scores"]) == 0
     path = tmp_path / "game.jsonl"
     again = run_cli("spellevate", "--bots", "planner,simple,simple", "--seed", "2", "--json", str(path))
-    assert again.exit_code == 0 and path.read_text() == result.output  # same seed, same game
+    assert again.exit_code == 0 and path.read_text() == result.stdout  # same seed, same game
 
 
 def test_series_table_and_json(tmp_path):

@@ -31,7 +31,8 @@ from test_proofs import crossing_claim_holds
 
 from solver.core.grid import find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
-from solver.search.proofs import LETTER_COUNTS, letter_count_proof
+from solver.search.objectives import best_possible_key, objective_key
+from solver.search.proofs import LETTER_COUNTS, letter_count_proof, longest_spelled_word
 from solver.search.reference import exhaustive_grid_exists
 from solver.search.solving import (
     BEST_GRID_PLAN,
@@ -557,6 +558,48 @@ def test_completed_fewest_words_search_beats_every_other_grid(en, any_solutions)
                     f"found {len(other.words)}:\n{other.grid}"
                 )
     assert checked, "no fewest-words search finished early"
+
+
+def test_the_best_possible_keys_are_the_bounds_of_the_docstring():
+    assert best_possible_key("longest-word", 6, 4, 2) == (-4, 2)  # two words at least
+    assert best_possible_key("longest-word", 5, 5, 2) == (-5, 1)  # one word may hold every tile
+    assert best_possible_key("fewest-words", 6, 4, 2) == (2, 3 * 4)  # 4 + 3 - 1 tiles, a 4x3 box
+    assert best_possible_key("fewest-words", 21, 16, 2) == (2, 6 * 16)
+    assert best_possible_key("fewest-words", 5, 5, 2) == (1, 5)
+    assert best_possible_key("compact", 6, 4, 2) == (6, 1)
+    assert best_possible_key("any", 6, 4, 2) == ()
+
+
+@pytest.mark.parametrize("objective", ["fewest-words", "compact", "longest-word"])
+def test_no_grid_beats_the_best_possible_key(en, any_solutions, objective):
+    """The early stop is sound: every grid found, by any search, is at or above the bound."""
+    for hand, first in any_solutions[:6]:
+        bound = best_possible_key(objective, len(hand), longest_spelled_word(hand, en, 2), 2)
+        best, _ = timed_solve(hand, en, time_limit=0.2, objective=objective)
+        for grid in (first.grid, best.grid):
+            assert objective_key(objective, grid) >= bound, f"{hand.letters()} {objective}:\n{grid}"
+
+
+def test_a_search_stops_at_a_grid_nothing_beats(en):
+    """Issue 38: an objective's search ran its whole time limit even when its grid was the best
+    there could be. AACMPT spells no word of more than 4 letters: two words crossing in a 4x3
+    box is the fewest words, in the smallest box two words allow."""
+    result, elapsed = timed_solve("AACMPT", en, time_limit=60.0, objective="fewest-words")
+    assert result.solved and len(result.words) == 2
+    assert elapsed < 10  # a bound that only catches a search run to its limit
+    assert objective_key("fewest-words", result.grid) == best_possible_key("fewest-words", 6, 4, 2)
+    # Capped in nodes, a search spends them as it always did: the bots' clock charges them.
+    capped = solve("AACMPT", en, time_limit=60.0, objective="fewest-words", max_nodes=2000)
+    assert capped.words == result.words and capped.nodes > result.nodes
+
+
+def test_on_better_sees_each_better_grid_as_it_is_found(en, any_solutions):
+    hand = any_solutions[0][0]
+    seen = []
+    result = solve(hand, en, time_limit=0.5, objective="compact", on_better=seen.append)
+    keys = [objective_key("compact", found.grid) for found in seen]
+    assert keys and keys == sorted(keys, reverse=True) and len(set(keys)) == len(keys)  # each strictly better
+    assert all(found.status == "solved" for found in seen) and str(seen[-1].grid) == str(result.grid)
 
 
 # -- 7. min_length=3 ----------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from helpers import (
     new_room,
     request,
     run_bounded,
+    run_cli,
     start_server,
 )
 from websockets.asyncio.client import connect
@@ -466,3 +467,44 @@ def test_serve_rejects_bad_settings_with_one_error_line(arguments, message):
     )
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def fake_host_addresses(monkeypatch, resolved: list[str], routed: str | None) -> None:
+    """The machine's host name resolves to `resolved`; its default route leaves from `routed`."""
+    import solver.web.uvicorn_runner as runner
+
+    def getaddrinfo(name, port, family=0, kind=0, *more):
+        assert name == socket.gethostname()
+        return [(family, kind, 6, "", (address, 0)) for address in resolved]
+
+    monkeypatch.setattr(runner.socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(runner, "routed_address", lambda family: routed)
+
+
+def test_a_server_on_every_interface_is_played_at_the_loopback_and_the_networks(monkeypatch):
+    """Issue 38: `--host 0.0.0.0` named http://0.0.0.0:PORT, which no browser opens. Loopback
+    and link-local addresses, and repeats, are left out; the route's address counts too."""
+    from solver.web.uvicorn_runner import bind, urls_to_play_at
+
+    fake_host_addresses(monkeypatch, ["192.168.1.20", "127.0.1.1", "192.168.1.20", "169.254.3.4"], "10.1.2.3")
+    with bind("0.0.0.0", 0) as sock:
+        port = sock.getsockname()[1]
+        assert urls_to_play_at(sock) == [f"http://{host}:{port}/" for host in ("127.0.0.1", "10.1.2.3", "192.168.1.20")]
+    fake_host_addresses(monkeypatch, [], None)  # no network at all
+    with bind("0.0.0.0", 0) as sock:
+        assert urls_to_play_at(sock) == [f"http://127.0.0.1:{sock.getsockname()[1]}/"]
+    with bind("127.0.0.1", 0) as sock:  # an address of its own: that one
+        assert urls_to_play_at(sock) == [f"http://127.0.0.1:{sock.getsockname()[1]}/"]
+
+
+def test_serve_on_every_interface_says_where_to_play_and_how_links_reach_other_devices(monkeypatch):
+    fake_host_addresses(monkeypatch, ["192.168.1.20"], None)
+    monkeypatch.setattr("solver.web.uvicorn_runner.serve_forever", lambda sock, config: sock.close())
+    lines = run_cli("serve", "--host", "0.0.0.0", "--port", "0", "--db", "none").stdout.splitlines()
+    port = re.search(r":(\d+)/", lines[0]).group(1)
+    assert lines[0].startswith(f"bananas: play at http://127.0.0.1:{port}/ or http://192.168.1.20:{port}/  (")
+    assert f"engine protocol: ws://ADDRESS:{port}/engine" in lines[0] and "0.0.0.0" not in lines[0]
+    assert lines[1].endswith(f"open it at a network address above, or give --public-url http://NAME:{port}")
+    public = ("--public-url", "http://games.example:8765")
+    lines = run_cli("serve", "--host", "0.0.0.0", "--port", "0", "--db", "none", *public).stdout.splitlines()
+    assert len(lines) == 1  # the links are the public URL's: nothing to explain
