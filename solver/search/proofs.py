@@ -102,7 +102,8 @@ def _vectors_for_proofs(tiles: TileCounts, lexicon: Lexicon, min_length: int) ->
 
 def _letter_count_program(tiles: TileCounts, vectors: np.ndarray, time_limit: float) -> str:
     """LETTER_COUNTS when the letter-count program over these word vectors is infeasible."""
-    from scipy.optimize import linprog
+    with native.one_time_setup():  # imported already (`_vectors_for_proofs`): set-up, not search
+        from scipy.optimize import linprog
 
     if len(vectors) == 0:
         return LETTER_COUNTS
@@ -155,7 +156,8 @@ def _scarce_sets(hand: np.ndarray, vectors: np.ndarray) -> list[tuple[int, ...]]
 def _some_words_fit(hand: np.ndarray, vectors: np.ndarray, letters: tuple[int, ...], deadline: float) -> bool | None:
     """Whether some m words holding `letters` satisfy the crossing argument's program (None:
     out of time). Columns: x (one per word vector holding a letter of `letters`), then c."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    with native.one_time_setup():  # imported already (`_vectors_for_proofs`): set-up, not search
+        from scipy.optimize import Bounds, LinearConstraint, milp
 
     chosen = list(letters)
     words = vectors[(vectors[:, chosen] > 0).any(axis=1)].astype(np.float64)
