@@ -120,9 +120,9 @@ def test_the_crossing_proof_never_fires_on_a_solved_hand(en, hands):
 def test_double_q_hands_without_a_u_settle_within_a_second(en, hand):
     """The hardest class of issue 36: the word search took 11 s to prove the first and timed
     out on the second; the crossing argument settles both."""
-    started = time.perf_counter()
     result = solve(hand, en, time_limit=10.0)
-    elapsed = time.perf_counter() - started
     assert result.status == "no-grid" and CLAIM.match(result.proof), (result.status, result.proof)
-    assert elapsed < 5.0, elapsed  # the bound only catches a fall back to the search; the figure is benchmarked
+    # The search's own clock (no compile in it): the bound only catches a fall back to the word
+    # search, which took 11 s and 10+ s; the figure itself is benchmarked (bench_settle).
+    assert result.elapsed_ms < 5000, result.elapsed_ms
     assert crossing_claim_holds(TileCounts.from_letters(hand), en, 2, result.proof) is not False
