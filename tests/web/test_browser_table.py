@@ -161,6 +161,8 @@ def test_the_end_review_and_replay_fit_a_small_phone(browser, serve):
     page = open_table(browser, serve(bots={"easy": "medium:speed=30"}), "small-phone")
     wait_for_tiles(page, 21)
     page.wait_for_selector("#review .review-player", timeout=180_000)  # the bot wins; the review follows
+    mine, theirs = page.locator("#review .review-mine figcaption").all_inner_texts()[:2]
+    assert (mine, theirs) == ("Your grid", "Their grid")  # your own card says so ("Their grid" before)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.click("#replay")
     page.wait_for_selector("#replay-boards figure")

@@ -46,7 +46,8 @@ export function renderEnd(message) {
     message.outcome === "shared" ? t("win_shared", { names }) :
       message.outcome === "replay" ? t("replay") : t("no_winner");
   $("end-title").textContent = title;
-  const scores = message.scores?.time !== undefined ? ` · ${t("solo_score", message.scores)}` : "";
+  const solo = message.scores?.time !== undefined; // a solo hand's time as a clock reads: 10:30, not 630.101 s
+  const scores = solo ? ` · ${t("solo_score", { ...message.scores, time: clockText(message.scores.time) })}` : "";
   $("end-reason").textContent = reasonText(message) + scores;
   const head = document.createElement("tr");
   for (const key of ["player", "col_status", "col_left", "col_first_grid", "col_peels", "col_dumps", "col_wins"]) {

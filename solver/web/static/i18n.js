@@ -182,7 +182,7 @@ const STRINGS = {
     win_shared: "Shared win: {names}",
     no_winner: "No winner this time",
     replay: "Tie on the longest word: play another hand",
-    solo_score: "Time {time} s · {words} words",
+    solo_score: "Time {time} · {words} words",
     play_again: "Play again",
     waiting_again: "Waiting for the host to start another game…",
     // the coach: hints, the review and the replay of a hand
@@ -208,6 +208,7 @@ const STRINGS = {
     review_wait: "Working out the best grids…",
     review_none: "No review for this hand.",
     review_yours: "Their grid",
+    review_own: "Your grid",
     review_best: "Best grid their tiles allowed",
     review_best_words: "{words} words, longest {longest}",
     review_no_best: "no grid found",
@@ -554,7 +555,7 @@ const STRINGS = {
     win_shared: "Victoire partagée : {names}",
     no_winner: "Pas de gagnant cette fois",
     replay: "Égalité au mot le plus long : une autre manche",
-    solo_score: "Temps {time} s · {words} mots",
+    solo_score: "Temps {time} · {words} mots",
     play_again: "Rejouer",
     waiting_again: "En attente d'une nouvelle partie…",
     // the coach: hints, the review and the replay of a hand
@@ -580,6 +581,7 @@ const STRINGS = {
     review_wait: "Calcul des meilleures grilles…",
     review_none: "Pas de bilan pour cette manche.",
     review_yours: "Sa grille",
+    review_own: "Votre grille",
     review_best: "La meilleure grille de ses tuiles",
     review_best_words: "{words} mots, le plus long {longest}",
     review_no_best: "aucune grille trouvée",
