@@ -14,7 +14,8 @@ export function miniGrid(rows, badCells = [], className = "mini") {
     [...row].forEach((letter, c) => {
       const cell = document.createElement("span");
       cell.className = letter === "." ? "empty" : bad.has(`${r},${c}`) ? "tile bad" : "tile";
-      cell.textContent = letter === "." || letter === "#" ? "" : letter;
+      // A thumbnail's 4-5 px cells show the grid's shape: letters there are black blobs.
+      cell.textContent = letter === "." || letter === "#" || className === "thumb" ? "" : letter;
       grid.append(cell);
     });
   });
