@@ -57,8 +57,9 @@ from dataclasses import replace
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT, MAX_ROOM_PREFIX_CHARS
-from solver.web.config import ClientCounter, WebConfig
+from solver.web.config import WebConfig
 from solver.web.health import Metrics, labelled_by_worker, peer_allowed
+from solver.web.quotas import QuotaTable, client_counter
 from solver.web.uvicorn_runner import SERVICE_UNAVAILABLE, make_server
 
 MAX_HEAD_BYTES = 64 * 1024  # what the front reads of a connection before handing it over
@@ -93,12 +94,14 @@ def worker_prefixes(base: str | None, processes: int) -> list[str]:
     return prefixes
 
 
-def worker_config(config: WebConfig, prefix: str, processes: int) -> WebConfig:
-    """A worker's settings: its room prefix and its share of the server's totals."""
+def worker_config(config: WebConfig, prefix: str, processes: int, quotas: QuotaTable) -> WebConfig:
+    """A worker's settings: its room prefix, its share of the server's totals, and its handle
+    on the quotas' shared table."""
     sessions = math.ceil(config.engine.max_sessions / processes)
     return replace(
         config,
         room_prefix=prefix,
+        quotas=quotas,
         max_rooms=math.ceil(config.max_rooms / processes),
         engine=replace(config.engine, max_sessions=sessions),
         engine_sessions_per_client=min(config.engine_sessions_per_client, sessions),
@@ -216,7 +219,9 @@ class Front:
         self.channels = channels
         self.worker_of = {prefix.encode(): index for index, prefix in enumerate(prefixes)}
         self.header_timeout = config.header_timeout
-        self.budget = ClientCounter(MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT)
+        self.budget = client_counter(
+            config.quotas, "connections", MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT
+        )
         self.trusted_peers = frozenset(config.trusted_proxies if config.proxy_header else ())
         self.turn = 0
         self.sending = [asyncio.Lock() for _ in channels]
@@ -245,11 +250,8 @@ class Front:
 
     async def route(self, connection: socket.socket, peer: str) -> None:
         loop = asyncio.get_running_loop()
-        if not self.budget.take(peer, exempt=peer in self.trusted_peers):
-            await self._answer(connection, SERVICE_UNAVAILABLE)
-            return
         try:
-            head = await asyncio.wait_for(self._read_head(connection, loop), self.header_timeout)
+            head = await self._head_within_budget(connection, peer, loop)
             if head is None:
                 await self._answer(connection, HEAD_TOO_LARGE)
             elif METRICS_PATH.match(head):  # every worker's figures, not the one's a connection reaches
@@ -263,8 +265,20 @@ class Front:
         except (TimeoutError, OSError):
             pass
         finally:
-            self.budget.give_back(peer)
             connection.close()
+
+    async def _head_within_budget(self, connection: socket.socket, peer: str, loop) -> bytes | None:
+        """The request head (as `_read_head`), read while the connection counts in the front's
+        column of the plain connections' budget; b"" when over it (answered 503). Given back
+        before the hand-over: from then on the worker counts it in its own column, and a client
+        at its quota's edge must not be counted twice."""
+        if not self.budget.take(peer, exempt=peer in self.trusted_peers):
+            await self._answer(connection, SERVICE_UNAVAILABLE)
+            return b""
+        try:
+            return await asyncio.wait_for(self._read_head(connection, loop), self.header_timeout)
+        finally:
+            self.budget.give_back(peer)
 
     async def _read_head(self, connection: socket.socket, loop) -> bytes | None:
         """The bytes up to and past the end of the request head; b"" if the client left, None
@@ -407,7 +421,8 @@ def serve_processes(listener: socket.socket, config: WebConfig, processes: int, 
     """Serve on `processes` workers behind a front until SIGINT / SIGTERM, starting again a
     worker that dies (module docstring). WorkerError when a worker does not start at first."""
     prefixes = worker_prefixes(config.room_prefix, processes)
-    configs = [worker_config(config, prefix, processes) for prefix in prefixes]
+    quotas = QuotaTable.create(processes)  # before the workers: each is given a handle at its start
+    configs = [worker_config(config, prefix, processes, quotas.for_column(k)) for k, prefix in enumerate(prefixes)]
     started = [start_worker(worker) for worker in configs]
     workers = [process for _, process in started]
     try:
@@ -416,8 +431,8 @@ def serve_processes(listener: socket.socket, config: WebConfig, processes: int, 
                 raise WorkerError(f"the worker process {worker.name} did not start")
         if on_ready is not None:
             on_ready()
-        front = Front(listener, [channel for channel, _ in started], prefixes, config)
-        asyncio.run(_front_until_stopped(front, workers, configs))
+        front = Front(listener, [channel for channel, _ in started], prefixes, replace(config, quotas=quotas))
+        asyncio.run(_front_until_stopped(front, workers, configs, quotas))
     finally:
         _stop(workers)
 
@@ -441,7 +456,7 @@ def worker_ready(channel: socket.socket) -> bool:
         return False
 
 
-async def _front_until_stopped(front: Front, workers: list, configs: list[WebConfig]) -> None:
+async def _front_until_stopped(front: Front, workers: list, configs: list[WebConfig], quotas: QuotaTable) -> None:
     """Route until SIGINT / SIGTERM; a worker that dies meanwhile is started again."""
     loop = asyncio.get_running_loop()
     stopped: asyncio.Future = loop.create_future()
@@ -456,6 +471,7 @@ async def _front_until_stopped(front: Front, workers: list, configs: list[WebCon
         loop.remove_reader(workers[index].sentinel)
         if not stopped.done():
             front.down.add(index)
+            quotas.zero_column(index)  # what it held died with it; its restored rooms count again
             restarting.add(loop.create_task(restart(index)))
 
     async def restart(index: int) -> None:

@@ -14,6 +14,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT
 from solver.web.app import create_app
 from solver.web.config import ClientCounter, WebConfig
+from solver.web.quotas import client_counter
 
 SERVICE_UNAVAILABLE = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: 27\r\n"
@@ -109,7 +110,7 @@ def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
     largest = max(config.max_message_bytes, config.engine.max_message_bytes)
     settings = {
         "header_timeout": config.header_timeout,
-        "budget": ClientCounter(MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT),
+        "budget": client_counter(config.quotas, "connections", MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT),
         "trusted_peers": frozenset(config.trusted_proxies if config.proxy_header else ()),
     }
     return Server(
