@@ -20,14 +20,22 @@ Routing is per connection, so workers answer every plain HTTP request with
 `connection: close`: a kept-alive connection held by one worker must not carry the next
 request for another worker's room. (Behind a reverse proxy each request is a connection of
 its own anyway.) A connection still sending its head draws on the front's own budget of
-plain connections (in all and per client, as in `uvicorn_runner.BoundedH11Protocol`), and
+plain connections (in all, and per client with the workers' as below), and
 is closed when its head takes longer than `header_timeout` or grows past `MAX_HEAD_BYTES`.
 
-The totals (`max_rooms`, the engine's `max_sessions`) are shared out among the workers; the
-quotas per client address are each worker's own (docs/SECURITY.md).
+The totals (`max_rooms`, the engine's `max_sessions`) are shared out among the workers. The
+quotas per client address hold across them: the front creates one `QuotaTable` in shared
+memory (solver.web.quotas) before it starts the workers and gives each its handle (in its
+`WebConfig`), so a client holds at most each quota in all, whatever N. The front counts in
+the table's last column the connections still sending their heads and gives each back just
+before its hand-over, after which its worker counts it (a client at the edge of its quota is
+never counted twice). Only the solve API's queues per address (solver.protocol.fair) are each
+worker's: a queue belongs to its process.
 
 Supervision. A worker that dies is started again by the front (it reloads its rooms from the
-room database, `--db`, and takes up their hands); the other workers never stop. While it
+room database, `--db`, and takes up their hands); the other workers never stop. Before that
+the front zeroes the dead worker's column of the quota table: what it held is released,
+whatever killed it, and the rooms it reloads count for their creators again. While it
 starts, its rooms' connections are answered 503 and the rest go to the live workers. A
 worker that keeps dying (RESTARTS_BEFORE_BACKOFF deaths within RESTART_WINDOW_SECONDS) is
 reported and started again only after a growing pause, up to MAX_RESTART_PAUSE_SECONDS.

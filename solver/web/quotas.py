@@ -61,7 +61,8 @@ class QuotaTable:
             raise ValueError(f"column {column} of {columns}")
         self.fd, self.columns, self.column, self.key, self.slots = fd, columns, column, key, slots
         self.lock = TableLock(fd)
-        self.mapped: tuple[memoryview, memoryview] | None = None  # on first use: a handle passed on maps nothing
+        # Mapped on first use: a handle that is only passed on to a worker maps nothing.
+        self.mapped: tuple[memoryview[int], memoryview[float]] | None = None
 
     @classmethod
     def create(cls, workers: int, slots: int = SLOTS) -> QuotaTable:
@@ -135,7 +136,7 @@ class QuotaTable:
         digest = hashlib.blake2b(f"{kind}\0{client}".encode(), digest_size=8, key=self.key).digest()
         return int.from_bytes(digest, "little") % self.slots
 
-    def views(self) -> tuple[memoryview, memoryview]:
+    def views(self) -> tuple[memoryview[int], memoryview[float]]:
         """The counts (C ints, column after column) and the buckets (doubles, slot after slot);
         read and written under `lock` only."""
         if self.mapped is None:
