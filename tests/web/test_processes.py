@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -257,21 +258,23 @@ def kill_and_wait_for_restart(served, prefix: str, room: str) -> None:
 
 
 def test_the_api_rate_per_address_holds_across_the_workers(server):
-    """Each request goes to the next worker in turn: a burst counted by each worker alone would
-    let twice API_REQUEST_BURST through."""
+    """Requests go to the workers in turn: a burst counted by each worker alone would let twice
+    API_REQUEST_BURST through. Sent all at once, so that few tokens come back meanwhile."""
     from solver.core.limits import API_REQUEST_BURST, API_REQUESTS_PER_SECOND
 
     body, headers = b'{"grid": "CAT"}', {"Content-Type": "application/json"}
+
+    def check(source: str) -> int:
+        return request(server, "POST", "/api/check", body=body, headers=headers, source=source)[0]
+
     started = time.monotonic()
-    statuses = [
-        request(server, "POST", "/api/check", body=body, headers=headers, source="127.0.0.6")[0]
-        for _ in range(2 * API_REQUEST_BURST)
-    ]
+    with ThreadPoolExecutor(2 * API_REQUEST_BURST) as threads:
+        statuses = list(threads.map(check, ["127.0.0.6"] * (2 * API_REQUEST_BURST)))
     refilled = API_REQUESTS_PER_SECOND * (time.monotonic() - started)  # tokens back meanwhile
-    assert set(statuses) == {200, 429}
-    assert statuses[:API_REQUEST_BURST] == [200] * API_REQUEST_BURST
-    assert statuses.count(200) <= API_REQUEST_BURST + refilled + 1, statuses
-    assert request(server, "POST", "/api/check", body=body, headers=headers, source="127.0.0.7")[0] == 200
+    admitted = len(statuses) - statuses.count(429)  # 200, or 503 if the loaded machine sheds load
+    assert set(statuses) <= {200, 429, 503}, statuses
+    assert API_REQUEST_BURST <= admitted <= API_REQUEST_BURST + refilled + 1, (statuses, refilled)
+    assert check("127.0.0.7") == 200  # another address: its own rate
 
 
 def test_quotas_per_address_hold_across_the_workers_and_a_killed_workers_are_released(tmp_path):
