@@ -68,9 +68,15 @@ from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CL
 from solver.web.config import WebConfig
 from solver.web.health import Metrics, labelled_by_worker, peer_allowed
 from solver.web.quotas import QuotaTable, client_counter
-from solver.web.uvicorn_runner import SERVICE_UNAVAILABLE, make_server
+from solver.web.uvicorn_runner import (
+    END_OF_HEAD,
+    HEAD_TOO_LARGE,
+    LINGER_SECONDS,
+    MAX_HEAD_BYTES,  # what the front reads of a connection before handing it over, as a worker allows
+    SERVICE_UNAVAILABLE,
+    make_server,
+)
 
-MAX_HEAD_BYTES = 64 * 1024  # what the front reads of a connection before handing it over
 READY = b"ready"
 PING, PONG = b"ping", b"pong"  # the front's health check on a worker's channel, and its answer
 METRICS = b"metrics"  # the front asks a worker for its /metrics text; the answer starts with it
@@ -80,7 +86,6 @@ MAX_CHANNEL_MESSAGE = 1 << 20
 HEALTH_INTERVAL_SECONDS = 1.0
 HEALTH_TIMEOUT_SECONDS = 3.0
 ROOM_PATH = re.compile(rb"^[A-Z]+ /r/([a-z0-9]+)-")
-HEAD_TOO_LARGE = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 ACCEPT_RETRY_SECONDS = 0.1  # after a failed accept (out of file descriptors): breathe, then go on
 WORKER_START_SECONDS = 120.0  # a worker imports the engine and loads the word lists first
 RESTART_WINDOW_SECONDS = 60.0
@@ -260,9 +265,7 @@ class Front:
         loop = asyncio.get_running_loop()
         try:
             head = await self._head_within_budget(connection, peer, loop)
-            if head is None:
-                await self._answer(connection, HEAD_TOO_LARGE)
-            elif METRICS_PATH.match(head):  # every worker's figures, not the one's a connection reaches
+            if METRICS_PATH.match(head):  # every worker's figures, not the one's a connection reaches
                 await self._answer(connection, await self._metrics(peer))
             elif head:
                 worker = self._worker(head)
@@ -275,16 +278,21 @@ class Front:
         finally:
             connection.close()
 
-    async def _head_within_budget(self, connection: socket.socket, peer: str, loop) -> bytes | None:
+    async def _head_within_budget(self, connection: socket.socket, peer: str, loop) -> bytes:
         """The request head (as `_read_head`), read while the connection counts in the front's
-        column of the plain connections' budget; b"" when over it (answered 503). Given back
-        before the hand-over: from then on the worker counts it in its own column, and a client
-        at its quota's edge must not be counted twice."""
+        column of the plain connections' budget; b"" when the client left, or was answered:
+        503 over the budget, 431 past MAX_HEAD_BYTES (while still counted, as it may linger).
+        Given back before the hand-over: from then on the worker counts it in its own column,
+        and a client at its quota's edge must not be counted twice."""
         if not self.budget.take(peer, exempt=peer in self.trusted_peers):
             await self._answer(connection, SERVICE_UNAVAILABLE)
             return b""
         try:
-            return await asyncio.wait_for(self._read_head(connection, loop), self.header_timeout)
+            head = await asyncio.wait_for(self._read_head(connection, loop), self.header_timeout)
+            if head is None:
+                await self._answer(connection, HEAD_TOO_LARGE, linger=True)
+                return b""
+            return head
         finally:
             self.budget.give_back(peer)
 
@@ -292,7 +300,7 @@ class Front:
         """The bytes up to and past the end of the request head; b"" if the client left, None
         when the head is too large."""
         head = b""
-        while b"\r\n\r\n" not in head:
+        while END_OF_HEAD not in head:
             if len(head) >= MAX_HEAD_BYTES:
                 return None
             chunk = await loop.sock_recv(connection, MAX_HEAD_BYTES - len(head))
@@ -399,14 +407,26 @@ class Front:
                         loop.remove_writer(channel)
 
     @staticmethod
-    async def _answer(connection: socket.socket, response: bytes) -> None:
+    async def _answer(connection: socket.socket, response: bytes, linger: bool = False) -> None:
+        """Send `response` and close; `linger`: to a client that may still be sending, a FIN
+        first, and what it sends meanwhile is read and dropped for up to LINGER_SECONDS (a
+        close with unread bytes sends a reset, which would lose it the answer)."""
+        loop = asyncio.get_running_loop()
         try:
             connection.setblocking(False)
-            await asyncio.get_running_loop().sock_sendall(connection, response)
-        except OSError:
+            await loop.sock_sendall(connection, response)
+            if linger:
+                connection.shutdown(socket.SHUT_WR)
+                await asyncio.wait_for(_drain(connection, loop), LINGER_SECONDS)
+        except (OSError, TimeoutError):
             pass
         finally:
             connection.close()
+
+
+async def _drain(connection: socket.socket, loop: asyncio.AbstractEventLoop) -> None:
+    while await loop.sock_recv(connection, MAX_HEAD_BYTES):
+        pass
 
 
 def _plain(status: int, body: bytes, kind: str = "text/plain; charset=utf-8") -> bytes:

@@ -30,6 +30,8 @@ START = "from solver.cli import main; main()"
 
 class Served:
     def __init__(self, *options: str):
+        if "--db" not in options:  # not the session's default file, which another test process may hold
+            options = (*options, "--db", "none")
         command = [sys.executable, "-c", START, "serve", "--port", "0", "--processes", "2", *options]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline() if self.process.stdout else ""
@@ -129,6 +131,22 @@ def test_a_request_head_past_the_limit_is_refused(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.4", 0)) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nX-Long: " + b"a" * MAX_HEAD_BYTES)
         assert sock.recv(100).startswith(b"HTTP/1.1 431")
+
+
+def test_a_whole_request_head_past_the_limit_is_answered_431_and_not_reset(server):
+    """Issue 34: as a single server answers it (tests/web/test_public_server.py)."""
+    from solver.web.processes import MAX_HEAD_BYTES
+
+    assert request(server, "GET", "/", headers={"X-Long": "a" * (MAX_HEAD_BYTES + 6000)})[0] == 431
+    assert request(server, "GET", "/", headers={"X-Long": "a" * (MAX_HEAD_BYTES - 1000)})[0] == 200
+
+
+def test_a_body_past_the_limit_is_answered_413_and_not_reset(server):
+    """Issue 34: the worker answers 413 under `connection: close` while the client is still
+    sending; it lingers, reading what comes, so the client reads the 413 rather than a reset."""
+    headers = {"Content-Type": "application/json"}
+    status, _, body = request(server, "POST", "/api/solve", body=b" " * 10_000_000, headers=headers)
+    assert status == 413 and json.loads(body)["code"] == "too_large"
 
 
 def test_metrics_through_the_front_are_every_workers_labelled_by_worker(server):
