@@ -109,7 +109,7 @@ def worker_prefixes(base: str | None, processes: int) -> list[str]:
 
 def worker_config(config: WebConfig, prefix: str, processes: int, quotas: QuotaTable) -> WebConfig:
     """A worker's settings: its room prefix, its share of the server's totals, and its handle
-    on the quotas' shared table."""
+    on the quotas' shared table (the quotas per client are the server's, held across the workers)."""
     sessions = math.ceil(config.engine.max_sessions / processes)
     return replace(
         config,
@@ -117,7 +117,6 @@ def worker_config(config: WebConfig, prefix: str, processes: int, quotas: QuotaT
         quotas=quotas,
         max_rooms=math.ceil(config.max_rooms / processes),
         engine=replace(config.engine, max_sessions=sessions),
-        engine_sessions_per_client=min(config.engine_sessions_per_client, sessions),
     )
 
 

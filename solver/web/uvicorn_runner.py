@@ -75,8 +75,9 @@ class BoundedH11Protocol(H11Protocol):
         super().data_received(data)
 
     def still_sending(self) -> bool:
-        """Whether the client is still sending the body of the request being answered."""
-        return self.conn.their_state is h11.SEND_BODY
+        """Whether the client is still sending the body of the request being answered (not
+        after a WebSocket upgrade: h11 still expects that request's end, and never will)."""
+        return self.conn.their_state is h11.SEND_BODY and self.transport.get_protocol() is self
 
     def handle_websocket_upgrade(self, event) -> None:
         self._leave_budget()
