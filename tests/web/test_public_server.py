@@ -259,6 +259,24 @@ def test_a_body_past_the_limit_is_answered_413_and_not_reset():
         assert status == 413 and json.loads(body)["code"] == "too_large"
 
 
+def test_websockets_the_server_closes_leave_no_connection_behind():
+    """Issue 34: only a plain request's refusal lingers (uvicorn_runner.linger); a WebSocket the
+    server closes is closed outright, its protocol told, so its server forgets it."""
+    with start_server(engine_sessions_per_client=1) as server:
+
+        async def scenario():
+            async with connect(server.engine_url) as first:
+                assert (await request(first, {"type": "hello", "id": 1}))[0]["type"] == "hello"
+                async with connect(server.engine_url) as extra:
+                    assert await closed_code(extra) == 1013
+
+        run_bounded(scenario)
+        deadline = time.monotonic() + 10
+        while server.server.server_state.connections:
+            assert time.monotonic() < deadline, server.server.server_state.connections
+            time.sleep(0.05)
+
+
 def test_idle_room_sockets_do_not_take_the_plain_request_slots(monkeypatch):
     import solver.web.uvicorn_runner as runner
 
