@@ -112,6 +112,27 @@ def test_another_process_counts_in_its_column_and_its_death_leaves_no_lock_held(
     assert front.held("rooms", "10.0.0.1") == 0
 
 
+def hold_the_lock(table: QuotaTable, holding, seconds: float) -> None:
+    with table.lock:
+        holding.set()
+        time.sleep(seconds)
+
+
+def test_a_process_holding_the_lock_keeps_the_others_waiting():
+    front, workers = columns()
+    spawn = multiprocessing.get_context("spawn")
+    holding = spawn.Event()
+    child = spawn.Process(target=hold_the_lock, args=(workers[0], holding, 1.0))
+    child.start()
+    try:
+        assert holding.wait(120)
+        started = time.monotonic()
+        assert front.take("rooms", "10.0.0.1", 3)
+        assert time.monotonic() - started > 0.5  # it waited for the child's lock
+    finally:
+        child.join(timeout=30)
+
+
 def test_a_table_is_passed_to_a_process_at_its_start_only():
     with pytest.raises(TypeError):
         pickle.dumps(QuotaTable.create(1))
