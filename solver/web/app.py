@@ -50,6 +50,7 @@ from solver.search import native
 from solver.web.config import ClientCounter, TokenBucket, WebConfig
 from solver.web.gate import Gate, client_of
 from solver.web.health import Load, LoopWatch, Metrics, health_routes, shed_response
+from solver.web.quotas import client_counter
 from solver.web.rooms import ClientQuota, Room, Rooms
 from solver.web.solve_api import solve_routes
 from solver.web.table import RoomError
@@ -297,7 +298,9 @@ STOP_NOTICE_SECONDS = 0.2  # what the pages' writers get to send the last messag
 def create_app(config: WebConfig | None = None) -> Starlette:
     config = config or WebConfig()
     rooms = Rooms(config)
-    engine_sessions = ClientCounter(config.engine.max_sessions, config.engine_sessions_per_client)
+    engine_sessions = client_counter(
+        config.quotas, "engine_sessions", config.engine.max_sessions, config.engine_sessions_per_client
+    )
     # The engine sessions' heavy messages (those that make a bot think) share these threads.
     # served in turn by client address (solver.protocol.fair), engine sessions first.
     pool = FairPool(config.engine.workers, MAX_API_JOBS_PER_CLIENT, fair=os.environ.get("BANANAS_FAIR_QUEUES") != "0")
@@ -484,7 +487,8 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         Route("/r/{room}", room_page),
         Route("/r/{room}/qr.svg", qr_code),
         WebSocketRoute("/r/{room}/ws", room_socket),
-        *solve_routes(pool, read_body, TooLarge, config.header_timeout, load, metrics),  # /solve, /api/...
+        # /solve, /api/...
+        *solve_routes(pool, read_body, TooLarge, config.header_timeout, load, metrics, config.quotas),
         *health_routes(load, metrics, config.metrics_allow),  # /healthz, /readyz, /metrics
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from solver.core.limits import MAX_ROOM_PREFIX_CHARS, NETWORK, SOCKETS_PER_SEAT, Limits
 from solver.play.presets import preset_names
 from solver.play.variants import BANANAGRAMS
+
+if TYPE_CHECKING:
+    from solver.web.quotas import QuotaTable
 
 
 def default_bots() -> dict[str, str]:
@@ -56,6 +60,9 @@ class WebConfig:
     # Durable rooms (solver.web.store): the SQLite file rooms and hands are saved to as they
     # happen, so a restarted server resumes them; None keeps them in memory only.
     db: str | None = None
+    # `serve --processes N`: the table every worker counts the quotas per client in, so that they
+    # hold across the workers (solver.web.quotas); None (one process): each counter in memory.
+    quotas: QuotaTable | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_seats <= 8:
@@ -118,7 +125,7 @@ class ClientCounter:
     """Open things (connections, sessions) counted in all and per client address: `take`
     says whether one more fits under both caps; `give_back` returns it."""
 
-    def __init__(self, total: int, per_client: int):
+    def __init__(self, total: float, per_client: int):
         self.total = total
         self.per_client = per_client
         self.open = 0

@@ -28,7 +28,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from solver.web.config import ClientCounter, WebConfig
+from solver.web.config import WebConfig
+from solver.web.quotas import client_counter
 
 CLIENT = "bananas.client"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -78,7 +79,7 @@ class Gate:
             self.hosts.add(public.hostname.lower())
             self.origins.add(f"{public.scheme}://{public.netloc}".lower())
         self.trusted = frozenset(config.trusted_proxies)
-        self.sockets = ClientCounter(config.max_sockets, config.sockets_per_client)
+        self.sockets = client_counter(config.quotas, "sockets", config.max_sockets, config.sockets_per_client)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):

@@ -20,14 +20,22 @@ Routing is per connection, so workers answer every plain HTTP request with
 `connection: close`: a kept-alive connection held by one worker must not carry the next
 request for another worker's room. (Behind a reverse proxy each request is a connection of
 its own anyway.) A connection still sending its head draws on the front's own budget of
-plain connections (in all and per client, as in `uvicorn_runner.BoundedH11Protocol`), and
+plain connections (in all, and per client with the workers' as below), and
 is closed when its head takes longer than `header_timeout` or grows past `MAX_HEAD_BYTES`.
 
-The totals (`max_rooms`, the engine's `max_sessions`) are shared out among the workers; the
-quotas per client address are each worker's own (docs/SECURITY.md).
+The totals (`max_rooms`, the engine's `max_sessions`) are shared out among the workers. The
+quotas per client address hold across them: the front creates one `QuotaTable` in shared
+memory (solver.web.quotas) before it starts the workers and gives each its handle (in its
+`WebConfig`), so a client holds at most each quota in all, whatever N. The front counts in
+the table's last column the connections still sending their heads and gives each back just
+before its hand-over, after which its worker counts it (a client at the edge of its quota is
+never counted twice). Only the solve API's queues per address (solver.protocol.fair) are each
+worker's: a queue belongs to its process.
 
 Supervision. A worker that dies is started again by the front (it reloads its rooms from the
-room database, `--db`, and takes up their hands); the other workers never stop. While it
+room database, `--db`, and takes up their hands); the other workers never stop. Before that
+the front zeroes the dead worker's column of the quota table: what it held is released,
+whatever killed it, and the rooms it reloads count for their creators again. While it
 starts, its rooms' connections are answered 503 and the rest go to the live workers. A
 worker that keeps dying (RESTARTS_BEFORE_BACKOFF deaths within RESTART_WINDOW_SECONDS) is
 reported and started again only after a growing pause, up to MAX_RESTART_PAUSE_SECONDS.
@@ -57,11 +65,18 @@ from dataclasses import replace
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT, MAX_ROOM_PREFIX_CHARS
-from solver.web.config import ClientCounter, WebConfig
+from solver.web.config import WebConfig
 from solver.web.health import Metrics, labelled_by_worker, peer_allowed
-from solver.web.uvicorn_runner import SERVICE_UNAVAILABLE, make_server
+from solver.web.quotas import QuotaTable, client_counter
+from solver.web.uvicorn_runner import (
+    END_OF_HEAD,
+    HEAD_TOO_LARGE,
+    LINGER_SECONDS,
+    MAX_HEAD_BYTES,  # what the front reads of a connection before handing it over, as a worker allows
+    SERVICE_UNAVAILABLE,
+    make_server,
+)
 
-MAX_HEAD_BYTES = 64 * 1024  # what the front reads of a connection before handing it over
 READY = b"ready"
 PING, PONG = b"ping", b"pong"  # the front's health check on a worker's channel, and its answer
 METRICS = b"metrics"  # the front asks a worker for its /metrics text; the answer starts with it
@@ -71,7 +86,6 @@ MAX_CHANNEL_MESSAGE = 1 << 20
 HEALTH_INTERVAL_SECONDS = 1.0
 HEALTH_TIMEOUT_SECONDS = 3.0
 ROOM_PATH = re.compile(rb"^[A-Z]+ /r/([a-z0-9]+)-")
-HEAD_TOO_LARGE = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 ACCEPT_RETRY_SECONDS = 0.1  # after a failed accept (out of file descriptors): breathe, then go on
 WORKER_START_SECONDS = 120.0  # a worker imports the engine and loads the word lists first
 RESTART_WINDOW_SECONDS = 60.0
@@ -93,15 +107,16 @@ def worker_prefixes(base: str | None, processes: int) -> list[str]:
     return prefixes
 
 
-def worker_config(config: WebConfig, prefix: str, processes: int) -> WebConfig:
-    """A worker's settings: its room prefix and its share of the server's totals."""
+def worker_config(config: WebConfig, prefix: str, processes: int, quotas: QuotaTable) -> WebConfig:
+    """A worker's settings: its room prefix, its share of the server's totals, and its handle
+    on the quotas' shared table (the quotas per client are the server's, held across the workers)."""
     sessions = math.ceil(config.engine.max_sessions / processes)
     return replace(
         config,
         room_prefix=prefix,
+        quotas=quotas,
         max_rooms=math.ceil(config.max_rooms / processes),
         engine=replace(config.engine, max_sessions=sessions),
-        engine_sessions_per_client=min(config.engine_sessions_per_client, sessions),
     )
 
 
@@ -216,7 +231,9 @@ class Front:
         self.channels = channels
         self.worker_of = {prefix.encode(): index for index, prefix in enumerate(prefixes)}
         self.header_timeout = config.header_timeout
-        self.budget = ClientCounter(MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT)
+        self.budget = client_counter(
+            config.quotas, "connections", MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT
+        )
         self.trusted_peers = frozenset(config.trusted_proxies if config.proxy_header else ())
         self.turn = 0
         self.sending = [asyncio.Lock() for _ in channels]
@@ -245,14 +262,9 @@ class Front:
 
     async def route(self, connection: socket.socket, peer: str) -> None:
         loop = asyncio.get_running_loop()
-        if not self.budget.take(peer, exempt=peer in self.trusted_peers):
-            await self._answer(connection, SERVICE_UNAVAILABLE)
-            return
         try:
-            head = await asyncio.wait_for(self._read_head(connection, loop), self.header_timeout)
-            if head is None:
-                await self._answer(connection, HEAD_TOO_LARGE)
-            elif METRICS_PATH.match(head):  # every worker's figures, not the one's a connection reaches
+            head = await self._head_within_budget(connection, peer, loop)
+            if METRICS_PATH.match(head):  # every worker's figures, not the one's a connection reaches
                 await self._answer(connection, await self._metrics(peer))
             elif head:
                 worker = self._worker(head)
@@ -263,14 +275,31 @@ class Front:
         except (TimeoutError, OSError):
             pass
         finally:
-            self.budget.give_back(peer)
             connection.close()
+
+    async def _head_within_budget(self, connection: socket.socket, peer: str, loop) -> bytes:
+        """The request head (as `_read_head`), read while the connection counts in the front's
+        column of the plain connections' budget; b"" when the client left, or was answered:
+        503 over the budget, 431 past MAX_HEAD_BYTES (while still counted, as it may linger).
+        Given back before the hand-over: from then on the worker counts it in its own column,
+        and a client at its quota's edge must not be counted twice."""
+        if not self.budget.take(peer, exempt=peer in self.trusted_peers):
+            await self._answer(connection, SERVICE_UNAVAILABLE)
+            return b""
+        try:
+            head = await asyncio.wait_for(self._read_head(connection, loop), self.header_timeout)
+            if head is None:
+                await self._answer(connection, HEAD_TOO_LARGE, linger=True)
+                return b""
+            return head
+        finally:
+            self.budget.give_back(peer)
 
     async def _read_head(self, connection: socket.socket, loop) -> bytes | None:
         """The bytes up to and past the end of the request head; b"" if the client left, None
         when the head is too large."""
         head = b""
-        while b"\r\n\r\n" not in head:
+        while END_OF_HEAD not in head:
             if len(head) >= MAX_HEAD_BYTES:
                 return None
             chunk = await loop.sock_recv(connection, MAX_HEAD_BYTES - len(head))
@@ -377,14 +406,26 @@ class Front:
                         loop.remove_writer(channel)
 
     @staticmethod
-    async def _answer(connection: socket.socket, response: bytes) -> None:
+    async def _answer(connection: socket.socket, response: bytes, linger: bool = False) -> None:
+        """Send `response` and close; `linger`: to a client that may still be sending, a FIN
+        first, and what it sends meanwhile is read and dropped for up to LINGER_SECONDS (a
+        close with unread bytes sends a reset, which would lose it the answer)."""
+        loop = asyncio.get_running_loop()
         try:
             connection.setblocking(False)
-            await asyncio.get_running_loop().sock_sendall(connection, response)
-        except OSError:
+            await loop.sock_sendall(connection, response)
+            if linger:
+                connection.shutdown(socket.SHUT_WR)
+                await asyncio.wait_for(_drain(connection, loop), LINGER_SECONDS)
+        except (OSError, TimeoutError):
             pass
         finally:
             connection.close()
+
+
+async def _drain(connection: socket.socket, loop: asyncio.AbstractEventLoop) -> None:
+    while await loop.sock_recv(connection, MAX_HEAD_BYTES):
+        pass
 
 
 def _plain(status: int, body: bytes, kind: str = "text/plain; charset=utf-8") -> bytes:
@@ -407,7 +448,8 @@ def serve_processes(listener: socket.socket, config: WebConfig, processes: int, 
     """Serve on `processes` workers behind a front until SIGINT / SIGTERM, starting again a
     worker that dies (module docstring). WorkerError when a worker does not start at first."""
     prefixes = worker_prefixes(config.room_prefix, processes)
-    configs = [worker_config(config, prefix, processes) for prefix in prefixes]
+    quotas = QuotaTable.create(processes)  # before the workers: each is given a handle at its start
+    configs = [worker_config(config, prefix, processes, quotas.for_column(k)) for k, prefix in enumerate(prefixes)]
     started = [start_worker(worker) for worker in configs]
     workers = [process for _, process in started]
     try:
@@ -416,8 +458,8 @@ def serve_processes(listener: socket.socket, config: WebConfig, processes: int, 
                 raise WorkerError(f"the worker process {worker.name} did not start")
         if on_ready is not None:
             on_ready()
-        front = Front(listener, [channel for channel, _ in started], prefixes, config)
-        asyncio.run(_front_until_stopped(front, workers, configs))
+        front = Front(listener, [channel for channel, _ in started], prefixes, replace(config, quotas=quotas))
+        asyncio.run(_front_until_stopped(front, workers, configs, quotas))
     finally:
         _stop(workers)
 
@@ -441,7 +483,7 @@ def worker_ready(channel: socket.socket) -> bool:
         return False
 
 
-async def _front_until_stopped(front: Front, workers: list, configs: list[WebConfig]) -> None:
+async def _front_until_stopped(front: Front, workers: list, configs: list[WebConfig], quotas: QuotaTable) -> None:
     """Route until SIGINT / SIGTERM; a worker that dies meanwhile is started again."""
     loop = asyncio.get_running_loop()
     stopped: asyncio.Future = loop.create_future()
@@ -456,6 +498,7 @@ async def _front_until_stopped(front: Front, workers: list, configs: list[WebCon
         loop.remove_reader(workers[index].sentinel)
         if not stopped.done():
             front.down.add(index)
+            quotas.zero_column(index)  # what it held died with it; its restored rooms count again
             restarting.add(loop.create_task(restart(index)))
 
     async def restart(index: int) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import secrets
 import time
 import unicodedata
@@ -34,6 +35,7 @@ from solver.play.presets import check_spec, describe
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, WayToPlay
 from solver.web.bananagrams_table import BananagramsTable
 from solver.web.config import TokenBucket, WebConfig
+from solver.web.quotas import client_counter
 from solver.web.spellevate_table import SpellevateTable
 from solver.web.store import RoomStore, SavedHand
 from solver.web.table import RoomError, Seat, Table, TableFactory, TableHandle, TableSetup, log, quote
@@ -594,8 +596,9 @@ class Rooms:
         self.store = RoomStore(config.db) if config.db is not None else None
         self.rooms: dict[str, Room] = {}
         self.created = 0
-        self.held: dict[str, int] = {}  # client address -> its open rooms
-        self.creations: dict[str, TokenBucket] = {}  # client address -> its room-creation rate
+        # Each client address's open rooms (in the workers' shared table under --processes) ...
+        self.held = client_counter(config.quotas, "rooms", math.inf, config.rooms_per_client)
+        self.creations: dict[str, TokenBucket] = {}  # ... and, in one process, its room-creation rate
         if config.distribution:
             try:
                 load_distribution(config.distribution)
@@ -644,16 +647,22 @@ class Rooms:
 
     def charge(self, client: str) -> None:
         """Count one more room against `client`'s quotas, or refuse it (ClientQuota)."""
-        held, most = self.held.get(client, 0), self.config.rooms_per_client
-        if held >= most:
+        if not self.held.take(client):
+            most = self.config.rooms_per_client
             raise ClientQuota("too_many_rooms", f"you have {most} rooms open: play in one, or wait for one to close")
+        if not self.take_creation(client):
+            self.held.give_back(client)
+            per_minute = self.config.room_creations_per_minute
+            raise ClientQuota("rate_limited", f"at most {per_minute} new rooms a minute: try again shortly")
+
+    def take_creation(self, client: str) -> bool:
+        """A token of `client`'s room-creation rate: from the workers' shared table, or this process's."""
         per_minute = self.config.room_creations_per_minute
+        if self.config.quotas is not None:
+            return self.config.quotas.take_token("room_creations", client, per_minute / 60, per_minute)
         if client not in self.creations and len(self.creations) >= MAX_TRACKED_CLIENTS:
             self.forget_rested_clients()
-        bucket = self.creations.setdefault(client, TokenBucket(per_minute / 60, per_minute))
-        if not bucket.take():
-            raise ClientQuota("rate_limited", f"at most {per_minute} new rooms a minute: try again shortly")
-        self.held[client] = held + 1
+        return self.creations.setdefault(client, TokenBucket(per_minute / 60, per_minute)).take()
 
     def forget_rested_clients(self) -> None:
         """Drop the rate of every address whose bucket has refilled (remembering it changes nothing)."""
@@ -665,13 +674,11 @@ class Rooms:
             del self.creations[next(iter(self.creations))]
 
     def discard(self, room: Room) -> None:
-        self.rooms.pop(room.id, None)
+        counted = self.rooms.pop(room.id, None) is not None
         if self.store is not None:
             self.store.delete_room(room.id)
-        if room.creator is not None and room.creator in self.held:
-            self.held[room.creator] -= 1
-            if self.held[room.creator] <= 0:
-                del self.held[room.creator]
+        if counted and room.creator is not None:
+            self.held.give_back(room.creator)
 
     def get(self, room_id: str) -> Room | None:
         return self.rooms.get(room_id)
@@ -717,8 +724,8 @@ class Rooms:
                 self.rooms.pop(room_id, None)
                 self.store.delete_room(room_id)
                 continue
-            if room.creator is not None:
-                self.held[room.creator] = self.held.get(room.creator, 0) + 1
+            if room.creator is not None:  # it counts for its creator again, whatever the quota now
+                self.held.take(room.creator, exempt=True)
             self.created = max(self.created, room.number + 1)
             restored += 1
         return restored

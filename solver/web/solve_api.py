@@ -60,6 +60,7 @@ from solver.search.objectives import OBJECTIVES
 from solver.web.config import TokenBucket
 from solver.web.gate import client_of
 from solver.web.health import RETRY_AFTER_SECONDS, Load, Metrics
+from solver.web.quotas import QuotaTable, SharedBuckets
 
 PAGE = Path(__file__).resolve().parent / "static" / "solve.html"
 log = logging.getLogger("bananas.web.solve")
@@ -430,12 +431,23 @@ def job_cost(body: Body) -> float:
 
 
 def solve_routes(
-    pool: FairPool, read_body: BodyReader, too_large: type[Exception], body_timeout: float, load: Load, metrics: Metrics
+    pool: FairPool,
+    read_body: BodyReader,
+    too_large: type[Exception],
+    body_timeout: float,
+    load: Load,
+    metrics: Metrics,
+    quotas: QuotaTable | None = None,
 ) -> list:
     """The page and the API's routes, on the app's worker pool and body reader (`read_body`,
     which raises `too_large` past its limit). Each address's requests wait in a queue of its
-    own (`FairPool`): a client flooding costly solves waits behind its own."""
-    rates = AddressBuckets(API_REQUESTS_PER_SECOND, API_REQUEST_BURST, MAX_API_ADDRESSES)
+    own (`FairPool`): a client flooding costly solves waits behind its own. The rate per
+    address is counted in `quotas`, the table `serve --processes`' workers share, if given."""
+    rates: AddressBuckets | SharedBuckets
+    if quotas is None:
+        rates = AddressBuckets(API_REQUESTS_PER_SECOND, API_REQUEST_BURST, MAX_API_ADDRESSES)
+    else:
+        rates = SharedBuckets(quotas, "api_requests", API_REQUESTS_PER_SECOND, API_REQUEST_BURST)
     jobs = {"open": 0}
 
     async def parsed_body(request: Request) -> Body:

@@ -10,17 +10,25 @@ import socket
 import threading
 import time
 
+import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT
 from solver.web.app import create_app
 from solver.web.config import ClientCounter, WebConfig
+from solver.web.quotas import client_counter
 
 SERVICE_UNAVAILABLE = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: 27\r\n"
     b"connection: close\r\n\r\ntoo many connections: later"
 )
+HEAD_TOO_LARGE = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+MAX_HEAD_BYTES = 64 * 1024  # a request head (request line and headers) past this is answered 431
+END_OF_HEAD = b"\r\n\r\n"
+# What a client still sending a refused request gets to finish before its connection is closed
+# (`linger`): a close with unread bytes sends a reset, and the client loses the answer.
+LINGER_SECONDS = 5.0
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -52,7 +60,7 @@ class BoundedH11Protocol(H11Protocol):
     counted: str | None = None
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        super().connection_made(LingeringTransport(transport, self))  # type: ignore[arg-type]  # a Transport's face
         peer = self.client[0] if self.client else ""
         if not self.budget.take(peer, exempt=peer in self.trusted_peers):
             transport.write(SERVICE_UNAVAILABLE)
@@ -60,6 +68,18 @@ class BoundedH11Protocol(H11Protocol):
             return
         self.counted = peer
         self._arm_header_timer()
+
+    def data_received(self, data: bytes) -> None:
+        if self.conn.their_state is h11.IDLE and head_too_large(self.conn.trailing_data[0] + data):
+            self.transport.write(HEAD_TOO_LARGE)  # as `serve --processes`' front answers it
+            linger(self.transport, self)
+            return
+        super().data_received(data)
+
+    def still_sending(self) -> bool:
+        """Whether the client is still sending the body of the request being answered (not
+        after a WebSocket upgrade: h11 still expects that request's end, and never will)."""
+        return self.conn.their_state is h11.SEND_BODY and self.transport.get_protocol() is self
 
     def handle_websocket_upgrade(self, event) -> None:
         self._leave_budget()
@@ -92,6 +112,64 @@ class BoundedH11Protocol(H11Protocol):
             self.transport.close()
 
 
+def head_too_large(received: bytes) -> bool:
+    """Whether the bytes of a request head received so far pass MAX_HEAD_BYTES, its end unseen."""
+    return len(received) >= MAX_HEAD_BYTES and END_OF_HEAD not in received[:MAX_HEAD_BYTES]
+
+
+class LingeringTransport:
+    """A connection's transport as uvicorn sees it, whose `close` lingers while the client is
+    still sending the request just answered (a body refused with 413 under `connection: close`,
+    as `serve --processes`' workers answer): closed at once, the unread bytes would make the
+    kernel send a reset, and a client that sends its whole body before reading (most do) would
+    get the reset instead of the answer."""
+
+    def __init__(self, transport: asyncio.Transport, protocol: BoundedH11Protocol):
+        self.transport, self.protocol = transport, protocol
+        self.lingering = False
+
+    def __getattr__(self, name: str):
+        return getattr(self.transport, name)
+
+    def is_closing(self) -> bool:
+        return self.lingering or self.transport.is_closing()
+
+    def close(self) -> None:
+        if self.lingering or self.transport.is_closing() or not self.protocol.still_sending():
+            self.transport.close()
+            return
+        self.lingering = True
+        linger(self.transport, self.protocol)
+
+
+def linger(transport: asyncio.Transport, protocol: asyncio.BaseProtocol) -> None:
+    """Close `transport` gently: what was written goes out with a FIN after it, then what the
+    client still sends is read and dropped until it closes too, or LINGER_SECONDS pass."""
+    transport.set_protocol(Draining(transport, protocol))
+    transport.resume_reading()
+    if transport.can_write_eof():
+        transport.write_eof()
+
+
+class Draining(asyncio.Protocol):
+    """A lingering connection's protocol (`linger`): drops what it reads; its loss is told to
+    the protocol that served it (budgets, uvicorn's own bookkeeping)."""
+
+    def __init__(self, transport: asyncio.Transport, served: asyncio.BaseProtocol):
+        self.served = served
+        self.timer = asyncio.get_running_loop().call_later(LINGER_SECONDS, transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        pass
+
+    def eof_received(self) -> bool:
+        return False  # the client is done: the transport closes
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.timer.cancel()
+        self.served.connection_lost(exc)
+
+
 class Server(uvicorn.Server):
     """uvicorn, telling the pages before it closes their sockets (`app.state.stopping`):
     uvicorn itself closes a WebSocket with 1012 and nothing more."""
@@ -111,7 +189,7 @@ def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
     largest = max(config.max_message_bytes, config.engine.max_message_bytes)
     settings = {
         "header_timeout": config.header_timeout,
-        "budget": ClientCounter(MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT),
+        "budget": client_counter(config.quotas, "connections", MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT),
         "trusted_peers": frozenset(config.trusted_proxies if config.proxy_header else ()),
     }
     return Server(
@@ -121,6 +199,7 @@ def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
             limit_concurrency=None,  # the protocol's budget counts plain connections only
             ws="websockets-sansio",
             ws_max_size=largest,  # each endpoint enforces its own, smaller, limit
+            h11_max_incomplete_event_size=MAX_HEAD_BYTES,  # BoundedH11Protocol answers 431 first
             lifespan="on",
             log_level="warning",
             access_log=False,

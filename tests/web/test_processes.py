@@ -7,7 +7,9 @@ different client addresses are different loopback addresses (127.0.0.2, ...).
 
 from __future__ import annotations
 
+import asyncio
 import http.client as http_client
+import json
 import os
 import re
 import signal
@@ -15,16 +17,21 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from helpers import Page, new_room, run_bounded
+from helpers import Page, closed_code, new_room, run_bounded
+from helpers import request as engine_request
+from websockets.asyncio.client import connect
 
 START = "from solver.cli import main; main()"
 
 
 class Served:
     def __init__(self, *options: str):
+        if "--db" not in options:  # not the session's default file, which another test process may hold
+            options = (*options, "--db", "none")
         command = [sys.executable, "-c", START, "serve", "--port", "0", "--processes", "2", *options]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline() if self.process.stdout else ""
@@ -126,8 +133,26 @@ def test_a_request_head_past_the_limit_is_refused(server):
         assert sock.recv(100).startswith(b"HTTP/1.1 431")
 
 
+def test_a_whole_request_head_past_the_limit_is_answered_431_and_not_reset(server):
+    """Issue 34: as a single server answers it (tests/web/test_public_server.py)."""
+    from solver.web.processes import MAX_HEAD_BYTES
+
+    assert request(server, "GET", "/", headers={"X-Long": "a" * (MAX_HEAD_BYTES + 6000)})[0] == 431
+    assert request(server, "GET", "/", headers={"X-Long": "a" * (MAX_HEAD_BYTES - 1000)})[0] == 200
+
+
+def test_a_body_past_the_limit_is_answered_413_and_not_reset(server):
+    """Issue 34: the worker answers 413 under `connection: close` while the client is still
+    sending; it lingers, reading what comes, so the client reads the 413 rather than a reset."""
+    headers = {"Content-Type": "application/json"}
+    status, _, body = request(server, "POST", "/api/solve", body=b" " * 10_000_000, headers=headers)
+    assert status == 413 and json.loads(body)["code"] == "too_large"
+
+
 def test_metrics_through_the_front_are_every_workers_labelled_by_worker(server):
     """Issue 34: /metrics reaches the front, which asks each worker for its figures."""
+    for _ in range(2):  # one on each worker, in turn
+        new_room(server)
     status, headers, text = request(server, "GET", "/metrics")
     assert status == 200 and headers["content-type"].startswith("text/plain")
     rooms = {
@@ -136,8 +161,28 @@ def test_metrics_through_the_front_are_every_workers_labelled_by_worker(server):
         if line.startswith("bananas_rooms{")
     }
     assert set(rooms) == {'worker="w1"', 'worker="w2"'}
-    assert sum(rooms.values()) >= 4  # the rooms of the test above, spread over both
+    assert sum(rooms.values()) >= 2 and min(rooms.values()) >= 1
     assert text.count("# TYPE bananas_rooms gauge") == 1
+
+
+def test_the_api_rate_per_address_holds_across_the_workers(server):
+    """Issue 34. Requests go to the workers in turn: a burst counted by each worker alone would let twice
+    API_REQUEST_BURST through. Sent all at once, so that few tokens come back meanwhile."""
+    from solver.core.limits import API_REQUEST_BURST, API_REQUESTS_PER_SECOND
+
+    body, headers = b'{"grid": "CAT"}', {"Content-Type": "application/json"}
+
+    def check(source: str) -> int:
+        return request(server, "POST", "/api/check", body=body, headers=headers, source=source)[0]
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(2 * API_REQUEST_BURST) as threads:
+        statuses = list(threads.map(check, ["127.0.0.6"] * (2 * API_REQUEST_BURST)))
+    refilled = API_REQUESTS_PER_SECOND * (time.monotonic() - started)  # tokens back meanwhile
+    admitted = len(statuses) - statuses.count(429)  # 200, or 503 if the loaded machine sheds load
+    assert set(statuses) <= {200, 429, 503}, statuses
+    assert API_REQUEST_BURST <= admitted <= API_REQUEST_BURST + refilled + 1, (statuses, refilled)
+    assert check("127.0.0.7") == 200  # another address: its own rate
 
 
 def test_sigterm_stops_the_front_and_its_workers(server):
@@ -218,3 +263,76 @@ def test_a_worker_that_stops_answering_is_routed_around_until_it_answers_again()
         served.stop()
     errors = served.process.stderr.read()
     assert "worker 1 has not answered" in errors and "worker 1 answers again" in errors
+
+
+# -- issue 34: the quotas per client address hold across the workers (solver/web/quotas.py) ----
+
+
+def create_room_from(served, source: str) -> tuple[int, str]:
+    """Status and room id (or "") of POST /api/rooms from `source`."""
+    status, _, body = request(served, "POST", "/api/rooms", body=b"{}", source=source)
+    return status, json.loads(body)["id"] if status == 201 else ""
+
+
+async def room_socket(served, room: str, source: str, name: str | None = None):
+    """A room socket from `source`, joined as `name` (a joined socket is not closed as idle)."""
+    ws = await connect(f"ws://127.0.0.1:{served.port}/r/{room}/ws", local_addr=(source, 0))
+    if name is not None:
+        await ws.send(json.dumps({"type": "join", "name": name}))
+        while json.loads(await asyncio.wait_for(ws.recv(), 20))["type"] != "welcome":
+            pass
+    return ws
+
+
+def kill_and_wait_for_restart(served, prefix: str, room: str) -> None:
+    """SIGKILL the worker `prefix` (w1, w2: started in that order), and wait until it serves `room` again."""
+    victim = sorted(served.workers())[int(prefix[1:]) - 1]
+    os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + 120
+    while victim in served.workers() or len(served.workers()) < 2 or request(served, "GET", f"/r/{room}")[0] != 200:
+        assert served.process.poll() is None, served.process.stderr.read()
+        assert time.monotonic() < deadline, "the worker was not started again"
+        time.sleep(0.3)
+
+
+def test_quotas_per_address_hold_across_the_workers_and_a_killed_workers_are_released(tmp_path):
+    """One address's rooms, engine sessions and sockets are counted over both workers (each
+    alone would allow its own quota); when a worker is killed, what it held is released (its
+    sockets), except its rooms, which come back from --db and count for their creator again."""
+    quotas = ("--rooms-per-client", "3", "--sessions-per-client", "2", "--sockets-per-client", "3")
+    served = Served("--db", str(tmp_path / "rooms.sqlite3"), *quotas)
+    creator, player, engine_client = "127.0.0.11", "127.0.0.12", "127.0.0.13"
+
+    async def engine_sessions() -> None:
+        url = f"ws://127.0.0.1:{served.port}/engine"
+        mine = [await connect(url, local_addr=(engine_client, 0)) for _ in range(2)]  # on w1 and w2, in turn
+        for ws in mine:
+            assert (await engine_request(ws, {"type": "hello", "id": 1}))[0]["type"] == "hello"
+        async with connect(url, local_addr=(engine_client, 0)) as extra:
+            assert await closed_code(extra) == 1013  # 2 in all
+        for ws in mine:
+            await ws.close()
+
+    async def sockets_then_a_killed_worker(rooms: list[str]) -> None:
+        held = [await room_socket(served, room, player, f"p{n}") for n, room in enumerate(rooms)]
+        prefixes = [room.split("-")[0] for room in rooms]  # two rooms on one worker, one on the other
+        lone = next(room for room, prefix in zip(rooms, prefixes, strict=True) if prefixes.count(prefix) == 1)
+        other = next(room for room in rooms if room.split("-")[0] != lone.split("-")[0])
+        assert await closed_code(await room_socket(served, lone, player)) == 1013  # 3 in all; its worker holds 1
+        await asyncio.to_thread(kill_and_wait_for_restart, served, lone.split("-")[0], lone)
+        again = await room_socket(served, other, player, "late")  # the dead worker's socket is released
+        assert await closed_code(await room_socket(served, other, player)) == 1013  # the living one's 2 count
+        for ws in [*held, again]:
+            await ws.close()
+
+    try:
+        created = [create_room_from(served, creator) for _ in range(5)]
+        assert [status for status, _ in created] == [201, 201, 201, 429, 429]  # 3 in all, over w1 and w2
+        rooms = [room for _, room in created[:3]]
+        assert {room.split("-")[0] for room in rooms} == {"w1", "w2"}
+        assert create_room_from(served, "127.0.0.14")[0] == 201  # another address: its own quota
+        run_bounded(engine_sessions)
+        run_bounded(lambda: sockets_then_a_killed_worker(rooms), timeout=240)
+        assert create_room_from(served, creator)[0] == 429  # the killed worker's room came back, and counts again
+    finally:
+        served.stop()

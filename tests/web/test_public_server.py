@@ -236,6 +236,47 @@ def test_half_open_request_heads_of_one_client_do_not_stop_page_loads():
                 sock.close()
 
 
+def test_a_request_head_past_the_limit_is_answered_431_as_behind_the_front():
+    """Issue 34: a single server refuses the heads `serve --processes`' front refuses
+    (tests/web/test_processes.py), sent whole or in pieces, and the client reads the answer."""
+    from solver.web.uvicorn_runner import MAX_HEAD_BYTES
+
+    with start_server() as server:
+        assert raw_http(server, "GET", "/", headers={"X-Long": "a" * (MAX_HEAD_BYTES + 6000)})[0] == 431
+        assert raw_http(server, "GET", "/", headers={"X-Long": "a" * (MAX_HEAD_BYTES - 1000)})[0] == 200
+        port = int(server.url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(b"GET / HTTP/1.1\r\nX-Long: " + b"a" * MAX_HEAD_BYTES)  # no end in sight
+            assert sock.recv(100).startswith(b"HTTP/1.1 431")
+
+
+def test_a_body_past_the_limit_is_answered_413_and_not_reset():
+    """Issue 34: a 10 MB body to the solve API gets its 413, read by a client that sends the
+    whole body before it reads (as the workers of `serve --processes` answer it too)."""
+    with start_server() as server:
+        headers = {"Content-Type": "application/json"}
+        status, body = raw_http(server, "POST", "/api/solve", body=b" " * 10_000_000, headers=headers)
+        assert status == 413 and json.loads(body)["code"] == "too_large"
+
+
+def test_websockets_the_server_closes_leave_no_connection_behind():
+    """Issue 34: only a plain request's refusal lingers (uvicorn_runner.linger); a WebSocket the
+    server closes is closed outright, its protocol told, so its server forgets it."""
+    with start_server(engine_sessions_per_client=1) as server:
+
+        async def scenario():
+            async with connect(server.engine_url) as first:
+                assert (await request(first, {"type": "hello", "id": 1}))[0]["type"] == "hello"
+                async with connect(server.engine_url) as extra:
+                    assert await closed_code(extra) == 1013
+
+        run_bounded(scenario)
+        deadline = time.monotonic() + 10
+        while server.server.server_state.connections:
+            assert time.monotonic() < deadline, server.server.server_state.connections
+            time.sleep(0.05)
+
+
 def test_idle_room_sockets_do_not_take_the_plain_request_slots(monkeypatch):
     import solver.web.uvicorn_runner as runner
 
