@@ -247,7 +247,10 @@ class BananagramsTable:
             raise RoomError("not_your_tile", "the grid holds tiles you do not have") from None
         grid = person.board()[1]
         complete = grid is not None and not len(person.rack())  # a first grid is written at its moment
+        kept = len(self.record.keepsakes)
         self.record.snapshot(index, self.clock(), grid.to_json() if grid is not None else None, complete)
+        if len(self.record.keepsakes) != kept:  # a first grid: saved with the hand at once
+            self.handle.record_progress(self.progress())
         if self.spellcheck:
             connection.send({"type": "check", "seq": seq, **self.check(cells, grid)})
         self.person_tiles_left()
@@ -291,6 +294,7 @@ class BananagramsTable:
             self.hinting.discard(index)
         if found is not None and self.final is None:
             self.record.hint(index, self.clock())  # counted from the log, as every figure
+            self.handle.record_progress(self.progress())  # (a hint is saved with the hand at once)
         connection.send({"type": "hint", "hint": found})
 
     # -- engine steps (call with the lock held; they run in a worker thread) -------------------

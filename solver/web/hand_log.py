@@ -116,6 +116,7 @@ class HandLogWriter:
             self.flush(event["t"], force=True)
         if self.write(event, optional=events.kind_of(event) == events.SNAPSHOT):  # a bot's give way like a person's
             self.engine_lines += 1
+            self.restore()  # what came next, before anything new
         if events.kind_of(event) in (events.ROTTEN, events.LEFT):
             self.pending.pop(event["player"], None)  # nothing of theirs follows their going out
         if events.kind_of(event) == events.END:
