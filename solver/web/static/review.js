@@ -53,7 +53,9 @@ export function renderReview() {
     pair.className = "review-pair";
     const best = player.best;
     const bestCaption = best ? `${t("review_best")} · ${t("review_best_words", best)}` : t("review_best");
-    const mine = figureOf(player.grid, t("review_yours"), lastEnd?.boards[player.player]?.invalid_cells || []);
+    const own = lastEnd?.boards[player.player]?.name === you(); // this page's person: "Your grid"
+    const mine = figureOf(player.grid, t(own ? "review_mine" : "review_yours"),
+      lastEnd?.boards[player.player]?.invalid_cells || []);
     const ideal = best ? figureOf(best.grid, bestCaption) : figureOf(null, `${t("review_best")} · ${t("review_no_best")}`);
     mine.className = "review-mine";
     ideal.className = "review-best";
