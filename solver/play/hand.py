@@ -576,6 +576,7 @@ class Hand:
                 and self.seats[seat].active
             ):
                 found.append((seat, payload[0]))
+                self.seats[seat].working = False  # its call lands now: the table sees its work
             else:
                 others.append(entry)
         for entry in others:
