@@ -1,24 +1,22 @@
 """The review of a played game: for each hand and each player (bots too), what happened and
 what their tiles could have become.
 
-For each player of each hand::
+For each player of each hand, the end of the hand as `solver.coach.record` defines it (the
+same record a room's end screen shows), and what the coach adds::
 
-    tiles             the tiles they held at the end: the split's, plus every PEEL and DUMP
-                      draw, minus each tile dumped (for a player who went rotten or left, the
-                      tiles they held then)
-    grid, valid       their last grid (the `grids` line; for a rotten banana the grid called),
-                      checked by the independent validator against those tiles
+    tiles             the tiles they held at the end (on going out, for a player out of the hand)
+    tiles_left        their rack: the tiles held that are not on their grid
+    grid, valid       their grid as the table last saw it (a bot's work still under way when the
+                      hand ended is not laid; for a rotten banana the grid called), checked by
+                      the independent validator against those tiles
     best              the best grid those tiles allowed: fewest words, then the longest word,
                       from `solve` within fixed node budgets (`best_grid`: the same review on
                       every machine; the time limit is only a safety net), or the player's
                       own grid when it is better still
-    first_grid_s      when the table first saw all their tiles in one grid: the first of a
-                      snapshot whose grid holds every tile they held then, their own PEEL (the
-                      rules ask for an empty hand) or a BANANAS call with every tile placed;
-                      else their finish, if their last grid is valid (a bot's grid still being
-                      worked on is seen when the hand ends); null if never
-    tiles_per_minute  tiles on their last grid per minute from the split to their finish (their
-                      BANANAS call, rotten banana or leaving, else the hand's end)
+    first_grid_s      the first moment, on the table's clock, their rack was empty (the
+                      record's `first_grid`); null if never
+    tiles_per_minute  their own: tiles on their grid per minute from the split to their finish
+                      (their BANANAS call, rotten banana or leaving, else the hand's end)
     peels, dumps      the PEELs they called; each DUMP with what `dump_advice` would have dumped
                       from the grid and hand the table last saw (at most MAX_ADVISED_DUMPS each)
     hints             hints shown to them (rooms)
@@ -38,6 +36,7 @@ from pathlib import Path
 from typing import IO
 
 from solver.coach.logs import GameLog, HandLog, Table, read_log, replay_tables
+from solver.coach.record import PlayerRecord, hand_record
 from solver.core.grid import Grid, find_words, validate
 from solver.core.limits import MAX_REVIEW_NODES
 from solver.core.tiles import TileCounts
@@ -78,6 +77,7 @@ class PlayerReview:
     player: int
     label: str
     tiles: TileCounts
+    tiles_left: int
     grid: Grid | None
     problems: list[str]
     best: BestGrid | None
@@ -99,6 +99,7 @@ class PlayerReview:
             "player": self.player,
             "label": self.label,
             "tiles": self.tiles.letters(),
+            "tiles_left": self.tiles_left,
             "grid": self.grid.to_json() if self.grid is not None else None,
             "valid": self.valid,
             "problems": self.problems,
@@ -164,33 +165,19 @@ def review(
 # -- one hand ---------------------------------------------------------------------------------
 
 
-@dataclass
-class _Seat:
-    """What the replay gathers about one player."""
-
-    peels: int = 0
-    hints: int = 0
-    first_grid: float | None = None
-    finish: float | None = None
-    out_tiles: TileCounts | None = None  # the tiles held on going out
-    called: Grid | None = None  # the grid of a rotten BANANAS call
-    rotten: bool = False
-    dumps: list[tuple[dict, Table]] = field(default_factory=list)
-
-
 def review_hand(game: GameLog, hand: HandLog, lexicon: Lexicon, common: Lexicon | None = None) -> HandReview:
-    seats = [_Seat() for _ in range(game.players)]
-    last: Table | None = None
+    record = hand_record(game, hand)  # the end of the hand, as a room's end screen shows it
+    dumps: list[list[tuple[dict, Table]]] = [[] for _ in range(game.players)]
     lead = LeadTracker()
     for event, before, after in replay_tables(game, hand):
-        last = after
-        note_event(seats, event, before, after)
+        if events.kind_of(event) == events.DUMP:
+            dumps[event["player"]].append((event, before))
         lead.note(event["t"], after)
-    assert last is not None and hand.end is not None and hand.grids is not None  # read_log checked
+    assert hand.end is not None  # read_log checked
     end = hand.end
     result = HandReview(hand.number, end["outcome"], list(end["winners"]), end["reason"], lead=lead.changes)
-    for player, seat in enumerate(seats):
-        result.players.append(review_player(game, hand, player, seat, last, end["t"], lexicon, common))
+    for player in record.players:
+        result.players.append(review_player(game, player, dumps[player.player], lexicon, common))
     return result
 
 
@@ -214,65 +201,32 @@ class LeadTracker:
         self.changes.append({"t": t, "player": self.leader, "placed": best})
 
 
-def note_event(seats: list[_Seat], event: dict, before: Table, after: Table) -> None:
-    kind, t = events.kind_of(event), event["t"]
-    if "player" not in event or kind == events.SPLIT:
-        return
-    player = event["player"]
-    seat = seats[player]
-    if kind == events.PEEL:
-        seat.peels += 1
-        seat.first_grid = t if seat.first_grid is None else seat.first_grid
-    elif kind == events.DUMP:
-        seat.dumps.append((event, before))
-    elif kind == events.HINT:
-        seat.hints += 1
-    elif kind in (events.SNAPSHOT, events.BANANAS):
-        shown = after.shown[player]
-        if seat.first_grid is None and shown is not None and shown.tiles() == after.held[player]:
-            seat.first_grid = t
-        if kind == events.BANANAS:
-            seat.finish, seat.called = t, shown
-    elif kind in (events.ROTTEN, events.LEFT):
-        seat.out_tiles, seat.rotten = before.held[player], kind == events.ROTTEN
-        seat.finish = t if seat.finish is None else seat.finish
-
-
 def review_player(
     game: GameLog,
-    hand: HandLog,
-    player: int,
-    seat: _Seat,
-    last: Table,
-    end: float,
+    record: PlayerRecord,
+    dumps: list[tuple[dict, Table]],
     lexicon: Lexicon,
     common: Lexicon | None = None,
 ) -> PlayerReview:
-    assert hand.grids is not None
     rules = game.rules
-    tiles = seat.out_tiles if seat.out_tiles is not None else last.held[player]
-    rows = hand.grids[player]
-    grid = Grid.from_rows(rows) if rows is not None else (seat.called if seat.rotten else last.shown[player])
+    tiles, grid = record.tiles, record.grid
     problems = validate(grid, lexicon, tiles, rules.min_length).problems() if grid is not None else ["no grid"]
-    finish = seat.finish if seat.finish is not None else end
-    placed = grid.tile_count if grid is not None else 0
     return PlayerReview(
-        player=player,
-        label=game.labels[player],
+        player=record.player,
+        label=game.labels[record.player],
         tiles=tiles,
+        tiles_left=record.tiles_left,
         grid=grid,
         problems=problems,
         best=best_grid(tiles, grid if not problems else None, lexicon, rules.min_length, common),
-        # A grid still being worked on when the hand ended is seen at the end, with the others.
-        first_grid_s=seat.first_grid if seat.first_grid is not None or problems else finish,
-        tiles_per_minute=round(placed * 60 / finish, 1) if finish > 0 and placed else None,
-        peels=seat.peels,
+        first_grid_s=record.first_grid,
+        tiles_per_minute=record.tiles_per_minute,
+        peels=record.peels,
         dumps=[
-            dump_review(event, before, lexicon, rules.min_length, index)
-            for index, (event, before) in enumerate(seat.dumps)
+            dump_review(event, before, lexicon, rules.min_length, index) for index, (event, before) in enumerate(dumps)
         ],
-        hints=seat.hints,
-        rotten=rotten_review(seat.called, tiles, lexicon, rules.min_length) if seat.rotten else None,
+        hints=record.hints,
+        rotten=rotten_review(grid, tiles, lexicon, rules.min_length) if record.out == "rotten" else None,
     )
 
 
@@ -422,7 +376,8 @@ def player_text(player: PlayerReview) -> list[str]:
     counts = [plural(player.peels, "PEEL"), plural(len(player.dumps), "DUMP")]
     if player.hints:
         counts.append(plural(player.hints, "hint"))
-    lines = [f"-- {player.label}: {len(player.tiles)} tiles, first grid {first}, {pace}, {', '.join(counts)}"]
+    left = f" ({player.tiles_left} left in the rack)" if player.tiles_left else ""
+    lines = [f"-- {player.label}: {len(player.tiles)} tiles{left}, first grid {first}, {pace}, {', '.join(counts)}"]
     for dump in player.dumps:
         advice = f"advice: {dump['advised']}" if dump["advised"] else "no advice"
         lines.append(f"   DUMP at {dump['t']:.1f} s: {dump['returned']} -> {dump['drawn']} ({advice})")

@@ -18,6 +18,8 @@ decides again. So a player who is ahead tends to stay ahead, as at a real table.
 see a player's grid when its work is done (`Hand.table_grid`: a bot's new grid lands with
 its work, dropped call or not; a remote player's grid is what it shows now), and a deciding
 bot's `TableView` says how many tiles each grid holds (`placed`) at what time (`clock`).
+When the hand ends, the result's grids are those the table sees then: work still under way
+is not laid (solver.coach.record defines the end of a hand for every reader).
 
 The hand drives itself: a driver (`bananas play`, a room's table, the engine protocol's
 hosted game, the pace benchmark) asks when the next event is due (`next_due`), runs the
@@ -61,7 +63,7 @@ class HandResult:
     winners: list[int]
     reason: str
     events: list[dict]
-    grids: list[list[str] | None]
+    grids: list[list[str] | None]  # each seat's grid as the table last saw it (`Hand.table_grid`); None once out
     clock: float
     dumps: int = 0
     rotten: int = 0
@@ -574,6 +576,7 @@ class Hand:
                 and self.seats[seat].active
             ):
                 found.append((seat, payload[0]))
+                self.seats[seat].working = False  # its call lands now: the table sees its work
             else:
                 others.append(entry)
         for entry in others:
@@ -631,7 +634,7 @@ class Hand:
         means another hand. `why`: tie or stalemate (WHY)."""
 
         def longest(index: int) -> int:
-            grid = self.seats[index].bot.current_grid()
+            grid = self.table_grid(index)
             if grid is None:
                 return 0
             return max((len(w.text) for w in find_words(grid) if w.text in self.lexicon), default=0)
@@ -648,7 +651,8 @@ class Hand:
         reason = END_REASONS[code].format(**{**params, "why": WHY.get(params.get("why", ""), "")})
         scores = self.rules.kind.scores(self, winners)
         self.log(events.END, outcome=outcome, winners=winners, reason=reason, **scores)
-        grids = [shown.to_json() if seat.active and (shown := seat.bot.current_grid()) else None for seat in self.seats]
+        # Every grid as the table last saw it: a bot's work still under way is not laid.
+        grids = [self.end_grid(index) for index in range(len(self.seats))]
         return HandResult(
             outcome,
             winners,
@@ -663,6 +667,11 @@ class Hand:
             reason_code=code,
             reason_params=params,
         )
+
+    def end_grid(self, seat_index: int) -> list[str] | None:
+        """A seat's grid in the result: the grid the table sees (`table_grid`), None once out."""
+        grid = self.table_grid(seat_index) if self.seats[seat_index].active else None
+        return grid.to_json() if grid is not None else None
 
     def wait_for_wall_clock(self, when: float) -> None:
         """With `realtime`, sleep until simulated time `when` (seconds) is due on the wall clock; at once otherwise."""

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from solver.coach.logs import room_header
+from solver.coach.record import HandRecord
 from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
 from solver.core.tiles import DISTRIBUTIONS, TileCounts
@@ -131,14 +132,14 @@ class BananagramsTable:
         self.tiles_left = [0] * count
         self.status = ["building"] * count
         self.peels, self.dumps = [0] * count, [0] * count
-        self.first_grid: list[float | None] = [None] * count  # clock when the rack first emptied
-        self.bananas_cells: dict[int, dict] = {}  # a person's grid at their last BANANAS
-        self.hints = [0] * count  # hints shown to each player
         self.hints_allowed = setup.hints or count == 1  # a solo game always has them
         self.hinting: set[int] = set()  # players whose hint is being worked out
         self.last_hint = [-HINT_COOLDOWN_SECONDS] * count  # the hand's clock at each player's last hint
         self.common_words = common_words(setup.language)
-        self.record = HandLogWriter(setup.hand, self.log_header(setup))
+        # The hand's log, and the record of its end every figure is read from (solver.coach.record).
+        keepsakes = resume.progress.get("keepsakes", []) if resume is not None else []
+        self.record = HandLogWriter(setup.hand, self.log_header(setup), self.rules.distribution, keepsakes)
+        self.end_record: HandRecord | None = None
         self.review: dict | None = None  # the `review` message, once worked out
         self.round = Hand(
             self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True
@@ -152,8 +153,6 @@ class BananagramsTable:
             # As it was saved: the same inputs at the same events give the same hand.
             replay(self.round, resume.journal, steps=resume.progress["steps"])
             self.resumed_at = resume.progress["clock"]
-            self.hints = list(resume.progress["hints"])
-            self.first_grid = list(resume.progress["first_grid"])
         self.lexicon = self.round.lexicon
         if any(not is_remote(player) for player in self.players):
             # The bots' search kernels compiled now, in the room's worker thread, before the
@@ -262,7 +261,11 @@ class BananagramsTable:
         except TilesNotHeld:
             raise RoomError("not_your_tile", "the grid holds tiles you do not have") from None
         grid = person.board()[1]
-        self.record.snapshot(index, self.clock(), grid.to_json() if grid is not None else None)
+        complete = grid is not None and not len(person.rack())  # a first grid is written at its moment
+        kept = len(self.record.keepsakes)
+        self.record.snapshot(index, self.clock(), grid.to_json() if grid is not None else None, complete)
+        if len(self.record.keepsakes) != kept:  # a first grid: saved with the hand at once
+            self.handle.record_progress(self.progress())
         if self.spellcheck:
             connection.send({"type": "check", "seq": seq, **self.check(cells, grid)})
         self.person_tiles_left()
@@ -298,7 +301,7 @@ class BananagramsTable:
             raise refused(HINTS_OFF)
         if index in self.hinting:
             raise refused(HINT_BUSY)
-        if self.hints[index] >= HINTS_PER_HAND:
+        if self.record.hints(index) >= HINTS_PER_HAND:
             raise refused(HINT_LIMIT)
         wait = self.last_hint[index] + HINT_COOLDOWN_SECONDS - self.clock()
         if wait > 0:
@@ -311,9 +314,9 @@ class BananagramsTable:
         finally:
             self.hinting.discard(index)
         if found is not None and self.final is None:
-            self.hints[index] += 1
             self.last_hint[index] = self.clock()
-            self.record.hint(index, self.clock())
+            self.record.hint(index, self.clock())  # counted from the log, as every figure
+            self.handle.record_progress(self.progress())  # (a hint is saved with the hand at once)
         connection.send({"type": "hint", "hint": found})
 
     # -- engine steps (call with the lock held; they run in a worker thread) -------------------
@@ -349,18 +352,11 @@ class BananagramsTable:
                 continue
             shown = self.grid_of(index)
             self.tiles_left[index] = len(seat.held - shown.tiles()) if seat.active and shown else len(seat.held)
-            self.note_first_grid(index)
 
     def person_tiles_left(self) -> None:
         for index, player in enumerate(self.players):
             if isinstance(player, RemoteSeat):
                 self.tiles_left[index] = len(player.rack()) if self.round.seats[index].active else 0
-                self.note_first_grid(index)
-
-    def note_first_grid(self, index: int) -> None:
-        if self.first_grid[index] is None and self.tiles_left[index] == 0 and self.round.seats[index].active:
-            if self.grid_of(index) is not None:
-                self.first_grid[index] = round(self.clock(), 1)
 
     def grid_of(self, index: int) -> Grid | None:
         """A player's grid as the table sees it: a person's live grid, a bot's as its last work
@@ -381,6 +377,14 @@ class BananagramsTable:
         if entries:
             self.handle.broadcast({"type": "log", "entries": entries})
         self.record.flush(self.clock())  # the persons' grids that waited for their time
+        result = self.round.result
+        ending = result is not None and self.final is None
+        if ending:
+            # The end of the hand, once: the grids the table last saw, read into the log's record;
+            # the table, the end screen and the review show that record.
+            grids = [self.grid_of(index) for index in range(len(self.seats))]
+            self.end_record = self.record.finish(grids, self.round.clock)
+            self.final = self.final_boards(self.end_record)
         self.handle.record_progress(self.progress())
         self.broadcast_table()
         for connection, seat in self.handle.pages():
@@ -390,19 +394,16 @@ class BananagramsTable:
                 if self.sent_held.get(id(connection)) != (private["held"], private["active"], private["waiting"]):
                     self.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
                     connection.send(private)
-        result = self.round.result
-        if result is not None and self.final is None:
+        if ending:
+            assert result is not None and self.final is not None
             self.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
-            self.note_tiles_left()  # the hand is over: every grid as the table last saw it
-            self.final = self.final_boards()
-            self.record.finish([board["grid"] for board in self.final["boards"]])
             self.handle.broadcast(self.final)
             winner = result.winners[0] if result.outcome == "win" and len(result.winners) == 1 else None
             self.handle.ended(self.seats[winner] if winner is not None else None)
 
     def progress(self) -> dict:
         """What a durable room saves of the hand besides its inputs (solver.web.store)."""
-        return {"clock": self.clock(), "steps": self.round.steps, "hints": self.hints, "first_grid": self.first_grid}
+        return {"clock": self.clock(), "steps": self.round.steps, "keepsakes": self.record.keepsakes}
 
     async def send_review(self) -> None:
         """The coach's review of the hand (once, off the event loop) to every page."""
@@ -430,16 +431,9 @@ class BananagramsTable:
         kind = events.kind_of(event)
         who = self.seats[event["player"]].name if "player" in event else None
         entry = {"t": event["t"], "kind": kind, "who": who}
-        if kind == events.PEEL and self.first_grid[event["player"]] is None:
-            # A PEEL is called with an empty rack: the first grid, on the table's clock, as the
-            # review reads it from the log (a bot's rack, one tile fuller after its PEEL, was
-            # otherwise never seen empty at a step, and its first grid came minutes late).
-            self.first_grid[event["player"]] = round(event["t"], 1)
         if kind == events.SPLIT:
             entry["hand_size"] = len(event["hands"][0]) if event["hands"] else 0
         elif kind == events.BANANAS and event.get("grid"):
-            if isinstance(self.players[event["player"]], RemoteSeat):
-                self.bananas_cells[event["player"]] = Grid.from_rows(event["grid"]).cells()
             self.status[event["player"]] = "called"
         elif kind == events.ROTTEN:
             entry["problems"] = event.get("problems", [])[:5]
@@ -493,13 +487,17 @@ class BananagramsTable:
             status = self.status[index]
             if hand.seats[index].active and status == "stuck" and not hand.seats[index].waiting:
                 status = self.status[index] = "building"
-            grid = self.grid_of(index)
+            grid, tiles_left = self.grid_of(index), self.tiles_left[index]
+            if self.end_record is not None:  # the hand is over: its record, as the end screen shows it
+                tiles_left = self.end_record.players[index].tiles_left
+            elif not hand.seats[index].active:  # out of the hand: as the record will have them
+                tiles_left = self.record.recorder.standing(index, None, hand.clock).tiles_left
             players.append(
                 {
                     "seat": index,
                     "name": seat.name,
                     "kind": seat.kind,
-                    "tiles_left": self.tiles_left[index],
+                    "tiles_left": tiles_left,
                     "on_grid": grid.tile_count if grid is not None else 0,
                     "grid": thumbnail(grid, letters),
                     "active": hand.seats[index].active,
@@ -507,7 +505,7 @@ class BananagramsTable:
                     "connected": seat.connected,
                     "peels": self.peels[index],
                     "dumps": self.dumps[index],
-                    "first_grid": self.first_grid[index],
+                    "first_grid": self.record.first_grid(index),
                 }
             )
         return {
@@ -558,32 +556,30 @@ class BananagramsTable:
             "invalid_words": sorted({word.text for word in report.invalid_words}),
         }
 
-    def final_boards(self) -> dict:
+    def final_boards(self, record: HandRecord) -> dict:
+        """The `end` message: how the hand ended, and each player's end as its record has it
+        (solver.coach.record: the review reads the same from the hand's log)."""
         result = self.round.result
         assert result is not None  # called once the hand has ended
         boards = []
-        for index, (seat, player) in enumerate(zip(self.seats, self.players, strict=True)):
-            if isinstance(player, RemoteSeat):
-                cells = player.snapshot()[1] or self.bananas_cells.get(index, {})
-                grid = Grid.from_cells(cells) if cells else None
-            else:
-                grid = self.grid_of(index)
+        for index, (seat, player) in enumerate(zip(self.seats, record.players, strict=True)):
             board = {
                 "seat": index,
                 "name": seat.name,
                 "kind": seat.kind,
                 "status": self.status[index],
                 "grid": None,
-                "tiles_left": self.tiles_left[index],
-                "first_grid": self.first_grid[index],
-                "peels": self.peels[index],
-                "dumps": self.dumps[index],
-                "hints": self.hints[index],
+                "tiles_left": player.tiles_left,
+                "first_grid": player.first_grid,
+                "tiles_per_minute": player.tiles_per_minute,
+                "peels": player.peels,
+                "dumps": player.dumps,
+                "hints": player.hints,
             }
-            if grid is not None:
-                report = validate(grid, self.lexicon, None, self.rules.min_length)
+            if player.grid is not None:
+                report = validate(player.grid, self.lexicon, None, self.rules.min_length)
                 board.update(
-                    grid=grid.to_json(),
+                    grid=player.grid.to_json(),
                     valid=report.ok,
                     invalid_cells=sorted({cell for word in report.invalid_words for cell in word.cells}),
                     words=len(report.words),

@@ -103,20 +103,24 @@ if __name__ == "__main__":  # python3 tests/coach/test_reviews.py --update
         print(f"wrote {GOLDEN_REVIEW}")
 
 
-def test_a_valid_grid_the_table_first_sees_at_the_end_is_a_first_grid_then(en):
-    """The third bot never showed all its tiles in one grid before P1's BANANAS (no PEEL, no
-    complete snapshot), yet its last grid is valid: the table sees it when the hand ends, so its
-    first grid is the hand's end, not "never"; a player whose last grid is not valid has none."""
+def test_work_the_table_had_not_seen_when_the_hand_ended_is_not_laid(en):
+    """P1 hard calls BANANAS while the two other bots are still working (issue 40: an end
+    screen credited a bot with tiles it had not laid). Each grid is the one the table last
+    saw, the bot's last snapshot: tiles left in the rack, and no first grid for a player whose
+    rack the table never saw empty."""
     from solver.coach import read_log
 
     log = read_log(GOLDEN_REVIEW.parent / "coach-three-bots.jsonl")
-    hand = review(log, lexicon=en).hands[0]
-    first, second, third = hand.players
-    for player in (first, third):
-        assert player.valid and validate(player.grid, en, player.tiles).ok
-    assert third.peels == 0 and third.first_grid_s == log.hands[0].end["t"]
-    assert not second.valid and second.first_grid_s is None
-    assert first.first_grid_s is not None and first.first_grid_s < third.first_grid_s
+    events = log.hands[0].events
+    first, second, third = review(log, lexicon=en).hands[0].players
+    assert first.valid and first.tiles_left == 0 and first.first_grid_s is not None
+    for player in (second, third):
+        last = next(e["grid"] for e in reversed(events) if e["event"] == "snapshot" and e["player"] == player.player)
+        assert player.grid is not None and player.grid.to_json() == last
+        assert player.tiles_left == len(player.tiles) - player.grid.tile_count > 0
+        assert player.first_grid_s is None and player.peels == 0 and not player.valid
+        assert validate(player.grid, en).ok  # what the table saw is sound: words, one piece
+    assert len({player.tiles_per_minute for player in (first, second, third)}) == 3  # each their own
 
 
 def test_a_best_grid_is_made_of_common_words_when_it_can_be(en):

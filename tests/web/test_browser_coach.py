@@ -9,6 +9,8 @@ writes them into docs/screenshots/ (coach-hint, coach-hint-phone, coach-replay, 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_browser import build, new_page, place, rack, solved, wait_for_tiles
 
@@ -76,6 +78,8 @@ def test_a_solo_hand_with_a_hint_a_review_and_a_replay(browser, serve, shots, en
     assert best is not None and validate(Grid.from_rows(best), en, TileCounts.from_letters(held)).ok
     assert mini_rows(page.locator("#review .review-mine").first) == built.to_json()
     assert "hints: 1" in page.inner_text("#review .review-stats")
+    assert page.inner_text("#review .review-mine figcaption") == "Your grid"  # her own, not "Their grid"
+    assert re.search(r"· Time \d+:\d\d · \d+ words$", page.inner_text("#end-reason"))  # a clock, as m:ss
 
     # The replay: the final grids at first; back to the deal (nothing laid); a step on shows a grid.
     page.click("#replay")

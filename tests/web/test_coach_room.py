@@ -184,8 +184,16 @@ def test_only_a_joined_page_gets_a_log(server):
 # -- the log's bounds ------------------------------------------------------------------------------
 
 
+def split(log: HandLogWriter, *hands: str) -> None:
+    """A hand's deal, as the engine logs it: what every line of a log follows."""
+    log.engine_event(
+        {"t": 0.0, "event": "split", "hands": list(hands), "bunch": 144 - len("".join(hands)), "unused": ""}
+    )
+
+
 def test_a_persons_snapshots_wait_for_their_second_and_the_last_is_never_lost():
     log = HandLogWriter(2, room_header(1, ["Ana"], [None], "classic", "en"))
+    split(log, "ABCDE")
     log.snapshot(0, 0.0, ["AB"])
     log.snapshot(0, 0.3, ["ABC"])  # too soon: waits
     log.snapshot(0, 0.6, ["ABCD"])  # replaces the one waiting
@@ -197,7 +205,7 @@ def test_a_persons_snapshots_wait_for_their_second_and_the_last_is_never_lost():
     log.flush(1.7, 0, force=True)  # ... until the person calls
     log.snapshot(0, 1.75, None)  # an emptied board is no snapshot
     log.snapshot(0, 1.8, ["ABC"])  # waits, and the hand ends: the grids line has it
-    log.finish([["ABC"]])
+    log.finish([Grid.from_rows(["ABC"])], 2.0)
     snapshots = [line for line in lines_of(log.text()) if line["event"] == "snapshot"]
     assert [(s["t"], s["grid"]) for s in snapshots] == [(0.0, ["AB"]), (1.2, ["ABCD"]), (1.7, ["AB"])]
     assert lines_of(log.text())[0]["room_hand"] == 2  # the room's second hand, the log's only one
@@ -210,7 +218,7 @@ def test_nothing_but_the_grids_follows_the_end_and_the_log_reads_back():
     """Issue 33: a person's waiting snapshot was flushed after the engine's `end`, and the
     review failed ("a snapshot event of hand 1 outside that hand"). It goes before the end."""
     log = HandLogWriter(1, room_header(1, ["Ana", "Ben"], [None, None], "classic", "en"))
-    log.engine_event({"t": 0.0, "event": "split", "hands": ["AB", "CD"], "bunch": 0, "unused": ""})
+    log.engine_event({"t": 0.0, "event": "split", "hands": ["AB", "CD"], "bunch": 140, "unused": ""})
     log.snapshot(0, 0.0, ["A"])
     log.snapshot(0, 0.4, ["AB"])  # too soon: waits ...
     log.engine_event({"t": 0.5, "event": "bananas", "player": 1, "grid": ["CD"]})
@@ -218,7 +226,7 @@ def test_nothing_but_the_grids_follows_the_end_and_the_log_reads_back():
     log.flush(3.0)  # ... the table's next publish: nothing may follow the end
     log.snapshot(1, 3.0, ["DC"])
     log.hint(0, 3.0)
-    log.finish([["AB"], ["CD"]])
+    log.finish([Grid.from_rows(["AB"]), Grid.from_rows(["CD"])], 0.5)
     events = [line["event"] for line in lines_of(log.text())[1:]]
     assert events == ["split", "snapshot", "bananas", "snapshot", "end", "grids"]
     assert [line["t"] for line in lines_of(log.text())[1:] if line["event"] == "snapshot"] == [0.0, 0.5]
@@ -226,6 +234,7 @@ def test_nothing_but_the_grids_follows_the_end_and_the_log_reads_back():
 
 def test_the_log_is_bounded_in_snapshots_and_bytes(monkeypatch):
     log = HandLogWriter(1, room_header(1, ["Ana", "Ben"], [None, None], "classic", "en"))
+    split(log, "AB", "CAT")
     for second in range(MAX_LOG_SNAPSHOTS_PER_HAND + 5):
         log.snapshot(0, float(second), ["AB" if second % 2 else "BA"])
     assert log.snapshots[0] == MAX_LOG_SNAPSHOTS_PER_HAND
@@ -234,6 +243,7 @@ def test_the_log_is_bounded_in_snapshots_and_bytes(monkeypatch):
 
     monkeypatch.setattr(hand_log, "MAX_ROOM_LOG_BYTES", 2000)
     small = HandLogWriter(1, room_header(1, ["Ana"], [None], "classic", "en"))
+    split(small, "ABCDEFGHIJ")
     for second in range(100):
         small.snapshot(0, float(second), ["ABCDEFGHIJ"[: 1 + second % 10]])
     assert small.size <= 2000 - 2000 // hand_log.ENGINE_RESERVE  # snapshots stop short of the bound ...

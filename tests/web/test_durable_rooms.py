@@ -231,3 +231,52 @@ def test_a_database_that_cannot_be_written_is_reported_and_the_room_plays_on(tmp
     assert store.failed is not None
     reports = [record for record in caplog.records if "cannot be written" in record.getMessage()]
     assert len(reports) == 1  # reported once
+
+
+def test_a_persons_first_grid_and_hints_come_back_with_the_hand(tmp_path):
+    """Issue 40: the end's figures are read from the hand's log, which a resumed hand rebuilds
+    from the engine's events; the person's lines they rest on (the first grid's snapshot, each
+    hint) are saved with the hand and come back at their places. A solo hand on a 21-tile set:
+    a word, a hint, the whole grid; the server stops; back, BANANAS: the end screen and the
+    review say when the first grid came, and that one hint was shown."""
+    db = str(tmp_path / "rooms.sqlite3")
+    settings = {"db": db, "distribution": "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"}
+
+    async def play(server) -> tuple:
+        room = new_room(server)
+        async with Page(server, room) as ana:
+            token = (await ana.join("ana"))["token"]
+            await ana.send({"type": "start"})
+            held = (await ana.until(lambda m: m["type"] == "tiles" and m["held"]))["held"]
+            cells = cells_of(held)
+            await ana.send({"type": "grid", "cells": cells[:2]})
+            await ana.send({"type": "hint"})
+            await ana.until("hint")
+            await ana.send({"type": "grid", "cells": cells})
+            table = await ana.until(lambda m: m["type"] == "table" and m["players"][0]["first_grid"] is not None)
+            return room, token, table["players"][0]["first_grid"], cells
+
+    async def back(server, room, token, cells) -> tuple:
+        async with Page(server, room) as ana:
+            await ana.join("ana", token)
+            await ana.until(lambda m: m["type"] == "tiles")
+            await ana.send({"type": "grid", "cells": cells})
+            await ana.send({"type": "call", "call": "bananas"})
+            end = await ana.until("end")
+            review = await ana.until("review", timeout=60)
+            return end, review["review"]
+
+    server = start_server(**settings)
+    try:
+        room, token, first, cells = run_bounded(lambda: play(server))
+    finally:
+        server.stop()
+    server = start_server(**settings)
+    try:
+        end, review = run_bounded(lambda: back(server, room, token, cells))
+    finally:
+        server.stop()
+    (board,), (player,) = end["boards"], review["players"]
+    assert board["first_grid"] == player["first_grid_s"] == first
+    assert board["hints"] == player["hints"] == 1
+    assert board["tiles_left"] == player["tiles_left"] == 0 and board["status"] == "winner"

@@ -52,7 +52,7 @@ WEB = ROOT / "solver" / "web"
 ANY = "..."  # in an expected message: any value; in a sent one: the value last received
 # replaced by ANY when a session is recorded (a hand's log holds the clock's times; a review is the coach's
 # to define and test, tests/coach: the document's table gives its shape)
-VOLATILE_KEYS = {"token", "url", "t", "clock", "first_grid", "review", "log"}
+VOLATILE_KEYS = {"token", "url", "t", "clock", "first_grid", "tiles_per_minute", "review", "log"}
 WAIT = 30.0  # seconds an expected message may take (the first deal loads the word lists)
 QUIET = 0.5  # seconds of silence that end a block: nothing more may arrive
 RECORD_QUIET = 0.8  # seconds of silence that end the answers to a sent line, when recording ...

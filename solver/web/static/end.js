@@ -50,7 +50,8 @@ export function renderEnd(message) {
   const scores = solo ? ` · ${t("solo_score", { ...message.scores, time: clockText(message.scores.time) })}` : "";
   $("end-reason").textContent = reasonText(message) + scores;
   const head = document.createElement("tr");
-  for (const key of ["player", "col_status", "col_left", "col_first_grid", "col_peels", "col_dumps", "col_wins"]) {
+  for (const key of ["player", "col_status", "col_left", "col_first_grid", "col_tpm", "col_peels", "col_dumps",
+    "col_wins"]) {
     const cell = document.createElement("th");
     cell.textContent = t(key);
     head.append(cell);
@@ -60,8 +61,10 @@ export function renderEnd(message) {
   const rows = message.boards.map((entry) => {
     const row = document.createElement("tr");
     row.className = endStatus(entry);
+    const pace = entry.tiles_per_minute === null || entry.tiles_per_minute === undefined ? "–" :
+      entry.tiles_per_minute.toFixed(1); // the player's own (docs/ROOMS.md, "The end of a hand")
     const values = [shownName(entry.name), t(`status_${endStatus(entry)}`), entry.tiles_left, clockText(entry.first_grid),
-      entry.peels, entry.dumps, wins[entry.name] || 0];
+      pace, entry.peels, entry.dumps, wins[entry.name] || 0];
     for (const value of values) {
       const cell = document.createElement("td");
       cell.textContent = String(value);
