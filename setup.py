@@ -1,6 +1,6 @@
 """The package's build: pyproject.toml says what is packaged; this adds the artifacts compiled
-at install so that a first run needs no build (solver/search/prebuilt.py: the fast-start
-extension and the default word list's arrays, about 45 s on 2 cores).
+at install so that a first run needs no build (solver/search/prebuilt.py: the default word
+list's arrays and the compiled kernels' library, about 60 s on 2 cores).
 
 - A wheel (`pip install .`, `python -m build`) gets them in its build folder, and is tagged for
   this platform and Python. Ones already built in the checkout with the same key (by an
@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent
 WANTED = os.environ.get("BANANAS_PREBUILT", "1") != "0"
 TIMEOUT_SECONDS = 1200  # a compile that hangs must not hang the install
 ANNOUNCEMENT = (
-    "compiling the solver's fast-start extension and bare solve library and building the en word-list "
-    "arrays into the package (about 75 s on 2 cores; BANANAS_PREBUILT=0 skips it, and a first run builds them)..."
+    "compiling the solver's kernels into one library and building the en word-list arrays into the "
+    "package (about 60 s on 2 cores; BANANAS_PREBUILT=0 skips it, and a first run builds them)..."
 )
 
 
@@ -69,7 +69,7 @@ def build_artifacts(root: Path, reuse: Path | None = None, python: str = sys.exe
 
 
 class PlatformWheel(Distribution):
-    """The compiled extension makes the wheel specific to this platform and Python."""
+    """The compiled library makes the wheel specific to this platform and Python."""
 
     def has_ext_modules(self) -> bool:
         return WANTED

@@ -217,17 +217,12 @@ def solve(
         raise
 
 
-INTERPRETED_SECONDS = 2.0  # an uncompiled first-run search, at ~1/75 of the speed, before it waits for the build
-
-
 def make_solver(
     lexicon: Lexicon, min_length: int, time_limit: float, objective: str, seed: int | None, kernels: KernelPrep
 ):
     from solver.search.solving import solve as search_solve  # numba: imported only when solving
 
-    # Load the kernels before any hand's clock starts. On a first run, a search for any grid
-    # runs uncompiled while the compiled kernels build (the other objectives use all their time).
-    kernels.ready(lexicon, include_extend=False, interpret=objective == "any")
+    kernels.ready(lexicon, include_extend=False)  # before any hand's clock starts
 
     def solve_hand(hand: TileCounts):
         best = BestSoFar(objective != "any" and notices_wanted())
@@ -244,12 +239,6 @@ def make_solver(
             )
 
         try:
-            if kernels.compiled(wait=False):
-                return attempt(time_limit)
-            first = attempt(min(time_limit, INTERPRETED_SECONDS))
-            if first.status != "timeout":
-                return first
-            kernels.compiled()  # a hand that needs the compiled speed waits for it
             return attempt(time_limit)
         except KeyboardInterrupt:
             raise StoppedSearch(best.latest) from None

@@ -1,8 +1,8 @@
 """First-run work, said out loud, and `bananas warm-up`, which does it ahead of time.
 
 Three things are built once and cached: a word list's arrays (the marisa-trie and the DAWGs,
-in $BANANAS_CACHE), the compiled extension that `bananas solve`, `peel` and `dump` run the
-search with (`solver.search.native`, in $BANANAS_CACHE/kernels), and numba's compiled kernels
+in $BANANAS_CACHE), the compiled library that `bananas solve`, `peel` and `dump` run the
+search with (`solver.search.library`, in $BANANAS_CACHE/kernels), and numba's compiled kernels
 (numba's cache, in a folder keyed by the kernels' sources: `native.numba_cache_dir`), which the
 library, games and the server use. Each takes seconds the first time. The package's build makes
 the first two for the default word list ahead of time, into the package
@@ -30,9 +30,9 @@ from solver.lexicon.loader import SHIPPED, Lexicon, cache_root, load_lexicon, se
 if TYPE_CHECKING:
     import subprocess
 
-# Cold build of the fast-start extension (the kernels compiled and linked), with empty caches
+# Cold build of the compiled library (the kernels compiled, linked and self-checked), with empty caches
 # on the benchmark machine (benchmarks/results/*-startup.md).
-BUILD_SECONDS = {"extension": 20.0}
+BUILD_SECONDS = {"library": 30.0}
 
 # Off a terminal, a build expected to take this long or more is announced (a line each): a
 # pause long enough to wonder whether the command hangs. Shorter ones pass unsaid, as a line
@@ -213,88 +213,56 @@ def _watch_entry_compiles() -> None:
 class KernelPrep:
     """The solver's kernels for a command that solves (`bananas solve`, `peel`, `dump`).
 
-    Created before the word list loads: on a first run it starts building the compiled
-    extension in a child process, so the build and a cold word-list build run side by side.
-    `ready()` then waits for it and binds the kernels: the extension's when built (this process
-    then never imports numba), else numba's JIT (compiled now on a first run, announced).
-
-    `ready(interpret=True)` (`bananas solve`) does not wait for a build: the kernels run on the
-    Python interpreter meanwhile (`native.bind_python`; a 21-tile hand in about 0.1 s instead
-    of 1 ms), the build goes on in the background, and `compiled()` waits for it when a hand
-    needs the compiled speed. A build that outlives the command finishes for the next one."""
+    Created before the word list loads: when neither the install nor the cache has the compiled
+    library (`solver.search.library`), it starts building it in a child process, so the build
+    and a cold word-list build run side by side. `ready()` then waits for it (announced) and
+    binds the kernels: the library's when built (this process then never imports numba), else
+    numba's JIT (compiled now on a first run, announced). A build that outlives the command
+    (Ctrl-C) finishes for the next one."""
 
     def __init__(self):
-        from solver.search import native
+        from solver.search import library, native
 
-        native.prefer_extension()
+        native.prefer_library()
         self.started = time.perf_counter()
         self.builder: subprocess.Popen | None = None
         self.building_elsewhere = False  # another process holds the build lock
-        self.interpreted = False
-        if native.fast_start_enabled() and native.extension_state() == "missing" and native.cache_writable():
-            if native.build_in_progress():
+        if library.enabled() and library.state() == "missing" and native.cache_writable():
+            if library.build_in_progress():
                 self.building_elsewhere = True
             else:
-                self.builder = start_extension_build()
+                self.builder = start_library_build()
 
-    def building(self) -> bool:
-        from solver.search import native
-
-        if self.builder is not None:
-            return self.builder.poll() is None
-        return self.building_elsewhere and native.build_in_progress()
-
-    def ready(self, lexicon: Lexicon, include_extend: bool, interpret: bool = False) -> bool:
+    def ready(self, lexicon: Lexicon, include_extend: bool) -> bool:
         """Bind and load the kernels before any timed search. True when something was compiled."""
-        from solver.search import native
+        from solver.search import library
         from solver.search.solving import warm_kernels
 
-        if interpret and self.building():
-            native.bind_python()
-            self.interpreted = True
-            self.lexicon, self.include_extend = lexicon, include_extend
-            if notices_wanted():
-                click.echo("the solver is compiling in the background (once); meanwhile it runs uncompiled", err=True)
-            return False
         self._wait_for_build()
-        if native.fast_start_enabled() and native.extension_state() == "built":
+        if library.enabled() and library.state() == "built":
             warm_kernels(lexicon, include_extend=include_extend)
             return self.builder is not None
         with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
             warm_kernels(lexicon, include_extend=include_extend)
         return self.builder is not None or watch.compiled
 
-    def compiled(self, wait: bool = True) -> bool:
-        """Leave the interpreted kernels for compiled ones: the extension once its build is
-        done (waiting for it when `wait`), else numba's JIT. False when still interpreted."""
-        from solver.search import native
-
-        if not self.interpreted:
-            return True
-        if not wait and self.building():
-            return False
-        native.unbind()
-        self.interpreted = False
-        self.ready(self.lexicon, self.include_extend)
-        return True
-
     def _wait_for_build(self) -> None:
-        from solver.search import native
+        from solver.search import library
 
-        if self.building():
-            with Notice(sys.stderr, "the solver", BUILD_SECONDS["extension"], ("compiling", "compiled"), self.started):
+        if self.builder is not None or (self.building_elsewhere and library.build_in_progress()):
+            with Notice(sys.stderr, "the solver", BUILD_SECONDS["library"], ("compiling", "compiled"), self.started):
                 if self.builder is not None:
                     self.builder.wait()
                 else:
-                    native.wait_for_build()
-        if self.builder is not None and self.builder.returncode != 0 and native.extension_state() == "missing":
+                    library.wait_for_build()
+        if self.builder is not None and self.builder.returncode != 0 and library.state() == "missing":
             # The build died without saying why (killed, crashed): do not retry on every run.
-            native.note_failure(f"the build process exited with code {self.builder.returncode}")
+            library.note_failure(f"the build process exited with code {self.builder.returncode}")
 
 
-def start_extension_build() -> subprocess.Popen:
-    """`python -m solver.search.prebuilt --caches` in a child process: the fast-start extension,
-    then the bare solve library (quiet; a failed extension build leaves a note)."""
+def start_library_build() -> subprocess.Popen:
+    """`python -m solver.search.prebuilt --caches` in a child process: the compiled library
+    (quiet; a failed build leaves a note)."""
     import subprocess  # first runs only
 
     package_root = str(Path(solver.__file__).resolve().parents[1])  # this copy of the package
@@ -324,8 +292,8 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
 
     For installers and container images: run it once after installing, as the user and with
     the BANANAS_CACHE and NUMBA_CACHE_DIR the commands will run with. Prints one line per
-    step: built (or compiled) now, or already cached. A fast-start extension that cannot be
-    built here (no C compiler) is reported, not an error: the solver then runs on numba's JIT.
+    step: built (or compiled) now, or already cached. A compiled library that cannot be built
+    here (no C compiler) is reported, not an error: the solver then runs on numba's JIT.
     """
     from solver.play.bots import PRESETS
     from solver.search import native
@@ -343,38 +311,30 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
         loaded.append(lexicon)
         click.echo(f"{lexicon.name}: {done_or_cached('cold_build_s' in lexicon.timings, 'built', started)}")
 
-    started = time.perf_counter()
-    if not native.fast_start_enabled():
-        state = "off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
-    elif native.extension_state() == "built":
-        state = "built at install" if native.extension_dir() == native.prebuilt_extension_dir() else "cached"
-    else:
-        native.failure_note().unlink(missing_ok=True)  # warm-up retries a build that failed before
-        with CompileWatch("the fast-start extension", BUILD_SECONDS["extension"], sys.stderr):
-            problem = native.build_extension()
-        state = f"not built ({problem}); the solver runs on numba's JIT" if problem else done("built", started)
-    click.echo(f"fast-start extension: {state}")
-    click.echo(f"bare solve library: {bare_library_state()}")
+    click.echo(f"compiled kernels: {library_state()}")
 
     started = time.perf_counter()  # the JIT kernels: for the library, games and the server
     with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
         warm_kernels(loaded[0], include_extend=True)
     click.echo(f"numba kernels: {done_or_cached(watch.compiled, 'compiled', started)}")
-    click.echo(f"# caches: word lists and extension in {cache_root()}, numba's kernels in {native.numba_cache_dir()}")
+    click.echo(f"# caches: word lists and compiled kernels in {cache_root()}, numba's in {native.numba_cache_dir()}")
 
 
-def bare_library_state() -> str:
-    """Build the plain `bananas solve HAND`'s library unless it is there; say which."""
-    from solver.search import bare
+def library_state() -> str:
+    """Build the compiled library unless it is there (retrying a build that failed before);
+    say which."""
+    from solver.search import library
 
-    if not bare.enabled():
-        return "off (BANANAS_BARE=0, BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
-    found = bare.find()
+    if not library.enabled():
+        return "off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
+    found = library.find()
     if found is not None:
-        return "built at install" if found[0].parent == bare.prebuilt_dir() else "cached"
+        return "built at install" if found[0].parent == library.prebuilt_dir() else "cached"
     started = time.perf_counter()
-    problem = bare.build_into_cache()
-    return f"not built ({problem}); plain solves take the full path" if problem else done("built", started)
+    library.failure_note().unlink(missing_ok=True)
+    with Notice(sys.stderr, "the compiled kernels", BUILD_SECONDS["library"]):
+        problem = library.build_into_cache()
+    return f"not built ({problem}); the solver runs on numba's JIT" if problem else done("built", started)
 
 
 def done(verb: str, started: float) -> str:

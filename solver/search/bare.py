@@ -12,13 +12,10 @@ this module maps itself:
   memory-mapped, their header parsed by `_map_npy`;
 - the workspace: one anonymous memory map per array of `kernels.layout.Workspace` (zeroed pages).
 
-`build` makes the library and its layout file together (with numba and numpy: at install time
-or in a first run's background build, `solver.search.native`). The layout file records what
-this module must know of the kernels and the solver - array types and shapes per board size,
-state slots, frame columns, status codes, the first pass's settings, the move ordering - so no
-number is written twice, and a key over the sources it was built from (every file of
-`solver.search.kernels`, `solving` and this module): a library built from other sources is
-never used.
+The library is `solver.search.library`'s, the one every fast path uses; its layout file records
+what this module must know of the kernels and the solver - array types and shapes per board
+size, state slots, frame columns, status codes, the first pass's settings, the move ordering -
+so no number is written twice.
 
 Only a grid found by the first pass is answered here (most hands: the first pass is where
 `solve` ends for about 98% of 21-tile hands); anything else - no library, a word list whose
@@ -26,18 +23,12 @@ cache is not built yet, no grid in the first pass - returns None and the caller 
 solver (which repeats the first pass, a few milliseconds, and goes on). tests/search/test_bare.py
 checks that both paths give the same grid and node count.
 
-Arguments, as numba's CPU calling convention lowers them (`numba.core.callconv`): the kernel
-returns an int32 status and takes a pointer for its return value and one for exception
-details, then every argument flattened: a NamedTuple as its fields in order; an array as
-(meminfo, parent, item count, item size, data pointer, shape..., strides...); an int as an
-int64; a float as a double.
+Arguments are passed as `library.CALLING_CONVENTION` says.
 """
 
 from __future__ import annotations
 
 import ctypes
-import hashlib
-import json
 import math
 import mmap
 import os
@@ -45,68 +36,17 @@ import re
 import sys
 from pathlib import Path
 
-from solver.lexicon.files import arrays_dir, arrays_key, cache_root, prebuilt_wanted
+from solver.lexicon.files import arrays_dir, arrays_key
+from solver.search import library
 
-FORMAT = 1  # bump to invalidate every built library
-LIBRARY = "_bananas_bare.so"
-LAYOUT = "_bananas_bare.json"
 SYMBOL = "search"
-# Beside the kernels, the modules whose code decides what the library computes and what the
-# layout file says.
-SOURCES = ("solving.py", "bare.py")
-# How this module calls the kernel (`BareSolver.solve`), as numba 0.59-0.68 lower it: the build
-# checks numba still does (`_verify_calling_convention`) and stamps the layout file with this
-# text; a library stamped otherwise is never called.
-CALLING_CONVENTION = (
-    "numba-cpu/1: int32 status(void *result, void *exception, arguments...); an array as meminfo, parent, "
-    "nitems, itemsize, data, shape[ndim], strides[ndim] (64-bit words); a tuple as its fields; int64; double"
-)
-ARRAY_FIELDS = ("meminfo", "parent", "nitems", "itemsize", "data", "shape", "strides")
 _FORMATS = {"i1": "b", "u1": "B", "i4": "i", "i8": "q", "f8": "d"}  # numpy dtype -> memoryview format
 
 
-def key() -> str:
-    """What a library is built for: its sources (every kernel module's: a kernel holds the code
-    of those it calls; then `SOURCES`), this format, the Python and the machine."""
-    from solver.search import kernels  # the package alone: no kernel module, no numpy
-
-    machine = os.uname().machine if hasattr(os, "uname") else sys.platform  # `platform`: 9 ms of import
-    digest = hashlib.sha256(f"{FORMAT}|{sys.version}|{machine}".encode())
-    kernels.add_files(digest, [*kernels.sources(), *(Path(__file__).with_name(name) for name in SOURCES)])
-    return digest.hexdigest()[:24]
-
-
-def cache_dir() -> Path:
-    """$BANANAS_CACHE/bare/<key>: where a first run's background build puts the library."""
-    return cache_root() / "bare" / key()
-
-
-def prebuilt_dir() -> Path:
-    """solver/search/compiled/bare/<key>: where the package's build puts it (solver.search.prebuilt)."""
-    return Path(__file__).with_name("compiled") / "bare" / key()
-
-
 def enabled() -> bool:
-    """False when BANANAS_BARE=0 or BANANAS_FAST_START=0 (every solve takes the full path), or
-    when numba's JIT is disabled (the kernels then run as Python, as asked)."""
-    jit_disabled = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
-    off = "0" in (os.environ.get("BANANAS_BARE", "1"), os.environ.get("BANANAS_FAST_START", "1"))
-    return not (jit_disabled or off)
-
-
-def find() -> tuple[Path, dict] | None:
-    """(library, layout) built from these sources: the package's own (built at install; not
-    with BANANAS_PREBUILT=0), else the cache's; None when neither is."""
-    wanted = key()
-    for folder in (prebuilt_dir(), cache_dir()) if prebuilt_wanted() else (cache_dir(),):
-        try:
-            layout = json.loads((folder / LAYOUT).read_text())
-        except (OSError, ValueError):
-            continue
-        convention = layout.get("calling_convention") == CALLING_CONVENTION
-        if layout.get("key") == wanted and convention and (folder / LIBRARY).is_file():
-            return folder / LIBRARY, layout
-    return None
+    """False when BANANAS_BARE=0, or the library is off (`library.enabled`): every solve takes
+    the full path."""
+    return os.environ.get("BANANAS_BARE", "1") != "0" and library.enabled()
 
 
 # -- buffers -----------------------------------------------------------------------------------
@@ -181,7 +121,7 @@ class BareSolver:
     @classmethod
     def load(cls, lexicon: str = "en") -> BareSolver | None:
         """The solver for a lexicon whose cache is built, when a library is; else None."""
-        found = find() if enabled() else None
+        found = library.find() if enabled() else None
         if found is None:
             return None
         lexicon_dir = arrays_dir(arrays_key(lexicon))
@@ -252,135 +192,3 @@ class BareSolver:
             space["frames"].items[column[name]] = side // 2  # frame 0's box: the centre cell
         space["rng"].items[0] = 0  # no seed
         return side
-
-
-# -- building ----------------------------------------------------------------------------------
-
-
-def build_into_cache() -> str:
-    """Build the library into the cache unless one is found; '' when there is one, else why not
-    (for a first run's background build and `bananas warm-up`; the full path serves meanwhile)."""
-    from solver.search import native  # builds only: numpy
-
-    if find() is not None:
-        return ""
-    blocker = native.build_blocker()  # the same needs as the fast-start extension's
-    if blocker:
-        return blocker
-    try:
-        build(cache_dir())
-    except Exception as error:  # no compiler, a numba without pycc, ...: the full path serves
-        return f"{type(error).__name__}: {error}".strip()
-    return ""
-
-
-def build(directory: Path) -> None:
-    """Compile the library and write its layout file into `directory` (numba, numpy and a C
-    compiler needed: some 10 s). Raises on failure; the caller decides whether that matters."""
-    import tempfile
-    import warnings
-
-    import numba
-    from numba.pycc.compiler import ExportEntry, ModuleCompiler
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the full path stays
-        from numba.pycc.platform import Toolchain
-
-    from solver.search import native, solving
-    from solver.search.kernels import layout as kernel_layout
-    from solver.search.kernels import movesearch
-
-    native.bind_jit()  # the entry's callees compile through their dispatchers
-    directory.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=directory, prefix=".build-") as staging:
-        work = Path(staging)
-        result, arguments = native.ENTRIES[SYMBOL]
-        signature = native._numba_signature(result, arguments)
-        _verify_calling_convention(signature)
-        entry = ExportEntry(SYMBOL, signature, movesearch.search.py_func)
-        ModuleCompiler([entry], "bananas_bare", use_nrt=True, cpu_name="").write_native_object(
-            str(work / "search.o"), wrap=False
-        )
-        # numba's runtime (the kernel's allocations), set up when the library loads.
-        (work / "start.c").write_text(
-            "void NRT_MemSys_init(void);\n"
-            "__attribute__((constructor)) static void bananas_bare_start(void) { NRT_MemSys_init(); }\n"
-        )
-        runtime = Path(numba.__file__).parent
-        toolchain = Toolchain()
-        objects = toolchain.compile_objects(
-            [str(runtime / "core" / "runtime" / "nrt.cpp"), str(work / "start.c")],
-            str(work),
-            include_dirs=[str(runtime)],
-            extra_cflags=["-fPIC"],
-        )
-        toolchain.link_shared(str(work / LIBRARY), [str(work / "search.o"), *objects])
-        stamp = {"calling_convention": CALLING_CONVENTION, "numba": numba.__version__}
-        (work / LAYOUT).write_text(json.dumps({**layout(kernel_layout, solving), **stamp}, indent=1))
-        for name in (LIBRARY, LAYOUT):  # the layout last: `find` reads it first
-            os.replace(work / name, directory / name)
-
-
-def _verify_calling_convention(signature) -> None:
-    """Raise unless numba lowers `signature` the way `BareSolver` calls it (CALLING_CONVENTION):
-    a numba that changed its array model or argument packing builds no library (the full
-    path serves) instead of one that a ctypes call would crash."""
-    from numba.core import types
-    from numba.core.datamodel import default_manager
-    from numba.core.registry import cpu_target
-
-    def words(kind) -> list[str]:
-        if isinstance(kind, types.Array):
-            return ["word"] * (5 + 2 * kind.ndim)
-        if isinstance(kind, types.BaseTuple):
-            return [word for field in kind.types for word in words(field)]  # type: ignore[attr-defined]
-        return {types.int64: ["word"], types.float64: ["double"]}.get(kind, [str(kind)])
-
-    def lowered(llvm_type) -> str:
-        text = str(llvm_type)
-        return "word" if text in ("i64", "ptr") or text.endswith("*") else text
-
-    function = cpu_target.target_context.call_conv.get_function_type(signature.return_type, signature.args)
-    expected = ["word", "word", *(word for kind in signature.args for word in words(kind))]
-    found = [lowered(argument) for argument in function.args]
-    fields = default_manager.lookup(types.Array(types.int64, 1, "C"))._fields
-    if str(function.return_type) != "i32" or found != expected or tuple(fields) != ARRAY_FIELDS:
-        raise RuntimeError(f"numba's calling convention changed ({function}); the library needs {CALLING_CONVENTION}")
-
-
-def layout(kernels, solving) -> dict:
-    """What `BareSolver` needs to know, read from the modules themselves (`kernels`: the
-    kernels' `layout` module)."""
-    from types import SimpleNamespace
-
-    from solver.core.tiles import ALPHABET
-    from solver.lexicon.dawg import ARRAY_NAMES
-
-    def graph_files(prefix: str) -> SimpleNamespace:
-        return SimpleNamespace(**{name: f"{prefix}.{name}" for name in ARRAY_NAMES})
-
-    up_to = solving.EXHAUSTIVE_UP_TO
-    sizes = sorted({solving.workspace_size(count) for count in range(2, up_to + 1)})
-    first = solving.engine_plan("any").small_hands[0]
-    ordering = solving.default_ordering()
-    names = vars(kernels)
-    return {
-        "key": key(),
-        "up_to": up_to,
-        "graph": list(kernels.graph_of(graph_files("forward"), graph_files("reverse"))),
-        "workspaces": {
-            str(size): [
-                [field, array.dtype.str[1:], list(array.shape)]
-                for field, array in zip(kernels.Workspace._fields, solving.new_workspace(size), strict=True)
-            ]
-            for size in sizes
-        },
-        "state": {name: value for name, value in names.items() if name.startswith("ST_")},
-        "frame": {name: value for name, value in names.items() if name.startswith("F_")},
-        "status": {name: names[name] for name in ("RUNNING", "SOLVED", "EXHAUSTED", "PAUSED")},
-        "constants": {"FULL": kernels.FULL},
-        "first_pass": {"max_branch": first.max_branch, "gen_budget": first.gen_budget, "node_limit": first.node_limit},
-        "ordering": {"letter": [float(weight) for weight in ordering.letter], "scalars": list(ordering[1:])},
-        "alphabet": ALPHABET,
-    }

@@ -1,58 +1,40 @@
-"""How the kernels become machine code: numba's JIT, or a compiled extension for a fast start.
+"""How the kernels become machine code: numba's JIT, or the compiled library for a fast start.
 
 The modules of `solver.search.kernels` decorate their functions with this module's `njit` instead
 of numba's. It defers numba: importing the kernels imports no numba. On the first call of a
 kernel, the kernels of every module of the package are bound together (they call each other:
 a kernel imported by name into another module takes the binding of its own module)
 
-- to numba dispatchers, `numba.njit(cache=True, nogil=True)`: the default, for the library,
-  the server (the dispatchers release the GIL), games and tests; or
-- when the process asked for it with `prefer_extension()` (the short-lived `bananas solve`,
-  `peel` and `dump`) and the extension is built: the entry kernels (`ENTRIES`, the ones
-  `solver.search.solving` calls) come from a Python extension compiled ahead of time from the
-  same source with numba.pycc. The process then never imports numba nor loads numba's cache,
-  which is most of a warm `bananas solve` (numba's import and first-use set-up: ~0.4 s).
+- to numba dispatchers, `numba.njit(cache=True, nogil=True)`, with numba's cache in a folder of
+  the project's cache keyed by every kernel source (`numba_cache_dir`: numba's own cache checks
+  only the file of the function it compiles, but a kernel holds the code of those it calls);
+  or
+- for the entry kernels (`ENTRIES`, the ones `solver.search.solving`, `proofs` and `wordsearch`
+  call), to the compiled library (`solver.search.library`: one C-ABI library built ahead of
+  time, called through ctypes by `LibraryEntry`) when the process prefers it
+  (`prefer_library`): the CLI's commands, and, by default, a process whose numba cache is cold.
+  Such a process never imports numba nor loads numba's cache, which is most of a warm
+  `bananas solve` (numba's import and first-use set-up: ~0.4 s) and all of a cold one (tens of
+  seconds of compiling). Every call into the library checks its arguments against `ENTRIES`
+  and moves the kernel to the JIT on any difference, so a change in what the callers pass
+  cannot reach compiled code unchecked.
 
-The extension lives in a folder named by a key that hashes the kernels' sources (every file of
-`solver.search.kernels`), `ENTRIES`,
-the Python version, the machine and numpy's version, so a stale one is never loaded: first
-solver/search/compiled/<key>/, where the package's build put it (`solver.search.prebuilt`:
-compiled at install, so a first run needs no build), else $BANANAS_CACHE/kernels/<key>/, built
-on first use. It is built for the generic CPU of the architecture (portable, e.g. inside a
-container image). Building it needs a C compiler, Python's headers and setuptools; where any is
-missing, or the build fails, the kernels stay on numba's JIT (a `.failed` note beside the
-cache's key says why, and stops later runs retrying). BANANAS_PREBUILT=0 ignores the one
-built at install (the cache's serves).
-BANANAS_FAST_START=0 turns the extension off. One process builds at a time (an flock on
-`<key>.lock`); `bind_python` runs the kernels uncompiled meanwhile (solver/cli/warmup.py).
-Every call into the extension checks its arguments against `ENTRIES` and falls back to the JIT
-on any difference, so a change in what `solving` passes cannot reach compiled code unchecked.
-
-numba's own cache (`cache=True`) checks only the source file of the function it compiles, but a
-kernel holds the code of the kernels it calls and the constants it reads from other modules of the
-package: `bind_jit` therefore points numba's cache at a folder keyed by the same hash of all the
-kernels' sources (`numba_cache_dir`), so an edit to any of them never loads stale machine code.
-
-    python -m solver.search.native      # build the extension now (bananas warm-up does)
+BANANAS_FAST_START=0 turns the library off. numba's cache is never written inside the
+package: where its folder cannot be written, the kernels compile uncached.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import functools
 import hashlib
 import importlib
-import importlib.machinery
-import importlib.util
 import os
-import platform
-import shutil
 import sys
-import tempfile
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,10 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from solver.lexicon.loader import cache_root, cache_unwritable, prebuilt_wanted
-
-EXTENSION = "_bananas_kernels"  # the module name compiled into the extension
-FORMAT = 1  # bump to invalidate every built extension
+from solver.lexicon.loader import cache_root, cache_unwritable
+from solver.search import library
 
 
 @dataclass(frozen=True)
@@ -132,7 +112,7 @@ KERNELS_PACKAGE = "solver.search.kernels"  # every module of it holding kernels 
 
 _lock = threading.RLock()
 _declared: dict[str, dict[str, LazyKernel]] = {}  # module -> name -> kernel, as decorated
-_options: dict[str, bool | None] = {"prefer_extension": None}  # None: when it saves a compile
+_options: dict[str, bool | None] = {"prefer_library": None}  # None: when it saves a compile
 
 
 # -- the lazy decorator ----------------------------------------------------------------------
@@ -168,15 +148,15 @@ def njit(*args, **options):
     return decorate
 
 
-def prefer_extension(prefer: bool | None = True) -> None:
-    """Take the entry kernels from the compiled extension when it is built (True), from numba's
-    JIT (False: a server whose searches run in threads side by side, which the JIT's kernels
-    allow by releasing the GIL and the extension's do not), or (None, the default) from the
-    extension only when numba has not compiled the kernels into its cache yet: a library
-    user's first call then starts at once instead of compiling for tens of seconds, and once
-    numba's cache is warm (`bananas warm-up`, a server's start) the JIT serves. This process
-    only; call before the first kernel runs."""
-    _options["prefer_extension"] = prefer
+def prefer_library(prefer: bool | None = True) -> None:
+    """Take the entry kernels from the compiled library when it is built (True), from numba's
+    JIT (False: a long-lived process, whose JIT kernels are compiled for this very CPU where the
+    library's are for the architecture's generic one), or (None, the default) from the library
+    only when numba has not compiled the kernels into its cache yet: a library user's first
+    call then starts at once instead of compiling for tens of seconds, and once numba's cache
+    is warm (`bananas warm-up`, a server's start) the JIT serves. This process only; call
+    before the first kernel runs."""
+    _options["prefer_library"] = prefer
 
 
 def resolve(module_name: str, name: str) -> Callable:
@@ -184,11 +164,9 @@ def resolve(module_name: str, name: str) -> Callable:
     with _lock:
         module = sys.modules[module_name]
         if isinstance(getattr(module, name), LazyKernel):
-            extension = _load_extension() if name in ENTRIES and _extension_wanted() else None
-            if extension is not None:
-                for entry in ENTRIES:
-                    setattr(entry_module(entry), entry, _checked(entry, getattr(extension, entry)))
-                _share_bindings()
+            entries = _load_library() if name in ENTRIES and _library_wanted() else None
+            if entries is not None:
+                _bind_entries(entries)
             else:
                 bind_jit()
         return getattr(module, name)
@@ -338,39 +316,23 @@ def numba_cache_dir() -> Path:
     return Path(root) / f"kernels-{sources_key()}"
 
 
-def bind_python() -> None:
-    """Bind every kernel to its pure-Python function: the same code run by the interpreter (as
-    under NUMBA_DISABLE_JIT, so the same results), some 50-100x slower than compiled. For a
-    first run, while the compiled kernels build in another process."""
-    with _lock:
-        for module in kernel_modules():
-            for name, kernel in _declared.get(module.__name__, {}).items():
-                setattr(module, name, kernel.py_func)
-        _share_bindings()
-
-
-def unbind() -> None:
-    """Make every kernel unbound again: the next call binds them afresh (to the extension, if
-    it is built by then)."""
-    with _lock:
-        for module in kernel_modules():
-            for name, kernel in _declared.get(module.__name__, {}).items():
-                setattr(module, name, kernel)
-        _share_bindings()
-
-
 def fast_start_enabled() -> bool:
-    """False when BANANAS_FAST_START=0 (or numba's JIT is disabled): the extension is neither
+    """False when BANANAS_FAST_START=0 (or numba's JIT is disabled): the library is neither
     built nor used, the kernels run on numba's JIT."""
-    jit_disabled = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
-    return os.environ.get("BANANAS_FAST_START", "1") != "0" and not jit_disabled
+    return library.enabled()
 
 
-def _extension_wanted() -> bool:
-    prefer = _options["prefer_extension"]
+def _library_wanted() -> bool:
+    prefer = _options["prefer_library"]
     if prefer is None:
         prefer = not jit_cache_warm()
     return prefer and fast_start_enabled()
+
+
+def cache_writable() -> bool:
+    """Whether a first run can build the library into the cache (else it says so once, and the
+    kernels run on numba's JIT, uncached if need be)."""
+    return _writable(library.cache_dir().parent)
 
 
 def jit_cache_warm() -> bool:
@@ -387,11 +349,11 @@ def jit_cache_warm() -> bool:
         return False
 
 
-# -- calling the extension -------------------------------------------------------------------
+# -- checking a call into the library -------------------------------------------------------------------
 
 
 def argument_problem(name: str, args: tuple) -> str:
-    """'' when `args` match what the extension's `name` was compiled for, else the first
+    """'' when `args` match what the library's `name` was compiled for, else the first
     difference. (Some 20 us for `search`'s workspace, graph and ordering: small beside a call.)"""
     return _problem(args, ENTRIES[name][1], "argument")
 
@@ -447,7 +409,7 @@ def _checked(name: str, compiled: Callable) -> Callable:
     return call
 
 
-# -- where the extension lives -----------------------------------------------------------------
+# -- calling the library -------------------------------------------------------------------------
 
 
 def kernel_sources() -> list[Path]:
@@ -466,145 +428,126 @@ def sources_key() -> str:
     return digest.hexdigest()[:24]
 
 
-def extension_key() -> str:
-    """Hashes everything the compiled code depends on: the kernels' sources, `ENTRIES`, the
-    Python version, the machine and numpy's version (an extension built against another numpy
-    must not be loaded)."""
-    digest = hashlib.sha256(sources_key().encode())
-    digest.update(repr((ENTRIES, FORMAT, sys.version, platform.machine(), np.__version__)).encode())
-    return digest.hexdigest()[:24]
+def _flat_kinds(kinds: tuple) -> list[type]:
+    """The ctypes of the arguments `kinds` flatten to (`library.CALLING_CONVENTION`)."""
+    flat: list[type] = []
+    for kind in kinds:
+        if isinstance(kind, Bundle):
+            flat += _flat_kinds(kind.fields)
+        elif kind == "float":
+            flat.append(ctypes.c_double)
+        else:
+            flat += [ctypes.c_int64] * (1 if kind == "int" else 5 + 2 * kind.ndim)
+    return flat
 
 
-# Where the package's build put the extension (solver.search.prebuilt): <key>/ as in the cache.
-PREBUILT_ROOT = Path(__file__).with_name("compiled")
+def _flatten(values: tuple, kinds: tuple, flat: list) -> None:
+    for value, kind in zip(values, kinds, strict=True):
+        if isinstance(kind, Bundle):
+            _flatten(tuple(value), kind.fields, flat)
+        elif kind == "int":
+            flat.append(int(value))
+        elif kind == "float":
+            flat.append(float(value))
+        else:  # no meminfo, no parent: the kernel does not own the array
+            flat += [0, 0, value.size, value.itemsize, value.ctypes.data, *value.shape, *value.strides]
 
 
-def prebuilt_extension_dir() -> Path:
-    """solver/search/compiled/<key>: the extension built when the package was installed."""
-    return PREBUILT_ROOT / extension_key()
+class LibraryEntry:
+    """An entry kernel of the compiled library, called through ctypes on numpy arrays as numba
+    passes them (`library.CALLING_CONVENTION`). ctypes releases the GIL during the call, as the
+    JIT's `nogil` kernels do."""
+
+    def __init__(self, handle: ctypes.CDLL, name: str):
+        self.name = name
+        self.result, self.kinds = ENTRIES[name]
+        self.function = getattr(handle, name)
+        self.function.restype = ctypes.c_int32
+        self.function.argtypes = [ctypes.c_void_p, ctypes.c_void_p, *_flat_kinds(self.kinds)]
+
+    def __call__(self, *args):
+        flat: list = []
+        _flatten(args, self.kinds, flat)
+        result, error = ctypes.c_int64(0), ctypes.c_void_p()
+        status = self.function(ctypes.byref(result), ctypes.byref(error), *flat)
+        if status != 0:  # the kernels raise nothing: a library at odds with its sources
+            raise RuntimeError(f"the compiled {self.name} kernel failed (status {status})")
+        return result.value if self.result == "int" else None
 
 
-def cache_extension_dir() -> Path:
-    """$BANANAS_CACHE/kernels/<key>: the extension a first run builds (and its lock and note)."""
-    return cache_root() / "kernels" / extension_key()
+def library_entries(path: Path) -> dict[str, LibraryEntry]:
+    """Every entry kernel of the library at `path`."""
+    handle = ctypes.CDLL(str(path))
+    return {name: LibraryEntry(handle, name) for name in ENTRIES}
 
 
-def extension_dir() -> Path:
-    """Where the extension is loaded from: the one built at install when it matches this
-    Python, numpy and kernels' source (and BANANAS_PREBUILT is not 0), else the cache's."""
-    prebuilt = prebuilt_extension_dir()
-    if prebuilt_wanted() and _built_in(prebuilt) is not None:
-        return prebuilt
-    return cache_extension_dir()
+def _load_library() -> dict[str, LibraryEntry] | None:
+    found = library.find()
+    if found is None:
+        return None
+    try:
+        return library_entries(found[0])
+    except (OSError, AttributeError):  # a damaged file: the JIT serves; warm-up rebuilds it
+        return None
 
 
-def _built_in(directory: Path) -> Path | None:
-    candidates = (directory / f"{EXTENSION}{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES)
-    return next((path for path in candidates if path.is_file()), None)
-
-
-def extension_file(directory: Path | None = None) -> Path:
-    """The built extension in `directory` (any suffix this Python imports), or where it would be."""
-    directory = directory or extension_dir()
-    return _built_in(directory) or directory / f"{EXTENSION}{importlib.machinery.EXTENSION_SUFFIXES[0]}"
-
-
-def build_lock(directory: Path | None = None) -> Path:
-    """Held (flock) by the process building the extension: one build at a time per key."""
-    directory = directory or cache_extension_dir()
-    return directory.with_name(directory.name + ".lock")
+def _bind_entries(entries: dict[str, Callable]) -> None:
+    for name, entry in entries.items():
+        setattr(entry_module(name), name, _checked(name, entry))
+    _share_bindings()
 
 
 @contextlib.contextmanager
-def _holding(lock: Path, wait: bool) -> Iterator[bool]:
-    """Hold the exclusive lock on `lock` (waiting for it when `wait`); yields False when it is
-    held elsewhere and not waited for. Where flock is missing, every caller holds it."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: concurrent builds stay safe, only wasteful
-        yield True
-        return
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock, "a+b") as handle:
+def bound_to_jit() -> Iterator[None]:
+    """Every kernel on numba's JIT inside (the library's self-check), as before after."""
+    with _lock:
+        saved = _bindings()
+        bind_jit(replace=tuple(ENTRIES))
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            yield False
-            return
-        try:
-            yield True
+            yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            _restore(saved)
 
 
-def cache_writable() -> bool:
-    """Whether a first run can build the extension into the cache (else it says so once, and
-    the kernels run on numba's JIT, uncached if need be)."""
-    return _writable(cache_extension_dir().parent)
+@contextlib.contextmanager
+def bound_to_library(path: Path) -> Iterator[dict[str, int]]:
+    """The entry kernels from the library at `path` inside, counting the calls of each (the
+    yielded dict); as before after."""
+    with _lock:
+        saved = _bindings()
+        bind_jit()
+        calls: dict[str, int] = {}
+
+        def counted(name: str, entry: LibraryEntry) -> Callable:
+            def call(*args):
+                calls[name] = calls.get(name, 0) + 1
+                return entry(*args)
+
+            return call
+
+        _bind_entries({name: counted(name, entry) for name, entry in library_entries(path).items()})
+        try:
+            yield calls
+        finally:
+            _restore(saved)
 
 
-def build_in_progress() -> bool:
-    """True while another process builds the extension."""
-    with _holding(build_lock(), wait=False) as free:
-        return not free
+def _bindings() -> dict[tuple[str, str], object]:
+    return {
+        (module.__name__, name): getattr(module, name)
+        for module in kernel_modules()
+        for name in _declared.get(module.__name__, {})
+    }
 
 
-def wait_for_build() -> None:
-    """Return once no process is building the extension."""
-    with _holding(build_lock(), wait=True):
-        pass
+def _restore(saved: dict[tuple[str, str], object]) -> None:
+    for (module_name, name), value in saved.items():
+        setattr(sys.modules[module_name], name, value)
+    _share_bindings()
 
 
-def failure_note(directory: Path | None = None) -> Path:
-    directory = directory or cache_extension_dir()
-    return directory.with_name(directory.name + ".failed")
-
-
-def extension_state() -> str:
-    """'built', 'failed' (a build failed here before: see the note) or 'missing'."""
-    if extension_file().is_file():
-        return "built"
-    return "failed" if failure_note().is_file() else "missing"
-
-
-def _load_extension():
-    path = extension_file()
-    if not path.is_file():
-        return None
-    try:
-        spec = importlib.util.spec_from_file_location(EXTENSION, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except ImportError:  # a damaged file: the JIT serves; warm-up rebuilds it
-        return None
-    return module
-
-
-# -- building it -----------------------------------------------------------------------------
-
-
-def build_blocker() -> str:
-    """Why the extension cannot be built here ('' when it can): a C compiler, Python's headers
-    and setuptools (numba.pycc drives the compiler through it) are needed."""
-    import sysconfig
-
-    if not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
-        return "Python's C headers (Python.h) are not installed"
-    if importlib.util.find_spec("setuptools") is None:
-        return "setuptools is not installed"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
-            from numba.pycc.platform import external_compiler_works
-
-        if not external_compiler_works():
-            return "no working C compiler"
-    except Exception as error:  # numba.pycc missing or broken in this numba version
-        return f"numba.pycc is unavailable: {error}"
-    return ""
-
-
-def _numba_signature(result: str, arguments: tuple):
+def numba_signature(result: str, arguments: tuple):
+    """numba's signature of an entry (`ENTRIES`), for the library's build."""
     from numba import from_dtype, types
 
     def numba_type(kind):
@@ -619,99 +562,3 @@ def _numba_signature(result: str, arguments: tuple):
 
     returns = {"void": types.void, "int": types.int64}[result]
     return returns(*(numba_type(kind) for kind in arguments))
-
-
-def build_extension() -> str:
-    """Compile the entry kernels into the cache's extension (seconds to tens of seconds: the
-    kernels are compiled, then linked by the C compiler). Returns '' when built, else why not
-    (also written to the failure note). One build at a time: a second caller waits for the
-    first's result."""
-    directory = cache_extension_dir()
-    with _holding(build_lock(directory), wait=True):
-        problem = build_extension_into(directory)  # at once when the lock's holder built it
-    if problem:
-        note_failure(problem)
-    else:
-        failure_note(directory).unlink(missing_ok=True)
-    return problem
-
-
-def build_extension_into(directory: Path) -> str:
-    """Compile the extension into `directory` (a <key> folder: the cache's, or the package's
-    at install, see solver.search.prebuilt) unless it is there already. Returns '' when built,
-    else why not."""
-    if _built_in(directory) is not None:
-        return ""
-    problem = build_blocker()
-    if not problem:
-        try:
-            _compile_into(directory)
-        except Exception as error:  # the JIT still serves: say why and move on
-            problem = f"{type(error).__name__}: {error}".strip()
-    return problem
-
-
-def note_failure(reason: str) -> None:
-    """Record why the extension could not be built; later runs use the JIT without retrying."""
-    note = failure_note()
-    note.parent.mkdir(parents=True, exist_ok=True)
-    note.write_text(reason + "\n")
-
-
-def _compile_into(directory: Path) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
-        from numba.pycc import CC
-
-    class Compiler(CC):
-        """numba's AOT compiler, with its C support code (about 3 s of C compiler) compiled in a
-        thread while the kernels compile, instead of after them."""
-
-        def start_support_code(self, build_dir: str) -> None:
-            import concurrent.futures  # builds only
-
-            pool = concurrent.futures.ThreadPoolExecutor(1)
-            self._support = pool.submit(super()._compile_mixins, build_dir)
-            pool.shutdown(wait=False)  # the task runs on; `_compile_mixins` waits for it
-
-        def _compile_mixins(self, build_dir: str) -> list[str]:
-            return self._support.result()
-
-    bind_jit()  # pycc compiles the entries' callees through their dispatchers
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
-    try:
-        compiler = Compiler(EXTENSION, source_module=entry_module("search"))  # (output_dir is set below)
-        support = tempfile.mkdtemp(dir=staging, prefix="support-")
-        compiler.start_support_code(support)
-        compiler.output_dir = str(staging)
-        compiler.target_cpu = ""  # generic for the architecture: the file may move to another machine
-        for name, (result, arguments) in ENTRIES.items():
-            compiler.export(name, _numba_signature(result, arguments))(getattr(entry_module(name), name).py_func)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compiler.compile()
-        shutil.rmtree(support)  # object files, linked in by now
-        try:
-            staging.rename(directory)
-        except OSError:
-            if not extension_file(directory).is_file():
-                raise
-    finally:  # another process won the race, or the build failed: no half-built folder stays
-        shutil.rmtree(staging, ignore_errors=True)
-
-
-def main() -> int:
-    """Build the extension now (retrying a build that failed before); exit 0 when it is built."""
-    failure_note().unlink(missing_ok=True)
-    reason = build_extension()
-    print(f"not built: {reason}" if reason else f"built {extension_file(cache_extension_dir())}", file=sys.stderr)
-    return 1 if reason else 0
-
-
-if __name__ == "__main__":
-    # Run as a script this file is `__main__`, a second copy: the kernels register with the
-    # imported `solver.search.native`, so that copy does the work.
-    from solver.search.native import main as imported_main
-
-    sys.exit(imported_main())

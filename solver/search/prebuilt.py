@@ -5,19 +5,17 @@ crash in a compiler cannot take the install down), which calls `build_all(ROOT)`
 artifact in `ARTIFACTS` is built into ROOT, a folder laid out like the installed package (the
 wheel's build folder, or the source tree itself for an editable install):
 
-- the fast-start extension, solver/search/compiled/<key>/ (`solver.search.native`): the entry
-  kernels compiled with numba.pycc (some 40 s); and
 - the default word list's arrays, solver/lexicon/arrays/<key>/ (`solver.lexicon.loader`, about
-  3 s), so that a first `bananas solve` neither builds nor waits for anything; and
-- the bare solve library, solver/search/compiled/bare/<key>/ (`solver.search.bare`, some 10 s):
-  the plain `bananas solve HAND`'s numpy-free first pass.
+  3 s), so that a first `bananas solve` neither builds nor waits for anything; then
+- the compiled kernels, solver/search/compiled/<key>/ (`solver.search.library`, some 20 s):
+  one C-ABI library of every entry kernel, which proves itself on the word list just built
+  before it is installed.
 
-`python -m solver.search.prebuilt --caches` builds into the caches instead what the install did
-not bring (the extension, the bare library): a first run's background build
-(`solver.cli.warmup.start_extension_build`).
+`python -m solver.search.prebuilt --caches` builds the library into the cache instead, when the
+install did not bring it: a first run's background build (`solver.cli.warmup.start_library_build`).
 
-Each <key> is the one the run time computes (the kernels' source, Python, machine and numpy for
-the extension; the list's bytes and the cache format for the arrays), so a stale artifact is
+Each <key> is the one the run time computes (the kernels' sources, Python, machine, numba and
+numpy for the library; the list's bytes and the cache format for the arrays), so a stale artifact is
 never used: the run time then falls back to the cache, built on first use as without it. With
 `--reuse SOURCE_ROOT`, an artifact already built under SOURCE_ROOT with the same key (an
 editable install's, in the checkout) is copied instead of built again.
@@ -38,8 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.lexicon import loader
-from solver.search import bare, native
+from solver.lexicon import files, loader
+from solver.search import library
 
 
 @dataclass(frozen=True)
@@ -53,53 +51,55 @@ class Artifact:
     build: Callable[[Path], None]
 
 
-def _build_extension(directory: Path) -> None:
-    problem = native.build_extension_into(directory)
-    if problem:
-        raise RuntimeError(problem)
-
-
 ARTIFACTS = (
-    Artifact("fast-start extension", "solver/search/compiled", native.extension_key, _build_extension),
     Artifact(
         "en word-list arrays",
         "solver/lexicon/arrays",
         lambda: loader.arrays_key("en"),
         lambda d: loader.write_arrays("en", d),
     ),
-    Artifact("bare solve library", "solver/search/compiled/bare", bare.key, bare.build),
+    Artifact("compiled kernels", "solver/search/compiled", library.key, library.build),
 )
 
 
 def build_caches() -> dict[str, str]:
-    """Build into the caches what a first run needs and the install did not bring: the
-    fast-start extension, then the bare solve library (`python -m solver.search.prebuilt
+    """Build the library into the cache, unless it is there (`python -m solver.search.prebuilt
     --caches`, the first run's background build). Returns name -> '' (there now) or why not."""
-    problems = {"fast-start extension": native.build_extension() if native.extension_state() != "built" else ""}
-    problems["bare solve library"] = bare.build_into_cache()
-    return problems
+    return {"compiled kernels": library.build_into_cache()}
 
 
 def build_all(root: Path, reuse: Path | None = None, log: Callable[[str], None] = print) -> dict[str, str]:
     """Build every artifact into `root` (copied from under `reuse` when it is built there with
     the same key). Returns name -> '' (built) or why not; an artifact's failure never raises."""
     problems = {}
-    for artifact in ARTIFACTS:
-        started = time.perf_counter()
-        try:
-            directory = root / artifact.folder / artifact.key()
-            built_before = reuse / artifact.folder / directory.name if reuse else None
-            if built_before is not None and built_before.is_dir() and built_before != directory:
-                shutil.copytree(built_before, directory, dirs_exist_ok=True)  # complete: built, then renamed in
-            else:
-                artifact.build(directory)
-            _readable_by_all(directory)
-            problems[artifact.name] = ""
-            log(f"bananas: {artifact.name} ready in {time.perf_counter() - started:.1f} s: {directory}")
-        except Exception as error:  # fail-soft: the run time builds it on first use instead
-            problems[artifact.name] = f"{type(error).__name__}: {error}".strip()
-            log(f"bananas: WARNING: {artifact.name} not built ({problems[artifact.name]}); a first run builds it")
+    # The library's self-check solves with the word list built just before it, into `root`:
+    # read from there, as an installed package would.
+    package_arrays, files.PREBUILT_ARRAYS = files.PREBUILT_ARRAYS, root / "solver" / "lexicon" / "arrays"
+    try:
+        for artifact in ARTIFACTS:
+            problems[artifact.name] = _build_one(artifact, root, reuse, log)
+    finally:
+        files.PREBUILT_ARRAYS = package_arrays
     return problems
+
+
+def _build_one(artifact: Artifact, root: Path, reuse: Path | None, log: Callable[[str], None]) -> str:
+    """Build `artifact` into `root` (module docstring); '' when built, else why not."""
+    started = time.perf_counter()
+    try:
+        directory = root / artifact.folder / artifact.key()
+        built_before = reuse / artifact.folder / directory.name if reuse else None
+        if built_before is not None and built_before.is_dir() and built_before != directory:
+            shutil.copytree(built_before, directory, dirs_exist_ok=True)  # complete: built, then renamed in
+        else:
+            artifact.build(directory)
+        _readable_by_all(directory)
+        log(f"bananas: {artifact.name} ready in {time.perf_counter() - started:.1f} s: {directory}")
+        return ""
+    except Exception as error:  # fail-soft: the run time builds it on first use instead
+        problem = f"{type(error).__name__}: {error}".strip()
+        log(f"bananas: WARNING: {artifact.name} not built ({problem}); a first run builds it")
+        return problem
 
 
 def _readable_by_all(directory: Path) -> None:

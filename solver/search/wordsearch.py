@@ -38,7 +38,7 @@ answers are tested against `solver.search.reference.exhaustive_grid_exists` on s
 All state is in arrays, so it runs in slices under a deadline and resumes where it paused.
 This module is its Python side (the word arrays, the slices); the kernel, `word_search`, and its
 bundles `SpelledWords` / `WordSearchState` are in `solver.search.kernels.wordsearch` (the kernel
-is also in the fast-start extension).
+is also in the compiled library, `solver.search.library`).
 """
 
 from __future__ import annotations

@@ -461,9 +461,9 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         asyncio.get_running_loop().set_default_executor(
             ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bananas-table")
         )
-        # Searches run in threads side by side: numba's JIT kernels release the GIL, the
-        # compiled extension's would not (native.prefer_extension).
-        native.prefer_extension(False)
+        # A long-lived process: numba's JIT kernels, compiled for this CPU (the library's are
+        # for the architecture's generic one) and cached by the warm-up (native.prefer_library).
+        native.prefer_library(False)
         await asyncio.to_thread(load_for_cheap_requests)
         restored = await rooms.restore()  # a durable server's rooms, each hand where it was
         if restored:

@@ -32,7 +32,7 @@ def test_a_cache_that_cannot_be_written_costs_one_warning_not_the_solve(tmp_path
     not_a_folder = tmp_path / "cache"
     not_a_folder.write_text("a file where the cache folder should be")
     before = numba_files_in_package()
-    # The fast path on, as a user has it (the suite turns it off): the extension built at install.
+    # The fast path on, as a user has it (the suite turns it off): the library built at install.
     env = dict(os.environ, BANANAS_CACHE=str(not_a_folder), BANANAS_FAST_START="1", BANANAS_PREBUILT="1")
     env.pop("NUMBA_CACHE_DIR", None)
     run = subprocess.run(
@@ -69,7 +69,7 @@ def options_of_bound_kernels(cache_dir: Path, monkeypatch) -> list[dict]:
         native.bind_jit(replace=names)
     finally:
         monkeypatch.undo()
-        native.unbind()  # the next call binds the real dispatchers again (from numba's cache)
+        native.bind_jit(replace=names)  # the real dispatchers again (from numba's cache)
     assert made
     return made
 

@@ -235,13 +235,12 @@ def test_warm_up_builds_then_finds_everything_cached(tmp_path, monkeypatch):
     assert first.exit_code == 0, first.output
     lines = first.stdout.splitlines()
     assert lines[0].startswith("mini.txt: built (")
-    assert lines[1] == "fast-start extension: off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"  # as in tests
-    assert lines[2] == "bare solve library: off (BANANAS_BARE=0, BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
-    assert lines[3].startswith("numba kernels: ")  # compiled or cached, depending on numba's cache
-    assert lines[4].startswith(f"# caches: word lists and extension in {tmp_path / 'cache'}")
+    assert lines[1] == "compiled kernels: off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"  # as in tests
+    assert lines[2].startswith("numba kernels: ")  # compiled or cached, depending on numba's cache
+    assert lines[3].startswith(f"# caches: word lists and compiled kernels in {tmp_path / 'cache'}")
     second = CliRunner().invoke(main, ["warm-up", "--lexicon", path])
     assert second.exit_code == 0
-    assert second.stdout.splitlines()[:4] == ["mini.txt: cached", lines[1], lines[2], "numba kernels: cached"]
+    assert second.stdout.splitlines()[:3] == ["mini.txt: cached", lines[1], "numba kernels: cached"]
 
 
 def test_warm_up_reports_a_missing_word_list(tmp_path):

@@ -2,7 +2,7 @@
 in pyproject.toml covers every package, and the loader finds the lists installed or in a
 checkout; what the build compiles ahead of time (setup.py, solver.search.prebuilt) is found
 first, and a build that cannot compile it still installs. (.ci/run installs the wheel, with
-its compiled extension, into a fresh virtual environment and solves with it.)"""
+its compiled library, into a fresh virtual environment and solves with it.)"""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from solver.lexicon import files, loader
-from solver.search import native, prebuilt
+from solver.search import library, prebuilt
 
 ROOT = Path(__file__).resolve().parents[2]
 WORD_LISTS = sorted(path.name for path in (ROOT / "lexicons").iterdir() if path.is_file())
@@ -65,13 +65,13 @@ def mini_list(tmp_path, monkeypatch):
         lambda: loader.arrays_key(str(words)),
         lambda directory: loader.write_arrays(str(words), directory),
     )
-    monkeypatch.setattr(prebuilt, "ARTIFACTS", (prebuilt.ARTIFACTS[0], arrays))
+    monkeypatch.setattr(prebuilt, "ARTIFACTS", (arrays, prebuilt.ARTIFACTS[1]))
     return words
 
 
 def test_word_list_arrays_built_at_install_are_loaded_from_the_package(mini_list, tmp_path, monkeypatch):
     package = tmp_path / "package"
-    monkeypatch.setattr(native, "build_blocker", lambda: "no C compiler (test)")
+    monkeypatch.setattr(library, "build_blocker", lambda: "no C compiler (test)")
     prebuilt.build_all(package, log=lambda line: None)
     monkeypatch.setattr(files, "PREBUILT_ARRAYS", package / "solver/lexicon/arrays")
     lexicon = loader.load_lexicon(str(mini_list))
@@ -82,25 +82,25 @@ def test_word_list_arrays_built_at_install_are_loaded_from_the_package(mini_list
 
 
 def test_what_cannot_be_built_ahead_is_skipped_with_a_warning(mini_list, tmp_path, monkeypatch):
-    monkeypatch.setattr(native, "build_blocker", lambda: "no C compiler (test)")
+    monkeypatch.setattr(library, "build_blocker", lambda: "no C compiler (test)")
     logged: list[str] = []
     problems = prebuilt.build_all(tmp_path / "package", log=logged.append)
-    assert problems == {"fast-start extension": "RuntimeError: no C compiler (test)", "mini word-list arrays": ""}
-    assert "WARNING: fast-start extension not built (RuntimeError: no C compiler (test))" in logged[0]
-    assert not (tmp_path / "package/solver/search/compiled" / native.extension_key()).exists()
+    assert problems == {"compiled kernels": "CannotBuild: no C compiler (test)", "mini word-list arrays": ""}
+    assert "WARNING: compiled kernels not built (CannotBuild: no C compiler (test))" in logged[1]
+    assert not (tmp_path / "package/solver/search/compiled" / library.key()).exists()
     (arrays,) = (tmp_path / "package/solver/lexicon/arrays").iterdir()
     assert arrays.stat().st_mode & 0o777 == 0o755  # built in a private temporary folder, readable by all
 
 
 def test_a_wheel_build_copies_what_the_checkout_built_with_the_same_key(mini_list, tmp_path, monkeypatch):
     checkout, wheel = tmp_path / "checkout", tmp_path / "wheel"
-    extension = checkout / "solver/search/compiled" / native.extension_key()
-    extension.mkdir(parents=True)
-    native.extension_file(extension).write_bytes(b"compiled")  # as an editable install leaves it
-    monkeypatch.setattr(native, "build_blocker", lambda: "no C compiler (test)")  # a compile would fail
-    assert prebuilt.build_all(wheel, reuse=checkout, log=lambda line: None)["fast-start extension"] == ""
-    copied = wheel / "solver/search/compiled" / native.extension_key()
-    assert native.extension_file(copied).read_bytes() == b"compiled"
+    built = checkout / "solver/search/compiled" / library.key()
+    built.mkdir(parents=True)
+    (built / library.LIBRARY).write_bytes(b"compiled")  # as an editable install leaves it
+    monkeypatch.setattr(library, "build_blocker", lambda: "no C compiler (test)")  # a compile would fail
+    assert prebuilt.build_all(wheel, reuse=checkout, log=lambda line: None)["compiled kernels"] == ""
+    copied = wheel / "solver/search/compiled" / library.key()
+    assert (copied / library.LIBRARY).read_bytes() == b"compiled"
 
 
 def load_setup_py():
@@ -114,7 +114,7 @@ def load_setup_py():
 def test_the_build_step_warns_and_goes_on_when_the_artifacts_fail(python, tmp_path, capsys):
     load_setup_py().build_artifacts(tmp_path / "build", python=python)
     warning = capsys.readouterr().err
-    assert warning.startswith("bananas: compiling the solver's fast-start extension")  # before the wait: issue 38
+    assert warning.startswith("bananas: compiling the solver's kernels")  # before the wait: issue 38
     assert "WARNING: the artifacts were not built" in warning
     assert "the package installs without them; a first run builds them" in warning
 

@@ -1,6 +1,6 @@
-"""solver.search.bare: the numpy-free first pass of `bananas solve HAND` agrees with the full
-solver, is found only when built from these sources, and the plain command on it imports no
-numpy and prints what the full command prints."""
+"""solver.search.bare: the numpy-free first pass of `bananas solve HAND`, on the compiled
+library, agrees with the full solver, and the plain command on it imports no numpy and prints
+what the full command prints (which library is found: test_library.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from solver.cli.plain import word_count
 from solver.core.grid import Grid, find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, draw
-from solver.search import bare, native
+from solver.search import bare, library
 from solver.search.solving import solve
 
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
@@ -24,21 +24,10 @@ pytestmark = pytest.mark.skipif(JIT_DISABLED, reason="the library is compiled co
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """A library built from this checkout (some 10 s), in a folder of its own."""
-    blocker = native.build_blocker()
-    if blocker:
-        pytest.skip(f"cannot build here: {blocker}")
-    folder = tmp_path_factory.mktemp("bare")
-    bare.build(folder)
-    return folder
-
-
-@pytest.fixture(scope="module")
-def bare_solver(built, en):
-    layout = json.loads((built / bare.LAYOUT).read_text())
+def bare_solver(built_library, en):
+    layout = json.loads((built_library / library.LAYOUT).read_text())
     lexicon_dir = bare.arrays_dir(bare.arrays_key("en"))
-    return bare.BareSolver(built / bare.LIBRARY, layout, lexicon_dir)
+    return bare.BareSolver(built_library / library.LIBRARY, layout, lexicon_dir)
 
 
 def counts_of(letters: str) -> list[int]:
@@ -67,41 +56,14 @@ def test_a_hand_out_of_range_is_left_to_the_full_solver(bare_solver):
     assert bare_solver.solve(counts_of("QQQQ")) is None  # no grid: the full solver proves it
 
 
-def test_a_library_from_other_sources_is_not_used(built, tmp_path, monkeypatch):
-    monkeypatch.setattr(bare, "cache_dir", lambda: tmp_path)
-    monkeypatch.setattr(bare, "prebuilt_dir", lambda: tmp_path / "elsewhere")  # no library in the package
-    monkeypatch.setattr(bare, "key", lambda: "k" * 24)
-    for name in (bare.LIBRARY, bare.LAYOUT):
-        shutil.copy(built / name, tmp_path / name)
-    assert bare.find() is None  # built for another key
-    layout = json.loads((tmp_path / bare.LAYOUT).read_text())
-    (tmp_path / bare.LAYOUT).write_text(json.dumps(layout | {"key": "k" * 24}))
-    assert bare.find() == (tmp_path / bare.LIBRARY, layout | {"key": "k" * 24})
-    # Built by a numba that lowers the kernel another way: never called (a ctypes call would crash).
-    other = layout | {"key": "k" * 24, "calling_convention": "numba-cpu/2: ..."}
-    (tmp_path / bare.LAYOUT).write_text(json.dumps(other))
-    assert bare.find() is None
-
-
-def test_the_build_refuses_a_calling_convention_it_does_not_speak():
-    from numba import types
-
-    signature = native._numba_signature(*native.ENTRIES[bare.SYMBOL])
-    bare._verify_calling_convention(signature)  # numba as installed: what the library calls
-    with pytest.raises(RuntimeError, match="calling convention"):
-        bare._verify_calling_convention(types.void(types.int32, *signature.args))  # an int32 it does not pass
-
-
 def test_word_count_counts_runs_across_and_down():
     rows = [".TA.", "CAMP"]
     assert word_count(rows) == len(find_words(Grid.from_rows(rows))) == 4
 
 
-def test_the_plain_command_imports_no_numpy_and_prints_what_the_full_one_does(built, en):
-    folder = bare.cache_dir()  # the session's BANANAS_CACHE, where `en` is built
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in (bare.LIBRARY, bare.LAYOUT):
-        shutil.copy(built / name, folder / name)
+def test_the_plain_command_imports_no_numpy_and_prints_what_the_full_one_does(built_library, en):
+    folder = library.cache_dir()  # the session's BANANAS_CACHE, where `en` is built
+    shutil.copytree(built_library, folder)
     script = (
         "import sys\nfrom solver.cli.plain import run\nsys.argv = ['bananas', 'solve', 'aeeirstqunldogcabhmpr']\n"
         "try:\n    run()\nexcept SystemExit as end:\n"

@@ -23,8 +23,8 @@ its output (and `exhaustive_grid_exists` for its no-grid answers on small hands)
 Kernels call kernels of other modules of this package (imported by name), and read their
 constants, which numba freezes into the caller's machine code. numba's `cache=True` checks only
 the caller's own file, so `solver.search.native` binds the package's kernels together and keys
-numba's cache folder, the fast-start extension and (with `solver.search.bare`) the bare library
-by a hash of every file here (`sources`): a change to any of them compiles everything afresh.
+numba's cache folder and the compiled library (`solver.search.library`) by a hash of every
+file here (`sources`): a change to any of them compiles everything afresh.
 Nothing here imports numba; `solver.search.native` binds the kernels on first use.
 """
 
