@@ -4,7 +4,7 @@ clone of this checkout, then each hand's first `bananas solve` with empty caches
     python benchmarks/bench_coldstart.py [--venv DIR] [--runs N] [--hands H1,H2,...] [--record]
 
 The install is timed as a user would run it (`pip install SOURCE`, build isolation, empty
-NUMBA_CACHE_DIR; the package's build compiles the fast-start extension and the en word-list
+NUMBA_CACHE_DIR; the package's build compiles the kernels' library and the en word-list
 arrays, setup.py); `--venv` reuses an environment already installed instead. The clone has no
 artifact an editable install left in the checkout, so nothing is reused. Every solve is a
 fresh process with an empty BANANAS_CACHE and NUMBA_CACHE_DIR, run from an empty folder;

@@ -15,7 +15,7 @@ is set beside this project's previous recorded one (the latest `*-process.md`, e
 solve of the latest `*-startup.md`).
 
 bananas runs as its console script does (`from solver.cli.plain import run; run()`, PYTHONPATH at
-this checkout), warm: the word-list arrays and the fast-start extension are built first, in a
+this checkout), warm: the word-list arrays and the compiled library are built first, in a
 temporary BANANAS_CACHE (or the caches of the environment with --use-caches). Bytecode is
 written and reused (PYTHONPYCACHEPREFIX in the temporary folder): an installed package has its
 `.pyc` files, so a PYTHONDONTWRITEBYTECODE in the environment would only measure Python's
@@ -87,10 +87,10 @@ def bananas_env(scratch: Path, use_caches: bool, installed: bool) -> dict[str, s
 
 
 def warm_up(python: str, env: dict[str, str], hands: list[str]) -> None:
-    """Build what a first run builds (word-list arrays, the extension), and the bytecode."""
+    """Build what a first run builds (word-list arrays, the compiled library), and the bytecode."""
     for hand in hands[:1]:
         timed([python, "-c", RUN_MAIN, "solve", hand], env)
-    wait = "from solver.search import native; native.wait_for_build()"
+    wait = "from solver.search import library; library.wait_for_build()"
     subprocess.run([python, "-c", wait], env=env, check=True)
     for hand in hands:
         timed([python, "-c", RUN_MAIN, "solve", hand], env)
@@ -204,7 +204,7 @@ def main() -> None:
     header = machine()
     with tempfile.TemporaryDirectory() as scratch:
         env = bananas_env(Path(scratch), args.use_caches, installed=args.python is not None)
-        if args.jit:  # no extension to build (the smallest setting, in the tests)
+        if args.jit:  # no library to build (the smallest setting, in the tests)
             env["BANANAS_FAST_START"] = "0"
         python = args.python or sys.executable
         warm_up(python, env, hands)

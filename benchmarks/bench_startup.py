@@ -14,11 +14,11 @@ included) in brackets: on a busy machine CPU time is the steadier figure.
 
 Cases: `bananas solve` of a 21-tile hand (the default fast start, and on numba's JIT with
 BANANAS_FAST_START=0), `bananas --help`, `bananas words`; cold, `bananas solve` of the same hand
-and of a hard one. A cold `solve` returns while its compiled kernels still build in the
-background (it searches uncompiled meanwhile); the benchmark waits for that build before the
-next run, and reports how long it went on.
+and of a hard one, with nothing built at install (BANANAS_PREBUILT=0: a first run that builds
+the compiled library, `solver.search.library`, and waits for it; bench_coldstart.py measures a
+first run after an install that built it).
 The breakdown (this checkout only) times the imports, numba's first-use set-up, each kernel's
-cold compile and cache load, and the fast-start extension's build.
+cold compile and cache load, and the compiled library's build.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from pathlib import Path
 from results_file import REPOSITORY, commit, machine, record
 
 HAND = "AEEIRSTQUNLDOGCABHMPR"
-HARD_HAND = "BEFFHHJLLLNNPPRRSSTTY"  # 0.6 s compiled, too slow uncompiled: waits for the build
+HARD_HAND = "BEFFHHJLLLNNPPRRSSTTY"  # 0.6 s compiled
 RUN_MAIN = "import sys; from solver.cli.plain import run; sys.argv[0] = 'bananas'; run()"  # the console script
 WARM_CASES = {
     f"solve {HAND}": ([ "solve", HAND], {}),
@@ -77,12 +77,12 @@ def timed_run(checkout: Path, args: list[str], env: dict[str, str]) -> tuple[flo
     return wall, usage.ru_utime + usage.ru_stime
 
 
-WAIT_FOR_BUILD = "from solver.search import native; native.wait_for_build()"
+WAIT_FOR_BUILD = "from solver.search import library; library.wait_for_build()"
 
 
 def build_finished(checkout: Path, env: dict[str, str]) -> float:
-    """Wait until no process builds the fast-start extension in these caches (a first `solve`
-    leaves its build running in the background); the seconds waited."""
+    """Wait until no process builds the compiled library in these caches (a build a command
+    interrupted goes on in the background); the seconds waited."""
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", WAIT_FOR_BUILD], env=dict(os.environ, PYTHONPATH=str(checkout), **env))
     return time.perf_counter() - started
@@ -112,14 +112,10 @@ def measure(checkouts: dict[str, Path], warm_runs: int, cold_runs: int) -> dict[
             for case, (args, env) in COLD_CASES.items():
                 with tempfile.TemporaryDirectory() as cold_cache:
                     caches = {"BANANAS_CACHE": f"{cold_cache}/bananas", "NUMBA_CACHE_DIR": f"{cold_cache}/numba"}
-                    sample = timed_run(checkout, args, {**caches, **env})
-                    background = build_finished(checkout, caches)  # before the caches go
+                    sample = timed_run(checkout, args, {**caches, "BANANAS_PREBUILT": "0", **env})
+                    build_finished(checkout, caches)  # before the caches go
                 results[label].setdefault(f"cold: {case}", []).append(sample)
-                if args[0] == "solve" and not env:
-                    results[label].setdefault(f"cold: {case}: its build, going on after it", []).append(
-                        (background, float("nan"))
-                    )
-                print(f"cold {label}: {case}: {sample[0]:.1f} s (+{background:.1f} s of build after)", file=sys.stderr)
+                print(f"cold {label}: {case}: {sample[0]:.1f} s", file=sys.stderr)
     return results
 
 
@@ -188,19 +184,19 @@ def breakdown(runs: int) -> dict:
         warm = [python_json(KERNELS, env)["first_calls"] for _ in range(runs)]  # loads from the cache
         started = time.perf_counter()
         build = subprocess.run(
-            [sys.executable, "-m", "solver.search.native"],
+            [sys.executable, "-m", "solver.search.library_build"],
             env=dict(os.environ, PYTHONPATH=str(REPOSITORY), **env),
             capture_output=True,
             text=True,
         )
-        extension_s = time.perf_counter() - started
+        library_s = time.perf_counter() - started
     return {
         "imports": {name: statistics.median(run[name] for run in imports) for name in imports[0]},
         "cold_first_calls": cold["first_calls"],
         "warm_first_calls": {name: statistics.median(run[name] for run in warm) for name in warm[0]},
         "compile_cpu_by_function": dict(sorted(cold["compile_cpu_by_function"].items(), key=lambda kv: -kv[1])),
-        "extension_build_s": extension_s if build.returncode == 0 else None,
-        "extension_build_note": build.stderr.strip().splitlines()[-1] if build.stderr.strip() else "",
+        "library_build_s": library_s if build.returncode == 0 else None,
+        "library_build_note": build.stderr.strip().splitlines()[-1] if build.stderr.strip() else "",
     }
 
 
@@ -228,9 +224,9 @@ def markdown(results: dict, checkouts: dict[str, Path], details: dict, args, hea
         f"- warm `bananas solve` of a 21-tile hand, whole process: {cell(this[f'warm: solve {HAND}'])}; "
         f"on numba's JIT: {cell(this[f'warm: solve {HAND}, numba JIT (BANANAS_FAST_START=0)'])}",
         f"- `bananas --help`: {cell(this['warm: --help'])}",
-        f"- cold first `bananas solve` (empty caches): {cell(this[f'cold: solve {HAND}'])}, its compiled "
-        f"kernels building on in the background for {cell(this[f'cold: solve {HAND}: its build, going on after it'])}"
-        f"; a hard hand that waits for them: {cell(this[f'cold: solve {HARD_HAND} (a hard hand)'])}; "
+        f"- cold first `bananas solve`, nothing built at install (empty caches; it builds the compiled "
+        f"library, then solves): {cell(this[f'cold: solve {HAND}'])}; a hard hand: "
+        f"{cell(this[f'cold: solve {HARD_HAND} (a hard hand)'])}; "
         f"on numba's JIT: {cell(this[f'cold: solve {HAND}, numba JIT (BANANAS_FAST_START=0)'])}",
         f"- cold `bananas words` (builds the word-list arrays): "
         f"en {cell(this['cold: words AEIRST --limit 5 (builds the en word-list arrays)'])}, "
@@ -254,9 +250,9 @@ def markdown(results: dict, checkouts: dict[str, Path], details: dict, args, hea
         lines += ["", "Cold compile CPU by function (own time, callees' compiles excluded; top 12):", ""]
         top = list(details["compile_cpu_by_function"].items())[:12]
         lines += [f"- {name}: {seconds:.2f} s" for name, seconds in top]
-        build = details["extension_build_s"]
-        note = f"{build:.1f} s" if build is not None else f"not built ({details['extension_build_note']})"
-        lines += ["", f"Fast-start extension build (numba's cache already holding the callees): {note}."]
+        build = details["library_build_s"]
+        note = f"{build:.1f} s" if build is not None else f"not built ({details['library_build_note']})"
+        lines += ["", f"Compiled library build, self-check included (numba's cache holding the callees): {note}."]
     lines += ["", "## Summary (README)", "", *summary]
     return "\n".join(lines) + "\n", summary
 

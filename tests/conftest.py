@@ -2,12 +2,12 @@
 
 BANANAS_CACHE (the lexicon cache) is pointed at a session temporary folder only when the
 environment does not set it already (CI does, to reuse the cache between runs).
-NUMBA_CACHE_DIR is left alone. The fast-start extension (solver.search.native) is off for the
-session (BANANAS_FAST_START=0): the CLI commands run in-process on numba's JIT, like the library,
-and no test starts a background build; tests/search/test_native.py turns it on where it is the
-subject. What an install built into the package (solver.search.prebuilt: the extension and the en
-arrays, in the checkout after `pip install -e .`) is ignored too (BANANAS_PREBUILT=0), so the cold
-paths stay cold; test_native.py and test_packaging.py turn it on. Helpers that are not fixtures
+NUMBA_CACHE_DIR is left alone. The compiled library (solver.search.library) is off for the
+session (BANANAS_FAST_START=0): the CLI commands run in-process on numba's JIT, like the Python
+API on a warm cache, and no test starts a build; tests/search/test_library.py turns it on where
+it is the subject. What an install built into the package (solver.search.prebuilt: the library
+and the en arrays, in the checkout after `pip install -e .`) is ignored too (BANANAS_PREBUILT=0),
+so the cold paths stay cold; test_library.py and test_packaging.py turn it on. Helpers that are not fixtures
 live in tests/helpers.py (tests/README.md).
 """
 

@@ -323,7 +323,7 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
 def library_state() -> str:
     """Build the compiled library unless it is there (retrying a build that failed before);
     say which."""
-    from solver.search import library
+    from solver.search import library, library_build
 
     if not library.enabled():
         return "off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"
@@ -333,7 +333,7 @@ def library_state() -> str:
     started = time.perf_counter()
     library.failure_note().unlink(missing_ok=True)
     with Notice(sys.stderr, "the compiled kernels", BUILD_SECONDS["library"]):
-        problem = library.build_into_cache()
+        problem = library_build.build_into_cache()
     return f"not built ({problem}); the solver runs on numba's JIT" if problem else done("built", started)
 
 

@@ -12,7 +12,7 @@ linked in for the kernels' allocations, no Python API - that `ctypes` calls:
   JIT (`native.prefer_library`): the CLI's commands, and a library user's first call while
   numba's cache is cold.
 
-Both go through the same file, built from the same sources by `build`:
+Both go through the same file, built from the same sources by `library_build.build`:
 
 1. numba compiles each entry with the exact signature `native.ENTRIES` declares
    (`numba.pycc.compiler.ModuleCompiler`: numba's ahead-of-time lowering, kept for its object
@@ -20,7 +20,7 @@ Both go through the same file, built from the same sources by `build`:
    may move to another machine of the same kind, e.g. inside a container image);
 2. the C compiler compiles numba's runtime and a constructor that starts it, and links all
    three (`-Bsymbolic`: the library's own runtime, whatever else the process has loaded);
-3. **the library proves itself**: a fixed set of hands (`SELF_CHECK_HANDS`) is solved once with
+3. **the library proves itself**: a fixed set of hands (`library_build.SELF_CHECK_HANDS`) is solved once with
    the JIT and once with the new library; unless every grid, status and node count agree and
    every entry was called, the build fails and nothing is installed;
 4. it is moved into place with its layout file (`LAYOUT`), written last: what `bare` must know
@@ -41,7 +41,9 @@ on `<key>.lock`; a failed build leaves `<key>.failed` saying why, and the JIT se
 needs a C and C++ compiler and setuptools (numba drives the compiler through it).
 BANANAS_FAST_START=0 (or NUMBA_DISABLE_JIT=1) turns the library off: every kernel runs on the JIT.
 
-    python -m solver.search.library      # build it into the cache now (bananas warm-up does)
+`solver.search.library_build` builds it; this module finds it (and imports no numpy).
+
+    python -m solver.search.library_build      # build it into the cache now (bananas warm-up does)
 """
 
 from __future__ import annotations
@@ -50,12 +52,9 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from solver.lexicon.files import cache_root, prebuilt_wanted
 
@@ -64,7 +63,7 @@ LIBRARY = "_bananas_kernels.so"
 LAYOUT = "_bananas_kernels.json"
 # Beside the kernels, the modules whose code decides what the library computes, how it is
 # called and what its layout file says.
-SOURCES = ("solving.py", "bare.py", "native.py", "library.py")
+SOURCES = ("solving.py", "bare.py", "native.py", "library.py", "library_build.py")
 # How `bare` and `native` call an entry, as numba 0.59-0.68 lower it: the build checks numba
 # still does (`verify_calling_convention`) and stamps the layout file with this text; a library
 # stamped otherwise is never called.
@@ -73,12 +72,6 @@ CALLING_CONVENTION = (
     "nitems, itemsize, data, shape[ndim], strides[ndim] (64-bit words); a tuple as its fields; int64; double"
 )
 ARRAY_FIELDS = ("meminfo", "parent", "nitems", "itemsize", "data", "shape", "strides")
-# The self-check's hands: small and 21-tile grids, proofs, the word search's hands (every
-# entry kernel is reached: `self_check` checks it).
-SELF_CHECK_HANDS = ("CATMAP", "AEEIRSTQUNLDOGCABHMPR", "QQQ", "CDEENNOOQQRSSTV", "AAEEIIOOUURSTLNMDCPBGHFW")
-SELF_CHECK_ADDED = "EEL"  # a PEEL's worth of tiles added to each solved grid (`extend`)
-# Hands for the complete word search (`wordsearch.WordSearch`), each under a node budget.
-SELF_CHECK_WORD_SEARCH = ("CATDOG", "CDDFGIJMNNNOQTTTTUVWY", "BCDEFIKKLNNNNNPRRRSST")
 
 
 def enabled() -> bool:
@@ -200,235 +193,3 @@ def wait_for_build() -> None:
     """Return once no process is building the library."""
     with holding(build_lock(), wait=True):
         pass
-
-
-class CannotBuild(RuntimeError):
-    """What the library's build needs is missing here (`build_blocker`)."""
-
-
-def build_blocker() -> str:
-    """Why the library cannot be built here ('' when it can): a C compiler and setuptools
-    (numba drives the compiler through it) are needed."""
-    import importlib.util
-    import warnings
-
-    if importlib.util.find_spec("setuptools") is None:
-        return "setuptools is not installed"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
-            from numba.pycc.platform import external_compiler_works
-
-        if not external_compiler_works():
-            return "no working C compiler"
-    except Exception as error:  # numba.pycc missing or broken in this numba version
-        return f"numba's ahead-of-time compiler is unavailable: {error}"
-    return ""
-
-
-def build_into_cache() -> str:
-    """Build the library into the cache unless one is found; '' when there is one, else why not
-    (also written to the failure note). A second caller waits for the first's build."""
-    with holding(build_lock(), wait=True):
-        if find() is not None:
-            return ""
-        try:
-            build(cache_dir())
-            problem = ""
-        except CannotBuild as error:
-            problem = str(error)
-        except Exception as error:  # the JIT still serves: say why and move on
-            problem = f"{type(error).__name__}: {error}".strip()
-    if problem:
-        note_failure(problem)
-    else:
-        failure_note().unlink(missing_ok=True)
-    return problem
-
-
-# -- building ----------------------------------------------------------------------------------
-
-
-def build(directory: Path) -> None:
-    """Compile the library, prove it (`self_check`) and install it with its layout file into
-    `directory` (numba, numpy and a C compiler needed: some 20 s). Raises on failure; the
-    caller decides whether that matters."""
-    blocker = build_blocker()
-    if blocker:
-        raise CannotBuild(blocker)
-    import numba
-
-    from solver.search import native, solving
-    from solver.search.kernels import layout as kernel_layout
-
-    native.bind_jit()  # the entries' callees compile through their dispatchers
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
-    try:
-        _compile_and_link(staging)
-        toolchain = {"numba": numba.__version__, "numpy": installed_version("numpy")}
-        written = {**layout(kernel_layout, solving), "calling_convention": CALLING_CONVENTION, **toolchain}
-        (staging / LAYOUT).write_text(json.dumps(written, indent=1))
-        self_check(staging / LIBRARY)
-        directory.mkdir(parents=True, exist_ok=True)
-        for name in (LIBRARY, LAYOUT):  # the layout last: `find` reads it first
-            os.replace(staging / name, directory / name)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-
-def _compile_and_link(work: Path) -> None:
-    import warnings
-
-    import numba
-    from numba.pycc.compiler import ExportEntry, ModuleCompiler
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
-        from numba.pycc.platform import Toolchain
-
-    from solver.search import native
-
-    entries = []
-    for name, (result, arguments) in native.ENTRIES.items():
-        signature = native.numba_signature(result, arguments)
-        verify_calling_convention(signature)
-        entries.append(ExportEntry(name, signature, getattr(native.entry_module(name), name).py_func))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        compiler = ModuleCompiler(entries, "bananas_kernels", use_nrt=True, cpu_name="")
-        compiler.write_native_object(str(work / "kernels.o"), wrap=False)
-    # numba's runtime (the kernels' allocations), set up when the library loads.
-    (work / "start.c").write_text(
-        "void NRT_MemSys_init(void);\n"
-        "__attribute__((constructor)) static void bananas_kernels_start(void) { NRT_MemSys_init(); }\n"
-    )
-    runtime = Path(numba.__file__).parent
-    toolchain = Toolchain()
-    objects = toolchain.compile_objects(
-        [str(runtime / "core" / "runtime" / "nrt.cpp"), str(work / "start.c")],
-        str(work),
-        include_dirs=[str(runtime)],
-        extra_cflags=["-fPIC"],
-    )
-    toolchain.link_shared(str(work / LIBRARY), [str(work / "kernels.o"), *objects], extra_ldflags=["-Wl,-Bsymbolic"])
-
-
-def verify_calling_convention(signature) -> None:
-    """Raise unless numba lowers `signature` the way `bare` and `native` call it
-    (CALLING_CONVENTION): a numba that changed its array model or argument packing builds no
-    library (the JIT serves) instead of one that a ctypes call would crash."""
-    from numba.core import types
-    from numba.core.datamodel import default_manager
-    from numba.core.registry import cpu_target
-
-    def words(kind) -> list[str]:
-        if isinstance(kind, types.Array):
-            return ["word"] * (5 + 2 * kind.ndim)
-        if isinstance(kind, types.BaseTuple):
-            return [word for field in kind.types for word in words(field)]  # type: ignore[attr-defined]
-        return {types.int64: ["word"], types.float64: ["double"]}.get(kind, [str(kind)])
-
-    def lowered(llvm_type) -> str:
-        text = str(llvm_type)
-        return "word" if text in ("i64", "ptr") or text.endswith("*") else text
-
-    function = cpu_target.target_context.call_conv.get_function_type(signature.return_type, signature.args)
-    expected = ["word", "word", *(word for kind in signature.args for word in words(kind))]
-    found = [lowered(argument) for argument in function.args]
-    fields = default_manager.lookup(types.Array(types.int64, 1, "C"))._fields
-    if str(function.return_type) != "i32" or found != expected or tuple(fields) != ARRAY_FIELDS:
-        raise RuntimeError(f"numba's calling convention changed ({function}); the library needs {CALLING_CONVENTION}")
-
-
-def self_check(library: Path, hands: tuple[str, ...] = SELF_CHECK_HANDS) -> None:
-    """Raise unless the library at `library` answers as numba's JIT does (status, grid, node
-    count) for `hands` solved, each solved grid extended by `SELF_CHECK_ADDED` and the word
-    search's hands, with every entry kernel called: a library that would answer otherwise is
-    never installed. (About a second.)"""
-    from solver.core.tiles import TileCounts
-    from solver.lexicon.loader import get_lexicon
-    from solver.search import native
-    from solver.search.solving import extend, solve
-    from solver.search.wordsearch import word_search_grid
-
-    lexicon = get_lexicon("en")
-
-    def answers() -> list[Any]:
-        found = []
-        for hand in hands:
-            solved = solve(hand, lexicon, time_limit=600.0, max_nodes=2_000_000)
-            found.append(solved)
-            if solved.grid is not None:
-                found.append(extend(solved.grid, SELF_CHECK_ADDED, lexicon, time_limit=600.0, max_nodes=2_000_000))
-        answers = [(answer.status, answer.grid and answer.grid.to_json(), answer.nodes) for answer in found]
-        for hand in SELF_CHECK_WORD_SEARCH:
-            deadline = native.search_clock() + 600.0
-            status, grid, decisions = word_search_grid(TileCounts.of(hand), lexicon, 2, deadline, node_budget=20_000)
-            answers.append((status, grid and grid.to_json(), decisions))
-        return answers
-
-    with native.bound_to_jit():
-        expected = answers()
-    with native.bound_to_library(library) as calls:
-        found = answers()
-    if found != expected:
-        raise RuntimeError(f"the library's answers differ from the JIT's: {found} against {expected}")
-    missed = sorted(name for name in native.ENTRIES if not calls.get(name))
-    if missed:
-        raise RuntimeError(f"the self-check never called {', '.join(missed)}")
-
-
-def layout(kernels, solving) -> dict:
-    """What `bare.BareSolver` needs to know, read from the modules themselves (`kernels`: the
-    kernels' `layout` module)."""
-    from types import SimpleNamespace
-
-    from solver.core.tiles import ALPHABET
-    from solver.lexicon.dawg import ARRAY_NAMES
-
-    def graph_files(prefix: str) -> SimpleNamespace:
-        return SimpleNamespace(**{name: f"{prefix}.{name}" for name in ARRAY_NAMES})
-
-    up_to = solving.EXHAUSTIVE_UP_TO
-    sizes = sorted({solving.workspace_size(count) for count in range(2, up_to + 1)})
-    first = solving.engine_plan("any").small_hands[0]
-    ordering = solving.default_ordering()
-    names = vars(kernels)
-    return {
-        "key": key(),
-        "up_to": up_to,
-        "graph": list(kernels.graph_of(graph_files("forward"), graph_files("reverse"))),
-        "workspaces": {
-            str(size): [
-                [field, array.dtype.str[1:], list(array.shape)]
-                for field, array in zip(kernels.Workspace._fields, solving.new_workspace(size), strict=True)
-            ]
-            for size in sizes
-        },
-        "state": {name: value for name, value in names.items() if name.startswith("ST_")},
-        "frame": {name: value for name, value in names.items() if name.startswith("F_")},
-        "status": {name: names[name] for name in ("RUNNING", "SOLVED", "EXHAUSTED", "PAUSED")},
-        "constants": {"FULL": kernels.FULL},
-        "first_pass": {"max_branch": first.max_branch, "gen_budget": first.gen_budget, "node_limit": first.node_limit},
-        "ordering": {"letter": [float(weight) for weight in ordering.letter], "scalars": list(ordering[1:])},
-        "alphabet": ALPHABET,
-    }
-
-
-def main() -> int:
-    """Build the library into the cache now (retrying a build that failed before); exit 0 when
-    it is there."""
-    failure_note().unlink(missing_ok=True)
-    reason = build_into_cache()
-    found = find()
-    print(f"not built: {reason}" if reason else f"built {found[0] if found else cache_dir()}", file=sys.stderr)
-    return 1 if reason else 0
-
-
-if __name__ == "__main__":
-    # Run as a script this file is `__main__`, a second copy: the kernels register with the
-    # imported modules, so that copy does the work.
-    from solver.search.library import main as imported_main
-
-    sys.exit(imported_main())

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solver.lexicon import files, loader
-from solver.search import library
+from solver.search import library, library_build
 
 
 @dataclass(frozen=True)
@@ -58,14 +58,14 @@ ARTIFACTS = (
         lambda: loader.arrays_key("en"),
         lambda d: loader.write_arrays("en", d),
     ),
-    Artifact("compiled kernels", "solver/search/compiled", library.key, library.build),
+    Artifact("compiled kernels", "solver/search/compiled", library.key, library_build.build),
 )
 
 
 def build_caches() -> dict[str, str]:
     """Build the library into the cache, unless it is there (`python -m solver.search.prebuilt
     --caches`, the first run's background build). Returns name -> '' (there now) or why not."""
-    return {"compiled kernels": library.build_into_cache()}
+    return {"compiled kernels": library_build.build_into_cache()}
 
 
 def build_all(root: Path, reuse: Path | None = None, log: Callable[[str], None] = print) -> dict[str, str]:

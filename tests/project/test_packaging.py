@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from solver.lexicon import files, loader
-from solver.search import library, prebuilt
+from solver.search import library, library_build, prebuilt
 
 ROOT = Path(__file__).resolve().parents[2]
 WORD_LISTS = sorted(path.name for path in (ROOT / "lexicons").iterdir() if path.is_file())
@@ -71,7 +71,7 @@ def mini_list(tmp_path, monkeypatch):
 
 def test_word_list_arrays_built_at_install_are_loaded_from_the_package(mini_list, tmp_path, monkeypatch):
     package = tmp_path / "package"
-    monkeypatch.setattr(library, "build_blocker", lambda: "no C compiler (test)")
+    monkeypatch.setattr(library_build, "build_blocker", lambda: "no C compiler (test)")
     prebuilt.build_all(package, log=lambda line: None)
     monkeypatch.setattr(files, "PREBUILT_ARRAYS", package / "solver/lexicon/arrays")
     lexicon = loader.load_lexicon(str(mini_list))
@@ -82,7 +82,7 @@ def test_word_list_arrays_built_at_install_are_loaded_from_the_package(mini_list
 
 
 def test_what_cannot_be_built_ahead_is_skipped_with_a_warning(mini_list, tmp_path, monkeypatch):
-    monkeypatch.setattr(library, "build_blocker", lambda: "no C compiler (test)")
+    monkeypatch.setattr(library_build, "build_blocker", lambda: "no C compiler (test)")
     logged: list[str] = []
     problems = prebuilt.build_all(tmp_path / "package", log=logged.append)
     assert problems == {"compiled kernels": "CannotBuild: no C compiler (test)", "mini word-list arrays": ""}
@@ -97,7 +97,7 @@ def test_a_wheel_build_copies_what_the_checkout_built_with_the_same_key(mini_lis
     built = checkout / "solver/search/compiled" / library.key()
     built.mkdir(parents=True)
     (built / library.LIBRARY).write_bytes(b"compiled")  # as an editable install leaves it
-    monkeypatch.setattr(library, "build_blocker", lambda: "no C compiler (test)")  # a compile would fail
+    monkeypatch.setattr(library_build, "build_blocker", lambda: "no C compiler (test)")  # a compile would fail
     assert prebuilt.build_all(wheel, reuse=checkout, log=lambda line: None)["compiled kernels"] == ""
     copied = wheel / "solver/search/compiled" / library.key()
     assert (copied / library.LIBRARY).read_bytes() == b"compiled"

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from solver.search import library
+from solver.search import library, library_build
 
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
@@ -24,10 +24,10 @@ def built_library(tmp_path_factory):
     if (installed / library.LAYOUT).is_file():
         shutil.copytree(installed, folder)
         return folder
-    blocker = library.build_blocker()
+    blocker = library_build.build_blocker()
     if blocker:
         pytest.skip(f"cannot build the library here: {blocker}")
-    library.build(folder)
+    library_build.build(folder)
     return folder
 
 

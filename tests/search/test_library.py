@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from solver.cli import main
 from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts
-from solver.search import library, native
+from solver.search import library, library_build, native
 from solver.search.solving import solve
 
 JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
@@ -110,13 +110,13 @@ def test_the_self_check_refuses_a_library_that_answers_otherwise(built_library, 
 
     monkeypatch.setattr(native, "library_entries", without_lay_grid)
     with pytest.raises(RuntimeError, match="differ from the JIT's"):
-        library.self_check(built_library / library.LIBRARY)
+        library_build.self_check(built_library / library.LIBRARY)
 
 
 def test_the_self_check_wants_every_entry_called(built_library):
     with pytest.raises(RuntimeError, match="never called hostable_letters, lay_grid, search$"):
-        library.self_check(built_library / library.LIBRARY, hands=())  # only the word search runs
-    library.self_check(built_library / library.LIBRARY)
+        library_build.self_check(built_library / library.LIBRARY, hands=())  # only the word search runs
+    library_build.self_check(built_library / library.LIBRARY)
     assert type(native.entry_module("search").search).__name__ == "CPUDispatcher"  # the bindings put back
 
 
@@ -201,10 +201,10 @@ def test_the_build_refuses_a_calling_convention_it_does_not_speak():
     from numba import types
 
     for result, arguments in native.ENTRIES.values():
-        library.verify_calling_convention(native.numba_signature(result, arguments))  # numba as installed
+        library_build.verify_calling_convention(native.numba_signature(result, arguments))  # numba as installed
     signature = native.numba_signature(*native.ENTRIES["search"])
     with pytest.raises(RuntimeError, match="calling convention"):
-        library.verify_calling_convention(types.void(types.int32, *signature.args))  # an int32 it does not pass
+        library_build.verify_calling_convention(types.void(types.int32, *signature.args))  # an int32 it does not pass
 
 
 # -- builds that cannot happen, die, or overlap --------------------------------------------------
@@ -212,9 +212,9 @@ def test_the_build_refuses_a_calling_convention_it_does_not_speak():
 
 def test_a_failed_build_is_noted_once_and_the_jit_serves(tmp_path, monkeypatch):
     monkeypatch.setenv("BANANAS_CACHE", str(tmp_path))
-    monkeypatch.setattr(library, "build_blocker", lambda: "no C compiler (test)")
+    monkeypatch.setattr(library_build, "build_blocker", lambda: "no C compiler (test)")
     assert library.state() == "missing"
-    assert library.build_into_cache() == "no C compiler (test)"
+    assert library_build.build_into_cache() == "no C compiler (test)"
     assert library.state() == "failed" and library.failure_note().read_text() == "no C compiler (test)\n"
     assert native._load_library() is None
     # warm-up retries it, says why it failed, and goes on with numba's kernels
