@@ -37,6 +37,7 @@ COMMANDS = {
     "solve": "solver.cli.grids",
     "spellevate": "solver.cli.spellevate",
     "tournament": "solver.cli.tournaments",
+    "tune": "solver.cli.tuning",
     "warm-up": "solver.cli.warmup",
     "words": "solver.cli.grids",
 }

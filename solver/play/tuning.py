@@ -1,0 +1,247 @@
+"""The strategy lab's search: an Optuna study over a bot's strategy settings, scored by seeded
+games against reference bots, pace and vocabulary held fixed (`bananas tune`).
+
+Each trial draws strategy settings (`SPACE`: search effort, patience, endgame, hooks, flexible
+hook spots, strategy, dump policy, risk, how far a rebuild goes) onto a base preset whose speed
+and vocabulary level stay as given, and plays `TuneSetup.games` games against each reference
+(`run_tournament`: seat-rotated deals, locally or on a Dask cluster). Every trial plays the same
+deals (common random numbers: the differences between trials are the settings', not the
+deals'), in `ROUNDS` rounds; after each the trial's running win rate is reported, and Optuna's
+median pruner stops a trial already below the median of the others at that round.
+
+The study lives in an Optuna RDB storage (`sqlite:///bananas-tune.db` by default): run again
+with the same storage and study name and it resumes, adding trials up to `--trials`; several
+machines may share one storage (a database server's URL). The study records its setup, and a
+run whose setup differs from the stored one is refused rather than mixing two experiments.
+The sampler is seeded (TPE, `seed`): the same setup gives the same trials on one machine.
+
+The score is the candidate's share of the games: a sole win counts 1, a shared win 1/2.
+Optuna is the `lab` extra (`pip install 'bananas[lab]'`); nothing here imports it at module
+level, so the rest of the lab runs without it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+ROUNDS = 4  # a trial's games are played in this many rounds, each reported for pruning
+DEFAULT_STORAGE = "sqlite:///bananas-tune.db"
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One strategy setting the study varies: `kind` 'int' (`low`..`high`, log scale when
+    `log`), 'float' (`low`..`high`) or 'choice' (`choices`)."""
+
+    name: str
+    kind: str
+    low: float = 0
+    high: float = 0
+    log: bool = False
+    choices: tuple = ()
+
+
+SPACE = (
+    Knob("node_budget", "int", 100, 6000, log=True),
+    Knob("patience", "int", 1, 60, log=True),
+    Knob("endgame", "int", 0, 20),
+    Knob("hooks", "choice", choices=("cheap", "first")),
+    Knob("flexible", "choice", choices=(True, False)),
+    Knob("strategy", "choice", choices=("long-words", "compact")),
+    Knob("dump_policy", "choice", choices=("advice", "hardest")),
+    Knob("risk", "float", 0.0, 0.3),
+    Knob("rebuild", "choice", choices=("hook", "lift", "rebuild", "resolve")),
+)
+
+
+class TuneError(ValueError):
+    """A study that cannot run as asked (a stored study of another setup, no lab extra)."""
+
+
+def require_optuna() -> None:
+    """TuneError unless Optuna (the `lab` extra) is installed."""
+    try:
+        import optuna  # noqa: F401
+    except ImportError:
+        raise TuneError("bananas tune needs Optuna: pip install 'bananas[lab]'") from None
+
+
+@dataclass(frozen=True)
+class TuneSetup:
+    """What a study measures: candidates built on `base` at `speed` (its vocabulary kept),
+    scored by `games` games against each of `against` with `players` seats, dealt from `seed`."""
+
+    base: str = "hard"
+    speed: float = 1.0
+    against: tuple[str, ...] = ("hard:speed=1",)
+    games: int = 40
+    players: int = 2
+    seed: int = 0
+    variant: str = "classic"
+    lang: str = "en"
+
+    def to_json(self) -> dict:
+        return {**asdict(self), "against": list(self.against)}
+
+
+def candidate_spec(setup: TuneSetup, params: dict[str, Any]) -> str:
+    """The bot spec of a trial's settings: 'hard:speed=1,node_budget=900,...'."""
+    values = [f"speed={setup.speed:g}"] + [f"{name}={_text(value)}" for name, value in sorted(params.items())]
+    return f"{setup.base}:{','.join(values)}"
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return str(value)
+
+
+def suggest(trial) -> dict[str, Any]:
+    """The trial's draw of every knob of `SPACE`."""
+    params: dict[str, Any] = {}
+    for knob in SPACE:
+        if knob.kind == "int":
+            params[knob.name] = trial.suggest_int(knob.name, int(knob.low), int(knob.high), log=knob.log)
+        elif knob.kind == "float":
+            params[knob.name] = trial.suggest_float(knob.name, knob.low, knob.high)
+        else:
+            params[knob.name] = trial.suggest_categorical(knob.name, list(knob.choices))
+    return params
+
+
+def score_round(setup: TuneSetup, spec: str, round_index: int, play: Callable) -> tuple[float, int]:
+    """(points, games) of the candidate `spec` in one round: a share of `setup.games` against
+    each reference, every trial on the same deals. `play(specs, games, players, seed)` is
+    `run_tournament` with the rules and the backend (local workers or a cluster) bound."""
+    points, games = 0.0, 0
+    per_round = max(1, setup.games // ROUNDS)
+    for index, reference in enumerate(setup.against):
+        seed = setup.seed * 1_000_003 + round_index * 101 + index  # the same deals for every trial
+        result = play([spec, reference], per_round, setup.players, seed)
+        mine = result.stats[0]
+        points += mine.wins + mine.shared / 2
+        games += mine.games
+    return points, games
+
+
+def make_objective(setup: TuneSetup, play: Callable) -> Callable:
+    """Optuna's objective: the candidate's share of points over its rounds, pruned early."""
+    import optuna
+
+    def objective(trial) -> float:
+        spec = candidate_spec(setup, suggest(trial))
+        trial.set_user_attr("spec", spec)
+        points = games = 0.0
+        for round_index in range(ROUNDS):
+            won, played = score_round(setup, spec, round_index, play)
+            points, games = points + won, games + played
+            trial.report(points / games, round_index)
+            if trial.should_prune():
+                raise optuna.TrialPruned()
+        trial.set_user_attr("games", games)
+        return points / games
+
+    return objective
+
+
+def open_study(setup: TuneSetup, storage: str, name: str):
+    """The study `name` in `storage`, made for `setup` if new; TuneError if it exists for
+    another setup."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(
+        study_name=name,
+        storage=storage,
+        direction="maximize",
+        load_if_exists=True,
+        sampler=optuna.samplers.TPESampler(seed=setup.seed),
+        pruner=optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=1),
+    )
+    stored = study.user_attrs.get("setup")
+    wanted = json.loads(json.dumps(setup.to_json()))
+    if stored is None:
+        study.set_user_attr("setup", wanted)
+    elif stored != wanted:
+        raise TuneError(f"study {name!r} in {storage} was made for another setup: {stored} (use another --study)")
+    return study
+
+
+def finished_trials(study) -> int:
+    """Trials completed or pruned (a trial cut off by an interruption is run again)."""
+    import optuna
+
+    done = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    return len(study.get_trials(deepcopy=False, states=done))
+
+
+def run_study(setup: TuneSetup, trials: int, storage: str, name: str, play: Callable, progress: bool = False) -> Any:
+    """Run the study until it holds `trials` finished trials (resuming a stored one); the study."""
+    study = open_study(setup, storage, name)
+    remaining = trials - finished_trials(study)
+    if remaining > 0:
+        study.optimize(make_objective(setup, play), n_trials=remaining, show_progress_bar=progress)
+    return study
+
+
+def best_trial(study) -> Any | None:
+    """The best completed trial, or None before any completed."""
+    import optuna
+
+    complete = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+    return max(complete, key=lambda trial: (trial.value, -trial.number)) if complete else None
+
+
+def study_json(study, setup: TuneSetup) -> dict:
+    """The study as the `--json` output: its setup, every trial and the best one."""
+    trials = [
+        {
+            "number": trial.number,
+            "state": trial.state.name.lower(),
+            "value": trial.value,
+            "spec": trial.user_attrs.get("spec"),
+            "params": trial.params,
+        }
+        for trial in study.get_trials(deepcopy=False)
+    ]
+    best = best_trial(study)
+    return {
+        "format": "bananas-tune/1",
+        "study": study.study_name,
+        "setup": setup.to_json(),
+        "trials": trials,
+        "best": None if best is None else {"number": best.number, "value": best.value, "spec": best.user_attrs["spec"]},
+    }
+
+
+def save_plots(study, folder) -> list:
+    """The optimisation history and the settings' importances (Optuna's matplotlib
+    visualisations), as PNG files in `folder`; the paths written."""
+    import warnings
+
+    import matplotlib
+    import optuna
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from optuna.visualization import matplotlib as optuna_plots
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, draw in (
+        ("history", optuna_plots.plot_optimization_history),
+        ("importances", optuna_plots.plot_param_importances),
+    ):
+        with warnings.catch_warnings():  # "experimental" since Optuna 2.2, stable in use
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            axes = draw(study)
+        path = folder / f"{name}.png"
+        axes.figure.savefig(path, dpi=120, bbox_inches="tight")
+        plt.close(axes.figure)
+        written.append(path)
+    return written
