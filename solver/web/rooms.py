@@ -3,7 +3,7 @@
 A room is up to `max_seats` seats, people and bots, and one host who adds bots and starts.
 Every message from a page is checked before anything changes, and the seat a connection acts
 for is the one its join bound it to, never a field of a message. The lobby messages (join,
-add_bot, remove_bot, start, again, leave) are the room's; once the host starts, the game is
+add_bot, remove_bot, start, again, leave, sit, sit_answer) are the room's; once the host starts, the game is
 a table's (`solver.web.table`): `TABLES` names the table for each game of the variant
 catalogue (`solver.play.variants`), and the room passes the table its messages (the table's
 `messages`) without knowing what they mean. docs/ROOMS.md documents every message.
@@ -175,6 +175,8 @@ class Room:
             ],
             "you_host": seat is not None and seat is self.host,
             "spectators": [s.name for s in self.spectators],
+            "sit_requests": [s.name for s in self.spectators if s.asks_to_sit],  # for the host to answer
+            "free_seats": self.free_seats(),
         }
 
     def broadcast_room(self) -> None:
@@ -210,6 +212,8 @@ class Room:
                 "again": self.again,
                 "leave": self.leave,
                 "hand_log": self.send_hand_log,
+                "sit": self.sit,
+                "sit_answer": self.sit_answer,
             }.get(kind)
             if isinstance(kind, str)
             else None
@@ -409,11 +413,46 @@ class Room:
         self.seats = [s for s in self.seats if s.kind == "bot" or s.connections]
         for spectator in [s for s in self.spectators if s.connections]:  # those who watched sit down, as seats allow
             if len(self.seats) < self.config.max_seats:
-                spectator.kind = "person"
+                spectator.kind, spectator.asks_to_sit = "person", False
                 self.seats.append(spectator)
         self.spectators = [s for s in self.spectators if s.kind == "spectator" and s.connections]
         if self.host not in self.seats:
             self.host = next((s for s in self.seats if s.kind == "person" and s.token), None)
+        self.broadcast_room()
+
+    def free_seats(self) -> int:
+        """Seats a spectator could take before the next hand: persons who left the last hand
+        lose theirs at the next `start` (or `again`), so they count as free."""
+        kept = [s for s in self.seats if s.kind == "bot" or s.token is not None]
+        return max(0, self.config.max_seats - len(kept))
+
+    async def sit(self, connection, seat: Seat, message: dict) -> None:
+        """A spectator asks the host for a seat (at any time: the host answers between hands)."""
+        if seat.kind != "spectator" or seat not in self.spectators:
+            raise RoomError("out_of_order", "only a spectator asks to sit")
+        seat.asks_to_sit = True
+        self.broadcast_room()
+
+    async def sit_answer(self, connection, seat: Seat, message: dict) -> None:
+        """The host seats a spectator (`accept` true: now, into a free seat) or says not now."""
+        self.need_host(seat)
+        name, accept = message.get("name"), message.get("accept")
+        if not isinstance(accept, bool):
+            raise RoomError("bad_value", "accept is true or false")
+        spectator = next((s for s in self.spectators if s.name == name), None)
+        if spectator is None:
+            raise RoomError("bad_value", f"no spectator named {quote(name)}")
+        if accept and self.free_seats() == 0:
+            raise RoomError("room_full", f"this room is full: {self.config.max_seats} players are seated")
+        spectator.asks_to_sit = False
+        if accept:
+            # Persons who left the last hand would lose their seats at the next start anyway.
+            self.seats = [s for s in self.seats if s.kind == "bot" or s.token is not None]
+            self.spectators.remove(spectator)
+            spectator.kind = "person"
+            self.seats.append(spectator)
+            if self.host is None:
+                self.host = spectator
         self.broadcast_room()
 
     async def leave(self, connection, seat: Seat, message: dict) -> None:

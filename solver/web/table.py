@@ -61,6 +61,7 @@ class Seat:
     preset: str | None = None
     connections: set = field(default_factory=set)
     gone_since: float | None = None  # when the last connection closed
+    asks_to_sit: bool = False  # a spectator who asked the host for a seat (`sit`)
 
     @property
     def connected(self) -> bool:

