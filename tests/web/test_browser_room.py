@@ -49,3 +49,37 @@ def test_a_spectator_is_listed_asks_for_a_seat_and_the_host_seats_them(browser, 
     wait_for_tiles(dee, 21)  # seated: Dee plays the next hand
     assert dee.is_visible("#board") and not dee.is_visible(".sit-ask")
     assert host.errors == [] and dee.errors == []
+
+
+PLAIN = {"en": ["Easy", "Medium", "Hard", "Expert"], "fr": ["Facile", "Moyen", "Difficile", "Expert"]}
+JARGON = ("reckless", "greedy", "pacer", "téméraire", "glouton")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_lobby_offers_four_plain_bots_and_the_rest_behind_more_bots(browser, serve, shots, language):
+    from solver.web.config import default_bots
+
+    server = serve(bots=default_bots())
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = new_page(browser, viewport=viewport)
+        page.goto(server.url + "/")
+        page.select_option("#language", language)
+        create_room(page, server, "Ann")
+        options = page.locator("#bot-preset option")
+        assert options.evaluate_all("os => os.map(o => o.value)") == ["easy", "medium", "hard", "expert"]
+        assert options.all_inner_texts() == PLAIN[language]
+        about = page.inner_text("#bot-about")
+        assert {"en": "first game", "fr": "première partie"}[language] in about and "0.4" not in about
+        shown = page.inner_text("#lobby")
+        assert [word for word in JARGON if word in shown] == []  # the rest is behind the disclosure
+        assert not page.is_visible("#bot-preset-more")
+        page.screenshot(path=str(shots / f"lobby-bots-{language}-{size}.png"))
+        page.click("#more-bots summary")
+        more = page.locator("#bot-preset-more option").evaluate_all("os => os.map(o => o.value)")
+        assert set(more) == set(default_bots()) - {"easy", "medium", "hard", "expert"}
+        page.select_option("#bot-preset-more", "reckless")
+        page.click("#add-bot-more")
+        risky = {"en": "risk-taker bot", "fr": "robot casse-cou"}[language]
+        page.wait_for_selector(f'.seat:has-text("{risky}")')
+        assert page.errors == []
+        page.close()
