@@ -179,6 +179,21 @@ class Room:
             "free_seats": self.free_seats(),
         }
 
+    def preview(self) -> dict:
+        """What a room's page shows before its visitor joins (GET /r/{room}, docs/ROOMS.md): who
+        sits there and what is played, as the `room` message says it (no tokens, nothing of a hand)."""
+        return {
+            "language": self.language,
+            "variant": self.variant.name,
+            "game": self.variant.game,
+            "spellcheck": self.spellcheck,
+            "hints": self.hints,
+            "phase": self.phase,
+            "max_seats": self.config.max_seats,
+            "seats": [{"name": s.name, "kind": s.kind, "preset": s.preset, "host": s is self.host} for s in self.seats],
+            "spectators": len(self.spectators),
+        }
+
     def broadcast_room(self) -> None:
         for connection, seat in list(self.connections.items()):
             if seat is not None:

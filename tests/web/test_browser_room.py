@@ -83,3 +83,34 @@ def test_the_lobby_offers_four_plain_bots_and_the_rest_behind_more_bots(browser,
         page.wait_for_selector(f'.seat:has-text("{risky}")')
         assert page.errors == []
         page.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_join_page_says_who_is_in_the_room_and_what_is_played(browser, serve, shots, language):
+    from test_browser import add_bot
+
+    server = serve()
+    host = new_page(browser, viewport=DESKTOP)
+    host.goto(server.url + "/")
+    host.select_option("#language", language)
+    link = create_room(host, server, "Ann", variant="smoothie")
+    add_bot(host, "easy")
+    expected = {
+        "en": ["In this room: English · Banana Smoothie", "Seated: Ann (host), easy bot."],
+        "fr": ["Dans cette salle : Français · Smoothie banane", "Assis : Ann (hôte), robot facile."],
+    }[language]
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        guest = new_page(browser, viewport=viewport)
+        guest.goto(link)
+        guest.wait_for_selector("#join:not([hidden]) #join-about:not([hidden])")
+        about = guest.inner_text("#join-about")
+        assert all(part in about for part in expected), about
+        guest.screenshot(path=str(shots / f"join-{language}-{size}.png"))
+        guest.close()
+    host.click("#start")
+    wait_for_tiles(host)
+    late = phone_page(browser)
+    late.goto(link)
+    playing = {"en": "A hand is under way", "fr": "Une manche est en cours"}[language]
+    late.wait_for_selector(f'#join-about:has-text("{playing}")')
+    assert host.errors == [] and late.errors == []

@@ -90,6 +90,34 @@ def test_a_rooms_page_carries_the_rooms_language_before_any_message():
         assert status == 200 and '<html lang="fr" data-room-language="fr">' in body
 
 
+def test_a_rooms_page_says_who_sits_there_and_what_is_played_before_joining():
+    """Issue 40: the join page names the seated people and bots, the game and the language."""
+    with start_server() as server:
+        room = new_room(server, language="fr", variant="smoothie")
+
+        def preview() -> dict:
+            status, _, body = http(f"{server.url}/r/{room}")
+            found = re.search(r'<script type="application/json" id="room-preview">(.*?)</script>', body)
+            assert status == 200 and found, body[:300]
+            return json.loads(found.group(1))
+
+        assert preview()["seats"] == [] and preview()["variant"] == "smoothie" and preview()["language"] == "fr"
+
+        async def scenario():
+            async with Page(server, room) as ana:
+                await ana.join("Ana </script><b>x")
+                await ana.send({"type": "add_bot", "preset": "easy"})
+                await ana.until(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
+                seen = preview()  # the name cannot close the script element: it reads back whole
+                assert [(s["name"], s["kind"], s["host"]) for s in seen["seats"]] == [
+                    ("Ana </script><b>x", "person", True),
+                    ("easy bot", "bot", False),
+                ]
+                assert seen["phase"] == "lobby" and seen["max_seats"] == 4 and "token" not in json.dumps(seen)
+
+        run_bounded(scenario)
+
+
 def test_a_room_link_that_does_not_exist_gets_a_clear_page_not_a_stack_trace():
     with start_server() as server:
         for path in ("/r/nope", "/r/" + "x" * 300, "/r/nope/qr.svg"):
