@@ -114,3 +114,42 @@ def test_the_join_page_says_who_is_in_the_room_and_what_is_played(browser, serve
     playing = {"en": "A hand is under way", "fr": "Une manche est en cours"}[language]
     late.wait_for_selector(f'#join-about:has-text("{playing}")')
     assert host.errors == [] and late.errors == []
+
+
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE, "small-phone": {"width": 360, "height": 740}}
+
+
+@pytest.mark.parametrize(("viewport", "language"), [("desktop", "en"), ("phone", "fr"), ("small-phone", "en")])
+def test_a_rotten_banana_is_a_banner_with_its_reasons_said_once(browser, serve, shots, viewport, language):
+    from test_browser import PAIR_SET, rack
+
+    server = serve(distribution=PAIR_SET)
+    phone = viewport != "desktop"
+    page = new_page(browser, viewport=VIEWPORTS[viewport], is_mobile=phone, has_touch=phone)
+    page.goto(server.url + "/")
+    page.select_option("#language", language)
+    create_room(page, server, "Risky", spellcheck=False)
+    from test_browser import add_bot
+
+    add_bot(page, "easy")
+    page.click("#start")
+    wait_for_tiles(page, 21)
+    page.fill("#command", f"{rack(page)} 1 1 h")  # all 21 tiles in one row: not a word
+    page.press("#command", "Enter")
+    page.wait_for_function("document.querySelectorAll('#rack .tile').length === 0")
+    page.click("#bananas")
+    banner = page.locator("#rotten-banner")
+    banner.wait_for(state="visible")
+    words = {"en": ("Rotten banana: you are out", "not a word"), "fr": ("Banane pourrie : vous sortez", "pas un mot")}
+    title, reason = words[language]
+    assert title in banner.inner_text() and reason in page.inner_text("#rotten-reasons")
+    box, size = banner.bounding_box(), page.viewport_size
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] + box["width"] <= size["width"]
+    page.wait_for_timeout(500)
+    rotten = {"en": "rotten banana", "fr": "banane pourrie"}[language]
+    heard = [line for line in page.locator("#announcements p").all_inner_texts() if rotten in line.lower()]
+    assert len(heard) == 1, heard  # said once
+    page.screenshot(path=str(shots / f"rotten-{language}-{viewport}.png"))
+    page.click("#rotten-dismiss")
+    assert banner.is_hidden()
+    assert page.errors == []

@@ -3,6 +3,8 @@
 import { announce } from "./announce.js";
 import { t } from "./i18n.js";
 import { $, toast } from "./page.js";
+import { shownName } from "./names.js";
+import { you } from "./state.js";
 import { faultText } from "./text.js";
 
 /** The `log` message: entries to add, after forgetting the old ones when it says `reset`. */
@@ -18,8 +20,30 @@ export function onLog(message) {
     // Someone's PEEL or DUMP changes every rack: seen at once on a phone, where the calls list
     // is below the fold (the announcement above already says it to a screen reader).
     if (!message.reset && ["peel", "dump"].includes(entry.kind)) toast(text, { said: false });
+    if (!message.reset && entry.kind === "rotten") showRotten(entry);
   }
 }
+
+/** A rotten banana as a banner on every screen size (the log's line is below the fold on a
+ * phone): who, and each reason in the page's language, until dismissed. Not a live region:
+ * the log entry's announcement says it once. */
+function showRotten(entry) {
+  const reasons = entry.faults ? entry.faults.map(faultText) : entry.problems || [];
+  $("rotten-title").textContent = entry.who === you() ? t("rotten_you") : t("rotten_title", { who: shownName(entry.who) });
+  $("rotten-reasons").replaceChildren(...reasons.map((reason) => {
+    const item = document.createElement("li");
+    item.textContent = reason;
+    return item;
+  }));
+  $("rotten-banner").hidden = false;
+}
+
+/** The banner goes when dismissed, and with the hand it belongs to. */
+export function hideRotten() {
+  $("rotten-banner").hidden = true;
+}
+
+$("rotten-dismiss").addEventListener("click", hideRotten);
 
 /** One entry at the top of its table's calls list; its text. */
 function addLog(entry) {

@@ -12,6 +12,7 @@ import { t } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $, currentView, onShow, toast } from "./page.js";
 import { get, update, you } from "./state.js";
+import { hideRotten } from "./log.js";
 import { watchersText } from "./spectators.js";
 import { clockText } from "./text.js";
 
@@ -122,6 +123,7 @@ function call(name, extra = {}) {
 // -- the server's messages --------------------------------------------------------------------
 /** A new hand: nothing of the last one stays on the table while this one is dealt. */
 export function clearTable() {
+  hideRotten();
   saidCells = new Map();
   update({ check: null });
   $("hint-text").hidden = true;
