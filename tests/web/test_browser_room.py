@@ -153,3 +153,59 @@ def test_a_rotten_banana_is_a_banner_with_its_reasons_said_once(browser, serve, 
     page.click("#rotten-dismiss")
     assert banner.is_hidden()
     assert page.errors == []
+
+
+RECORD_VIBRATIONS = "window.buzzes = []; navigator.vibrate = (pattern) => (window.buzzes.push(pattern), true);"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_dump_vibrates_only_when_the_person_turned_it_on(browser, serve, language):
+    page = phone_page(browser)
+    page.add_init_script(RECORD_VIBRATIONS)
+    server = serve()
+    page.goto(server.url + "/")
+    page.select_option("#language", language)
+    create_room(page, server, "Ann")
+    assert not page.is_checked("#vibrate-lobby")  # off by default
+    page.click("#start")
+    wait_for_tiles(page, 21)
+    assert not page.is_checked("#vibrate")
+
+    def dump() -> None:
+        count = page.locator("#log li").count()
+        if page.locator("#rack .tile.selected").count() == 0:
+            page.tap("#rack .tile >> nth=0")
+        page.wait_for_selector("#dump[aria-disabled=false]")
+        page.tap("#dump")
+        page.wait_for_function(f"document.querySelectorAll('#log li').length > {count}")
+
+    dump()
+    assert page.evaluate("window.buzzes") == []
+    page.check("#vibrate")  # the toggle buzzes once to show what it feels like
+    dump()
+    assert page.evaluate("window.buzzes") == [80, 80]
+    label = {"en": "Vibrate on every PEEL and DUMP", "fr": "Vibrer à chaque pioche"}[language]
+    assert label in page.inner_text("#table")
+    assert page.errors == []
+
+
+def test_the_players_strip_keeps_its_height_as_a_bots_grid_grows(browser, serve, shots):
+    server = serve(bots={"easy": "medium:speed=8"})  # peels every few seconds
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        phone = size == "phone"
+        page = new_page(browser, viewport=viewport, is_mobile=phone, has_touch=phone)
+        create_room(page, server, "Ann")
+        from test_browser import add_bot
+
+        add_bot(page, "easy")
+        page.click("#start")
+        wait_for_tiles(page, 21)
+        board_top = page.locator("#board").bounding_box()["y"]
+        page.wait_for_function(
+            "document.querySelectorAll('#players .player[data-name=\"easy bot\"] .thumb .tile').length > 0",
+            timeout=60_000,
+        )
+        assert page.locator("#board").bounding_box()["y"] == board_top  # the board never moved
+        page.screenshot(path=str(shots / f"strip-{size}.png"))
+        assert page.errors == []
+        page.close()
