@@ -53,7 +53,7 @@ from solver.web.health import Load, LoopWatch, Metrics, health_routes, shed_resp
 from solver.web.quotas import client_counter
 from solver.web.rooms import ClientQuota, Room, Rooms
 from solver.web.solve_api import solve_routes
-from solver.web.table import RoomError
+from solver.web.table import DEFAULT_HINT_COUNT, RoomError
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("bananas.web")
@@ -355,6 +355,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
                 body.get("show_letters", False),
                 client=client_of(request.scope),
                 hints=body.get("hints", False),
+                hint_count=body.get("hint_count", DEFAULT_HINT_COUNT),
             )
         except RoomError as error:
             status = 429 if isinstance(error, ClientQuota) else 503 if error.code == "too_many_rooms" else 400

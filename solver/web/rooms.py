@@ -38,7 +38,18 @@ from solver.web.config import TokenBucket, WebConfig
 from solver.web.quotas import client_counter
 from solver.web.spellevate_table import SpellevateTable
 from solver.web.store import RoomStore, SavedHand
-from solver.web.table import RoomError, Seat, Table, TableFactory, TableHandle, TableSetup, log, quote
+from solver.web.table import (
+    DEFAULT_HINT_COUNT,
+    HINT_COUNTS,
+    RoomError,
+    Seat,
+    Table,
+    TableFactory,
+    TableHandle,
+    TableSetup,
+    log,
+    quote,
+)
 
 LANGUAGES = ("en", "fr")
 TABLES: dict[str, TableFactory] = {BANANAGRAMS: BananagramsTable, SPELLEVATE: SpellevateTable}
@@ -110,6 +121,7 @@ class Room:
         show_letters: bool = False,
         hints: bool = False,
         store: RoomStore | None = None,
+        hint_count: int = DEFAULT_HINT_COUNT,
     ):
         self.id = room_id
         self.store = store  # a durable room's database (solver.web.store), None in memory only
@@ -118,6 +130,7 @@ class Room:
         self.spellcheck = spellcheck
         self.show_letters = show_letters  # the others' grids with letters while a hand runs
         self.hints = hints  # a Hint button for the players (a solo game has one anyway)
+        self.hint_count = hint_count  # hints a person may be shown in a hand (HINT_COUNTS)
         self.hand_logs: dict[int, dict] = {}  # hand -> its `hand_log` message, for the last few hands
         self.variant: WayToPlay = VARIANTS[variant]
         self.config = config
@@ -152,6 +165,7 @@ class Room:
             "spellcheck": self.spellcheck,
             "show_letters": self.show_letters,
             "hints": self.hints,
+            "hint_count": self.hint_count,
             "hand": self.hands,  # the number of the hand under way or last played
             "wins": self.wins,
             "variant": self.variant.name,
@@ -188,6 +202,7 @@ class Room:
             "game": self.variant.game,
             "spellcheck": self.spellcheck,
             "hints": self.hints,
+            "hint_count": self.hint_count,
             "phase": self.phase,
             "max_seats": self.config.max_seats,
             "seats": [{"name": s.name, "kind": s.kind, "preset": s.preset, "host": s is self.host} for s in self.seats],
@@ -374,6 +389,7 @@ class Room:
             show_letters=self.show_letters,
             hand=self.hands + 1,
             hints=self.hints,
+            hint_count=self.hint_count,
         )
         handle = TableHandle(self.id, lambda: list(self.connections.items()), self.table_ended, lambda: self.closed)
         # The table judges whether the seats can play (bad_start) and loads word lists the first time.
@@ -568,6 +584,7 @@ class Room:
             "spellcheck": self.spellcheck,
             "show_letters": self.show_letters,
             "hints": self.hints,
+            "hint_count": self.hint_count,
             "variant": self.variant.name,
             "phase": self.phase,
             "hands": self.hands,
@@ -595,6 +612,7 @@ class Room:
             record["show_letters"],
             record["hints"],
             store,
+            record.get("hint_count", DEFAULT_HINT_COUNT),  # a room saved before the setting: the old limit
         )
         now = time.monotonic()
         room.seats = [restored_seat(entry, now) for entry in record["seats"]]
@@ -622,6 +640,7 @@ class Room:
             show_letters=self.show_letters,
             hand=saved["hand"],
             hints=self.hints,
+            hint_count=self.hint_count,
         )
 
     async def resume(self, saved: SavedHand | None) -> None:
@@ -672,6 +691,7 @@ class Rooms:
         show_letters: bool = False,
         client: str | None = None,
         hints: bool = False,
+        hint_count: int = DEFAULT_HINT_COUNT,
     ) -> Room:
         """A new room; `client` (the creator's address) is held to its quotas (None: no quota,
         for callers in the process)."""
@@ -685,6 +705,8 @@ class Rooms:
             raise RoomError("bad_value", "show_letters is true or false")
         if not isinstance(hints, bool):
             raise RoomError("bad_value", "hints is true or false")
+        if not isinstance(hint_count, int) or isinstance(hint_count, bool) or hint_count not in HINT_COUNTS:
+            raise RoomError("bad_value", f"hint_count is one of {', '.join(map(str, HINT_COUNTS))}")
         if len(self.rooms) >= self.config.max_rooms:
             raise RoomError("too_many_rooms", f"the server is full ({self.config.max_rooms} rooms): try again later")
         if client is not None:
@@ -692,7 +714,8 @@ class Rooms:
         room_id = secrets.token_urlsafe(12)  # 96 random bits: links cannot be guessed
         if self.config.room_prefix is not None:  # which server holds it, for a proxy in front of several
             room_id = f"{self.config.room_prefix}-{room_id}"
-        room = Room(room_id, self.created, language, spellcheck, variant, self.config, show_letters, hints, self.store)
+        settings = (language, spellcheck, variant, self.config, show_letters, hints, self.store, hint_count)
+        room = Room(room_id, self.created, *settings)
         room.creator = client
         self.created += 1
         self.rooms[room_id] = room

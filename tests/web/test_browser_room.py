@@ -209,3 +209,23 @@ def test_the_players_strip_keeps_its_height_as_a_bots_grid_grows(browser, serve,
         page.screenshot(path=str(shots / f"strip-{size}.png"))
         assert page.errors == []
         page.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_rooms_creator_chooses_the_hints_a_hand(browser, serve, shots, language):
+    server = serve()
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = new_page(browser, viewport=viewport)
+        page.goto(server.url + "/")
+        page.select_option("#language", language)
+        assert page.input_value("#hint-count") == "5"  # the default
+        page.check("#hints")
+        page.select_option("#hint-count", "3")
+        page.screenshot(path=str(shots / f"home-hints-{language}-{size}.png"), full_page=True)
+        page.fill("#name", "Ann")
+        page.click("#create")
+        page.wait_for_selector("#lobby:not([hidden])")
+        said = {"en": "hints: 3 a hand for each player", "fr": "indices : 3 par manche pour chaque joueur"}[language]
+        assert said in page.inner_text("#room-settings")
+        assert page.errors == []
+        page.close()

@@ -90,6 +90,23 @@ def test_a_rooms_page_carries_the_rooms_language_before_any_message():
         assert status == 200 and '<html lang="fr" data-room-language="fr">' in body
 
 
+def test_the_rooms_creator_sets_the_hints_a_hand_and_nothing_else_is_taken():
+    """Issue 40: hints a hand are the room's (3, 5 or 10; 5 by default), said in `room`."""
+    with start_server() as server:
+        for bad in (4, 0, "5", True, 5.0, None, [5]):
+            status, _, body = http(server.url + "/api/rooms", {"hints": True, "hint_count": bad})
+            assert status == 400 and json.loads(body)["code"] == "bad_value", (bad, body)
+        for count, settings in ((5, {}), (10, {"hint_count": 10}), (3, {"hints": True, "hint_count": 3})):
+            room = new_room(server, **settings)
+
+            async def scenario(room=room, count=count):
+                async with Page(server, room) as ana:
+                    await ana.join("Ana")
+                    assert (await ana.until("room"))["hint_count"] == count
+
+            run_bounded(scenario)
+
+
 def test_a_rooms_page_says_who_sits_there_and_what_is_played_before_joining():
     """Issue 40: the join page names the seated people and bots, the game and the language."""
     with start_server() as server:

@@ -54,11 +54,13 @@ export function renderLobby() {
   const link = `${location.origin}/r/${room.id}`;
   $("room-link").value = link;
   $("qr").src = `/r/${room.id}/qr.svg`;
-  $("room-settings").textContent = t(isSpellevate() ? "settings_spellevate" : "settings_line", {
+  const settings = t(isSpellevate() ? "settings_spellevate" : "settings_line", {
     language: t(room.language),
     variant: t(room.variant),
     spellcheck: t(room.spellcheck ? "on" : "off"),
   });
+  const hints = room.hints && !isSpellevate() ? ` · ${t("settings_hints", { count: room.hint_count })}` : "";
+  $("room-settings").textContent = settings + hints;
   const items = room.seats.map((seat) => {
     const item = document.createElement("li");
     item.className = `seat ${seat.kind}`;
