@@ -53,7 +53,7 @@ from solver.web.health import Load, LoopWatch, Metrics, health_routes, shed_resp
 from solver.web.quotas import client_counter
 from solver.web.rooms import ClientQuota, Room, Rooms
 from solver.web.solve_api import solve_routes
-from solver.web.table import RoomError
+from solver.web.table import DEFAULT_HINT_COUNT, RoomError
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("bananas.web")
@@ -97,11 +97,18 @@ def not_found_page(request: Request) -> HTMLResponse:
     return HTMLResponse(page, status_code=404)
 
 
-def room_page_html(language: str) -> str:
+def room_page_html(language: str, preview: dict | None = None) -> str:
     """The page, told the room's language before any message: an invitee's join form, its
-    refusals and the browser's own reading of the page are in it from the first screen."""
+    refusals and the browser's own reading of the page are in it from the first screen. With
+    `preview` (`Room.preview`) the join form also says who sits and what is played: a JSON
+    script element, its `<` escaped so no name can close the element."""
     html = (STATIC / "index.html").read_text(encoding="utf-8")
-    return html.replace('<html lang="en">', f'<html lang="{language}" data-room-language="{language}">', 1)
+    html = html.replace('<html lang="en">', f'<html lang="{language}" data-room-language="{language}">', 1)
+    if preview is not None:
+        data = json.dumps(preview, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+        script = f'<script type="application/json" id="room-preview">{data}</script>'
+        html = html.replace("</head>", f"  {script}\n</head>", 1)
+    return html
 
 
 class Connection:
@@ -321,7 +328,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         room = rooms.get(request.path_params["room"])
         if room is None:
             return not_found_page(request)
-        return HTMLResponse(room_page_html(room.language))
+        return HTMLResponse(room_page_html(room.language, room.preview()))
 
     async def create_room(request: Request) -> Response:
         why = load.overloaded()
@@ -348,6 +355,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
                 body.get("show_letters", False),
                 client=client_of(request.scope),
                 hints=body.get("hints", False),
+                hint_count=body.get("hint_count", DEFAULT_HINT_COUNT),
             )
         except RoomError as error:
             status = 429 if isinstance(error, ClientQuota) else 503 if error.code == "too_many_rooms" else 400

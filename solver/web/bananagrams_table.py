@@ -45,9 +45,12 @@ Cell = tuple[int, int]
 Result = TypeVar("Result")
 HINTS_OFF = Refusal("hints_off", "this room does not allow hints (the host sets them; a solo game has them)")
 HINT_BUSY = Refusal("hint_busy", "a hint is on its way")
-HINTS_PER_HAND = 5  # a hint is a nudge: unlimited, a player pressed Hint 56 times and played nothing
 HINT_COOLDOWN_SECONDS = 20.0  # on the hand's clock, between two hints of one player
-HINT_LIMIT = Refusal("hint_limit", f"at most {HINTS_PER_HAND} hints a hand")
+
+
+def hint_limit(count: int) -> Refusal:
+    """No more hints: each person has the room's `hint_count` a hand (solver.web.table.HINT_COUNTS)."""
+    return Refusal("hint_limit", f"at most {count} hints a hand", {"count": count})
 
 
 def parse_cells(value, limit: int) -> dict[Cell, str]:
@@ -133,6 +136,7 @@ class BananagramsTable:
         self.status = ["building"] * count
         self.peels, self.dumps = [0] * count, [0] * count
         self.hints_allowed = setup.hints or count == 1  # a solo game always has them
+        self.hint_count = setup.hint_count  # each person's hints a hand
         self.hinting: set[int] = set()  # players whose hint is being worked out
         self.last_hint = [-HINT_COOLDOWN_SECONDS] * count  # the hand's clock at each player's last hint
         self.common_words = common_words(setup.language)
@@ -301,8 +305,8 @@ class BananagramsTable:
             raise refused(HINTS_OFF)
         if index in self.hinting:
             raise refused(HINT_BUSY)
-        if self.record.hints(index) >= HINTS_PER_HAND:
-            raise refused(HINT_LIMIT)
+        if self.record.hints(index) >= self.hint_count:
+            raise refused(hint_limit(self.hint_count))
         wait = self.last_hint[index] + HINT_COOLDOWN_SECONDS - self.clock()
         if wait > 0:
             raise RoomError("hint_cooldown", f"the next hint in {math.ceil(wait)} s", {"seconds": math.ceil(wait)})

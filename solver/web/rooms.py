@@ -3,7 +3,7 @@
 A room is up to `max_seats` seats, people and bots, and one host who adds bots and starts.
 Every message from a page is checked before anything changes, and the seat a connection acts
 for is the one its join bound it to, never a field of a message. The lobby messages (join,
-add_bot, remove_bot, start, again, leave) are the room's; once the host starts, the game is
+add_bot, remove_bot, start, again, leave, sit, sit_answer) are the room's; once the host starts, the game is
 a table's (`solver.web.table`): `TABLES` names the table for each game of the variant
 catalogue (`solver.play.variants`), and the room passes the table its messages (the table's
 `messages`) without knowing what they mean. docs/ROOMS.md documents every message.
@@ -38,7 +38,18 @@ from solver.web.config import TokenBucket, WebConfig
 from solver.web.quotas import client_counter
 from solver.web.spellevate_table import SpellevateTable
 from solver.web.store import RoomStore, SavedHand
-from solver.web.table import RoomError, Seat, Table, TableFactory, TableHandle, TableSetup, log, quote
+from solver.web.table import (
+    DEFAULT_HINT_COUNT,
+    HINT_COUNTS,
+    RoomError,
+    Seat,
+    Table,
+    TableFactory,
+    TableHandle,
+    TableSetup,
+    log,
+    quote,
+)
 
 LANGUAGES = ("en", "fr")
 TABLES: dict[str, TableFactory] = {BANANAGRAMS: BananagramsTable, SPELLEVATE: SpellevateTable}
@@ -110,6 +121,7 @@ class Room:
         show_letters: bool = False,
         hints: bool = False,
         store: RoomStore | None = None,
+        hint_count: int = DEFAULT_HINT_COUNT,
     ):
         self.id = room_id
         self.store = store  # a durable room's database (solver.web.store), None in memory only
@@ -118,6 +130,7 @@ class Room:
         self.spellcheck = spellcheck
         self.show_letters = show_letters  # the others' grids with letters while a hand runs
         self.hints = hints  # a Hint button for the players (a solo game has one anyway)
+        self.hint_count = hint_count  # hints a person may be shown in a hand (HINT_COUNTS)
         self.hand_logs: dict[int, dict] = {}  # hand -> its `hand_log` message, for the last few hands
         self.variant: WayToPlay = VARIANTS[variant]
         self.config = config
@@ -152,6 +165,7 @@ class Room:
             "spellcheck": self.spellcheck,
             "show_letters": self.show_letters,
             "hints": self.hints,
+            "hint_count": self.hint_count,
             "hand": self.hands,  # the number of the hand under way or last played
             "wins": self.wins,
             "variant": self.variant.name,
@@ -175,6 +189,24 @@ class Room:
             ],
             "you_host": seat is not None and seat is self.host,
             "spectators": [s.name for s in self.spectators],
+            "sit_requests": [s.name for s in self.spectators if s.asks_to_sit],  # for the host to answer
+            "free_seats": self.free_seats(),
+        }
+
+    def preview(self) -> dict:
+        """What a room's page shows before its visitor joins (GET /r/{room}, docs/ROOMS.md): who
+        sits there and what is played, as the `room` message says it (no tokens, nothing of a hand)."""
+        return {
+            "language": self.language,
+            "variant": self.variant.name,
+            "game": self.variant.game,
+            "spellcheck": self.spellcheck,
+            "hints": self.hints,
+            "hint_count": self.hint_count,
+            "phase": self.phase,
+            "max_seats": self.config.max_seats,
+            "seats": [{"name": s.name, "kind": s.kind, "preset": s.preset, "host": s is self.host} for s in self.seats],
+            "spectators": len(self.spectators),
         }
 
     def broadcast_room(self) -> None:
@@ -210,6 +242,8 @@ class Room:
                 "again": self.again,
                 "leave": self.leave,
                 "hand_log": self.send_hand_log,
+                "sit": self.sit,
+                "sit_answer": self.sit_answer,
             }.get(kind)
             if isinstance(kind, str)
             else None
@@ -355,6 +389,7 @@ class Room:
             show_letters=self.show_letters,
             hand=self.hands + 1,
             hints=self.hints,
+            hint_count=self.hint_count,
         )
         handle = TableHandle(self.id, lambda: list(self.connections.items()), self.table_ended, lambda: self.closed)
         # The table judges whether the seats can play (bad_start) and loads word lists the first time.
@@ -409,11 +444,46 @@ class Room:
         self.seats = [s for s in self.seats if s.kind == "bot" or s.connections]
         for spectator in [s for s in self.spectators if s.connections]:  # those who watched sit down, as seats allow
             if len(self.seats) < self.config.max_seats:
-                spectator.kind = "person"
+                spectator.kind, spectator.asks_to_sit = "person", False
                 self.seats.append(spectator)
         self.spectators = [s for s in self.spectators if s.kind == "spectator" and s.connections]
         if self.host not in self.seats:
             self.host = next((s for s in self.seats if s.kind == "person" and s.token), None)
+        self.broadcast_room()
+
+    def free_seats(self) -> int:
+        """Seats a spectator could take before the next hand: persons who left the last hand
+        lose theirs at the next `start` (or `again`), so they count as free."""
+        kept = [s for s in self.seats if s.kind == "bot" or s.token is not None]
+        return max(0, self.config.max_seats - len(kept))
+
+    async def sit(self, connection, seat: Seat, message: dict) -> None:
+        """A spectator asks the host for a seat (at any time: the host answers between hands)."""
+        if seat.kind != "spectator" or seat not in self.spectators:
+            raise RoomError("out_of_order", "only a spectator asks to sit")
+        seat.asks_to_sit = True
+        self.broadcast_room()
+
+    async def sit_answer(self, connection, seat: Seat, message: dict) -> None:
+        """The host seats a spectator (`accept` true: now, into a free seat) or says not now."""
+        self.need_host(seat)
+        name, accept = message.get("name"), message.get("accept")
+        if not isinstance(accept, bool):
+            raise RoomError("bad_value", "accept is true or false")
+        spectator = next((s for s in self.spectators if s.name == name), None)
+        if spectator is None:
+            raise RoomError("bad_value", f"no spectator named {quote(name)}")
+        if accept and self.free_seats() == 0:
+            raise RoomError("room_full", f"this room is full: {self.config.max_seats} players are seated")
+        spectator.asks_to_sit = False
+        if accept:
+            # Persons who left the last hand would lose their seats at the next start anyway.
+            self.seats = [s for s in self.seats if s.kind == "bot" or s.token is not None]
+            self.spectators.remove(spectator)
+            spectator.kind = "person"
+            self.seats.append(spectator)
+            if self.host is None:
+                self.host = spectator
         self.broadcast_room()
 
     async def leave(self, connection, seat: Seat, message: dict) -> None:
@@ -514,6 +584,7 @@ class Room:
             "spellcheck": self.spellcheck,
             "show_letters": self.show_letters,
             "hints": self.hints,
+            "hint_count": self.hint_count,
             "variant": self.variant.name,
             "phase": self.phase,
             "hands": self.hands,
@@ -541,6 +612,7 @@ class Room:
             record["show_letters"],
             record["hints"],
             store,
+            record.get("hint_count", DEFAULT_HINT_COUNT),  # a room saved before the setting: the old limit
         )
         now = time.monotonic()
         room.seats = [restored_seat(entry, now) for entry in record["seats"]]
@@ -568,6 +640,7 @@ class Room:
             show_letters=self.show_letters,
             hand=saved["hand"],
             hints=self.hints,
+            hint_count=self.hint_count,
         )
 
     async def resume(self, saved: SavedHand | None) -> None:
@@ -618,6 +691,7 @@ class Rooms:
         show_letters: bool = False,
         client: str | None = None,
         hints: bool = False,
+        hint_count: int = DEFAULT_HINT_COUNT,
     ) -> Room:
         """A new room; `client` (the creator's address) is held to its quotas (None: no quota,
         for callers in the process)."""
@@ -631,6 +705,8 @@ class Rooms:
             raise RoomError("bad_value", "show_letters is true or false")
         if not isinstance(hints, bool):
             raise RoomError("bad_value", "hints is true or false")
+        if not isinstance(hint_count, int) or isinstance(hint_count, bool) or hint_count not in HINT_COUNTS:
+            raise RoomError("bad_value", f"hint_count is one of {', '.join(map(str, HINT_COUNTS))}")
         if len(self.rooms) >= self.config.max_rooms:
             raise RoomError("too_many_rooms", f"the server is full ({self.config.max_rooms} rooms): try again later")
         if client is not None:
@@ -638,7 +714,8 @@ class Rooms:
         room_id = secrets.token_urlsafe(12)  # 96 random bits: links cannot be guessed
         if self.config.room_prefix is not None:  # which server holds it, for a proxy in front of several
             room_id = f"{self.config.room_prefix}-{room_id}"
-        room = Room(room_id, self.created, language, spellcheck, variant, self.config, show_letters, hints, self.store)
+        settings = (language, spellcheck, variant, self.config, show_letters, hints, self.store, hint_count)
+        room = Room(room_id, self.created, *settings)
         room.creator = client
         self.created += 1
         self.rooms[room_id] = room

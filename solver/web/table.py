@@ -24,6 +24,9 @@ from solver.core.limits import MAX_QUOTED_CHARS
 from solver.core.tiles import TileCounts
 from solver.play.variants import WayToPlay
 
+HINT_COUNTS = (3, 5, 10)  # the hints a person may be shown in a hand, as a room's creator chooses
+DEFAULT_HINT_COUNT = 5
+
 log = logging.getLogger("bananas.web")
 
 
@@ -61,6 +64,7 @@ class Seat:
     preset: str | None = None
     connections: set = field(default_factory=set)
     gone_since: float | None = None  # when the last connection closed
+    asks_to_sit: bool = False  # a spectator who asked the host for a seat (`sit`)
 
     @property
     def connected(self) -> bool:
@@ -82,6 +86,7 @@ class TableSetup:
     show_letters: bool = False  # the others' grids with their letters while the hand runs (else shapes)
     hand: int = 1  # the room's number for this hand (its log's `hand`)
     hints: bool = False  # the room allows hints (a table may allow them anyway: solo)
+    hint_count: int = DEFAULT_HINT_COUNT  # hints a person may be shown in a hand (one of HINT_COUNTS)
 
 
 class TableHandle:

@@ -300,8 +300,9 @@ def cells_of(letters: str) -> list[list]:
     return [[row, col, letter] for (row, col), letter in sorted(result.grid.cells().items())]
 
 
-def test_hints_come_in_common_words_first_twenty_seconds_apart_and_five_a_hand(monkeypatch):
-    """Issue 40: hints unlimited and instant (56 in a hand, LOOIE, KAAMA) taught nothing."""
+def test_hints_come_in_common_words_first_twenty_seconds_apart_and_as_many_as_the_room_says(monkeypatch):
+    """Issue 40: hints unlimited and instant (56 in a hand, LOOIE, KAAMA) taught nothing. The
+    room's creator chooses how many a hand (here 3: `hint_count`)."""
     import solver.web.bananagrams_table as table
 
     common = get_lexicon("en", 50)
@@ -317,13 +318,14 @@ def test_hints_come_in_common_words_first_twenty_seconds_apart_and_five_a_hand(m
             refusal = await page.error({"type": "hint"}, "hint_cooldown")
             assert 0 < refusal["params"]["seconds"] <= 20
             monkeypatch.setattr(table, "HINT_COOLDOWN_SECONDS", 0.0)
-            monkeypatch.setattr(table, "HINTS_PER_HAND", 2)
-            await page.send({"type": "hint"})
-            assert (await page.until("hint"))["hint"] is not None
-            await page.error({"type": "hint"}, "hint_limit")
+            for _ in range(2):
+                await page.send({"type": "hint"})
+                assert (await page.until("hint"))["hint"] is not None
+            refusal = await page.error({"type": "hint"}, "hint_limit")
+            assert refusal["params"] == {"count": 3} and "3 hints" in refusal["message"]
 
     with start_server() as server:
-        run_bounded(lambda: scenario(new_room(server)))
+        run_bounded(lambda: scenario(new_room(server, hint_count=3)))
 
 
 TWO_HANDS_SET = "A4,B1,C2,D2,E6,G1,H1,I4,L2,M1,N3,O4,P1,R3,S2,T3,U2"  # 42 tiles

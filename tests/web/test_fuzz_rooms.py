@@ -148,6 +148,8 @@ FIELDS = {
     "pass": ["extra"],
     "hint": ["extra"],
     "hand_log": ["hand"],
+    "sit": ["extra"],
+    "sit_answer": ["name", "accept"],
     "probe": ["type"],
 }
 BASE = {
@@ -163,6 +165,8 @@ BASE = {
     "pass": {},
     "hint": {},
     "hand_log": {"hand": 1},
+    "sit": {},
+    "sit_answer": {"name": "Eve", "accept": True},
     "probe": {},
 }
 PROBE = json.dumps({"type": "probe"})  # answered in every state: unknown_type, or out_of_order before a join

@@ -90,6 +90,51 @@ def test_a_rooms_page_carries_the_rooms_language_before_any_message():
         assert status == 200 and '<html lang="fr" data-room-language="fr">' in body
 
 
+def test_the_rooms_creator_sets_the_hints_a_hand_and_nothing_else_is_taken():
+    """Issue 40: hints a hand are the room's (3, 5 or 10; 5 by default), said in `room`."""
+    with start_server() as server:
+        for bad in (4, 0, "5", True, 5.0, None, [5]):
+            status, _, body = http(server.url + "/api/rooms", {"hints": True, "hint_count": bad})
+            assert status == 400 and json.loads(body)["code"] == "bad_value", (bad, body)
+        for count, settings in ((5, {}), (10, {"hint_count": 10}), (3, {"hints": True, "hint_count": 3})):
+            room = new_room(server, **settings)
+
+            async def scenario(room=room, count=count):
+                async with Page(server, room) as ana:
+                    await ana.join("Ana")
+                    assert (await ana.until("room"))["hint_count"] == count
+
+            run_bounded(scenario)
+
+
+def test_a_rooms_page_says_who_sits_there_and_what_is_played_before_joining():
+    """Issue 40: the join page names the seated people and bots, the game and the language."""
+    with start_server() as server:
+        room = new_room(server, language="fr", variant="smoothie")
+
+        def preview() -> dict:
+            status, _, body = http(f"{server.url}/r/{room}")
+            found = re.search(r'<script type="application/json" id="room-preview">(.*?)</script>', body)
+            assert status == 200 and found, body[:300]
+            return json.loads(found.group(1))
+
+        assert preview()["seats"] == [] and preview()["variant"] == "smoothie" and preview()["language"] == "fr"
+
+        async def scenario():
+            async with Page(server, room) as ana:
+                await ana.join("Ana </script><b>x")
+                await ana.send({"type": "add_bot", "preset": "easy"})
+                await ana.until(lambda m: m["type"] == "room" and len(m["seats"]) == 2)
+                seen = preview()  # the name cannot close the script element: it reads back whole
+                assert [(s["name"], s["kind"], s["host"]) for s in seen["seats"]] == [
+                    ("Ana </script><b>x", "person", True),
+                    ("easy bot", "bot", False),
+                ]
+                assert seen["phase"] == "lobby" and seen["max_seats"] == 4 and "token" not in json.dumps(seen)
+
+        run_bounded(scenario)
+
+
 def test_a_room_link_that_does_not_exist_gets_a_clear_page_not_a_stack_trace():
     with start_server() as server:
         for path in ("/r/nope", "/r/" + "x" * 300, "/r/nope/qr.svg"):
@@ -265,6 +310,66 @@ def test_seat_limit_is_refused_with_a_clear_message_and_a_newcomer_mid_game_watc
                     lobby = await dee.until(lambda m: m["type"] == "room" and m["phase"] == "lobby")
                     assert [seat["name"] for seat in lobby["seats"]] == ["Ana", "Cy"]  # the room seats two
                     assert lobby["spectators"] == ["Dee"]  # ...so Dee waits for a free seat
+
+        run_bounded(scenario)
+
+
+def test_a_spectator_asks_to_sit_and_the_host_seats_them_when_a_seat_frees_up():
+    """Issue 40: the players see who watches; a spectator asks for a seat, the host answers."""
+    with start_server(max_seats=2) as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as ana, Page(server, room) as cy, Page(server, room) as dee:
+                await ana.join("Ana")
+                await cy.join("Cy")
+                await ana.send({"type": "start"})
+                await ana.until("tiles")
+                await dee.join("Dee")
+                seen = await cy.until(lambda m: m["type"] == "room" and m["spectators"] == ["Dee"])
+                assert seen["sit_requests"] == [] and seen["free_seats"] == 0
+                await ana.error({"type": "sit"}, "out_of_order")  # a player has a seat
+                await dee.send({"type": "sit"})  # asked during the hand: answered between hands
+                asked = await ana.until(lambda m: m["type"] == "room" and m["sit_requests"] == ["Dee"])
+                assert asked["spectators"] == ["Dee"]
+                await ana.error({"type": "sit_answer", "name": "Dee", "accept": True}, "game_running")
+                await cy.send({"type": "leave"})  # Cy leaves the hand: the seat is free after it
+                await cy.until("bye")
+                await ana.send({"type": "call", "call": "stuck"})
+                await ana.until(lambda m: m["type"] == "room" and m["phase"] == "ended")
+                ended = await dee.until(lambda m: m["type"] == "room" and m["phase"] == "ended")
+                assert ended["free_seats"] == 1
+                await dee.error({"type": "sit_answer", "name": "Dee", "accept": True}, "not_host")
+                await ana.error({"type": "sit_answer", "name": "Zed", "accept": True}, "bad_value")
+                await ana.error({"type": "sit_answer", "name": "Dee"}, "bad_value")
+                await ana.send({"type": "sit_answer", "name": "Dee", "accept": True})
+                seated = await dee.until(lambda m: m["type"] == "room" and m["spectators"] == [])
+                assert [(s["name"], s["you"]) for s in seated["seats"]] == [("Ana", False), ("Dee", True)]
+                assert seated["sit_requests"] == [] and seated["free_seats"] == 0
+                await ana.send({"type": "start"})  # a rematch at once: Dee plays it
+                assert len((await dee.until("tiles"))["held"]) == 21
+
+        run_bounded(scenario)
+
+
+def test_the_host_can_say_not_now_and_a_full_room_refuses_a_seat():
+    with start_server(max_seats=1) as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as ana, Page(server, room) as dee:
+                await ana.join("Ana")
+                await ana.send({"type": "start"})
+                await ana.until("tiles")
+                await dee.join("Dee")
+                await dee.send({"type": "sit"})
+                await ana.until(lambda m: m["type"] == "room" and m["sit_requests"] == ["Dee"])
+                await ana.send({"type": "call", "call": "stuck"})
+                await ana.until(lambda m: m["type"] == "room" and m["phase"] == "ended")
+                await ana.error({"type": "sit_answer", "name": "Dee", "accept": True}, "room_full")
+                await ana.send({"type": "sit_answer", "name": "Dee", "accept": False})
+                answered = await dee.until(lambda m: m["type"] == "room" and m["sit_requests"] == [])
+                assert answered["spectators"] == ["Dee"]  # still watching; may ask again
 
         run_bounded(scenario)
 

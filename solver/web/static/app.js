@@ -5,7 +5,7 @@ import { open, send } from "./connection.js";
 import { initEnd } from "./end.js";
 import { initHome } from "./home.js";
 import { setLanguage, t } from "./i18n.js";
-import { enterRoom } from "./join.js";
+import { enterRoom, renderJoinAbout } from "./join.js";
 import { initLobby } from "./lobby.js";
 import { receive } from "./messages.js";
 import { $ } from "./page.js";
@@ -32,6 +32,7 @@ function switchLanguage(roomId, language) {
   setLanguage(language);
   for (const name of ["room", "table"]) if (get(name)) receive(get(name)); // the room redraws the end too
   if (get("review")) onReview(get("review"));
+  renderJoinAbout();
 }
 
 const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]+)$/);

@@ -18,7 +18,7 @@ export function initHome() {
     // Spellevate has no grids to check: its spellcheck setting means nothing.
     radio.addEventListener("change", () => {
       const spellevate = radio.dataset.game === "spellevate" && radio.checked;
-      $("spellcheck").disabled = $("hints").disabled = spellevate; // ... nor hints, nor a review
+      $("spellcheck").disabled = $("hints").disabled = $("hint-count").disabled = spellevate; // ... nor hints, nor a review
     });
   }
   $("home-form").addEventListener("submit", async (event) => {
@@ -38,6 +38,7 @@ export function initHome() {
           spellcheck: $("spellcheck").checked,
           show_letters: $("show-letters").checked,
           hints: $("hints").checked,
+          hint_count: Number($("hint-count").value), // also a solo hand's, which has hints anyway
           variant,
         }),
       });

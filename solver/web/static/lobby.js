@@ -2,7 +2,7 @@
 // (add or remove a bot, start).
 
 import { send } from "./connection.js";
-import { has, number, t } from "./i18n.js";
+import { has, language, number, t } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $, toast } from "./page.js";
 import { get, isSpellevate } from "./state.js";
@@ -17,8 +17,36 @@ export function initLobby() {
     }
   });
   $("add-bot").addEventListener("click", () => send({ type: "add_bot", preset: $("bot-preset").value }));
+  $("add-bot-more").addEventListener("click", () => send({ type: "add_bot", preset: $("bot-preset-more").value }));
   $("start").addEventListener("click", () => send({ type: "start" }));
-  $("bot-preset").addEventListener("change", () => renderBotAbout());
+  $("bot-preset").addEventListener("change", () => renderBotAbout("bot-preset", "bot-about"));
+  $("bot-preset-more").addEventListener("change", () => renderBotAbout("bot-preset-more", "bot-about-more"));
+}
+
+/** The bots offered first, in plain words; the room's other presets are behind "More bots". */
+export const PLAIN_BOTS = ["easy", "medium", "hard", "expert"];
+
+/** The room's presets split in two: the plain list, and the rest (all in the first when none is plain). */
+export function botLists(bots) {
+  const plain = PLAIN_BOTS.filter((name) => bots.includes(name));
+  const first = plain.length ? plain : bots;
+  return [first, bots.filter((name) => !first.includes(name))];
+}
+
+/** A preset's name as the lobby offers it: "Easy", "Facile". */
+function presetLabel(name) {
+  const label = has(`preset_${name}`) ? t(`preset_${name}`) : name;
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
+function fillPresets(id, names, language) {
+  const select = $(id);
+  if (select.dataset.names === names.join() && select.dataset.language === language) return;
+  const chosen = select.value;
+  select.replaceChildren(...names.map((name) => new Option(presetLabel(name), name)));
+  if (names.includes(chosen)) select.value = chosen;
+  select.dataset.names = names.join();
+  select.dataset.language = language;
 }
 
 export function renderLobby() {
@@ -26,11 +54,13 @@ export function renderLobby() {
   const link = `${location.origin}/r/${room.id}`;
   $("room-link").value = link;
   $("qr").src = `/r/${room.id}/qr.svg`;
-  $("room-settings").textContent = t(isSpellevate() ? "settings_spellevate" : "settings_line", {
+  const settings = t(isSpellevate() ? "settings_spellevate" : "settings_line", {
     language: t(room.language),
     variant: t(room.variant),
     spellcheck: t(room.spellcheck ? "on" : "off"),
   });
+  const hints = room.hints && !isSpellevate() ? ` · ${t("settings_hints", { count: room.hint_count })}` : "";
+  $("room-settings").textContent = settings + hints;
   const items = room.seats.map((seat) => {
     const item = document.createElement("li");
     item.className = `seat ${seat.kind}`;
@@ -61,28 +91,28 @@ export function renderLobby() {
   $("seats").replaceChildren(...items);
   $("host-controls").hidden = !room.you_host;
   $("wait-host").hidden = room.you_host;
-  const presets = $("bot-preset");
-  if (presets.options.length !== room.bots.length || presets.dataset.language !== room.language) {
-    presets.replaceChildren(...room.bots.map((name) => new Option(has(`preset_${name}`) ? t(`preset_${name}`) : name, name)));
-    presets.dataset.language = room.language;
-  }
-  renderBotAbout();
+  const [first, more] = botLists(room.bots);
+  fillPresets("bot-preset", first, language());
+  fillPresets("bot-preset-more", more, language());
+  $("more-bots").hidden = !more.length;
+  renderBotAbout("bot-preset", "bot-about");
+  renderBotAbout("bot-preset-more", "bot-about-more");
   const full = room.seats.length >= room.max_seats;
-  $("add-bot").disabled = full;
+  $("add-bot").disabled = $("add-bot-more").disabled = full;
   const short = room.seats.length < room.min_players; // the variant's own count (Spellevate: 3 or more)
   $("start").disabled = short;
   $("sp-need").hidden = !(short && isSpellevate());
 }
 
 /** What the chosen bot preset is like, and how fast it plays (from the server's catalogue). */
-function renderBotAbout() {
-  const preset = $("bot-preset").value;
+function renderBotAbout(selectId, aboutId) {
+  const preset = $(selectId).value;
   const about = get("room")?.bot_about?.[preset];
   const key = `about_${preset}`;
   const summary = has(key) ? t(key) : about?.summary || "";
   const pace = about?.pace;
   const speed = pace ? t("pace_line", { time: paceWords(pace.first_grid), rate: number(pace.tiles_per_minute) }) : "";
-  $("bot-about").textContent = [summary, speed].filter(Boolean).join(" · ");
+  $(aboutId).textContent = [summary, speed].filter(Boolean).join(" · ");
 }
 
 /** "40 s", "1.5 min", "3 min": a measured time as a person reads it at a glance. */

@@ -6,6 +6,7 @@ import { renderEnd, renderEndControls, showEndOf } from "./end.js";
 import { setLanguage, t } from "./i18n.js";
 import { refuseJoin, roomLanguage } from "./join.js";
 import { renderLobby } from "./lobby.js";
+import { renderWatchers } from "./spectators.js";
 import { onLog } from "./log.js";
 import { MAX_NAME } from "./names.js";
 import { $, currentView, gone, show, toast } from "./page.js";
@@ -14,7 +15,7 @@ import { onReview } from "./review.js";
 import { autojoin, saved } from "./saved.js";
 import { onHand, onTable as onSpellevateTable, renderScores, reset as resetSpellevate } from "./spellevate.js";
 import { get, isSpellevate, update, you } from "./state.js";
-import { clearTable, onCheck, onHint, onTable, onTiles } from "./table.js";
+import { clearTable, onCheck, onHint, onTable, onTiles, renderPlayers } from "./table.js";
 import { errorText } from "./text.js";
 
 /** A new hand, or (a page that joins after it) a hand this page did not see dealt: nothing of
@@ -29,7 +30,7 @@ function newHand(number) {
 const handlers = {
   welcome(message) {
     const spectator = Boolean(message.spectator); // came while a hand ran: watches it, plays the next
-    update({ joined: true, spectator, ...(spectator ? { me: { active: false, waiting: false } } : {}) });
+    update({ joined: true, spectator, myName: message.name, ...(spectator ? { me: { active: false, waiting: false } } : {}) });
     saved.set(`token.${get("roomId")}`, message.token);
     autojoin.clear(get("roomId"));
     const typed = get("typedName") || saved.get("name") || "";
@@ -39,7 +40,7 @@ const handlers = {
   },
   room(message) {
     update({ room: message });
-    if (message.phase === "lobby" && get("spectator") && message.seats.some((seat) => seat.you)) update({ spectator: false });
+    if (get("spectator") && message.seats.some((seat) => seat.you)) update({ spectator: false }); // seated
     setLanguage(roomLanguage(get("roomId"), message.language));
     const tableView = isSpellevate() ? "spell" : "table";
     if (message.phase !== "lobby" && message.hand !== get("hand")) newHand(message.hand);
@@ -53,6 +54,8 @@ const handlers = {
     const lastEnd = get("lastEnd");
     if (message.phase === "ended" && lastEnd && !isSpellevate()) renderEnd(lastEnd); // the tally of wins
     else if (message.phase === "ended") renderEndControls();
+    renderWatchers();
+    if (get("table")) renderPlayers(); // the watchers' chip
   },
   log(message) {
     onLog(message);

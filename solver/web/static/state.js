@@ -8,6 +8,7 @@ const state = {
   joined: false, // the server welcomed this page to a seat
   finished: false, // the room closed or we left: no reconnecting
   spectator: false, // came while a hand ran: watches it, plays the next
+  myName: "", // the name the server gave this page (`welcome`)
   room: null, // the last `room` message: seats, phase, settings
   table: null, // the last `table` message of this hand
   check: null, // the spellcheck's last verdict on this page's grid (the `check` message)

@@ -12,6 +12,8 @@ import { t } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $, currentView, onShow, toast } from "./page.js";
 import { get, update, you } from "./state.js";
+import { hideRotten } from "./log.js";
+import { watchersText } from "./spectators.js";
 import { clockText } from "./text.js";
 
 export const board = new Board({
@@ -121,6 +123,7 @@ function call(name, extra = {}) {
 // -- the server's messages --------------------------------------------------------------------
 /** A new hand: nothing of the last one stays on the table while this one is dealt. */
 export function clearTable() {
+  hideRotten();
   saidCells = new Map();
   update({ check: null });
   $("hint-text").hidden = true;
@@ -231,7 +234,7 @@ function playerState(player) {
   return player.connected ? player.status : "disconnected";
 }
 
-function renderPlayers() {
+export function renderPlayers() {
   const table = get("table");
   $("bunch").textContent = table.bunch;
   const me = you();
@@ -248,6 +251,13 @@ function renderPlayers() {
     if (player.name !== me) item.append(miniGrid(player.grid, [], "thumb"));
     return item;
   });
+  const watchers = watchersText();
+  if (watchers) { // who watches, seen by the players too
+    const chip = document.createElement("li");
+    chip.className = "player watchers";
+    chip.textContent = watchers;
+    items.push(chip);
+  }
   $("players").replaceChildren(...items);
 }
 
