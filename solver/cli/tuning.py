@@ -99,8 +99,8 @@ def tune(
     \b
     Examples:
       bananas tune --trials 40 --games 40 --workers 2
-      bananas tune --base hard --speed 1 --against hard:speed=1,expert:speed=1 --plot tune-plots
-      bananas tune --trials 200 --scheduler tcp://10.0.0.5:8786 --storage postgresql://lab@db/tune
+      bananas tune --against hard:speed=1,expert:speed=1 --study two-references --plot tune-plots
+      bananas tune --trials 200 --scheduler tcp://10.0.0.5:8786 --storage sqlite:///lab-tune.db
     """
     from solver.play.tournament import run_tournament
     from solver.play.tuning import best_trial, candidate_spec, finished_trials, run_study, save_plots, study_json

@@ -6,7 +6,8 @@ command's options, or needs a table it does not fill, fails here.
 Each help text's examples run in order in one scratch folder (the `review` examples read the
 log the first one writes), in-process, with the small shell they use: `|`, `<`, `>` and
 `echo`. The folder starts with what the group's examples name: `grid.txt` (a solved CATMAP) and
-`hands.txt`. Series are shortened (`--games 1`, rounded up to whole rotation groups) so the
+`hands.txt`. Series are shortened (`--games 1`, rounded up to whole rotation groups; a study
+to `--trials 2`) so the
 sweep stays cheap; a `--human` game gets `quit` on stdin (the table is set, the first turn
 shown, then the person leaves); a `--scheduler` example plays on a
 local Dask cluster (slow: tests/play/test_cluster.py is the quick test of `--scheduler`).
@@ -140,6 +141,8 @@ def shortened(args: list[str], scheduler: str | None, workers: bool) -> list[str
     for index, arg in enumerate(out[:-1]):
         if arg == "--games":
             out[index + 1] = "1"
+        elif arg == "--trials":
+            out[index + 1] = "2"
         elif arg == "--workers" and not workers:
             out[index + 1] = "1"
         elif arg == "--scheduler":
