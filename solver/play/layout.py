@@ -6,8 +6,10 @@ for minutes and then whole. People watch a grid grow a word at a time, so a room
 while the work is charged, prefixes of the grid it will land: the part of the earlier grid
 that stays, then the new grid's words one at a time, in an order where every prefix is one
 connected piece and every run of letters shown lies inside a word of the landed grid (a
-whole word whenever the order allows it). The prefix grows with the time charged, in
-tiles. This is for show only: the hand, the fair clock and the end of a hand (the landed
+whole word whenever the order allows it). Each word goes down a tile at a time, from the
+tiles laid outward, as a person lays it: a first grid of two long words would otherwise show
+nothing for more than half its time. The prefix grows with the time charged, a tile at a
+time. This is for show only: the hand, the fair clock and the end of a hand (the landed
 work: solver.coach.record) do not read it.
 """
 
@@ -40,11 +42,32 @@ def word_order(grid: Grid, start: frozenset[Cell] = frozenset()) -> list[Word]:
     return order
 
 
+def tile_order(grid: Grid, start: frozenset[Cell] = frozenset()) -> list[Cell]:
+    """The cells of `grid` not in `start`, in the order they are laid: word by word
+    (`word_order`), each word's new tiles one at a time, each next to a tile laid (the first
+    word from its first letter), so every prefix is one piece and each run in it lies
+    inside a word."""
+    laid, order = set(start), []
+    for word in word_order(grid, start):
+        new = [cell for cell in word.cells if cell not in laid]
+        while new:
+            cell = next((cell for cell in new if touches_cell(cell, laid)), new[0])
+            new.remove(cell)
+            laid.add(cell)
+            order.append(cell)
+    return order
+
+
+def touches_cell(cell: Cell, laid: set[Cell]) -> bool:
+    row, col = cell
+    return any((row + dr, col + dc) in laid for dr, dc in STEPS)
+
+
 def touches(word: Word, laid: set[Cell]) -> bool:
     """Whether `word` shares or borders a laid cell (nothing laid: any word may start)."""
     if not laid:
         return True
-    return any((row + dr, col + dc) in laid for row, col in word.cells for dr, dc in ((0, 0), *STEPS))
+    return any(cell in laid or touches_cell(cell, laid) for cell in word.cells)
 
 
 def broken_runs(laid: set[Cell], word: Word, whole: set[tuple[Cell, ...]]) -> int:
@@ -71,15 +94,15 @@ def run_through(cells: set[Cell], cell: Cell, step: Cell) -> tuple[Cell, ...]:
 def build_frames(before: Grid | None, after: Grid) -> tuple[int, tuple[Grid, ...]]:
     """How `before` becomes `after`, in `after`'s cells: how many tiles stay (the largest
     connected piece of `before`'s tiles still in place when the two are aligned as the
-    referee aligns them, `best_translation`), and the grids shown after each new word: what
-    stays plus the words of `after` laid so far (`word_order`). The last is `after`."""
+    referee aligns them, `best_translation`), and the grids shown after each new tile: what
+    stays plus the tiles of `after` laid so far (`tile_order`). The last is `after`."""
     cells = after.cells()
     start = frozenset(kept_piece(before, after))
-    laid = dict.fromkeys(start)
+    laid = {cell: cells[cell] for cell in start}
     frames = []
-    for word in word_order(after, start):
-        laid.update(dict.fromkeys(word.cells))
-        frames.append(Grid.from_cells({cell: cells[cell] for cell in laid}))
+    for cell in tile_order(after, start):
+        laid[cell] = cells[cell]
+        frames.append(Grid.from_cells(laid))
     return len(start), tuple(frames)
 
 
@@ -97,7 +120,7 @@ def kept_piece(before: Grid | None, after: Grid) -> list[Cell]:
 
 def grid_while_building(before: Grid | None, after: Grid | None, fraction: float) -> Grid | None:
     """What the table shows `fraction` (0 to 1) of the way through the work that turns grid
-    `before` into `after`: `before` until the first new word of `after` is laid, then the
+    `before` into `after`: `before` until the first new tile of `after` is laid, then the
     last frame (`build_frames`) whose tiles are at most that fraction of the way from what
     stays to `after`'s. Never `after` itself: the table sees that when the work lands."""
     if after is None:  # a grid taken apart: shown when that work lands

@@ -1,18 +1,18 @@
 """A bot's work laid out word by word (solver.play.layout, `Hand.building_grid`): what a room
 shows while the referee charges that work. Every prefix shown is one connected piece of the
 grid that lands (checked by the project's validator), each of its runs lies inside a word of
-that grid, it grows with the time charged, and the landed grid itself shows only when the
-work lands. The grids are the bots' own, as they built them in played hands."""
+that grid (a whole word each time a word is done), it grows with the time charged, and the
+landed grid itself shows only when the work lands. The grids are the bots' own, as they built them in played hands."""
 
 from __future__ import annotations
 
 import pytest
 
-from solver.core.grid import Grid, best_translation, find_words, validate
+from solver.core.grid import Grid, best_translation, connected_components, find_words, validate
 from solver.lexicon.loader import get_lexicon
 from solver.play.bots import make_bot
 from solver.play.hand import Hand, play_hand
-from solver.play.layout import build_frames, grid_while_building, word_order
+from solver.play.layout import build_frames, grid_while_building, tile_order, word_order
 from solver.play.rules import Rules
 
 CROSSING = Grid.from_rows(["CAT..", "..OAR", "..E.."])  # CAT, OAR, TOE: OAR is laid onto TOE
@@ -68,12 +68,22 @@ def test_each_prefix_of_the_word_order_is_connected_and_a_part_of_the_grid(landi
     assert whole_words > 0.9 * sum(len(word_order(grid)) for _, grid in landings)  # almost always whole words
 
 
+def test_each_tile_laid_keeps_one_piece_whose_runs_lie_inside_words(landings):
+    for _, grid in landings[::3]:
+        cells = grid.cells()
+        order = tile_order(grid)
+        assert sorted(order) == sorted(cells)
+        for count in range(2, len(order) + 1):
+            prefix = Grid.from_cells({cell: cells[cell] for cell in order[:count]})
+            assert len(connected_components(prefix.cells())) == 1 and runs_inside_words(prefix, grid)
+
+
 def test_the_frames_start_from_what_stays_and_end_with_the_landed_grid(landings):
     for before, after in landings:
         kept, frames = build_frames(before, after)
         assert frames[-1] == after
         counts = [frame.tile_count for frame in frames]
-        assert counts == sorted(set(counts)) and kept < counts[0]  # a word more each time
+        assert counts == list(range(kept + 1, after.tile_count + 1))  # a tile more each time
         for frame in frames:
             assert embeds(frame, after) and len(validate(frame, get_lexicon("en")).components) == 1
         assert kept <= (before.tile_count if before else 0)
@@ -96,7 +106,8 @@ def test_a_word_goes_down_crossing_the_words_laid():
     # OAR laid before TOE would show TO, not a word: TOE goes down first.
     assert [word.text for word in word_order(CROSSING)] == ["CAT", "TOE", "OAR"]
     kept, frames = build_frames(Grid.from_rows(["CAT"]), CROSSING)
-    assert kept == 3 and [frame.tile_count for frame in frames] == [5, 7]  # TOE on CAT, then OAR
+    assert kept == 3 and frames[1] == Grid.from_rows(["CAT", "..O", "..E"])  # TOE on CAT, then OAR
+    assert frames[2] == Grid.from_rows(["CAT.", "..OA", "..E."])
     assert grid_while_building(Grid.from_rows(["CAT"]), CROSSING, 0.6) == Grid.from_rows(["CAT", "..O", "..E"])
 
 
