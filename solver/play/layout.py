@@ -112,8 +112,8 @@ def kept_piece(before: Grid | None, after: Grid) -> list[Cell]:
         return []
     (rows, cols), _ = best_translation(before, after)
     cells = after.cells()
-    moved = {(row + rows, col + cols): letter for (row, col), letter in before.cells().items()}
-    kept = [cell for cell, letter in moved.items() if cells.get(cell) == letter]
+    shifted = {(row + rows, col + cols): letter for (row, col), letter in before.cells().items()}
+    kept = [cell for cell, letter in shifted.items() if cells.get(cell) == letter]
     pieces = connected_components(kept)
     return pieces[0] if pieces else []
 
