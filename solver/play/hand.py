@@ -16,7 +16,8 @@ The same happens to a planned "stuck" when the table changed meanwhile (a dump b
 possible). A call whose rule no longer holds when it lands is refused and the player
 decides again. So a player who is ahead tends to stay ahead, as at a real table. The others
 see a player's grid when its work is done (`Hand.table_grid`: a bot's new grid lands with
-its work, dropped call or not; a remote player's grid is what it shows now), and a deciding
+its work, dropped call or not; a remote player's grid is what it shows now; a room shows
+the work under way laid out over its time, `building_grid`, for show only), and a deciding
 bot's `TableView` says how many tiles each grid holds (`placed`) at what time (`clock`).
 When the hand ends, the result's grids are those the table sees then: work still under way
 is not laid (solver.coach.record defines the end of a hand for every reader).
@@ -50,6 +51,7 @@ from solver.core.tiles import TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 from solver.play import events
 from solver.play.cost import JITTER, Charge, measure_work, work_seconds
+from solver.play.layout import grid_while_building
 from solver.play.refusals import Refusal
 from solver.play.remote import is_remote
 from solver.play.rules import CALLS, END_REASONS, WHY, Bot, Decision, RuleError, Rules, TableView, grid_tiles
@@ -94,6 +96,7 @@ class SeatState:
     returned: int = 0  # tiles returned to the bunch since the last decision
     working: bool = False  # a decision's work is under way (its call not landed yet)
     before: Grid | None = None  # while working: the grid shown before that work
+    work_span: tuple[float, float] = (0.0, 0.0)  # while working: when its charge began, when it lands
 
 
 class Hand:
@@ -184,6 +187,18 @@ class Hand:
         grid of its last finished decision while it works); a remote player's as it stands."""
         seat = self.seats[seat_index]
         return seat.before if seat.working else seat.bot.current_grid()
+
+    def building_grid(self, seat_index: int, now: float) -> Grid | None:
+        """The grid a room shows at this seat at clock time `now`: `table_grid`, except that a
+        bot's work under way is shown laid out word by word over the time charged for it
+        (solver.play.layout), so people watch it build. For show only: the players' view of
+        each other (`placed`), the result and the log hold the landed work."""
+        seat = self.seats[seat_index]
+        if not seat.working:
+            return self.table_grid(seat_index)
+        begun, lands = seat.work_span
+        fraction = (now - begun) / (lands - begun) if lands > begun else 0.0
+        return grid_while_building(seat.before, seat.bot.current_grid(), fraction)
 
     def placed(self, seat_index: int) -> int | None:
         """Tiles on the grid the table sees at this seat (`table_grid`); None once out."""
@@ -435,6 +450,7 @@ class Hand:
             return None
         seat.working, seat.before = True, seat.shown
         charge = self.charge(seat_index, decision)
+        seat.work_span = (self.clock, self.clock + charge.seconds)
         # The call (or the stuck mark) lands when the work is done; see the module docstring.
         self.schedule(self.clock + charge.seconds, seat_index, "call", (decision, seat.version, view))
         return None

@@ -8,6 +8,11 @@ The engine is the one judge of a call (`Hand.call_error`): a refused call
 reaches the page as the engine's refusal code, and nothing changes. A person only ever
 receives their own tiles (others' appear as counts).
 
+A bot's work shows as it is charged: between the moment the referee starts charging a step
+and the moment it lands, the table shows the grid it will land being laid a tile at a time,
+word by word (`Hand.building_grid`), and the driver wakes every second to send it. Only the
+table shows it: the end of a hand, its log and its review hold the landed work.
+
 Threads: the engine's work (bots thinking, calls) runs in worker threads under the table's
 asyncio lock, so the event loop keeps serving pages. A person's grid updates only take that
 person's own small lock (the seat's live grid, which the hand takes in at its own moments),
@@ -46,6 +51,9 @@ Result = TypeVar("Result")
 HINTS_OFF = Refusal("hints_off", "this room does not allow hints (the host sets them; a solo game has them)")
 HINT_BUSY = Refusal("hint_busy", "a hint is on its way")
 HINT_COOLDOWN_SECONDS = 20.0  # on the hand's clock, between two hints of one player
+# While a bot's work is laid out on the table (`shown_grids`), the driver looks this often
+# whether a thumbnail grew: at most one table a second, however many bots build.
+BUILD_TICK_SECONDS = 1.0
 
 
 def hint_limit(count: int) -> Refusal:
@@ -172,6 +180,7 @@ class BananagramsTable:
         self.poke = asyncio.Event()
         self.final: dict | None = None
         self.sent_held: dict[int, tuple] = {}  # connection id -> (held, active, waiting) last sent
+        self.sent_builds: tuple = ()  # the bots' grids as the last table showed them
 
     def clock(self) -> float:
         return time.monotonic() - self.started
@@ -210,7 +219,6 @@ class BananagramsTable:
     async def start(self) -> None:
         async with self.lock:
             self.started = time.monotonic() - self.resumed_at  # a resumed hand's clock goes on from there
-            self.note_tiles_left()
             self.publish(self.drain_events())
         self.handle.spawn(self.drive())
 
@@ -325,37 +333,58 @@ class BananagramsTable:
 
     # -- engine steps (call with the lock held; they run in a worker thread) -------------------
     async def step(self, action: Callable[[], Result]) -> Result:
-        outcome = await asyncio.to_thread(action)
-        self.note_tiles_left()
-        return outcome
+        return await asyncio.to_thread(action)
 
     async def drive(self) -> None:
-        """Advance the engine as the wall clock reaches its events (bots' calls)."""
+        """Advance the engine as the wall clock reaches its events (bots' calls). While a bot
+        works, also wake every BUILD_TICK_SECONDS to show its work laid out so far."""
         hand = self.round
         while hand.result is None and not self.handle.closed:
             due = hand.next_due()
             delay = None if due is None else max(0.0, self.started + due - time.monotonic())
+            building = self.bot_building()
+            if building:
+                delay = BUILD_TICK_SECONDS if delay is None else min(delay, BUILD_TICK_SECONDS)
+            poked = False
             try:
-                await asyncio.wait_for(self.poke.wait(), timeout=delay)
+                poked = await asyncio.wait_for(self.poke.wait(), timeout=delay)
             except TimeoutError:
                 pass
             self.poke.clear()
             async with self.lock:
+                if building and not poked and hand.result is None and not self.due_now():
+                    self.show_building()  # a tick: nothing to referee, only thumbnails to move
+                    continue
                 if hand.result is None:
                     await self.step(lambda: hand.advance(self.clock()))
                 self.publish(self.drain_events())
         if hand.result is not None and not self.handle.closed:
             await self.send_review()  # after the driver's last table: the review is the hand's last word
 
-    def note_tiles_left(self) -> None:
-        """The bots' tiles left as the table sees their grids (a person's: `person_tiles_left`)."""
-        hand = self.round
-        for index, player in enumerate(self.players):
-            seat = hand.seats[index]
-            if is_remote(player):
-                continue
-            shown = self.grid_of(index)
-            self.tiles_left[index] = len(seat.held - shown.tiles()) if seat.active and shown else len(seat.held)
+    def bot_building(self) -> bool:
+        """Whether a bot's work is being charged (and so laid out on the table) now."""
+        return any(seat.working and seat.active for seat in self.round.seats)
+
+    def due_now(self) -> bool:
+        due = self.round.next_due()
+        return due is not None and due <= self.clock()
+
+    def show_building(self) -> None:
+        """The table to every page when a bot's grid as shown has grown since the last table:
+        at most one table a tick, however many bots build, and none while nothing moves."""
+        if self.bots_shown(self.shown_grids()) != self.sent_builds:
+            self.broadcast_table()
+
+    def bots_shown(self, grids: list[Grid | None]) -> tuple:
+        return tuple(grid for grid, player in zip(grids, self.players, strict=True) if not is_remote(player))
+
+    def rack_size(self, index: int, shown: Grid | None) -> int:
+        """A player's tiles not on their grid as the table shows it: a person's rack, a bot's
+        tiles held that are not on the grid shown (so it shrinks as the grid is laid out)."""
+        seat = self.round.seats[index]
+        if is_remote(self.players[index]):
+            return self.tiles_left[index]
+        return len(seat.held - shown.tiles()) if seat.active and shown is not None else len(seat.held)
 
     def person_tiles_left(self) -> None:
         for index, player in enumerate(self.players):
@@ -373,6 +402,19 @@ class BananagramsTable:
         if isinstance(player, RemoteSeat):
             return player.board()[1]
         return self.round.table_grid(index)
+
+    def shown_grids(self) -> list[Grid | None]:
+        """Every player's grid as the table shows it now: `grid_of`, except that while the
+        hand runs a bot's work under way is shown laid out over the time charged for it
+        (`Hand.building_grid`: people watch it build). Shown only: the end of the hand, the
+        log and the review read `grid_of`, the landed work."""
+        hand, now = self.round, self.clock()
+        return [
+            hand.building_grid(index, now)
+            if hand.result is None and hand.seats[index].active and not is_remote(player)
+            else self.grid_of(index)
+            for index, player in enumerate(self.players)
+        ]
 
     # -- what pages see ------------------------------------------------------------------------
     def publish(self, entries: list[dict]) -> None:
@@ -476,14 +518,17 @@ class BananagramsTable:
         """The public table to every page: the others' grids as shapes, or with their letters
         for a page whose person is out of the hand (and in a room that shows letters)."""
         tables: dict[bool, dict] = {}
+        grids = self.shown_grids()  # one moment for every page: each grid shown with its own rack
+        self.sent_builds = self.bots_shown(grids)
         for connection, seat in self.handle.pages():
             index = self.index_of(seat)
             letters = self.show_letters or index is None or not self.round.seats[index].active
             if letters not in tables:
-                tables[letters] = self.table(letters)
+                tables[letters] = self.table(grids, letters)
             connection.send(tables[letters])
 
-    def table(self, letters: bool = False) -> dict:
+    def table(self, grids: list[Grid | None], letters: bool = False) -> dict:
+        """The `table` message for `grids` (`shown_grids`)."""
         hand = self.round
         self.person_tiles_left()
         players = []
@@ -491,7 +536,8 @@ class BananagramsTable:
             status = self.status[index]
             if hand.seats[index].active and status == "stuck" and not hand.seats[index].waiting:
                 status = self.status[index] = "building"
-            grid, tiles_left = self.grid_of(index), self.tiles_left[index]
+            grid = grids[index]
+            tiles_left = self.rack_size(index, grid)
             if self.end_record is not None:  # the hand is over: its record, as the end screen shows it
                 tiles_left = self.end_record.players[index].tiles_left
             elif not hand.seats[index].active:  # out of the hand: as the record will have them

@@ -93,11 +93,10 @@ def test_a_bots_thumbnail_and_tile_count_change_when_it_peels(browser, serve, sh
     page = open_table(browser, server, "phone")
     wait_for_tiles(page, 21)
     chip = page.locator('#players .player[data-name="easy bot"]')
-    assert chip.locator(".thumb .tile").count() == 0  # nothing seen of its grid before its first call
-    assert chip.get_attribute("data-left") == "21"
+    assert chip.locator(".thumb .tile").count() < 21  # its first grid is laid out as it is charged: not whole yet
     page.wait_for_function(
         """() => { const chip = document.querySelector('#players .player[data-name="easy bot"]');
-                   return chip && chip.dataset.left !== '21' && chip.querySelectorAll('.thumb .tile').length > 0 }""",
+                   return chip && chip.innerText.includes('peeled') }""",
         timeout=60_000,
     )
     assert "peeled" in chip.inner_text()
@@ -108,6 +107,27 @@ def test_a_bots_thumbnail_and_tile_count_change_when_it_peels(browser, serve, sh
     fresh = page.locator("#rack .tile.fresh")
     assert fresh.count() == 1 and in_view(page, "#rack", fresh.first)  # the new tile marked, scrolled to
     page.screenshot(path=str(shots / "table-phone.png"))
+    assert page.errors == []
+
+
+def test_a_casual_bots_thumbnail_grows_while_its_first_grid_is_charged(browser, serve, shots):
+    """Issue 40: a casual bot's thumbnail sat empty for two minutes, then showed 21 tiles at
+    once. Its first grid now goes down a tile at a time over the time charged for it."""
+    server = serve(bots={"easy": "casual:speed=3"})  # about fifteen seconds for its first grid
+    page = open_table(browser, server, "desktop")
+    wait_for_tiles(page, 21)
+    chip = """() => { const chip = document.querySelector('#players .player[data-name="easy bot"]');
+                      return [chip.querySelectorAll('.thumb .tile').length, Number(chip.dataset.left)] }"""
+    seen = {}
+    for _ in range(40):
+        placed, left = page.evaluate(chip)
+        seen[placed] = left
+        if 8 <= placed < 21:
+            break
+        page.wait_for_timeout(500)
+    assert len(set(seen) - {0}) >= 3 and 8 <= placed < 21, seen  # tile after tile, not one jump
+    assert all(left == 21 - placed for placed, left in seen.items())  # its rack shrinks as it lays
+    page.screenshot(path=str(shots / "table-bot-building.png"))
     assert page.errors == []
 
 
