@@ -49,6 +49,9 @@ from solver.web.table import (
     TableSetup,
     log,
     quote,
+    restored_seat,
+    seat_record,
+    setup_record,
 )
 
 LANGUAGES = ("en", "fr")
@@ -59,28 +62,7 @@ REPLACED = 4409  # the close code of a seat's oldest socket when the seat opens 
 RESTARTING = 1012  # the close code when the server stops with its rooms saved (WebSocket: service restart)
 
 
-def seat_record(seat: Seat) -> dict:
-    return {"kind": seat.kind, "name": seat.name, "token": seat.token, "spec": seat.spec, "preset": seat.preset}
-
-
 READ_ONLY_MESSAGES = frozenset({"hand_log"})  # lobby messages that change nothing: no activity, nothing saved
-
-
-def restored_seat(entry: dict, now: float) -> Seat:
-    seat = Seat(entry["kind"], entry["name"], token=entry["token"], spec=entry["spec"], preset=entry["preset"])
-    if seat.kind != "bot":
-        seat.gone_since = now  # disconnected by the restart: `absent_seconds` to come back
-    return seat
-
-
-def setup_record(setup: TableSetup) -> dict:
-    """What a durable room saves of a hand's setup (the rest is the room's)."""
-    return {
-        "seats": len(setup.seats),
-        "seed": setup.seed,
-        "distribution": setup.distribution.letters(),
-        "hand": setup.hand,
-    }
 
 
 class ClientQuota(RoomError):

@@ -172,3 +172,27 @@ class Table(Protocol):
 
 
 TableFactory = Callable[[TableSetup, TableHandle], Table]
+
+
+# -- what a durable room saves of its seats and hands (solver.web.store) --------------------------
+
+
+def seat_record(seat: Seat) -> dict:
+    return {"kind": seat.kind, "name": seat.name, "token": seat.token, "spec": seat.spec, "preset": seat.preset}
+
+
+def restored_seat(entry: dict, now: float) -> Seat:
+    seat = Seat(entry["kind"], entry["name"], token=entry["token"], spec=entry["spec"], preset=entry["preset"])
+    if seat.kind != "bot":
+        seat.gone_since = now  # disconnected by the restart: `absent_seconds` to come back
+    return seat
+
+
+def setup_record(setup: TableSetup) -> dict:
+    """What a durable room saves of a hand's setup (the rest is the room's)."""
+    return {
+        "seats": len(setup.seats),
+        "seed": setup.seed,
+        "distribution": setup.distribution.letters(),
+        "hand": setup.hand,
+    }

@@ -431,8 +431,9 @@ def test_every_refusal_of_the_engine_is_documented_and_translated():
     from solver.play.spellevate import SPELLEVATE_REFUSALS
 
     named = document_names()
-    strings = (WEB / "static" / "i18n.js").read_text(encoding="utf-8")
-    english, french = strings.split("\n  fr: {", 1)
+    english, french = (
+        (WEB / "static" / f"i18n_{language}.js").read_text(encoding="utf-8") for language in ("en", "fr")
+    )
     for code in REFUSAL_CODES:
         assert code in named, code
         assert f"err_{code}:" in english and f"err_{code}:" in french, code
@@ -446,8 +447,9 @@ def test_every_bot_preset_is_named_in_both_languages():
     from solver.play.presets import preset_names
     from solver.play.variants import BANANAGRAMS, SPELLEVATE
 
-    strings = (WEB / "static" / "i18n.js").read_text(encoding="utf-8")
-    english, french = strings.split("\n  fr: {", 1)
+    english, french = (
+        (WEB / "static" / f"i18n_{language}.js").read_text(encoding="utf-8") for language in ("en", "fr")
+    )
     for game in (BANANAGRAMS, SPELLEVATE):
         for name in preset_names(game):
             assert f"preset_{name}:" in english and f"preset_{name}:" in french, name
