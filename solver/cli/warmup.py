@@ -213,51 +213,34 @@ def _watch_entry_compiles() -> None:
 class KernelPrep:
     """The solver's kernels for a command that solves (`bananas solve`, `peel`, `dump`).
 
-    Created before the word list loads: when neither the install nor the cache has the compiled
-    library (`solver.search.library`), it starts building it in a child process, so the build
-    and a cold word-list build run side by side. `ready()` then waits for it (announced) and
-    binds the kernels: the library's when built (this process then never imports numba), else
-    numba's JIT (compiled now on a first run, announced). A build that outlives the command
-    (Ctrl-C) finishes for the next one."""
+    The compiled library (`solver.search.library`) when the install or the cache has it: the
+    process then never imports numba. When neither has it, this run takes numba's JIT
+    (compiled on a first run, announced) and starts building the library in a child process
+    that outlives the command, for the next run: waiting for the build (about 50 s on 2 cores,
+    the JIT's compile included) would cost a first run more than the JIT's compile alone
+    (about 30 s; benchmarks/results/2026-12-04-startup.md)."""
 
     def __init__(self):
         from solver.search import library, native
 
         native.prefer_library()
-        self.started = time.perf_counter()
         self.builder: subprocess.Popen | None = None
-        self.building_elsewhere = False  # another process holds the build lock
-        if library.enabled() and library.state() == "missing" and native.cache_writable():
-            if library.build_in_progress():
-                self.building_elsewhere = True
-            else:
-                self.builder = start_library_build()
+        missing = library.enabled() and library.state() == "missing"
+        if missing and native.cache_writable() and not library.build_in_progress():
+            self.builder = start_library_build()
 
     def ready(self, lexicon: Lexicon, include_extend: bool) -> bool:
         """Bind and load the kernels before any timed search. True when something was compiled."""
-        from solver.search import library
+        from solver.search import library, native
         from solver.search.solving import warm_kernels
 
-        self._wait_for_build()
         if library.enabled() and library.state() == "built":
             warm_kernels(lexicon, include_extend=include_extend)
-            return self.builder is not None
+            return False
+        native.prefer_library(False)  # the library is not there yet: numba's JIT, this run
         with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
             warm_kernels(lexicon, include_extend=include_extend)
-        return self.builder is not None or watch.compiled
-
-    def _wait_for_build(self) -> None:
-        from solver.search import library
-
-        if self.builder is not None or (self.building_elsewhere and library.build_in_progress()):
-            with Notice(sys.stderr, "the solver", BUILD_SECONDS["library"], ("compiling", "compiled"), self.started):
-                if self.builder is not None:
-                    self.builder.wait()
-                else:
-                    library.wait_for_build()
-        if self.builder is not None and self.builder.returncode != 0 and library.state() == "missing":
-            # The build died without saying why (killed, crashed): do not retry on every run.
-            library.note_failure(f"the build process exited with code {self.builder.returncode}")
+        return watch.compiled
 
 
 def start_library_build() -> subprocess.Popen:
