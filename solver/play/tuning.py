@@ -7,7 +7,8 @@ and vocabulary level stay as given, and plays `TuneSetup.games` games against ea
 (`run_tournament`: seat-rotated deals, locally or on a Dask cluster). Every trial plays the same
 deals (common random numbers: the differences between trials are the settings', not the
 deals'), in `ROUNDS` rounds; after each the trial's running win rate is reported, and Optuna's
-median pruner stops a trial already below the median of the others at that round.
+median pruner stops a trial already below the median of the others at that round. A new
+study's first trial is the base preset's own settings (`base_params`), the mark to beat.
 
 The study lives in an Optuna RDB storage (`sqlite:///bananas-tune.db` by default): run again
 with the same storage and study name and it resumes, adding trials up to `--trials`; several
@@ -101,6 +102,23 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def base_params(setup: TuneSetup) -> dict[str, Any]:
+    """The base preset's own value of each knob, where it lies in the knob's range."""
+    from solver.play.bots import PRESETS
+
+    settings = PRESETS[setup.base]
+    params = {}
+    for knob in SPACE:
+        value = getattr(settings, knob.name)
+        if knob.kind == "choice":
+            inside = value in knob.choices
+        else:
+            inside = value is not None and knob.low <= value <= knob.high
+        if inside:
+            params[knob.name] = value
+    return params
+
+
 def suggest(trial) -> dict[str, Any]:
     """The trial's draw of every knob of `SPACE`."""
     params: dict[str, Any] = {}
@@ -167,6 +185,7 @@ def open_study(setup: TuneSetup, storage: str, name: str):
     wanted = json.loads(json.dumps(setup.to_json()))
     if stored is None:
         study.set_user_attr("setup", wanted)
+        study.enqueue_trial(base_params(setup))  # the first trial: the base preset as it is
     elif stored != wanted:
         raise TuneError(f"study {name!r} in {storage} was made for another setup: {stored} (use another --study)")
     return study

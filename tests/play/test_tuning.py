@@ -62,6 +62,8 @@ def test_a_study_resumes_from_its_storage_and_refuses_another_setup(tmp_path):
     study = run_study(setup, 3, storage, "s", scripted_play(calls))
     first_params = [trial.params for trial in study.trials]
     assert len(first_params) == 3
+    hard = PRESETS["hard"]
+    assert {name: getattr(hard, name) for name in first_params[0]} == first_params[0]  # the base, as it is
     seeds_of = {}
     for spec, seed in calls:
         seeds_of.setdefault(spec, []).append(seed)
