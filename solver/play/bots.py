@@ -148,6 +148,22 @@ PRESETS = {
     "hard": BotSettings(
         "hard", level=None, speed=2.0, dump_policy="advice", node_budget=2000, patience=5, endgame=10, flexible=True
     ),
+    # What `bananas tune` found for hard's settings at equal pace (benchmarks/results/*-tune.md): hard's
+    # speed and vocabulary, less search a rebuild, rebuilds that stop at a lift, a late endgame.
+    "tuned": BotSettings(
+        "tuned",
+        level=None,
+        speed=2.0,
+        dump_policy="advice",
+        node_budget=529,
+        patience=4,
+        endgame=15,
+        flexible=True,
+        hooks="cheap",
+        rebuild="lift",
+        risk=0.0521,
+        strategy="long-words",
+    ),
     "long": BotSettings("long", level=None, speed=1.0, strategy="long-words", node_budget=800),
     "compact": BotSettings("compact", level=None, speed=1.0, strategy="compact", node_budget=800),
     "reckless": BotSettings("reckless", level=60, speed=1.5, risk=1.0, node_budget=200, patience=3),

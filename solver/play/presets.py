@@ -24,6 +24,7 @@ SUMMARIES = {
         "easy": "common words, works at 0.4x a practised player's pace",
         "medium": "everyday vocabulary at a practised player's pace",
         "hard": "every word, twice a practised player's pace, dumps by advice",
+        "tuned": "hard's pace and words, with the strategy settings the lab's study found",
         "long": "every word, long words first",
         "compact": "every word, keeps its grid small",
         "reckless": "calls BANANAS on a grid it has not checked",
