@@ -999,6 +999,7 @@ SWEEP_BOTS = {
     "club": 1,
     "expert": 1,
     "pacer": 1,
+    "tuned": 1,
 }
 _SWEEP_LOGS: dict[int, list[dict]] = {}
 
