@@ -133,12 +133,7 @@ def check_series(
     specs = split_specs(bots)
     check_specs(specs)
     check_series_size(games, workers)
-    if scheduler is not None:
-        if workers != 1:
-            raise ValueError("--workers and --scheduler: choose one (the cluster's workers play the games)")
-        require_distributed()
-        scheduler = normalise_address(scheduler)
-        quiet_dask_logs()
+    scheduler = check_backend(workers, scheduler)
     if plot is not None:
         plot_format(plot)
         require_matplotlib()
@@ -152,6 +147,17 @@ def check_series(
         click.echo(f"note: {games} games rounded up to {total} (whole rotation groups of {players})", err=True)
     quiet = files.get("--json") == STDOUT
     return Series(specs, games, players, seed, workers, scheduler, rules, total, quiet)
+
+
+def check_backend(workers: int, scheduler: str | None) -> str | None:
+    """--workers or --scheduler (not both); the scheduler's address, normalised."""
+    if scheduler is None:
+        return None
+    if workers != 1:
+        raise ValueError("--workers and --scheduler: choose one (the cluster's workers play the games)")
+    require_distributed()
+    quiet_dask_logs()
+    return normalise_address(scheduler)
 
 
 def quiet_dask_logs() -> None:

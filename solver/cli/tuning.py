@@ -27,8 +27,7 @@ from solver.cli.game_options import (
     variant_option,
 )
 from solver.cli.outputs import STDOUT, check_writable, write_text
-from solver.cli.tournaments import quiet_dask_logs
-from solver.play.cluster import normalise_address, require_distributed
+from solver.cli.tournaments import check_backend
 from solver.play.plots import require_matplotlib
 from solver.play.tuning import DEFAULT_STORAGE, TuneSetup, require_optuna
 
@@ -120,12 +119,7 @@ def tune(
     setup = TuneSetup(base, speed, tuple(references), games, players, seed, variant, lang)
     check_specs([*references, candidate_spec(setup, {})])
     check_series_size(games, workers)
-    if scheduler is not None:
-        if workers != 1:
-            raise ValueError("--workers and --scheduler: choose one (the cluster's workers play the games)")
-        require_distributed()
-        scheduler = normalise_address(scheduler)
-        quiet_dask_logs()
+    scheduler = check_backend(workers, scheduler)
     if plot is not None:
         require_matplotlib()
     if json_file not in (None, STDOUT):
