@@ -70,14 +70,22 @@ def _spelled_word_counts(tiles: TileCounts, lexicon: Lexicon, min_length: int) -
     return None if count < 0 else out[:count]
 
 
-def counting_proofs(tiles: TileCounts, lexicon: Lexicon, min_length: int, time_limit: float = 1.0) -> str:
-    """LETTER_COUNTS, else a CROSSINGS proof, else '' (within `time_limit` seconds; the words
-    are listed once for both arguments)."""
+def counting_proofs(
+    tiles: TileCounts, lexicon: Lexicon, min_length: int, time_limit: float = 1.0, crossings: bool = True
+) -> str:
+    """LETTER_COUNTS, else (with `crossings`) a CROSSINGS proof, else '' (within `time_limit`
+    seconds; the words are listed once for both arguments). The crossing argument's integer
+    programs are bounded by time alone, so a search that must be a pure function of its input
+    (a node-capped one: the bots') asks for the letter counts only, a linear program that
+    settles in milliseconds."""
     deadline = time.monotonic() + time_limit
     vectors = _vectors_for_proofs(tiles, lexicon, min_length)
     if vectors is None:
         return ""
-    return _letter_count_program(tiles, vectors, time_limit) or crossing_proof(tiles, vectors, deadline)
+    letter_counts = _letter_count_program(tiles, vectors, time_limit)
+    if letter_counts or not crossings:
+        return letter_counts
+    return crossing_proof(tiles, vectors, deadline)
 
 
 def letter_count_proof(tiles: TileCounts, lexicon: Lexicon, min_length: int, time_limit: float = 1.0) -> str:

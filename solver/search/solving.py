@@ -461,10 +461,12 @@ def _run_phases(
 
     def counting_proof() -> str:
         """The letter-count and crossing arguments (`proofs`), for a hand on an empty board
-        small enough to list its words, within the time left."""
+        small enough to list its words, within the time left. A node-capped search (a bot's)
+        skips the crossing argument: its programs are bounded by time, and up to the whole
+        deadline, where the search must stay a pure function of its input."""
         if base is not None or len(tiles) > EXHAUSTIVE_UP_TO or search_clock() >= deadline:
             return ""
-        return counting_proofs(tiles, lexicon, min_length, deadline - search_clock())
+        return counting_proofs(tiles, lexicon, min_length, deadline - search_clock(), crossings=max_nodes is None)
 
     proof_tried = False
     words_run = None

@@ -7,7 +7,7 @@ Each help text's examples run in order in one scratch folder (the `review` examp
 log the first one writes), in-process, with the small shell they use: `|`, `<`, `>` and
 `echo`. The folder starts with what the group's examples name: `grid.txt` (a solved CATMAP) and
 `hands.txt`. Series are shortened (`--games 1`, rounded up to whole rotation groups; a study
-to `--trials 2`) so the
+to `--trials 2`; also where a line leaves them at their defaults) so the
 sweep stays cheap; a `--human` game gets `quit` on stdin (the table is set, the first turn
 shown, then the person leaves); a `--scheduler` example plays on a
 local Dask cluster (slow: tests/play/test_cluster.py is the quick test of `--scheduler`).
@@ -35,6 +35,7 @@ from solver.cli import COMMANDS, main
 ROOT = Path(__file__).resolve().parents[2]
 GRID_HAND = "CATMAP"  # the hand of the grid.txt the examples check, peel from and dump from
 HANDS = "CATMAP\nAEIRST\n"
+SHORT_SERIES = {"--games": "1", "--trials": "2"}  # a series' size in the sweep, whatever the line says
 PROMPT = re.compile(r"^\s*\$ (.*bananas .*)$")
 
 
@@ -138,11 +139,13 @@ def shortened(args: list[str], scheduler: str | None, workers: bool) -> list[str
     """The example's arguments with its series cut to one rotation group, its cluster ours,
     and (unless `workers`) its games played in this process."""
     out = list(args)
+    defaults = {opt: param.default for param in main.get_command(None, args[0]).params for opt in param.opts}
+    for option, size in SHORT_SERIES.items():
+        if option not in out and isinstance(defaults.get(option), int) and defaults[option] > int(size):
+            out += [option, size]  # the line leaves a long series at its default
     for index, arg in enumerate(out[:-1]):
-        if arg == "--games":
-            out[index + 1] = "1"
-        elif arg == "--trials":
-            out[index + 1] = "2"
+        if arg in SHORT_SERIES:
+            out[index + 1] = SHORT_SERIES[arg]
         elif arg == "--workers" and not workers:
             out[index + 1] = "1"
         elif arg == "--scheduler":
