@@ -6,7 +6,7 @@
    tiny word lists written to temporary files (a lexicon of runs of A, so a row of all a
    player's tiles is a valid grid). Rules the engine does not meet are marked
    xfail(strict=True) with the reason. (Spellevate's rules are tested in test_spellevate.py.)
-2. A seeded property sweep (`slow`) of 1000 games between the real bots (every preset and
+2. A seeded property sweep (`slow`) of 400 games between the real bots (every preset and
    the greedy baseline; classic, Banana Smoothie, solo, three-letter minimum; 1-8
    players): the engine's tile invariant, every call legal when it was made (re-derived
    from the event log), every winning grid valid, and same seed -> same event log.
@@ -979,10 +979,10 @@ def test_engine_rejects_unknown_settings():
 # 2. The property sweep
 # =========================================================================================
 
-SWEEP_GAMES = 1000
-SWEEP_CHUNKS = 10
+SWEEP_GAMES = 400  # 1000 until 2026-12-04: no failure the extra 600 found was not found here first (CI's budget)
+SWEEP_CHUNKS = 4
 SWEEP_SEED = 20_240_611
-REPLAY_SAMPLE = 50
+REPLAY_SAMPLE = 20
 # Bot specs and weights: every preset and the greedy baseline. The costly ones (compact's
 # bounding-box search, greedy on big hands) get smaller budgets or appear less often.
 SWEEP_BOTS = {

@@ -15,12 +15,12 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 SMALLEST = {
-    "solve": ["bench_solve.py", "--quick", "--sizes", "11", "--time-limit", "0.2"]
+    "solve": ["bench_solve.py", "--quick", "--sizes", "11", "--hands", "5", "--time-limit", "0.2"]
     + ["--against", f"{sys.executable} -c \"import sys; [print('solved in 1.0 ms') for _ in sys.argv[1:]]\""],
     "strategies": ["bench_strategies.py", "--hands", "1", "--max-nodes", "50", "--first-nodes", "500"],
     "game": ["bench_game.py", "--games", "2", "--tournament-games", "2"],
     "live": ["bench_live.py", "--sequences", "1"],
-    "spellevate": ["bench_spellevate.py", "--rounds", "4", "--double-rounds", "2", "--baseline-rounds", "2"]
+    "spellevate": ["bench_spellevate.py", "--rounds", "2", "--double-rounds", "1", "--baseline-rounds", "1"]
     + ["--workers", "1"],
     "strength": ["bench_strength.py", "--games", "2", "--lever-games", "2", "--calibration-hands", "2"]
     + ["--workers", "1"],
