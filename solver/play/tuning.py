@@ -248,6 +248,7 @@ def save_plots(study, folder) -> list:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
     from optuna.visualization import matplotlib as optuna_plots
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -260,7 +261,9 @@ def save_plots(study, folder) -> list:
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
             axes = draw(study)
         path = folder / f"{name}.png"
-        axes.figure.savefig(path, dpi=120, bbox_inches="tight")
-        plt.close(axes.figure)
+        figure = axes.figure
+        assert isinstance(figure, Figure)  # Optuna draws on a figure of its own, not a subfigure
+        figure.savefig(path, dpi=120, bbox_inches="tight")
+        plt.close(figure)
         written.append(path)
     return written

@@ -35,7 +35,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -491,7 +491,7 @@ def _load_library() -> dict[str, LibraryEntry] | None:
         return None
 
 
-def _bind_entries(entries: dict[str, Callable]) -> None:
+def _bind_entries(entries: Mapping[str, Callable]) -> None:
     for name, entry in entries.items():
         setattr(entry_module(name), name, _checked(name, entry))
     _share_bindings()
