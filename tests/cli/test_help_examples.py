@@ -35,6 +35,7 @@ from solver.cli import COMMANDS, main
 ROOT = Path(__file__).resolve().parents[2]
 GRID_HAND = "CATMAP"  # the hand of the grid.txt the examples check, peel from and dump from
 HANDS = "CATMAP\nAEIRST\n"
+COSTLY_SETS = {"bananas tune"}
 SHORT_SERIES = {"--games": "1", "--trials": "2"}  # a series' size in the sweep, whatever the line says
 PROMPT = re.compile(r"^\s*\$ (.*bananas .*)$")
 
@@ -107,7 +108,8 @@ def example_sets() -> list:
     for name, lines in sets:
         local = [line for line in lines if "--scheduler" not in line]
         on_cluster = [line for line in lines if "--scheduler" in line]
-        params.append(pytest.param(local, False, id=name))
+        costly = name in COSTLY_SETS  # a study: slow even at two trials of one game
+        params.append(pytest.param(local, False, id=name, marks=[pytest.mark.slow] if costly else []))
         if any("--workers" in line for line in local):
             params.append(pytest.param(local, True, id=f"{name} --workers", marks=pytest.mark.slow))
         if on_cluster:

@@ -12,6 +12,7 @@ BANANAS: the bot at the end of its first work, unless the person calls first.
 
 from __future__ import annotations
 
+import pytest
 from helpers import Page, new_room, run_bounded, start_server
 
 from solver.core.grid import Grid, connected_components
@@ -39,6 +40,7 @@ async def seat_bot(page: Page) -> str:
     return (await page.until("tiles"))["held"]
 
 
+@pytest.mark.slow  # a casual bot charged for ~20 s
 def test_a_bots_thumbnail_grows_word_by_word_while_its_first_work_is_charged():
     async def scenario(room):
         async with Page(server, room) as ana:
