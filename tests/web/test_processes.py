@@ -233,6 +233,7 @@ def test_a_worker_that_dies_is_started_again_and_its_room_comes_back(tmp_path):
     assert "worker bananas-" in served.process.stderr.read()  # the death is reported
 
 
+@pytest.mark.slow  # waits out a worker's silence: ~7 s
 def test_a_worker_that_stops_answering_is_routed_around_until_it_answers_again():
     """Issue 33: a worker that is alive but does not answer (SIGSTOP) gets no new connections
     within a few seconds of its health checks going unanswered; its rooms are answered 503
