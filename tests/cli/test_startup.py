@@ -188,7 +188,7 @@ def test_every_entry_kernel_has_a_compile_estimate():
     assert set(ENTRY_COMPILE_SECONDS) == set(ENTRIES)
 
 
-@pytest.mark.slow  # compiles a kernel: ~20 s of the quick tier
+@pytest.mark.slow  # compiles a kernel (~20 s); quick: test_notice_draws_a_spinner_then_the_time_taken
 def test_the_compile_notices_let_any_compile_event_pass():
     """The listener of the command line's compile notices (on in every process that ran a
     command, since issue 38) takes a compile event of no dispatcher of ours, as numba's own

@@ -100,7 +100,7 @@ def test_the_api_s_first_call_on_a_cold_numba_cache_is_answered_at_once(library_
     assert float(seconds) < 30  # the word list's load, no compile (a compile alone is ~25 s)
 
 
-@pytest.mark.slow  # the JIT compiles every entry kernel: ~20 s
+@pytest.mark.slow  # the JIT compiles every entry kernel (~20 s); every install runs the self-check
 def test_the_self_check_refuses_a_library_that_answers_otherwise(built_library, monkeypatch, en):
     entries = native.library_entries
 
@@ -114,7 +114,7 @@ def test_the_self_check_refuses_a_library_that_answers_otherwise(built_library, 
         library_build.self_check(built_library / library.LIBRARY)
 
 
-@pytest.mark.slow  # the JIT compiles every entry kernel: ~20 s
+@pytest.mark.slow  # the JIT compiles every entry kernel (~20 s); every install runs the self-check
 def test_the_self_check_wants_every_entry_called(built_library):
     before = native.entry_module("search").search
     with pytest.raises(RuntimeError, match="never called hostable_letters, lay_grid, search$"):

@@ -40,7 +40,7 @@ async def seat_bot(page: Page) -> str:
     return (await page.until("tiles"))["held"]
 
 
-@pytest.mark.slow  # a casual bot charged for ~20 s
+@pytest.mark.slow  # a casual bot charged for ~20 s; quick: tests/play/test_layout.py
 def test_a_bots_thumbnail_grows_word_by_word_while_its_first_work_is_charged():
     async def scenario(room):
         async with Page(server, room) as ana:

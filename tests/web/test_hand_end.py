@@ -91,7 +91,7 @@ def first_empty_rack(log, player: int) -> float | None:
     return None
 
 
-@pytest.mark.slow  # a whole hand against bots: ~15 s
+@pytest.mark.slow  # a whole hand against bots (~15 s); quick: tests/coach/test_record.py
 def test_the_end_screen_the_review_and_the_log_agree_for_every_player(hand):
     end, last_table, review, text = hand
     en = get_lexicon("en")

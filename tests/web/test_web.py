@@ -276,7 +276,7 @@ def test_malformed_and_forged_messages_get_errors_and_change_nothing():
                 assert ana_held not in json.dumps(message)
 
 
-@pytest.mark.slow  # waits for a game in progress: ~10 s
+@pytest.mark.slow  # waits for a game in progress (~10 s); quick: tests/web/test_room_protocol.py
 def test_seat_limit_is_refused_with_a_clear_message_and_a_newcomer_mid_game_watches():
     with start_server(max_seats=2) as server:
         room = new_room(server)
