@@ -27,7 +27,8 @@ def numba_files_in_package() -> set[Path]:
     return set(PACKAGE.rglob("*.nbi")) | set(PACKAGE.rglob("*.nbc"))
 
 
-@pytest.mark.slow  # a process compiling on a cold cache (~17 s); quick: test_kernels_bind_uncached_when_numba_cannot_write_its_cache
+# A process compiling on a cold cache (~17 s); quick: test_kernels_bind_uncached_when_numba_cannot_write_its_cache.
+@pytest.mark.slow
 def test_a_cache_that_cannot_be_written_costs_one_warning_not_the_solve(tmp_path):
     words = tmp_path / "mini.txt"
     words.write_text("cat\ncats\nact\ndog\ndogs\ngod\ntog\n")
