@@ -42,6 +42,8 @@ LETTER_COUNTS = (
 CROSSINGS = "crossings: the words that can hold {letters} would share more tiles than words crossing at most once can"
 WALK_BUDGET = 4_000_000  # DAWG steps spent listing them
 SCARCE_LETTERS = 4  # the hand's letters held by the fewest words that the crossing argument tries, alone and in pairs
+CROSSING_SHARE = 0.25  # of the time left: the crossing argument settles in tens of ms or not at all; the
+# word search that follows needs the rest (a 21-tile hand of 5,792 words spent 0.76 s here, in vain)
 MAX_HOLDERS = 2_000  # a letter held by more distinct words than this is not scarce (its programs grow)
 
 
@@ -74,7 +76,8 @@ def counting_proofs(
     tiles: TileCounts, lexicon: Lexicon, min_length: int, time_limit: float = 1.0, crossings: bool = True
 ) -> str:
     """LETTER_COUNTS, else (with `crossings`) a CROSSINGS proof, else '' (within `time_limit`
-    seconds; the words are listed once for both arguments). The crossing argument's integer
+    seconds, CROSSING_SHARE of what is left for the crossings; the words are listed once for
+    both arguments). The crossing argument's integer
     programs are bounded by time alone, so a search that must be a pure function of its input
     (a node-capped one: the bots') asks for the letter counts only, a linear program that
     settles in milliseconds."""
@@ -85,7 +88,8 @@ def counting_proofs(
     letter_counts = _letter_count_program(tiles, vectors, time_limit)
     if letter_counts or not crossings:
         return letter_counts
-    return crossing_proof(tiles, vectors, deadline)
+    now = time.monotonic()
+    return crossing_proof(tiles, vectors, now + max(deadline - now, 0.0) * CROSSING_SHARE)
 
 
 def letter_count_proof(tiles: TileCounts, lexicon: Lexicon, min_length: int, time_limit: float = 1.0) -> str:

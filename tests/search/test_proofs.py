@@ -126,3 +126,19 @@ def test_double_q_hands_without_a_u_settle_within_a_second(en, hand):
     # search, which took 11 s and 10+ s; the figure itself is benchmarked (bench_settle).
     assert result.elapsed_ms < 5000, result.elapsed_ms
     assert crossing_claim_holds(TileCounts.from_letters(hand), en, 2, result.proof) is not False
+
+
+def test_a_node_capped_search_never_runs_the_crossing_argument(en, monkeypatch):
+    """A bot's search (capped in nodes) must be a pure function of its input: the crossing
+    argument's integer programs are bounded by time alone, and took up to a bot's whole 5 s
+    deadline per rebuild (CI ran an hour on it, 2026-12-04). Uncapped, the same hand is
+    settled by it."""
+    hand = TileCounts.from_letters("CDEENNOOQQRSSTV")
+    assert CLAIM.match(solve(hand, en, time_limit=10.0).proof)
+
+    def refuse(*arguments):
+        raise AssertionError("the crossing argument ran in a node-capped search")
+
+    monkeypatch.setattr("solver.search.proofs.crossing_proof", refuse)
+    capped = solve(hand, en, time_limit=10.0, max_nodes=50)
+    assert capped.status != "solved" and not CLAIM.match(capped.proof or "")
