@@ -8,15 +8,19 @@ grid (the cells just before and after it are blocked: they stay empty for good),
 tile has, in each direction, a status: open (undecided), covered (inside a declared word of
 that direction) or single (its run that way is the tile alone: both neighbours blocked).
 
-It starts from a word holding the hand's hardest letter (the letter in fewest words), laid
-across: in any valid grid a tile of that letter is in an across word or in a down one, and the
-transposed grid is valid too. Then, as long as some (tile, direction) is open, it takes the one
-with the fewest options and branches on them: the tile is single that way, or it is letter i
-of word w laid that way. The options partition what a valid grid can hold there, so every
-valid grid consistent with the decisions so far stays reachable by one branch: when the search
-ends without a grid, none exists. A state with nothing open and no tile left is a valid grid
-(every run is a declared word or one tile; connected, since each word went through a tile
-already laid).
+It starts from a word holding a chosen letter of the hand (its *root*), laid across: in any
+valid grid a tile of that letter is in an across word or in a down one, and the transposed
+grid is valid too. Any root gives a complete search, but how long it takes depends on the
+root by orders of magnitude (CDDFGIJMNNNOQTTTTUVWY: 2.2 s from Q, 0.1 s from J), so
+`WordSearch` runs ROOTS searches side by side, from the hand's hardest letters (those in
+fewest words), in turns; the first to end settles the hand.
+
+Then, as long as some (tile, direction) is open, it takes the one with the fewest options
+and branches on them: the tile is single that way, or it is letter i of word w laid that
+way. The options partition what a valid grid can hold there, so every valid grid consistent
+with the decisions so far stays reachable by one branch: when the search ends without a
+grid, none exists. A state with nothing open and no tile left is a valid grid (every run is
+a declared word or one tile; connected, since each word went through a tile already laid).
 
 What it prunes, each a property of every valid grid reachable from the state:
 
@@ -161,8 +165,20 @@ def new_search(counts: np.ndarray) -> kernel.WordSearchState:
 
 def hardest_letter(words: kernel.SpelledWords, counts: np.ndarray) -> int:
     """The hand's letter that occurs in the fewest words (ties: alphabetical)."""
+    return hardest_letters(words, counts, 1)[0]
+
+
+def hardest_letters(words: kernel.SpelledWords, counts: np.ndarray, count: int) -> list[int]:
+    """The hand's `count` letters that occur in the fewest words, hardest first (ties:
+    alphabetical)."""
     present = [code for code in range(26) if counts[code] > 0]
-    return min(present, key=lambda code: (int(words.occ_start[code + 1] - words.occ_start[code]), code))
+    return sorted(present, key=lambda code: (int(words.occ_start[code + 1] - words.occ_start[code]), code))[:count]
+
+
+ROOTS = 3  # searches run side by side, each from another of the hardest letters (module docstring)
+# Decisions a turn: a few ms (about 1 us each). Fixed, so the searches' turns, and so the
+# decisions counted when one ends, do not depend on the clock.
+TURN_NODES = 2_000
 
 
 MAX_WORDS = 3_000  # a hand that spells more words is declined (see WordSearch)
@@ -177,10 +193,11 @@ def _spelled_count(counts: np.ndarray, lexicon, min_length: int) -> int:
 
 
 class WordSearch:
-    """One hand's search, run in calls that each stop at a deadline and resume where it
+    """One hand's search, run in calls that each stop at a deadline and resume where they
     paused: `run` returns (status, grid or None, decisions so far), status 'solved' with a
-    grid, 'no-grid' when the search is complete without one, 'timeout' when the deadline
-    (`native.search_clock`) or the node budget came first."""
+    grid, 'no-grid' when a search is complete without one, 'timeout' when the deadline
+    (`native.search_clock`) or the node budget came first. Its ROOTS searches (one per root
+    letter, `roots`) take turns; `search` and `hard` are the first's."""
 
     def __init__(self, tiles, lexicon, min_length: int):
         self.counts = tiles.counts.astype(np.int64)
@@ -192,42 +209,45 @@ class WordSearch:
         self.empty = not spelled and not self.declined  # no word at all (or one tile): no grid
         hand_letters = {chr(65 + code) for code in range(26) if self.counts[code] > 0}
         self.words = word_arrays(spelled, hand_letters)
-        self.search = new_search(self.counts)
-        self.hard = hardest_letter(self.words, self.counts)
-        self.slice_nodes = 2_000
+        self.roots = hardest_letters(self.words, self.counts, ROOTS) if self.counts.any() else [0]
+        self.searches = [new_search(self.counts) for _ in self.roots]
+        self.overflowed = [False] * len(self.roots)
+        self.turn = 0
+        self.search, self.hard = self.searches[0], self.roots[0]
 
     @property
     def decisions(self) -> int:
-        return int(self.search.state[kernel.WS_NODES])
+        return sum(int(search.state[kernel.WS_NODES]) for search in self.searches)
 
     def run(self, deadline: float, node_budget: int | None = None) -> tuple:
-
-        from solver.core.grid import Grid
-
         if self.declined:
             return "timeout", None, 0
         if self.empty:
             return "no-grid", None, 0
-        s = self.search
-        while True:
-            if node_budget is not None:
-                self.slice_nodes = max(1, min(self.slice_nodes, node_budget - self.decisions))
-            started = search_clock()
-            status = kernel.word_search(s, self.words, self.hard, self.slice_nodes)
+        while not all(self.overflowed):
+            index = self.turn
+            self.turn = (self.turn + 1) % len(self.searches)
+            if self.overflowed[index]:
+                continue
+            nodes = TURN_NODES if node_budget is None else max(1, min(TURN_NODES, node_budget - self.decisions))
+            search = self.searches[index]
+            status = kernel.word_search(search, self.words, self.roots[index], nodes)
             if status == kernel.WS_FOUND:
-                side = int(np.sqrt(len(s.board)))
-                cells = {(int(k) // side, int(k) % side): chr(64 + int(s.board[k])) for k in np.nonzero(s.board)[0]}
-                return "solved", Grid.from_cells(cells), self.decisions
-            if status == kernel.WS_EXHAUSTED:
+                return "solved", _grid_on(search.board), self.decisions
+            if status == kernel.WS_EXHAUSTED:  # every root's search is complete: this one settles it
                 return "no-grid", None, self.decisions
-            if status == kernel.WS_OVERFLOW:
+            self.overflowed[index] = status == kernel.WS_OVERFLOW  # its option pool ran out: no claim
+            if search_clock() >= deadline or (node_budget is not None and self.decisions >= node_budget):
                 return "timeout", None, self.decisions
-            now = search_clock()
-            if now >= deadline or (node_budget is not None and self.decisions >= node_budget):
-                return "timeout", None, self.decisions
-            per_node = (now - started) / max(self.slice_nodes, 1)
-            budget = min((deadline - now) / 4, 0.02)
-            self.slice_nodes = int(max(100, min(self.slice_nodes * 2, budget / max(per_node, 1e-9))))
+        return "timeout", None, self.decisions
+
+
+def _grid_on(board: np.ndarray):
+    """The grid a search's board (int[side * side], letter codes + 1) holds."""
+    from solver.core.grid import Grid
+
+    side = int(np.sqrt(len(board)))
+    return Grid.from_cells({(int(k) // side, int(k) % side): chr(64 + int(board[k])) for k in np.nonzero(board)[0]})
 
 
 def word_search_grid(tiles, lexicon, min_length: int, deadline: float, node_budget: int | None = None):

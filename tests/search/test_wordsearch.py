@@ -13,11 +13,11 @@ import time
 import pytest
 
 from solver.core.grid import validate
-from solver.core.tiles import ENGLISH, TileCounts, draw
+from solver.core.tiles import ALPHABET, ENGLISH, TileCounts, draw
 from solver.search import solving
 from solver.search.exact import exact_grid
 from solver.search.reference import exhaustive_grid_exists
-from solver.search.wordsearch import carriers, word_search_grid
+from solver.search.wordsearch import WordSearch, carriers, new_search, word_search_grid
 
 
 def settle(hand: TileCounts, lexicon, min_length: int = 2):
@@ -57,6 +57,40 @@ def test_agrees_with_the_cell_by_cell_search_on_vowel_poor_hands(en):
         cell_status, _, _ = exact_grid(hand, en, 2, time.perf_counter() + 60)
         answers.add(check(hand, en, cell_status == "solved"))
     assert answers == {"solved", "no-grid"}
+
+
+def from_root(hand: TileCounts, lexicon, root: int) -> str:
+    """The status of one search from `root` alone (WordSearch runs ROOTS of them in turns)."""
+    search = WordSearch(hand, lexicon, 2)
+    search.roots, search.searches, search.overflowed = [root], [new_search(search.counts)], [False]
+    status, grid, _ = search.run(time.perf_counter() + 60)
+    if grid is not None:
+        assert validate(grid, lexicon, tiles=hand).ok, grid
+    return status
+
+
+def test_every_root_alone_is_complete(en, make_rng):
+    """Whichever of its letters a search starts from, it settles a hand as the oracle does:
+    so the first of the side-by-side searches to end may answer for all."""
+    rng = make_rng(3001)
+    answers = set()
+    for size in (3, 4, 5):
+        for _ in range(4):
+            hand = draw(ENGLISH, size, rng)
+            expected = "solved" if exhaustive_grid_exists(hand, en) is not None else "no-grid"
+            for root in sorted({ALPHABET.index(letter) for letter in hand.letters()}):
+                assert from_root(hand, en, root) == expected, (hand.letters(), root)
+            answers.add(expected)
+    assert answers == {"solved", "no-grid"}
+
+
+def test_side_by_side_searches_end_on_a_count_the_clock_does_not_change(en):
+    """The roots' turns are counted in decisions, not seconds: the same hand ends on the same
+    decision count and answer (the library's self-check compares them with the JIT's)."""
+    hand = TileCounts.from_letters("CDDFGIJMNNNOQTTTTUVWY")  # 2.2 s from Q alone, 0.1 s from J
+    first, second = settle(hand, en), settle(hand, en)
+    assert first[0] == "solved" and (first[0], first[2]) == (second[0], second[2])
+    assert first[1] == second[1]
 
 
 def test_minimum_word_length_three(en):
