@@ -524,7 +524,7 @@ def _run_phases(
             # hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
             words_run = _word_search_run(tiles, lexicon, min_length)
             status_name, grid, decisions = _run_word_search(
-                words_run, tiles, lexicon, min_length, deadline, WORD_SEARCH_SHARE
+                words_run, tiles, lexicon, min_length, deadline, WORD_SEARCH_SHARE, _nodes_left(max_nodes, nodes)
             )
             if status_name == "solved":
                 return finish("solved", grid, nodes + decisions)
@@ -542,7 +542,9 @@ def _run_phases(
             return finish("no-grid", nodes=nodes, proof=proof)
         if base is None and len(tiles) <= WORD_SEARCH_UP_TO and search_clock() < deadline:
             words_run = words_run or _word_search_run(tiles, lexicon, min_length)  # resumes where it paused
-            status_name, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, deadline)
+            status_name, grid, decisions = _run_word_search(
+                words_run, tiles, lexicon, min_length, deadline, node_budget=_nodes_left(max_nodes, nodes)
+            )
             if status_name == "solved":
                 return finish("solved", grid, nodes + decisions)
             if status_name == "no-grid":
@@ -562,15 +564,29 @@ def _word_search_run(tiles: TileCounts, lexicon: Lexicon, min_length: int):
     return WordSearch(tiles, lexicon, min_length)
 
 
+def _nodes_left(max_nodes: int | None, nodes: int) -> int | None:
+    """What a node-capped search has left for the word search (None: uncapped)."""
+    return None if max_nodes is None else max(max_nodes - nodes, 1)
+
+
 def _run_word_search(
-    run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float, share: float = 1.0
+    run,
+    tiles: TileCounts,
+    lexicon: Lexicon,
+    min_length: int,
+    deadline: float,
+    share: float = 1.0,
+    node_budget: int | None = None,
 ) -> tuple:
     """`solver.search.wordsearch`'s complete search (`run`, resumed) for `share` of the time
-    left: a grid (checked by the validator), a proof that there is none, or 'timeout'."""
+    left, and in a node-capped search (a bot's) for the nodes it has left, so that it stays a
+    pure function of its input: a grid (checked by the validator), a proof that there is none,
+    or 'timeout'."""
     from solver.core.grid import validate
 
     now = search_clock()
-    status, grid, decisions = run.run(now + max(deadline - now, 0.0) * share)
+    budget = None if node_budget is None else run.decisions + node_budget  # the run may resume
+    status, grid, decisions = run.run(now + max(deadline - now, 0.0) * share, budget)
     if status == "solved" and not validate(grid, lexicon, tiles=tiles, min_length=min_length).ok:
         return "timeout", None, decisions  # cannot happen unless the search is wrong: no claim made
     return status, grid, decisions

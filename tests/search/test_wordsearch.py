@@ -124,3 +124,14 @@ def test_a_vowel_rich_hand_is_declined_at_once(en):
     status, grid, decisions = settle(TileCounts.from_letters("AEEIRSTQUNLDOGCABHMPR"), en)
     assert (status, grid, decisions) == ("timeout", None, 0)
     assert time.perf_counter() - started < 1.0
+
+
+def test_a_node_capped_solve_gives_the_word_search_only_its_nodes_left(en):
+    """A bot's search (max_nodes) is a pure function of its input: the word search it reaches
+    gets the nodes left, not 90 % of the time left (it settled this hand in seconds of search,
+    its answer hanging on the machine's speed)."""
+    hand = TileCounts.from_letters("BCDDEGLNNNNRRRRSSSTTY")  # no grid: the word search's proof takes ~1 s
+    first = solving.solve(hand, en, time_limit=30.0, max_nodes=20_000)
+    second = solving.solve(hand, en, time_limit=30.0, max_nodes=20_000)
+    assert first.status != "no-grid" and first.nodes <= 20_000
+    assert (first.status, first.nodes) == (second.status, second.nodes)
