@@ -93,13 +93,21 @@ function press(name) {
  * spellcheck finds bad is a rotten banana; "I'm stuck" when everyone else still in is stuck
  * ends the hand for all. */
 function doubtOf(name) {
-  if (name === "bananas" && get("check")?.valid === false) return "bananas_confirm_bad";
+  if (name === "bananas" && verdictIsCurrent() && get("check").valid === false) return "bananas_confirm_bad";
   const players = get("table")?.players ?? [];
   const others = players.filter((player) => player.active && player.name !== you());
   if (name === "stuck" && others.length && others.every((player) => player.status === "stuck")) {
     return "stuck_confirm_end";
   }
   return null;
+}
+
+/** Whether the spellcheck's verdict answers the grid as it is now: none of the player's moves
+ * waits to be sent, and the last check is the last grid's (a verdict on the grid before the
+ * last tile must not call the finished grid a rotten banana; the server judges the call). */
+function verdictIsCurrent() {
+  const check = get("check");
+  return gridTimer === null && check != null && (check.seq == null || check.seq === seq);
 }
 
 /** Alt+P, Alt+D, Alt+B, Alt+S make the calls; "/" goes to the command field. */
