@@ -77,10 +77,9 @@ def counting_proofs(
 ) -> str:
     """LETTER_COUNTS, else (with `crossings`) a CROSSINGS proof, else '' (within `time_limit`
     seconds, CROSSING_SHARE of what is left for the crossings; the words are listed once for
-    both arguments). The crossing argument's integer
-    programs are bounded by time alone, so a search that must be a pure function of its input
-    (a node-capped one: the bots') asks for the letter counts only, a linear program that
-    settles in milliseconds."""
+    both arguments). The crossing argument's integer programs are bounded by time alone, so a
+    search that must be a pure function of its input (a node-capped one: the bots') asks for
+    the letter counts only, a linear program that settles in milliseconds."""
     deadline = time.monotonic() + time_limit
     vectors = _vectors_for_proofs(tiles, lexicon, min_length)
     if vectors is None:

@@ -163,11 +163,6 @@ def new_search(counts: np.ndarray) -> kernel.WordSearchState:
     )
 
 
-def hardest_letter(words: kernel.SpelledWords, counts: np.ndarray) -> int:
-    """The hand's letter that occurs in the fewest words (ties: alphabetical)."""
-    return hardest_letters(words, counts, 1)[0]
-
-
 def hardest_letters(words: kernel.SpelledWords, counts: np.ndarray, count: int) -> list[int]:
     """The hand's `count` letters that occur in the fewest words, hardest first (ties:
     alphabetical)."""
