@@ -31,9 +31,10 @@ from solver.core.limits import MAX_SOLVE_TILES
 from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.kernels import layout, movesearch, spelling
-from solver.search.native import search_clock
+from solver.search.native import one_time_setup, search_clock
 from solver.search.objectives import OBJECTIVES, best_possible_key, objective_key
 from solver.search.proofs import counting_proofs, longest_spelled_word
+from solver.search.wordsets import WORD_SETS, WordSets
 
 # Move-ordering weight of the letters of each tier of tiles.HARDNESS_TIERS (hardest first): hard
 # letters are spent early. The kernels take the first word's letter by weight, then alphabet,
@@ -523,13 +524,10 @@ def _run_phases(
             # The narrow pass found nothing either: the complete word search settles most such
             # hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
             words_run = _word_search_run(tiles, lexicon, min_length)
-            status_name, grid, decisions = _run_word_search(
-                words_run, tiles, lexicon, min_length, deadline, WORD_SEARCH_SHARE, _nodes_left(max_nodes, nodes)
-            )
-            if status_name == "solved":
-                return finish("solved", grid, nodes + decisions)
-            if status_name == "no-grid":
-                return finish("no-grid", nodes=nodes + decisions, proof=WORD_SEARCH)
+            settled = _settle_by_words(words_run, tiles, lexicon, min_length, deadline, max_nodes, nodes)
+            if settled is not None:
+                status_name, grid, decisions, proof = settled
+                return finish(status_name, grid, nodes + decisions, proof)
         if search_clock() >= deadline or (max_nodes is not None and nodes >= max_nodes):
             break
     if best is not None:
@@ -556,6 +554,52 @@ def _run_phases(
 WORD_SEARCH_UP_TO = 21  # the complete word search (solver/search/wordsearch.py) runs on hands up to this size
 WORD_SEARCH_SHARE = 0.9  # of the time left, before the move model's full pass (then the rest, if exhausted)
 WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.py)"
+
+
+# In an uncapped solve the word search first runs alone for WORD_SEARCH_FIRST of the time left
+# (most hands it settles take it under 50 ms), then the word sets (solver/search/wordsets.py)
+# for WORD_SETS_SHARE of what is left, then the word search again.
+WORD_SEARCH_FIRST = 0.1
+WORD_SETS_SHARE = 0.85
+
+
+def _settle_by_words(
+    words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float, max_nodes: int | None, nodes: int
+) -> tuple | None:
+    """The word search (`words_run`), in an uncapped solve taking turns with the word sets:
+    (status, grid, decisions, proof) when one settles the hand, else None. A node-capped
+    search (a bot's) runs the word search alone: the word sets' integer programs are bounded
+    by time, and a capped search must be a pure function of its input."""
+    capped = max_nodes is not None
+    first_share = WORD_SEARCH_SHARE if capped else WORD_SEARCH_FIRST
+    status, grid, decisions = _run_word_search(
+        words_run, tiles, lexicon, min_length, deadline, first_share, _nodes_left(max_nodes, nodes)
+    )
+    if status == "timeout" and not capped:
+        status, grid, set_decisions = _run_word_sets(words_run, tiles, lexicon, min_length, deadline)
+        if status != "timeout":
+            return status, grid, decisions + set_decisions, WORD_SETS if status == "no-grid" else ""
+        status, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, deadline, WORD_SEARCH_SHARE)
+        decisions += set_decisions  # the word search's count is its total over both turns
+    if status == "timeout":
+        return None
+    return status, grid, decisions, WORD_SEARCH if status == "no-grid" else ""
+
+
+def _run_word_sets(words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float) -> tuple:
+    """`solver.search.wordsets` on the word search's words, for WORD_SETS_SHARE of the time
+    left: (status, grid, decisions); 'timeout' without SciPy or for a hand the word search
+    declined (too many words: a vowel-rich hand)."""
+    if words_run.declined or words_run.empty:
+        return "timeout", None, 0
+    try:
+        with one_time_setup():  # SciPy's first import: the process's cost, not the search's
+            import scipy.optimize  # type: ignore[import-untyped]  # noqa: F401
+    except ImportError:  # the integer programs are an extra: without SciPy, the word search alone
+        return "timeout", None, 0
+    now = search_clock()
+    sets = WordSets(tiles, lexicon, min_length, words_run.spelled)
+    return sets.run(now + max(deadline - now, 0.0) * WORD_SETS_SHARE)
 
 
 def _word_search_run(tiles: TileCounts, lexicon: Lexicon, min_length: int):

@@ -194,13 +194,21 @@ class WordSearch:
     (`native.search_clock`) or the node budget came first. Its ROOTS searches (one per root
     letter, `roots`) take turns; `search` and `hard` are the first's."""
 
-    def __init__(self, tiles, lexicon, min_length: int):
+    def __init__(self, tiles, lexicon, min_length: int, spelled: list[str] | None = None):
+        """`spelled`: the upper-case words the grid may use (default: every word the hand
+        spells; `solver.search.wordsets` passes fewer, and then a grid of those words only is
+        looked for, and a 'no-grid' answer says no grid of those words only exists)."""
         self.counts = tiles.counts.astype(np.int64)
-        # A hand that spells very many words is vowel-rich: the move model's ground, and
-        # listing them would cost more than the deadline allows. The search declines it.
-        self.declined = _spelled_count(self.counts, lexicon, min_length) < 0
-        spelled = [] if self.declined or len(tiles) < 2 else lexicon.formable_words(tiles, min_length)
-        spelled = [word.upper() for word in spelled]
+        if spelled is None:
+            # A hand that spells very many words is vowel-rich: the move model's ground, and
+            # listing them would cost more than the deadline allows. The search declines it.
+            self.declined = _spelled_count(self.counts, lexicon, min_length) < 0
+            spelled = [] if self.declined or len(tiles) < 2 else lexicon.formable_words(tiles, min_length)
+            spelled = [word.upper() for word in spelled]
+        else:
+            self.declined = False
+            spelled = spelled if len(tiles) >= 2 else []
+        self.spelled = spelled  # the words it lays (`solver.search.wordsets` reuses them)
         self.empty = not spelled and not self.declined  # no word at all (or one tile): no grid
         hand_letters = {chr(65 + code) for code in range(26) if self.counts[code] > 0}
         self.words = word_arrays(spelled, hand_letters)
