@@ -65,7 +65,7 @@ def assert_rows_hold(sets: WordSets, grid: Grid) -> None:
     matrix, lower, upper = sets._program_rows(len(sets.vectors), len(sets.rows.simple))
     values = matrix @ np.concatenate([x, y, b])
     broken = np.flatnonzero((values < lower - 1e-9) | (values > upper + 1e-9))
-    assert not len(broken), f"{grid}\nrows {broken.tolist()} broken: {values[broken]} not in [{lower[broken]}, {upper[broken]}]"
+    assert not len(broken), f"{grid}\nrows {broken.tolist()}: {values[broken]} not in {lower[broken]}..{upper[broken]}"
     assert np.all(x <= sets.most), "a word more often than its tiles allow"
 
 
