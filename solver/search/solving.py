@@ -515,16 +515,28 @@ def _run_phases(
             break
         if status == layout.EXHAUSTED and run.root_complete():
             break  # the whole move space is searched: a wider pass finds nothing new
-        if best is None and not proof_tried:
+        small = base is None and len(tiles) <= WORD_SEARCH_UP_TO
+        if best is None and not proof_tried and max_nodes is None and small:
+            # Uncapped, the quick pass's failure starts the word search (in a thread of its own),
+            # then the proofs and the word sets run beside it: on the hands it is for, the narrow
+            # pass's 20,000 nodes took 0.1-0.2 s of a second and found little it does not.
+            proof_tried, words_run = True, _word_search_run(tiles, lexicon, min_length)
+            settled = _settle_uncapped(words_run, tiles, lexicon, min_length, deadline, counting_proof)
+            if settled is not None:
+                status_name, grid, decisions, proof = settled
+                return finish(status_name, grid, nodes + decisions, proof)
+        elif best is None and not proof_tried:
             # The quick pass found nothing: before the long one, try to prove there is nothing.
             proof_tried, proof = True, counting_proof()
             if proof:
                 return finish("no-grid", nodes=nodes, proof=proof)
-        elif best is None and base is None and phase is phases[1] and len(tiles) <= WORD_SEARCH_UP_TO:
-            # The narrow pass found nothing either: the complete word search settles most such
-            # hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
+        elif best is None and small and max_nodes is not None and phase is phases[1]:
+            # A bot's capped search, after its narrow pass: the complete word search settles most
+            # such hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
             words_run = _word_search_run(tiles, lexicon, min_length)
-            settled = _settle_by_words(words_run, tiles, lexicon, min_length, deadline, max_nodes, nodes)
+            now = search_clock()
+            end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
+            settled = _word_search_outcome(words_run, tiles, lexicon, min_length, end, _nodes_left(max_nodes, nodes))
             if settled is not None:
                 status_name, grid, decisions, proof = settled
                 return finish(status_name, grid, nodes + decisions, proof)
@@ -556,50 +568,96 @@ WORD_SEARCH_SHARE = 0.9  # of the time left, before the move model's full pass (
 WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.py)"
 
 
-# In an uncapped solve the word search first runs alone for WORD_SEARCH_FIRST of the time left
-# (most hands it settles take it under 50 ms), then the word sets (solver/search/wordsets.py)
-# for WORD_SETS_SHARE of what is left, then the word search again.
-WORD_SEARCH_FIRST = 0.1
-WORD_SETS_SHARE = 0.85
+# In an uncapped solve, once the quick pass has found nothing, the word search runs in a thread
+# of its own while this one tries the proofs, then the word sets (solver/search/wordsets.py),
+# until one settles the hand or WORD_SEARCH_SHARE of the time left is spent (the rest goes to
+# the move model's passes). The kernel and HiGHS release the GIL while they work, so on two
+# cores each runs at about full speed; a hand the word search settles at once waits only for
+# the proofs (tens of ms).
+BACKGROUND_SLICE = 0.02  # seconds: the background word search checks for a stop this often
 
 
-def _settle_by_words(
-    words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float, max_nodes: int | None, nodes: int
+def _settle_uncapped(
+    words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float, counting_proof: Callable[[], str]
 ) -> tuple | None:
-    """The word search (`words_run`), in an uncapped solve taking turns with the word sets:
-    (status, grid, decisions, proof) when one settles the hand, else None. A node-capped
-    search (a bot's) runs the word search alone: the word sets' integer programs are bounded
-    by time, and a capped search must be a pure function of its input."""
-    capped = max_nodes is not None
-    first_share = WORD_SEARCH_SHARE if capped else WORD_SEARCH_FIRST
-    status, grid, decisions = _run_word_search(
-        words_run, tiles, lexicon, min_length, deadline, first_share, _nodes_left(max_nodes, nodes)
-    )
-    if status == "timeout" and not capped:
-        status, grid, set_decisions = _run_word_sets(words_run, tiles, lexicon, min_length, deadline)
-        if status != "timeout":
-            return status, grid, decisions + set_decisions, WORD_SETS if status == "no-grid" else ""
-        status, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, deadline, WORD_SEARCH_SHARE)
-        decisions += set_decisions  # the word search's count is its total over both turns
+    """The proofs, the word search (`words_run`) and the word sets side by side: (status, grid,
+    decisions, proof) when one settles the hand, else None."""
+    now = search_clock()
+    end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
+    if words_run.declined:  # a vowel-rich hand: the move model's ground
+        proof = counting_proof()
+        return ("no-grid", None, 0, proof) if proof else None
+    background = _BackgroundWordSearch(words_run, tiles, lexicon, min_length, end)
+    try:
+        proof = counting_proof()
+        if proof:
+            return "no-grid", None, 0, proof
+        sets = _word_sets(words_run, tiles, lexicon, min_length, stop=lambda: background.outcome is not None)
+        while sets is not None and background.outcome is None and search_clock() < end:
+            status, grid = sets.step(end)
+            if status in ("solved", "no-grid"):
+                return status, grid, words_run.decisions + sets.decisions, WORD_SETS if status == "no-grid" else ""
+        background.wait(end)
+    finally:
+        background.stop()
+    return background.outcome
+
+
+class _BackgroundWordSearch:
+    """The word search resumed in a thread of its own, in slices of BACKGROUND_SLICE seconds
+    until `end`, a stop, or an outcome (`_word_search_outcome`'s, set once)."""
+
+    def __init__(self, words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, end: float):
+        self.outcome: tuple | None = None
+        self.error: BaseException | None = None
+        self._stopping = threading.Event()
+        arguments = (words_run, tiles, lexicon, min_length, end)
+        self._thread = threading.Thread(target=self._run, args=arguments, name="word-search", daemon=True)
+        self._thread.start()
+
+    def _run(self, words_run, tiles, lexicon, min_length, end) -> None:
+        try:
+            while not self._stopping.is_set() and search_clock() < end:
+                until = min(search_clock() + BACKGROUND_SLICE, end)
+                outcome = _word_search_outcome(words_run, tiles, lexicon, min_length, until, None)
+                if outcome is not None:
+                    self.outcome = outcome
+                    return
+        except BaseException as error:  # handed to the caller's thread by `stop`
+            self.error = error
+
+    def wait(self, until: float) -> None:
+        """Wait for an outcome, or until `until` (`search_clock` time)."""
+        self._thread.join(max(until - search_clock(), 0.0))
+
+    def stop(self) -> None:
+        """Stop the search (within a slice) and wait for it; re-raise what it raised."""
+        self._stopping.set()
+        self._thread.join()
+        if self.error is not None:
+            raise self.error
+
+
+def _word_search_outcome(words_run, tiles, lexicon, min_length, until: float, node_budget) -> tuple | None:
+    """The word search resumed until `until`: (status, grid, decisions, proof), or None when
+    it has not settled the hand."""
+    status, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, until, 1.0, node_budget)
     if status == "timeout":
         return None
     return status, grid, decisions, WORD_SEARCH if status == "no-grid" else ""
 
 
-def _run_word_sets(words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float) -> tuple:
-    """`solver.search.wordsets` on the word search's words, for WORD_SETS_SHARE of the time
-    left: (status, grid, decisions); 'timeout' without SciPy or for a hand the word search
-    declined (too many words: a vowel-rich hand)."""
-    if words_run.declined or words_run.empty:
-        return "timeout", None, 0
+def _word_sets(words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, stop) -> WordSets | None:
+    """`solver.search.wordsets` on the word search's words, or None without SciPy or when the
+    word search has no words (it settles such a hand at once)."""
+    if words_run.empty:
+        return None
     try:
         with one_time_setup():  # SciPy's first import: the process's cost, not the search's
             import scipy.optimize  # type: ignore[import-untyped]  # noqa: F401
     except ImportError:  # the integer programs are an extra: without SciPy, the word search alone
-        return "timeout", None, 0
-    now = search_clock()
-    sets = WordSets(tiles, lexicon, min_length, words_run.spelled)
-    return sets.run(now + max(deadline - now, 0.0) * WORD_SETS_SHARE)
+        return None
+    return WordSets(tiles, lexicon, min_length, words_run.spelled, stop)
 
 
 def _word_search_run(tiles: TileCounts, lexicon: Lexicon, min_length: int):

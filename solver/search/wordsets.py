@@ -61,6 +61,7 @@ VOWELS = (0, 4, 8, 14, 20, 24)  # A E I O U Y: a word's vowel content is its rol
 # (1 s each), this settled 4, as did the multiset's words alone (3) or vowel content alone (2).
 ROLES = ("vowels and length", "words")
 ROLE_DECISIONS = (150_000, None)
+SLICE = 0.02  # seconds: a restricted search checks `stop` this often
 CUT_LETTERS = 3  # simple-graph rows are tried for sets of up to this many crossing letters
 
 
@@ -78,8 +79,10 @@ class WordSets:
     """One hand's decomposition (module docstring), run in calls that stop at a deadline:
     `run` returns (status, grid or None, decisions): 'solved', 'no-grid' or 'timeout'."""
 
-    def __init__(self, tiles: TileCounts, lexicon, min_length: int, words: list[str]):
-        self.tiles, self.lexicon, self.min_length = tiles, lexicon, min_length
+    def __init__(self, tiles: TileCounts, lexicon, min_length: int, words: list[str], stop=lambda: False):
+        """`words`: the words the hand spells (upper case); `stop`: called between slices of
+        the restricted searches, True ends the step ('timeout')."""
+        self.tiles, self.lexicon, self.min_length, self.stop = tiles, lexicon, min_length, stop
         self.hand = tiles.counts.astype(np.int64)
         by_vector: dict[tuple, list[str]] = {}
         for word in words:
@@ -95,45 +98,74 @@ class WordSets:
         self.rows = _Rows()
         self.decisions = 0
         self.sets = 0  # restricted searches that ended without a grid
+        self.paused: tuple | None = None  # (set, search, decisions) of an uncapped search the deadline stopped
 
     def run(self, deadline: float) -> tuple:
-        if len(self.vectors) == 0:
-            return "no-grid", None, 0
-        while native.search_clock() < deadline:
-            multiset = self._next_multiset(deadline)
-            if multiset is None:
-                return "no-grid", None, self.decisions
-            if isinstance(multiset, str):
-                return "timeout", None, self.decisions
-            status, grid = self._lay_out(multiset, deadline)
-            if status != "no-grid":
+        """`step` until the hand is settled or the deadline passes."""
+        while True:
+            status, grid = self.step(deadline)
+            if status != "open":
                 return status, grid, self.decisions
-        return "timeout", None, self.decisions
+            if native.search_clock() >= deadline:
+                return "timeout", None, self.decisions
+
+    def step(self, deadline: float) -> tuple:
+        """One multiset: the program's next (or the one whose narrow search paused), laid out.
+        (status, grid): 'solved', 'no-grid', 'open' (this set holds no grid, others remain)
+        or 'timeout' (the deadline came first; the next step resumes a paused search)."""
+        if len(self.vectors) == 0:
+            return "no-grid", None
+        if self.paused is not None:
+            chosen, search, counted = self.paused
+            self.paused = None
+            return self._searched(chosen, search, counted, None, deadline)
+        multiset = self._next_multiset(deadline)
+        if multiset is None:
+            return "no-grid", None
+        if isinstance(multiset, str):
+            return "timeout", None
+        return self._lay_out(multiset, deadline)
 
     # -- level 2: the restricted word search ------------------------------------------
 
     def _lay_out(self, multiset: np.ndarray, deadline: float) -> tuple:
-        """Search the words of ever narrower sets holding `multiset` (vector indices); a set
-        searched to the end without a grid becomes a row. ('no-grid', None) then."""
-        from solver.core.grid import validate
+        """Search the words of ever narrower sets holding `multiset` (vector indices)."""
         from solver.search.wordsearch import WordSearch
 
         for role, decisions in zip(ROLES, ROLE_DECISIONS):
             chosen = self._widened(multiset, role)
             words = [word for index in chosen for word in self.spelled[index]]
             search = WordSearch(self.tiles, self.lexicon, self.min_length, spelled=words)
-            status, grid, used = search.run(deadline, decisions)
-            self.decisions += used
-            if status == "solved":
-                if validate(grid, self.lexicon, tiles=self.tiles, min_length=self.min_length).ok:
-                    return "solved", grid
-                return "timeout", None  # cannot happen unless the search is wrong: no claim made
-            if status == "no-grid":
-                self.rows.searched.append(chosen)
-                self.sets += 1
-                return "no-grid", None
-            if native.search_clock() >= deadline:
-                return "timeout", None
+            status, grid = self._searched(chosen, search, 0, decisions, deadline)
+            if status != "timeout" or native.search_clock() >= deadline or self.stop():
+                return status, grid
+        return "timeout", None
+
+    def _searched(self, chosen: np.ndarray, search, counted: int, decisions: int | None, deadline: float) -> tuple:
+        """Run a restricted `search` (`counted` of its decisions counted already) for up to
+        `decisions` more: a grid (validated) settles the hand, an end without one makes
+        `chosen` a row ('open'); an uncapped search stopped by the deadline is kept to resume."""
+        from solver.core.grid import validate
+
+        budget = None if decisions is None else counted + decisions
+        used = counted
+        while True:  # in slices, so that a `stop` (the caller's other search has settled the hand) is seen
+            before = used
+            status, grid, used = search.run(min(deadline, native.search_clock() + SLICE), budget)
+            spent = used == before or (budget is not None and used >= budget)  # (no progress: pool overflow)
+            if status != "timeout" or spent or native.search_clock() >= deadline or self.stop():
+                break
+        self.decisions += used - counted
+        if status == "solved":
+            if validate(grid, self.lexicon, tiles=self.tiles, min_length=self.min_length).ok:
+                return "solved", grid
+            return "timeout", None  # cannot happen unless the search is wrong: no claim made
+        if status == "no-grid":
+            self.rows.searched.append(chosen)
+            self.sets += 1
+            return "open", None
+        if decisions is None:
+            self.paused = (chosen, search, used)
         return "timeout", None
 
     def _widened(self, multiset: np.ndarray, role: str) -> np.ndarray:
