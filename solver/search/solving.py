@@ -476,72 +476,88 @@ def _run_phases(
     best_key: tuple = ()
     unbeatable = _unbeatable_key(tiles, lexicon, base, objective, min_length, max_nodes)
     nodes = 0
-    for phase in phases:
-        run = _Run(space, tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base)
-        if best is not None:
-            _tighten_bounds(run, objective, best)
-        status = layout.PAUSED
-        slice_nodes = 8  # small first: a node of a big hand can take milliseconds
-        while search_clock() < deadline:
-            slice_started = search_clock()
-            nodes_before = run.nodes
-            # Node caps are met exactly, so a capped search is a pure function of its input.
-            for cap in (phase.node_limit, None if max_nodes is None else max_nodes - nodes):
-                if cap is not None:
-                    slice_nodes = max(1, min(slice_nodes, cap - run.nodes))
-            status = run.step(slice_nodes)
-            if status == layout.SOLVED:
-                grid = run.grid()
-                if objective == "any":  # the first grid is the answer: no key to compute
-                    best = grid
+    stage: _WordStage | None = None  # uncapped hands of up to 21 tiles: the word search beside the passes
+    try:
+        for phase in phases:
+            run = _Run(space, tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base)
+            if best is not None:
+                _tighten_bounds(run, objective, best)
+            status = layout.PAUSED
+            slice_nodes = 8  # small first: a node of a big hand can take milliseconds
+            node_limit = phase.node_limit
+            if stage is not None and node_limit is not None:
+                node_limit = min(node_limit, NARROW_BESIDE_WORD_SEARCH)
+            while search_clock() < deadline:
+                slice_started = search_clock()
+                nodes_before = run.nodes
+                if stage is not None and stage.settled_meanwhile():
                     break
-                key = objective_key(objective, grid)
-                if best is None or key < best_key:
-                    best, best_key = grid, key
-                    _tighten_bounds(run, objective, grid)
-                    if on_better is not None:
-                        on_better(finish("solved", grid, nodes + run.nodes))
-                    if key == unbeatable:  # the time left would find nothing better
-                        return finish("solved", grid, nodes + run.nodes)
-            elif status == layout.EXHAUSTED:
+                # Node caps are met exactly, so a capped search is a pure function of its input.
+                for cap in (node_limit, None if max_nodes is None else max_nodes - nodes):
+                    if cap is not None:
+                        slice_nodes = max(1, min(slice_nodes, cap - run.nodes))
+                status = run.step(slice_nodes)
+                if status == layout.SOLVED:
+                    grid = run.grid()
+                    if objective == "any":  # the first grid is the answer: no key to compute
+                        best = grid
+                        break
+                    key = objective_key(objective, grid)
+                    if best is None or key < best_key:
+                        best, best_key = grid, key
+                        _tighten_bounds(run, objective, grid)
+                        if on_better is not None:
+                            on_better(finish("solved", grid, nodes + run.nodes))
+                        if key == unbeatable:  # the time left would find nothing better
+                            return finish("solved", grid, nodes + run.nodes)
+                elif status == layout.EXHAUSTED:
+                    break
+                if node_limit is not None and run.nodes >= node_limit:
+                    break
+                if max_nodes is not None and nodes + run.nodes >= max_nodes:
+                    break
+                slice_nodes = _next_slice(slice_nodes, run.nodes - nodes_before, slice_started, deadline)
+            nodes += run.nodes
+            if best is not None and objective == "any":
                 break
-            if phase.node_limit is not None and run.nodes >= phase.node_limit:
-                break
-            if max_nodes is not None and nodes + run.nodes >= max_nodes:
-                break
-            slice_nodes = _next_slice(slice_nodes, run.nodes - nodes_before, slice_started, deadline)
-        nodes += run.nodes
-        if best is not None and objective == "any":
-            break
-        if status == layout.EXHAUSTED and run.root_complete():
-            break  # the whole move space is searched: a wider pass finds nothing new
-        small = base is None and len(tiles) <= WORD_SEARCH_UP_TO
-        if best is None and not proof_tried and max_nodes is None and small:
-            # Uncapped, the quick pass's failure starts the word search (in a thread of its own),
-            # then the proofs and the word sets run beside it: on the hands it is for, the narrow
-            # pass's 20,000 nodes took 0.1-0.2 s of a second and found little it does not.
-            proof_tried, words_run = True, _word_search_run(tiles, lexicon, min_length)
-            settled = _settle_uncapped(words_run, tiles, lexicon, min_length, deadline, counting_proof)
+            if status == layout.EXHAUSTED and run.root_complete():
+                break  # the whole move space is searched: a wider pass finds nothing new
+            small = base is None and len(tiles) <= WORD_SEARCH_UP_TO
+            if best is None and not proof_tried and max_nodes is None and small:
+                # Uncapped, the quick pass's failure starts the word search in a thread of its own;
+                # the proofs, a short narrow pass and the word sets run beside it (_WordStage).
+                proof_tried, words_run = True, _word_search_run(tiles, lexicon, min_length)
+                stage = _WordStage(words_run, tiles, lexicon, min_length, deadline)
+                settled = stage.start(counting_proof)
+            elif best is not None or stage is None or phase is not phases[1]:
+                settled = None
+            else:
+                settled = stage.finish()
             if settled is not None:
                 status_name, grid, decisions, proof = settled
                 return finish(status_name, grid, nodes + decisions, proof)
-        elif best is None and not proof_tried:
-            # The quick pass found nothing: before the long one, try to prove there is nothing.
-            proof_tried, proof = True, counting_proof()
-            if proof:
-                return finish("no-grid", nodes=nodes, proof=proof)
-        elif best is None and small and max_nodes is not None and phase is phases[1]:
-            # A bot's capped search, after its narrow pass: the complete word search settles most
-            # such hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
-            words_run = _word_search_run(tiles, lexicon, min_length)
-            now = search_clock()
-            end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
-            settled = _word_search_outcome(words_run, tiles, lexicon, min_length, end, _nodes_left(max_nodes, nodes))
-            if settled is not None:
-                status_name, grid, decisions, proof = settled
-                return finish(status_name, grid, nodes + decisions, proof)
-        if search_clock() >= deadline or (max_nodes is not None and nodes >= max_nodes):
-            break
+            if best is None and not proof_tried:
+                # The quick pass found nothing: before the long one, try to prove there is nothing.
+                proof_tried, proof = True, counting_proof()
+                if proof:
+                    return finish("no-grid", nodes=nodes, proof=proof)
+            elif best is None and small and max_nodes is not None and phase is phases[1]:
+                # A bot's capped search, after its narrow pass: the complete word search settles most
+                # such hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
+                words_run = _word_search_run(tiles, lexicon, min_length)
+                now = search_clock()
+                end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
+                settled = _word_search_outcome(
+                    words_run, tiles, lexicon, min_length, end, _nodes_left(max_nodes, nodes)
+                )
+                if settled is not None:
+                    status_name, grid, decisions, proof = settled
+                    return finish(status_name, grid, nodes + decisions, proof)
+            if search_clock() >= deadline or (max_nodes is not None and nodes >= max_nodes):
+                break
+    finally:
+        if stage is not None:
+            stage.stop()
     if best is not None:
         return finish("solved", best, nodes)
     if status == layout.EXHAUSTED and run.root_complete():
@@ -568,39 +584,61 @@ WORD_SEARCH_SHARE = 0.9  # of the time left, before the move model's full pass (
 WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.py)"
 
 
-# In an uncapped solve, once the quick pass has found nothing, the word search runs in a thread
-# of its own while this one tries the proofs, then the word sets (solver/search/wordsets.py),
-# until one settles the hand or WORD_SEARCH_SHARE of the time left is spent (the rest goes to
-# the move model's passes). The kernel and HiGHS release the GIL while they work, so on two
-# cores each runs at about full speed; a hand the word search settles at once waits only for
-# the proofs (tens of ms).
+# In an uncapped solve, once the quick pass has found nothing on a hand of up to 21 tiles, the
+# word search runs in a thread of its own while this one tries the proofs, a narrow pass of at
+# most NARROW_BESIDE_WORD_SEARCH nodes (it finds some vowel-poor grids in tens of ms), then the
+# word sets (solver/search/wordsets.py), until one settles the hand or WORD_SEARCH_SHARE of the
+# time left is spent (the rest goes to the move model's complete pass). The kernels and HiGHS
+# release the GIL while they work, so on two cores both sides run at about full speed.
+NARROW_BESIDE_WORD_SEARCH = 5_000
 BACKGROUND_SLICE = 0.02  # seconds: the background word search checks for a stop this often
 
 
-def _settle_uncapped(
-    words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float, counting_proof: Callable[[], str]
-) -> tuple | None:
-    """The proofs, the word search (`words_run`) and the word sets side by side: (status, grid,
-    decisions, proof) when one settles the hand, else None."""
-    now = search_clock()
-    end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
-    if words_run.declined:  # a vowel-rich hand: the move model's ground
+class _WordStage:
+    """The word search in the background and the work beside it (the comment above)."""
+
+    def __init__(self, words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float):
+        self.words_run, self.tiles, self.lexicon, self.min_length = words_run, tiles, lexicon, min_length
+        now = search_clock()
+        self.end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
+        self.background = None if words_run.declined else _BackgroundWordSearch(words_run, *self._args())
+
+    def _args(self) -> tuple:
+        return self.tiles, self.lexicon, self.min_length, self.end
+
+    def start(self, counting_proof: Callable[[], str]) -> tuple | None:
+        """The proofs, beside the word search: (status, grid, decisions, proof) or None."""
         proof = counting_proof()
-        return ("no-grid", None, 0, proof) if proof else None
-    background = _BackgroundWordSearch(words_run, tiles, lexicon, min_length, end)
-    try:
-        proof = counting_proof()
-        if proof:
-            return "no-grid", None, 0, proof
-        sets = _word_sets(words_run, tiles, lexicon, min_length, stop=lambda: background.outcome is not None)
-        while sets is not None and background.outcome is None and search_clock() < end:
-            status, grid = sets.step(end)
-            if status in ("solved", "no-grid"):
-                return status, grid, words_run.decisions + sets.decisions, WORD_SETS if status == "no-grid" else ""
-        background.wait(end)
-    finally:
-        background.stop()
-    return background.outcome
+        return ("no-grid", None, 0, proof) if proof else self.settled_meanwhile()
+
+    def settled_meanwhile(self) -> tuple | None:
+        return None if self.background is None else self.background.outcome
+
+    def finish(self) -> tuple | None:
+        """The word sets beside the word search, until one settles the hand (its outcome) or
+        the stage's time is spent (None); the word search is stopped either way."""
+        background = self.background
+        if background is None:  # a vowel-rich hand the word search declined: the move model's ground
+            return None
+        stop = lambda: background.outcome is not None  # noqa: E731
+        sets = _word_sets(self.words_run, self.tiles, self.lexicon, self.min_length, stop)
+        try:
+            while sets is not None and background.outcome is None and search_clock() < self.end:
+                status, grid = sets.step(self.end)
+                if status in ("solved", "no-grid"):
+                    decisions = self.words_run.decisions + sets.decisions
+                    return status, grid, decisions, WORD_SETS if status == "no-grid" else ""
+            background.wait(self.end)
+        finally:
+            self.stop()
+        if background.outcome is None:
+            return None
+        status, grid, decisions, proof = background.outcome
+        return status, grid, decisions + (0 if sets is None else sets.decisions), proof
+
+    def stop(self) -> None:
+        if self.background is not None:
+            self.background.stop()
 
 
 class _BackgroundWordSearch:
@@ -634,8 +672,9 @@ class _BackgroundWordSearch:
         """Stop the search (within a slice) and wait for it; re-raise what it raised."""
         self._stopping.set()
         self._thread.join()
-        if self.error is not None:
-            raise self.error
+        error, self.error = self.error, None
+        if error is not None:
+            raise error
 
 
 def _word_search_outcome(words_run, tiles, lexicon, min_length, until: float, node_budget) -> tuple | None:
