@@ -328,6 +328,9 @@ def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
         if (id(lexicon), "solve") not in _WARM:
             _WARM.add((id(lexicon), "solve"))
             solve("CATMAP", lexicon, time_limit=600.0)
+            # The word search's kernel too: a hard hand's first reaches it in a thread beside
+            # the proofs, where loading it from numba's cache took 0.2 s of the hand's clock.
+            _word_search_run(TileCounts.from_letters("CATS"), lexicon, 2).run(search_clock() + 600.0)
         if include_extend and (id(lexicon), "extend") not in _WARM:
             _WARM.add((id(lexicon), "extend"))
             extend(Grid.from_rows(["AT"]), "C", lexicon, time_limit=600.0)
@@ -591,7 +594,10 @@ WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.p
 # time left is spent (the rest goes to the move model's complete pass). The kernels and HiGHS
 # release the GIL while they work, so on two cores both sides run at about full speed.
 NARROW_BESIDE_WORD_SEARCH = 5_000
-BACKGROUND_SLICE = 0.02  # seconds: the background word search checks for a stop this often
+# Decisions (about 3-15 ms) between the background word search's checks for a stop; counted,
+# not timed: the clock leaves out once-a-process set-up (SciPy's import), so a timed slice that
+# straddles one runs that much longer.
+BACKGROUND_SLICE = 5_000
 
 
 class _WordStage:
@@ -642,7 +648,7 @@ class _WordStage:
 
 
 class _BackgroundWordSearch:
-    """The word search resumed in a thread of its own, in slices of BACKGROUND_SLICE seconds
+    """The word search resumed in a thread of its own, in slices of BACKGROUND_SLICE decisions
     until `end`, a stop, or an outcome (`_word_search_outcome`'s, set once)."""
 
     def __init__(self, words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, end: float):
@@ -656,8 +662,7 @@ class _BackgroundWordSearch:
     def _run(self, words_run, tiles, lexicon, min_length, end) -> None:
         try:
             while not self._stopping.is_set() and search_clock() < end:
-                until = min(search_clock() + BACKGROUND_SLICE, end)
-                outcome = _word_search_outcome(words_run, tiles, lexicon, min_length, until, None)
+                outcome = _word_search_outcome(words_run, tiles, lexicon, min_length, end, BACKGROUND_SLICE)
                 if outcome is not None:
                     self.outcome = outcome
                     return

@@ -11,6 +11,7 @@ integer program must hold for every valid grid, and its answers must be the orac
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 
 import numpy as np
@@ -148,3 +149,17 @@ def test_a_node_capped_search_never_runs_the_word_sets(en, monkeypatch):
     monkeypatch.setattr(WordSets, "run", refuse)
     result = solve("BCDDEGLNNNNRRRRSSSTTY", en, time_limit=10.0, max_nodes=20_000)
     assert result.status in ("timeout", "no-grid")
+
+
+def test_the_background_word_search_ends_with_the_solve(en):
+    """An uncapped solve runs the word search in a thread beside the proofs and the word sets;
+    whichever settles the hand (or the deadline), no thread outlives the call."""
+    for letters, limit in (
+        ("BCDDEGLNNNNRRRRSSSTTY", 10.0),
+        ("AABDDDFHLLNNPPRRSTTTV", 0.3),
+        ("BDIINNRRRRRRSSTTTTTTT", 10.0),
+    ):
+        result = solve(letters, en, time_limit=limit)
+        if result.grid is not None:
+            assert validate(result.grid, en, tiles=TileCounts.from_letters(letters)).ok
+        assert not [thread for thread in threading.enumerate() if thread.name == "word-search"], letters
