@@ -532,10 +532,11 @@ def _run_phases(
                 proof_tried, words_run = True, _word_search_run(tiles, lexicon, min_length)
                 stage = _WordStage(words_run, tiles, lexicon, min_length, deadline)
                 settled = stage.start(counting_proof)
-            elif best is not None or stage is None or phase is not phases[1]:
-                settled = None
+            elif stage is not None and phase is phases[1]:
+                settled = stage.finish() if best is None else None
+                stage.stop()  # a grid to improve on (the other objectives): the passes go on alone
             else:
-                settled = stage.finish()
+                settled = None
             if settled is not None:
                 status_name, grid, decisions, proof = settled
                 return finish(status_name, grid, nodes + decisions, proof)
@@ -643,6 +644,7 @@ class _WordStage:
         return status, grid, decisions + (0 if sets is None else sets.decisions), proof
 
     def stop(self) -> None:
+        """Stop the word search (again: harmless)."""
         if self.background is not None:
             self.background.stop()
 

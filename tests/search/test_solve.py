@@ -43,6 +43,8 @@ from solver.search.solving import (
     SearchPlan,
     solve,
 )
+from solver.search.wordsearch import word_search_grid
+from solver.search.wordsets import WORD_SETS
 
 STATUSES = ("solved", "no-grid", "exhausted", "timeout")
 # Seconds a call may overrun its time limit here: generous, because a loaded 2-core CI machine can
@@ -99,6 +101,11 @@ def assert_no_grid_claim(result, hand, lexicon, min_length: int = 2) -> None:
         assert crossing_claim_holds(hand, lexicon, min_length, result.proof) is not False, f"{hand.letters()}"
     elif result.proof == WORD_SEARCH:
         pass  # a complete search (tests/search/test_wordsearch.py); the oracle below re-checks small hands
+    elif result.proof == WORD_SETS:
+        # Tested row by row in tests/search/test_wordsets.py; here the whole word search, which
+        # shares none of its program, must not find a grid either (when it ends within 2 s).
+        status, grid, _ = word_search_grid(hand, lexicon, min_length, time.perf_counter() + 2.0)
+        assert status != "solved", f"{hand.letters()}: word sets proved no-grid, yet the word search laid:\n{grid}"
     else:
         pytest.fail(f"{hand.letters()}: unrecognised no-grid proof {result.proof!r}")
     if len(hand) <= REFERENCE_UP_TO:

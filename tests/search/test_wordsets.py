@@ -80,6 +80,7 @@ def test_hand_made_grids_satisfy_every_row(en, rows):
     assert_rows_hold(sets_for(hand, en), grid)
 
 
+@pytest.mark.slow  # 3 s; quick counterpart: test_hand_made_grids_satisfy_every_row
 def test_the_solvers_grids_satisfy_every_row(en, make_rng):
     """Grids of 8-21 tiles, vowel-rich and vowel-poor (the solver's own, validated)."""
     rng = make_rng(3601)
