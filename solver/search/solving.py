@@ -608,10 +608,9 @@ class _WordStage:
         self.words_run, self.tiles, self.lexicon, self.min_length = words_run, tiles, lexicon, min_length
         now = search_clock()
         self.end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
-        self.background = None if words_run.declined else _BackgroundWordSearch(words_run, *self._args())
-
-    def _args(self) -> tuple:
-        return self.tiles, self.lexicon, self.min_length, self.end
+        self.background = None
+        if not words_run.declined:
+            self.background = _BackgroundWordSearch(words_run, tiles, lexicon, min_length, self.end)
 
     def start(self, counting_proof: Callable[[], str]) -> tuple | None:
         """The proofs, beside the word search: (status, grid, decisions, proof) or None."""

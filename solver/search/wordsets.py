@@ -136,10 +136,12 @@ class WordSets:
 
         for role, decisions in zip(ROLES, ROLE_DECISIONS):
             chosen = self._widened(multiset, role)
+            if len(chosen) == len(multiset):  # no wider than the multiset's own words: search them to the end
+                decisions = None
             words = [word for index in chosen for word in self.spelled[index]]
             search = WordSearch(self.tiles, self.lexicon, self.min_length, spelled=words)
             status, grid = self._searched(chosen, search, 0, decisions, deadline)
-            if status != "timeout" or native.search_clock() >= deadline or self.stop():
+            if status != "timeout" or decisions is None or native.search_clock() >= deadline or self.stop():
                 return status, grid
         return "timeout", None
 
