@@ -99,7 +99,7 @@ WORD_SEARCH_STATE = Bundle(
 SPELLED_WORDS = Bundle(
     "SpelledWords",
     "wordsearch",
-    _arrays("i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8", writable=True),
+    _arrays("i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8", "i8", "i8", writable=True),
 )
 ENTRIES: dict[str, tuple[str, tuple]] = {
     "search": ("void", (WORKSPACE, GRAPH, ORDERING)),

@@ -124,7 +124,24 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
         together,
         hosts,
         hard_order,
+        *_rest_masks(letters, [len(word) for word in words], flat),
     )
+
+
+def _rest_masks(letters: np.ndarray, lengths: list[int], flat: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """`SpelledWords.occ_rest` and `occ_rest_twice`: per occurrence (word k, offset), the letters
+    of the word but that one, and those of them it holds twice or more, one bit each."""
+    if not flat:
+        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    tally = np.zeros((len(letters), 26), dtype=np.int64)
+    inside = np.arange(letters.shape[1]) < np.array(lengths)[:, None]
+    np.add.at(tally, (np.nonzero(inside)[0], letters[inside]), 1)
+    word_of, offset_of = np.array(flat, dtype=np.int64).T
+    others = tally[word_of]
+    others[np.arange(len(flat)), letters[word_of, offset_of]] -= 1
+    bits = np.int64(1) << np.arange(26, dtype=np.int64)
+    rest, twice = (others > 0) @ bits, (others > 1) @ bits
+    return rest, twice
 
 
 def new_search(counts: np.ndarray) -> kernel.WordSearchState:

@@ -17,7 +17,7 @@ from solver.core.tiles import ALPHABET, ENGLISH, TileCounts, draw
 from solver.search import solving
 from solver.search.exact import exact_grid
 from solver.search.reference import exhaustive_grid_exists
-from solver.search.wordsearch import WordSearch, carriers, new_search, word_search_grid
+from solver.search.wordsearch import WordSearch, carriers, new_search, word_arrays, word_search_grid
 
 
 def settle(hand: TileCounts, lexicon, min_length: int = 2):
@@ -102,6 +102,17 @@ def test_carriers_hit_every_word():
     words = ["NTH", "QI", "SH", "TUX"]
     chosen = carriers(words, set("HINQSTUX"))
     assert {"I", "U"} <= chosen and all(chosen.intersection(word) for word in words)
+
+
+def test_the_quick_fit_test_knows_each_occurrences_other_letters():
+    """`occ_rest` / `occ_rest_twice` (the kernel rejects a candidate whose other letters neither
+    the hand nor its line holds) hold exactly the letters of the word but that occurrence."""
+    words = ["NTH", "QI", "ANNA", "TRANQ", "EEL"]
+    arrays = word_arrays(words, set("AEHILNQRT"))
+    for at, (k, offset) in enumerate(zip(arrays.occ_word.tolist(), arrays.occ_offset.tolist())):
+        others = words[k][:offset] + words[k][offset + 1 :]
+        assert arrays.occ_rest[at] == sum(1 << ALPHABET.index(ch) for ch in set(others))
+        assert arrays.occ_rest_twice[at] == sum(1 << ALPHABET.index(ch) for ch in set(others) if others.count(ch) > 1)
 
 
 def test_the_budget_is_kept(en):

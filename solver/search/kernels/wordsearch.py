@@ -49,6 +49,8 @@ class SpelledWords(NamedTuple):
     together: np.ndarray  # int64[26]: letters some word holds beside letter l (bit l: l twice)
     hosts: np.ndarray  # int64[26]: carrier letters one of which every word holding l holds
     hard_order: np.ndarray  # int64[26]: non-carrier letters, in fewest words first
+    occ_rest: np.ndarray  # int64[occurrences]: the word's letters but the one occurrence, one bit each ...
+    occ_rest_twice: np.ndarray  # ... and those it still holds twice or more (the fit's quick test)
 
 
 class WordSearchState(NamedTuple):
@@ -231,26 +233,61 @@ def _ws_exclusive_tiles_hosted(s, words) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, present) -> bool:
+def _ws_reach(s, side, cell, direction) -> tuple:
+    """Cells before and after `cell` along `direction` that a word through it may cover (not
+    blocked, on the board and, across, in its row), and the letters of the tiles among them
+    (one bit each): what `_ws_add_item`'s quick test needs."""
+    step = 1 if direction == 0 else side
+    area, row = side * side, cell // side
+    line = 0
+    reach = np.zeros(2, dtype=np.int64)
+    for way in range(2):
+        p = cell
+        while True:
+            p = p - step if way == 0 else p + step
+            if p < 0 or p >= area or (direction == 0 and p // side != row) or s.blocked[p] != 0:
+                break
+            reach[way] += 1
+            if s.board[p] != 0:
+                line |= 1 << (s.board[p] - 1)
+    return reach[0], reach[1], line
+
+
+@njit(cache=True, nogil=True)
+def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, present, in_hand) -> bool:
     """Append (cell, direction) to depth's items with those of its candidate options that
     fit now: pool[first:last] when `from_pool`, else occurrences first..last-1. False when it
-    has no option at all, or the pool is full (then WS_OVERFLOW is set)."""
+    has no option at all, or the pool is full (then WS_OVERFLOW is set). `in_hand`: the letters
+    the hand holds one of (bits 0-25) and two or more of (bits 26-51)."""
     k = s.items[depth]
     top = s.pool_top[depth]
     board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
     word_letters, word_length, occ_word, mask, pool = words.letters, words.length, words.occ_word, words.mask, s.pool
-    occ_offset = words.occ_offset
+    occ_offset, occ_rest, occ_rest_twice = words.occ_offset, words.occ_rest, words.occ_rest_twice
     step = 1 if direction == 0 else side
     area, row = side * side, cell // side
     s.item_cell[depth, k], s.item_dir[depth, k], s.item_start[depth, k] = cell, direction, top
+    # The quick test, before the fit cell by cell (most candidates fail it: the hand has run
+    # out of a letter they need): a word's cells lie within the reach, and each letter it needs
+    # besides the one on `cell` comes from the hand or from a tile on the line (twice: the hand
+    # holds two, or a tile helps).
+    room_before, room_after, line = _ws_reach(s, side, cell, direction)
+    once = (in_hand & 0x3FFFFFF) | line
+    twice = (in_hand >> 26) | line
     for i in range(first, last):
         at = pool[i] if from_pool else i
-        if mask[occ_word[at]] & ~present:
+        kw, offset = occ_word[at], occ_offset[at]
+        length = word_length[kw]
+        if (
+            mask[kw] & ~present
+            or occ_rest[at] & ~once
+            or occ_rest_twice[at] & ~twice
+            or offset > room_before
+            or length - 1 - offset > room_after
+        ):
             continue
         # Whether word kw fits with its letter `offset` on `cell` (see `solver.search.wordsearch`),
         # written out here: a call per candidate cost more than the check itself.
-        kw, offset = occ_word[at], occ_offset[at]
-        length = word_length[kw]
         start = cell - offset * step
         before, after = start - step, start + length * step
         if before < 0 or after >= area or board[before] != 0 or board[after] != 0:
@@ -298,9 +335,13 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
     s.items[nxt] = 0
     s.pool_top[nxt] = s.pool_top[depth]
     present = 0
+    in_hand = 0
     for letter in range(26):
         if s.hand[letter] > 0:
             present |= 1 << letter
+            in_hand |= 1 << letter
+        if s.hand[letter] > 1:
+            in_hand |= 1 << (26 + letter)
     for t in range(s.state[WS_TILES]):
         present |= 1 << (s.board[s.tiles[t]] - 1)
     for k in range(s.items[depth]):
@@ -309,7 +350,7 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
             continue
         first = s.item_start[depth, k]
         if not _ws_add_item(
-            s, words, side, nxt, cell, direction, first, first + s.item_count[depth, k], True, need, present
+            s, words, side, nxt, cell, direction, first, first + s.item_count[depth, k], True, need, present, in_hand
         ):
             return False
     for t in range(tiles_before, s.state[WS_TILES]):
@@ -317,7 +358,7 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
         direction = 0 if s.status[cell, 0] == WS_OPEN else 1
         letter = s.board[cell] - 1
         first, last = words.occ_start[letter], words.occ_start[letter + 1]
-        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, False, need, present):
+        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, False, need, present, in_hand):
             return False
     return True
 
