@@ -93,13 +93,14 @@ WORD_SEARCH_STATE = Bundle(
     _arrays(
         "i8", "i8", "i8/2", "i8", "i8", "i8", "i8/2",  # board .. undo
         "i8/2", "i8/2", "i8/2", "i8/2", "i8/2", "i8", "i8", "i8", "i8/2", "i8", "i8", "i8",  # item_cell .. mark
+        "f8/2", "f8",  # item_share, rho_now
         writable=True,
     ),
 )  # fmt: skip
 SPELLED_WORDS = Bundle(
     "SpelledWords",
     "wordsearch",
-    _arrays("i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8", "i8", "i8", writable=True),
+    _arrays("i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8/2", writable=True),
 )
 ENTRIES: dict[str, tuple[str, tuple]] = {
     "search": ("void", (WORKSPACE, GRAPH, ORDERING)),

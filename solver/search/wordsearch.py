@@ -13,7 +13,8 @@ valid grid a tile of that letter is in an across word or in a down one, and the 
 grid is valid too. Any root gives a complete search, but how long it takes depends on the
 root by orders of magnitude (CDDFGIJMNNNOQTTTTUVWY: 2.2 s from Q, 0.1 s from J), so
 `WordSearch` runs ROOTS searches side by side, from the hand's hardest letters (those in
-fewest words), in turns; the first to end settles the hand.
+fewest words), in turns (more of them to the one whose tree looks nearest its end); the
+first to end settles the hand.
 
 Then, as long as some (tile, direction) is open, it takes the one with the fewest options
 and branches on them: the tile is single that way, or it is letter i of word w laid that
@@ -32,7 +33,14 @@ What it prunes, each a property of every valid grid reachable from the state:
   every word laid from now on uses at least one of these, and lays at most length - 1 new
   tiles: share them among the carriers it holds, and a use of carrier c gets at most rho[c]
   (the most (length - 1) / carriers of a word holding c). So the tiles left must not exceed
-  the sum of rho over the carrier uses left;
+  the sum of rho over the carrier uses left. Tightened twice, each still a bound: a word laid
+  from now on lays new tiles only from the hand left, so rho[c] shrinks to the most
+  min(length - 1, tiles the hand left supplies of its letters) / carriers over the words
+  holding c (none that needs a letter neither the hand nor the board holds): `rho_now`;
+  and a word through a carrier tile on the board is one of the options of that tile's open
+  item, which only lose options deeper down, so that use gets at most the most new tiles per
+  carrier of the item's options (`item_share`). Together they halve the decisions on the
+  vowel-poor 21-tile hands that took seconds;
 - exclusive tiles: tiles of the hand no word holds two of each need a word of their own, and
   that word a use of a carrier that every word holding the tile's letter holds one of (its
   hosts): the uses left must match them (Hall's condition, by augmenting paths).
@@ -84,11 +92,13 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
     occ_start[1:] = np.cumsum([len(per_letter) for per_letter in occurrences])
     carrier_set = carriers(words, hand_letters)
     carrier = np.array([1 if chr(65 + code) in carrier_set else 0 for code in range(26)], dtype=np.int64)
+    share = np.array([(len(word) - 1) / sum(ch in carrier_set for ch in word) for word in words] or [0.0])
     rho = np.zeros(26, dtype=np.float64)
-    for word in words:
-        share = (len(word) - 1) / sum(ch in carrier_set for ch in word)
-        for ch in set(word).intersection(carrier_set):
-            rho[ord(ch) - 65] = max(rho[ord(ch) - 65], share)
+    by_share: list[list[int]] = [[] for _ in range(26)]
+    for k in np.argsort(-share[: len(words)], kind="stable").tolist():
+        for ch in set(words[k]).intersection(carrier_set):
+            rho[ord(ch) - 65] = max(rho[ord(ch) - 65], share[k])
+            by_share[ord(ch) - 65].append(k)
     together = np.zeros(26, dtype=np.int64)
     for word in words:
         bits = sum(1 << (ord(ch) - 65) for ch in set(word))
@@ -125,7 +135,20 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
         hosts,
         hard_order,
         *_rest_masks(letters, [len(word) for word in words], flat),
+        share,
+        np.array([k for per_letter in by_share for k in per_letter] or [0], dtype=np.int64),
+        np.concatenate([[0], np.cumsum([len(per_letter) for per_letter in by_share])]).astype(np.int64),
+        _tally(words, longest),
     )
+
+
+def _tally(words: list[str], longest: int) -> np.ndarray:
+    """`SpelledWords.tally`: each word's distinct letters as code * 32 + count, then -1."""
+    tally = np.full((max(len(words), 1), longest), -1, dtype=np.int64)
+    for k, word in enumerate(words):
+        distinct = sorted(set(word))
+        tally[k, : len(distinct)] = [(ord(ch) - 65) * 32 + word.count(ch) for ch in distinct]
+    return tally
 
 
 def _rest_masks(letters: np.ndarray, lengths: list[int], flat: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -173,10 +196,12 @@ def new_search(counts: np.ndarray) -> kernel.WordSearchState:
         np.zeros(depths, dtype=np.int64),
         np.zeros(kernel.WS_POOL, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
-        np.zeros((6, 4 * n + 8), dtype=np.int64),
+        np.zeros((7, max(4 * n + 8, 26)), dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
+        np.zeros((depths, items), dtype=np.float64),
+        np.zeros(26, dtype=np.float64),
     )
 
 
@@ -188,9 +213,16 @@ def hardest_letters(words: kernel.SpelledWords, counts: np.ndarray, count: int) 
 
 
 ROOTS = 3  # searches run side by side, each from another of the hardest letters (module docstring)
-# Decisions a turn: a few ms (about 1 us each). Fixed, so the searches' turns, and so the
-# decisions counted when one ends, do not depend on the clock.
+# Decisions a turn: a few ms (about 1.5 us each). Fixed, and turns are given by decisions and
+# the searches' states alone, so the decisions counted when one ends do not depend on the clock.
 TURN_NODES = 2_000
+# Which search gets the next turn: each in turn for the first WARM_TURNS rounds, then the one
+# whose tree looks nearest its end (`_turns_left`), but never fewer than 1 in FAIR_SHARE turns
+# each (an estimate can be wrong by orders of magnitude). On issue 36's vowel-poor hands the
+# fastest root is 3-4x faster than the next, and this took the word search's time from 1.1-1.3 s
+# to 0.4-0.5 s on three of them.
+WARM_TURNS = 4
+FAIR_SHARE = 16
 
 
 MAX_WORDS = 3_000  # a hand that spells more words is declined (see WordSearch)
@@ -232,7 +264,7 @@ class WordSearch:
         self.roots = hardest_letters(self.words, self.counts, ROOTS) if self.counts.any() else [0]
         self.searches = [new_search(self.counts) for _ in self.roots]
         self.overflowed = [False] * len(self.roots)
-        self.turn = 0
+        self.turns = [0] * len(self.roots)  # turns each search has had
         self.search, self.hard = self.searches[0], self.roots[0]
 
     @property
@@ -245,10 +277,8 @@ class WordSearch:
         if self.empty:
             return "no-grid", None, 0
         while not all(self.overflowed):
-            index = self.turn
-            self.turn = (self.turn + 1) % len(self.searches)
-            if self.overflowed[index]:
-                continue
+            index = self._next_turn()
+            self.turns[index] += 1
             nodes = TURN_NODES if node_budget is None else max(1, min(TURN_NODES, node_budget - self.decisions))
             search = self.searches[index]
             status = kernel.word_search(search, self.words, self.roots[index], nodes)
@@ -260,6 +290,34 @@ class WordSearch:
             if search_clock() >= deadline or (node_budget is not None and self.decisions >= node_budget):
                 return "timeout", None, self.decisions
         return "timeout", None, self.decisions
+
+
+    def _next_turn(self) -> int:
+        """The search that gets the next turn (see WARM_TURNS)."""
+        live = [index for index, overflowed in enumerate(self.overflowed) if not overflowed]
+        done = sum(self.turns)
+        if done < WARM_TURNS * len(self.searches):
+            return live[done % len(live)]
+        starved = [index for index in live if self.turns[index] * FAIR_SHARE < done]
+        if starved:
+            return starved[0]
+        return min(live, key=lambda index: _turns_left(self.searches[index]))
+
+
+def _turns_left(search: kernel.WordSearchState) -> float:
+    """Decisions a search still needs, estimated from its share of the tree done so far: at each
+    depth of the decision stack the options tried before the current one are done, each worth
+    1 / options of its parent's share (so an unbalanced tree fools it, hence FAIR_SHARE)."""
+    done, width = 0.0, 1.0
+    for depth in range(int(search.state[kernel.WS_DEPTH]) + 1):
+        item = search.chosen_item[depth]
+        options = int(search.item_count[depth, item] + search.item_single[depth, item])
+        if options <= 0:
+            break
+        done += width * max(int(search.option[depth]) - 1, 0) / options
+        width /= options
+    decisions = int(search.state[kernel.WS_NODES])
+    return decisions * (1.0 - done) / max(done, 1e-12)
 
 
 def _grid_on(board: np.ndarray):

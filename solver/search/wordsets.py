@@ -64,6 +64,10 @@ VOWELS = (0, 4, 8, 14, 20, 24)  # A E I O U Y: a word's vowel content is its rol
 ROLES = ("vowels and length", "words")
 ROLE_DECISIONS = (150_000, None)
 SLICE = 0.02  # seconds: a restricted search checks `stop` this often
+# Seconds a solve of the program gets at first (HiGHS cannot be stopped from outside, so this
+# bounds how late a `stop` is seen); doubled each time a solve runs out of it with no answer.
+# An answer found in time is used even when not proved to have the fewest crossings.
+PROGRAM_SLICE = 0.1
 CUT_LETTERS = 3  # simple-graph rows are tried for sets of up to this many crossing letters
 
 
@@ -101,6 +105,7 @@ class WordSets:
         self.decisions = 0
         self.sets = 0  # restricted searches that ended without a grid
         self.paused: tuple | None = None  # (set, search, decisions) of an uncapped search the deadline stopped
+        self.program_slice = PROGRAM_SLICE
 
     def run(self, deadline: float) -> tuple:
         """`step` until the hand is settled or the deadline passes."""
@@ -124,6 +129,8 @@ class WordSets:
         multiset = self._next_multiset(deadline)
         if multiset is None:
             return "no-grid", None
+        if isinstance(multiset, str) and multiset == "retry":  # the program's solve ran out of its slice: again, with more
+            return "open", None
         if isinstance(multiset, str):
             return "timeout", None
         return self._lay_out(multiset, deadline)
@@ -185,7 +192,8 @@ class WordSets:
 
     def _next_multiset(self, deadline: float):
         """Vector indices of a multiset the program allows, None when it allows none (the
-        proof), 'timeout'. Rows the answer breaks are added and the program solved again."""
+        proof), 'timeout', or 'retry' (a solve ran out of its slice, or `stop` came: call again).
+        Rows the answer breaks are added and the program solved again."""
         while True:
             answer = self._solve_program(deadline)
             if answer is None or isinstance(answer, str):
@@ -193,6 +201,8 @@ class WordSets:
             x, y = answer
             if not self._add_broken_rows(x, y):
                 return np.flatnonzero(x)
+            if self.stop():
+                return "retry"
 
     def _add_broken_rows(self, x: np.ndarray, y: np.ndarray) -> bool:
         """Add the simple-graph and hanging rows that (x, y) breaks; whether any was."""
@@ -217,13 +227,15 @@ class WordSets:
         return added
 
     def _solve_program(self, deadline: float):
-        """(x, y) of a solution, None when infeasible, 'timeout'."""
+        """(x, y) of a solution, None when infeasible, 'timeout', 'retry' (out of its slice with
+        no answer; the slice is doubled for the next solve)."""
         with native.one_time_setup():  # SciPy's first import: the process's cost, not the search's
             from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-untyped]
 
         left = deadline - native.search_clock()
         if left <= 0:
             return "timeout"
+        sliced = left > self.program_slice
         count, binaries = len(self.vectors), len(self.rows.simple)
         columns = count + 26 + binaries
         matrix, lower, upper = self._program_rows(count, binaries)
@@ -239,10 +251,13 @@ class WordSets:
             constraints=[LinearConstraint(matrix, lower, upper)],
             integrality=np.ones(columns),
             bounds=Bounds(np.zeros(columns), np.concatenate([self.most, hand, np.ones(binaries)])),
-            options={"time_limit": left, "presolve": True},
+            options={"time_limit": min(left, self.program_slice), "presolve": True},
         )
         if result.status == 2:
             return None
+        if result.status == 1 and result.x is None and sliced:
+            self.program_slice *= 2
+            return "retry"
         if result.status not in (0, 1) or result.x is None:
             return "timeout"  # out of time before any answer, or anything else: no claim
         # (status 1 with an answer: out of time before the fewest crossings were proved fewest;

@@ -51,6 +51,10 @@ class SpelledWords(NamedTuple):
     hard_order: np.ndarray  # int64[26]: non-carrier letters, in fewest words first
     occ_rest: np.ndarray  # int64[occurrences]: the word's letters but the one occurrence, one bit each ...
     occ_rest_twice: np.ndarray  # ... and those it still holds twice or more (the fit's quick test)
+    share: np.ndarray  # float64[words]: (length - 1) / carrier tiles of each word (rho is its max)
+    by_share: np.ndarray  # int64[...]: the words holding carrier c, largest share first ...
+    by_share_start: np.ndarray  # int64[27]: ... c's are by_share[by_share_start[c]:by_share_start[c + 1]]
+    tally: np.ndarray  # int64[words, longest]: each word's distinct letters as code * 32 + count, then -1
 
 
 class WordSearchState(NamedTuple):
@@ -71,10 +75,12 @@ class WordSearchState(NamedTuple):
     items: np.ndarray  # int64[depths]: how many
     pool: np.ndarray  # int64[WS_POOL]: occurrences (options), each depth's lists after the one before
     pool_top: np.ndarray  # int64[depths]: the pool's end after each depth's lists
-    scratch: np.ndarray  # int64[6, SCRATCH]: the exclusive-tile matching's work arrays
+    scratch: np.ndarray  # int64[7, SCRATCH]: the exclusive-tile matching's work arrays, then the carrier uses
     chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
     option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
+    item_share: np.ndarray  # float64[depths, items]: the most new tiles per carrier tile an option of the item lays
+    rho_now: np.ndarray  # float64[26]: rho as the hand left allows (`_ws_hopeless`)
 
 
 @njit(cache=True, nogil=True)
@@ -145,20 +151,83 @@ def _ws_hopeless(s, words) -> bool:
     left = s.state[WS_LEFT]
     if left == 0:
         return False
-    room = 0.0
+    uses = s.scratch[6]
+    present = 0
     for letter in range(26):
-        if words.carrier[letter] == 1:
-            room += 2 * s.hand[letter] * words.rho[letter]
+        uses[letter] = 2 * s.hand[letter] if words.carrier[letter] == 1 else 0
+        if s.hand[letter] > 0:
+            present |= 1 << letter
     for t in range(s.state[WS_TILES]):
         cell = s.tiles[t]
         letter = s.board[cell] - 1
+        present |= 1 << letter
         if words.carrier[letter] == 1:
             for direction in range(2):
                 if s.status[cell, direction] == WS_OPEN:
-                    room += words.rho[letter]
+                    uses[letter] += 1
+    room = 0.0
+    for letter in range(26):
+        room += uses[letter] * words.rho[letter]
+    if left > room + 1e-9:
+        return True
+    room = 0.0  # again, each rho as the hand left allows (dearer: only when the first did not prune)
+    for letter in range(26):
+        s.rho_now[letter] = _ws_supplied_rho(s.hand, words, letter, present) if uses[letter] > 0 else 0.0
+        room += uses[letter] * s.rho_now[letter]
     if left > room + 1e-9:
         return True
     return not _ws_exclusive_tiles_hosted(s, words)
+
+
+@njit(cache=True, nogil=True)
+def _ws_items_hopeless(s, words, depth) -> bool:
+    """The carrier-use bound again once depth's items are listed: a word laid through a carrier
+    tile on the board is one of the options of that tile's item, so that use gets at most the
+    item's `item_share` (the options that fit now are all it can ever have), not rho; the
+    carriers in the hand keep `rho_now`."""
+    left = s.state[WS_LEFT]
+    room = 0.0
+    for letter in range(26):
+        room += 2 * s.hand[letter] * s.rho_now[letter]
+    for k in range(s.items[depth]):
+        if words.carrier[s.board[s.item_cell[depth, k]] - 1] == 1:
+            room += s.item_share[depth, k]
+    return left > room + 1e-9
+
+
+SUPPLY_SCAN = 16  # words of a carrier's list looked at, at most: past them the next one's share bounds the rest
+
+
+@njit(cache=True, nogil=True)
+def _ws_supplied_rho(hand, words, carrier, present) -> float:
+    """rho[carrier] as the hand left now allows: a word laid from here on lays new tiles only
+    from the hand, so at most as many as the hand supplies of its letters (and none if it needs
+    a letter neither the hand nor the board holds). Its share shrinks to match; the largest
+    share over the words holding `carrier`, looked at largest static share first, stops as soon
+    as no word left can beat it. Never above `words.rho[carrier]`."""
+    best = 0.0
+    first, last = words.by_share_start[carrier], words.by_share_start[carrier + 1]
+    for i in range(first, last):
+        word = words.by_share[i]
+        share = words.share[word]
+        if share <= best:
+            break
+        if i - first == SUPPLY_SCAN:
+            return share  # a bound on every word not looked at
+        if words.mask[word] & ~present:
+            continue
+        length = words.length[word]
+        supply = 0
+        for j in range(length):
+            entry = words.tally[word, j]
+            if entry < 0:
+                break
+            supply += min(entry & 31, hand[entry >> 5])
+        if supply < length - 1:
+            share = share * supply / (length - 1)
+        if share > best:
+            best = share
+    return best
 
 
 @njit(cache=True, nogil=True)
@@ -272,6 +341,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     # besides the one on `cell` comes from the hand or from a tile on the line (twice: the hand
     # holds two, or a tile helps).
     room_before, room_after, line = _ws_reach(s, side, cell, direction)
+    best_share = 0.0
     once = (in_hand & 0x3FFFFFF) | line
     twice = (in_hand >> 26) | line
     for i in range(first, last):
@@ -295,6 +365,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
         if direction == 0 and (before // side != row or after // side != row):
             continue
         ok = True
+        fresh = 0
         for j in range(length):
             p = start + j * step
             letter = word_letters[kw, j]
@@ -306,6 +377,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 ok = False
                 break
             else:
+                fresh += 1
                 need[letter] += 1
                 if need[letter] > hand[letter]:
                     ok = False
@@ -318,9 +390,13 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 return False
             s.pool[top] = at
             top += 1
+            share = words.share[kw] * fresh / (length - 1)  # its new tiles per carrier tile
+            if share > best_share:
+                best_share = share
     single = _ws_single_fits(s.board, side, cell, direction)
     s.item_count[depth, k] = top - s.item_start[depth, k]
     s.item_single[depth, k] = 1 if single else 0
+    s.item_share[depth, k] = best_share
     s.items[depth] = k + 1
     s.pool_top[depth] = top
     return top > s.item_start[depth, k] or single
@@ -414,7 +490,7 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
             _ws_lay(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at])
         if _ws_hopeless(s, words):
             continue
-        if not _ws_next_items(s, words, side, depth, tiles_before, need):
+        if not _ws_next_items(s, words, side, depth, tiles_before, need) or _ws_items_hopeless(s, words, depth + 1):
             continue
         nxt = depth + 1
         if s.items[nxt] == 0:  # nothing open
