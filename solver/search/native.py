@@ -100,8 +100,12 @@ WORD_SEARCH_STATE = Bundle(
 SPELLED_WORDS = Bundle(
     "SpelledWords",
     "wordsearch",
-    _arrays("i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8/2", writable=True),
-)
+    _arrays(
+        "i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8",  # letters .. hard_order
+        "i8", "i8", "f8", "i8", "i8", "i8/2",  # occ_rest .. tally
+        writable=True,
+    ),
+)  # fmt: skip
 ENTRIES: dict[str, tuple[str, tuple]] = {
     "search": ("void", (WORKSPACE, GRAPH, ORDERING)),
     "hostable_letters": ("int", (HAND, "int", "int", GRAPH)),

@@ -291,7 +291,6 @@ class WordSearch:
                 return "timeout", None, self.decisions
         return "timeout", None, self.decisions
 
-
     def _next_turn(self) -> int:
         """The search that gets the next turn (see WARM_TURNS)."""
         live = [index for index, overflowed in enumerate(self.overflowed) if not overflowed]

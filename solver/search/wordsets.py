@@ -129,7 +129,7 @@ class WordSets:
         multiset = self._next_multiset(deadline)
         if multiset is None:
             return "no-grid", None
-        if isinstance(multiset, str) and multiset == "retry":  # the program's solve ran out of its slice: again, with more
+        if isinstance(multiset, str) and multiset == "retry":  # out of its slice: again, with more
             return "open", None
         if isinstance(multiset, str):
             return "timeout", None
