@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pytest
 
 from solver.core.grid import validate
@@ -113,6 +114,33 @@ def test_the_quick_fit_test_knows_each_occurrences_other_letters():
         others = words[k][:offset] + words[k][offset + 1 :]
         assert arrays.occ_rest[at] == sum(1 << ALPHABET.index(ch) for ch in set(others))
         assert arrays.occ_rest_twice[at] == sum(1 << ALPHABET.index(ch) for ch in set(others) if others.count(ch) > 1)
+
+
+@pytest.mark.parametrize("letters", ["ACEFGGGLLNNQQRRTTTUVX", "BCDEFIKKLNNNNNPRRRSST"])
+def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, letters):
+    """The kernel's `_ws_supplied_rho` (the carrier bound as the hand left allows) on hands
+    drawn down from a vowel-poor one: never below the most min(length - 1, tiles the hand
+    supplies) / carriers over the words holding the carrier that need no absent letter (its
+    definition), and never above the static rho."""
+    from solver.search.kernels.wordsearch import _ws_supplied_rho
+
+    full = TileCounts.from_letters(letters)
+    words = [word.upper() for word in en.formable_words(full, 2)]
+    arrays = word_arrays(words, set(letters))
+    rng = make_rng(3603)
+    for _ in range(30):
+        kept = sorted(rng.choice(list(letters), size=int(rng.integers(1, len(letters))), replace=False))
+        hand = TileCounts.from_letters("".join(kept)).counts.astype(np.int64)
+        present = sum(1 << ALPHABET.index(ch) for ch in set(letters))  # every letter on the board or in the hand
+        for code in np.flatnonzero(arrays.carrier):
+            bound = _ws_supplied_rho(hand, arrays, int(code), present)
+            best = 0.0
+            for word in words:
+                if ALPHABET[code] in word:
+                    carriers = sum(arrays.carrier[ALPHABET.index(ch)] for ch in word)
+                    supply = sum(min(word.count(ch), int(hand[ALPHABET.index(ch)])) for ch in set(word))
+                    best = max(best, min(len(word) - 1, supply) / carriers)
+            assert best - 1e-9 <= bound <= arrays.rho[code] + 1e-9, (kept, ALPHABET[code], bound, best)
 
 
 def test_the_budget_is_kept(en):

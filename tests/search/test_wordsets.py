@@ -19,7 +19,7 @@ import pytest
 
 from solver.core.grid import Grid, find_words, validate
 from solver.core.tiles import ENGLISH, TileCounts, draw
-from solver.search import solving
+from solver.search import solving, wordsets
 from solver.search.exact import exact_grid
 from solver.search.reference import exhaustive_grid_exists
 from solver.search.solving import solve
@@ -129,6 +129,24 @@ def test_agrees_with_the_cell_by_cell_search_on_vowel_poor_hands(en):
             assert validate(grid, en, tiles=hand).ok, grid
         answers.add(status)
     assert answers == {"solved", "no-grid"}
+
+
+def test_program_solves_in_slices_that_double_reach_the_same_answers(en, monkeypatch):
+    """A solve of the program that runs out of its slice with no answer is made again with
+    twice the time (so a stop is seen soon, and a long solve still ends): with a slice far too
+    short for any solve, the word sets still settle the hands, as the oracle does."""
+    monkeypatch.setattr(wordsets, "PROGRAM_SLICE", 1e-4)
+    doubled = 0
+    for letters in ("QQATST", "EGHNST", "BRRTSK", "ACHLMPS"):
+        hand = TileCounts.from_letters(letters)
+        sets = WordSets(hand, en, 2, [word.upper() for word in en.formable_words(hand, 2)])
+        status, grid, _ = sets.run(time.perf_counter() + 30.0)
+        expected, _, _ = exact_grid(hand, en, 2, time.perf_counter() + 60)
+        assert status == ("solved" if expected == "solved" else "no-grid"), letters
+        if grid is not None:
+            assert validate(grid, en, tiles=hand).ok, grid
+        doubled += sets.program_slice >= 2e-4
+    assert doubled >= 2, doubled  # the slices had to grow (a hand that spells nothing needs no program)
 
 
 def test_solve_settles_a_hand_only_the_word_sets_prove(en):
