@@ -122,6 +122,7 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
     order = [code for code in sorted(range(26), key=lambda c: (in_words[c], c)) if chr(65 + code) not in carrier_set]
     hard_order = np.full(26, -1, dtype=np.int64)
     hard_order[: len(order)] = order
+    counts = _letter_counts(letters, [len(word) for word in words])
     return kernel.SpelledWords(
         letters,
         np.array([len(word) for word in words] or [0], dtype=np.int64),
@@ -134,33 +135,38 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
         together,
         hosts,
         hard_order,
-        *_rest_masks(letters, [len(word) for word in words], flat),
+        *_rest_masks(counts, letters, flat),
         share,
         np.array([k for per_letter in by_share for k in per_letter] or [0], dtype=np.int64),
         np.concatenate([[0], np.cumsum([len(per_letter) for per_letter in by_share])]).astype(np.int64),
-        _tally(words, longest),
+        _tally(counts, longest),
     )
 
 
-def _tally(words: list[str], longest: int) -> np.ndarray:
+def _letter_counts(letters: np.ndarray, lengths: list[int]) -> np.ndarray:
+    """int64[words, 26]: how many of each letter each word holds (`letters` is padded past its length)."""
+    counts = np.zeros((len(letters), 26), dtype=np.int64)
+    inside = np.arange(letters.shape[1]) < np.array(lengths or [0])[:, None]
+    np.add.at(counts, (np.nonzero(inside)[0], letters[inside]), 1)
+    return counts
+
+
+def _tally(counts: np.ndarray, longest: int) -> np.ndarray:
     """`SpelledWords.tally`: each word's distinct letters as code * 32 + count, then -1."""
-    tally = np.full((max(len(words), 1), longest), -1, dtype=np.int64)
-    for k, word in enumerate(words):
-        distinct = sorted(set(word))
-        tally[k, : len(distinct)] = [(ord(ch) - 65) * 32 + word.count(ch) for ch in distinct]
+    tally = np.full((len(counts), longest), -1, dtype=np.int64)
+    for k, row in enumerate(counts):
+        codes = np.flatnonzero(row)
+        tally[k, : len(codes)] = codes * 32 + row[codes]
     return tally
 
 
-def _rest_masks(letters: np.ndarray, lengths: list[int], flat: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+def _rest_masks(counts: np.ndarray, letters: np.ndarray, flat: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
     """`SpelledWords.occ_rest` and `occ_rest_twice`: per occurrence (word k, offset), the letters
     of the word but that one, and those of them it holds twice or more, one bit each."""
     if not flat:
         return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    tally = np.zeros((len(letters), 26), dtype=np.int64)
-    inside = np.arange(letters.shape[1]) < np.array(lengths)[:, None]
-    np.add.at(tally, (np.nonzero(inside)[0], letters[inside]), 1)
     word_of, offset_of = np.array(flat, dtype=np.int64).T
-    others = tally[word_of]
+    others = counts[word_of]
     others[np.arange(len(flat)), letters[word_of, offset_of]] -= 1
     bits = np.int64(1) << np.arange(26, dtype=np.int64)
     rest, twice = (others > 0) @ bits, (others > 1) @ bits

@@ -131,10 +131,8 @@ class WordSets:
         multiset = self._next_multiset(deadline)
         if multiset is None:
             return "no-grid", None
-        if isinstance(multiset, str) and multiset == "retry":  # out of its slice: again, with more
-            return "open", None
-        if isinstance(multiset, str):
-            return "timeout", None
+        if isinstance(multiset, str):  # 'retry' (out of its slice: again, with more) or 'timeout'
+            return ("open" if multiset == "retry" else "timeout"), None
         return self._lay_out(multiset, deadline)
 
     # -- level 2: the restricted word search ------------------------------------------

@@ -309,17 +309,19 @@ def _ws_reach(s, side, cell, direction) -> tuple:
     step = 1 if direction == 0 else side
     area, row = side * side, cell // side
     line = 0
-    reach = np.zeros(2, dtype=np.int64)
-    for way in range(2):
-        p = cell
-        while True:
-            p = p - step if way == 0 else p + step
-            if p < 0 or p >= area or (direction == 0 and p // side != row) or s.blocked[p] != 0:
-                break
-            reach[way] += 1
+    before = after = 0
+    for way in (-step, step):
+        p, cells = cell + way, 0
+        while 0 <= p < area and (direction == 1 or p // side == row) and s.blocked[p] == 0:
+            cells += 1
             if s.board[p] != 0:
                 line |= 1 << (s.board[p] - 1)
-    return reach[0], reach[1], line
+            p += way
+        if way < 0:
+            before = cells
+        else:
+            after = cells
+    return before, after, line
 
 
 @njit(cache=True, nogil=True)
