@@ -157,20 +157,32 @@ def log_text(page) -> str:
     return page.inner_text("#log")
 
 
+# The rows of the small grid drawn in a figure, read in one step from the grid's own cells and
+# the column count the page gave it. Not from the layout: the end screen is drawn again when the
+# room's tally arrives, and a figure replaced between two reads has no computed style (one CI run
+# read a 17-wide grid as one column).
+MINI_ROWS = """figure => {
+  const mini = figure.querySelector('.mini');
+  if (!mini || !mini.children.length) return null;
+  const columns = +mini.style.getPropertyValue('--columns');
+  const letters = [...mini.children].map((cell) => cell.textContent || '.');
+  const rows = [];
+  for (let i = 0; i < letters.length; i += columns) rows.push(letters.slice(i, i + columns).join(''));
+  return rows;
+}"""
+
+
+def mini_rows(figure) -> list[str] | None:
+    """The rows of the small grid drawn in `figure` (a locator), None when it has none."""
+    return figure.evaluate(MINI_ROWS)
+
+
 def end_boards(page) -> dict[str, Grid | None]:
-    """The end screen's final grids, read back from the page."""
-    boards = {}
-    for figure in page.locator("#boards figure").all():
-        name = figure.get_attribute("data-name")
-        cells = figure.locator(".mini span")
-        if cells.count() == 0:
-            boards[name] = None
-            continue
-        columns = figure.locator(".mini").evaluate("m => getComputedStyle(m).gridTemplateColumns.split(' ').length")
-        letters = [text or "." for text in cells.all_inner_texts()]
-        rows = ["".join(letters[i : i + columns]) for i in range(0, len(letters), columns)]
-        boards[name] = Grid.from_rows(rows)
-    return boards
+    """The end screen's final grids, read back from the page in one step."""
+    figures = page.eval_on_selector_all(
+        "#boards figure", f"figures => figures.map(f => [f.dataset.name, ({MINI_ROWS})(f)])"
+    )
+    return {name: None if rows is None else Grid.from_rows(rows) for name, rows in figures}
 
 
 # -- 1. two people and a bot: a whole game ------------------------------------------------------

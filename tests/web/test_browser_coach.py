@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_browser import build, new_page, place, rack, solved, wait_for_tiles
+from test_browser import build, mini_rows, new_page, place, rack, solved, wait_for_tiles
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import TileCounts
@@ -20,16 +20,6 @@ from solver.core.tiles import TileCounts
 pytestmark = pytest.mark.browser
 
 ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an empty bunch
-
-
-def mini_rows(figure) -> list[str] | None:
-    """The rows of the small grid drawn in `figure` (a locator), read back from the page."""
-    cells = figure.locator(".mini span")
-    if cells.count() == 0:
-        return None
-    columns = figure.locator(".mini").evaluate("m => getComputedStyle(m).gridTemplateColumns.split(' ').length")
-    letters = [text or "." for text in cells.all_inner_texts()]
-    return ["".join(letters[i : i + columns]) for i in range(0, len(letters), columns)]
 
 
 def scrub(page, key: str) -> list[list[str] | None]:
