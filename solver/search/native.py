@@ -93,7 +93,7 @@ WORD_SEARCH_STATE = Bundle(
     _arrays(
         "i8", "i8", "i8/2", "i8", "i8", "i8", "i8/2",  # board .. undo
         "i8/2", "i8/2", "i8/2", "i8/2", "i8/2", "i8", "i8", "i8", "i8/2", "i8", "i8", "i8",  # item_cell .. mark
-        "f8/2", "f8",  # item_share, rho_now
+        "f8/2", "f8", "i8/2",  # item_share, rho_now, item_mask
         writable=True,
     ),
 )  # fmt: skip

@@ -143,6 +143,26 @@ def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, lett
             assert best - 1e-9 <= bound <= arrays.rho[code] + 1e-9, (kept, ALPHABET[code], bound, best)
 
 
+def test_each_items_letter_mask_holds_its_options_letters(en):
+    """`item_mask` (the exclusive tiles' matching lets a use on the board take only a letter
+    some option of its item holds) is exactly the letters of the item's options' words, at
+    every depth of the stack, over 2,000 decisions of a double-Q hand."""
+    from solver.search.kernels import wordsearch as kernel
+
+    search = WordSearch(TileCounts.from_letters("ACEFGGGLLNNQQRRTTTUVX"), en, 2)
+    state, words = search.searches[0], search.words
+    checked = 0
+    for _ in range(2_000):
+        assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
+        for depth in range(1, int(state.state[kernel.WS_DEPTH]) + 1):
+            for k in range(int(state.items[depth])):
+                start, count = state.item_start[depth, k], state.item_count[depth, k]
+                options = words.occ_word[state.pool[start : start + count]]
+                assert state.item_mask[depth, k] == np.bitwise_or.reduce(words.mask[options], initial=0)
+                checked += 1
+    assert checked > 1_000
+
+
 def test_the_budget_is_kept(en):
     hand = TileCounts.from_letters("DGHILNQRRSTUVXZ")  # far beyond 100 decisions
     status, grid, decisions = word_search_grid(hand, en, 2, time.perf_counter() + 60, node_budget=100)

@@ -75,12 +75,13 @@ class WordSearchState(NamedTuple):
     items: np.ndarray  # int64[depths]: how many
     pool: np.ndarray  # int64[WS_POOL]: occurrences (options), each depth's lists after the one before
     pool_top: np.ndarray  # int64[depths]: the pool's end after each depth's lists
-    scratch: np.ndarray  # int64[7, SCRATCH]: the exclusive-tile matching's work arrays, then the carrier uses
+    scratch: np.ndarray  # int64[8, SCRATCH]: the exclusive tiles' matching (rows 0-5, 7), the carrier uses (6)
     chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
     option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
     item_share: np.ndarray  # float64[depths, items]: the most new tiles per carrier tile an option of the item lays
     rho_now: np.ndarray  # float64[26]: rho as the hand left allows (`_ws_hopeless`)
+    item_mask: np.ndarray  # int64[depths, items]: the letters of the item's options' words, one bit each
 
 
 @njit(cache=True, nogil=True)
@@ -176,7 +177,7 @@ def _ws_hopeless(s, words) -> bool:
         room += uses[letter] * s.rho_now[letter]
     if left > room + 1e-9:
         return True
-    return not _ws_exclusive_tiles_hosted(s, words)
+    return not _ws_exclusive_tiles_hosted(s, words, -1)
 
 
 @njit(cache=True, nogil=True)
@@ -192,7 +193,7 @@ def _ws_items_hopeless(s, words, depth) -> bool:
     for k in range(s.items[depth]):
         if words.carrier[s.board[s.item_cell[depth, k]] - 1] == 1:
             room += s.item_share[depth, k]
-    return left > room + 1e-9
+    return left > room + 1e-9 or not _ws_exclusive_tiles_hosted(s, words, depth)
 
 
 SUPPLY_SCAN = 16  # words of a carrier's list looked at, at most: past them the next one's share bounds the rest
@@ -231,10 +232,13 @@ def _ws_supplied_rho(hand, words, carrier, present) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _ws_exclusive_tiles_hosted(s, words) -> bool:
+def _ws_exclusive_tiles_hosted(s, words, depth) -> bool:
     """Tiles of the hand no word holds two of (taken greedily, hardest letters first) each need
     a word of their own, and that word a carrier use of one of their letter's hosts: whether
-    the carrier uses left can be matched to them (Kuhn's augmenting paths)."""
+    the carrier uses left can be matched to them (Kuhn's augmenting paths). With `depth` >= 0,
+    once its items are listed, a use on the board is its tile's item, and a word through it one
+    of the item's options (they only drop out deeper down): it takes only the tiles whose letter
+    one of them holds (`item_mask`)."""
     scratch = s.scratch
     members = scratch[0]  # letters of the exclusive tiles
     count = 0
@@ -251,22 +255,29 @@ def _ws_exclusive_tiles_hosted(s, words) -> bool:
             taken |= 1 << letter
     if count == 0:
         return True
-    slots = scratch[1]  # the carrier letter of each use left
+    slots, takes = scratch[1], scratch[7]  # the carrier letter of each use left, the letters it may take
     used = 0
     for letter in range(26):
         if words.carrier[letter] == 1:
             for _ in range(2 * s.hand[letter]):
                 if used < len(slots):
-                    slots[used] = letter
+                    slots[used], takes[used] = letter, -1
                     used += 1
-    for t in range(s.state[WS_TILES]):
-        cell = s.tiles[t]
-        letter = s.board[cell] - 1
-        if words.carrier[letter] == 1:
-            for direction in range(2):
-                if s.status[cell, direction] == WS_OPEN and used < len(slots):
-                    slots[used] = letter
-                    used += 1
+    if depth >= 0:
+        for k in range(s.items[depth]):
+            letter = s.board[s.item_cell[depth, k]] - 1
+            if words.carrier[letter] == 1 and used < len(slots):
+                slots[used], takes[used] = letter, s.item_mask[depth, k]
+                used += 1
+    else:
+        for t in range(s.state[WS_TILES]):
+            cell = s.tiles[t]
+            letter = s.board[cell] - 1
+            if words.carrier[letter] == 1:
+                for direction in range(2):
+                    if s.status[cell, direction] == WS_OPEN and used < len(slots):
+                        slots[used], takes[used] = letter, -1
+                        used += 1
     if used < count:
         return False
     owner, seen, stack, slot_at = scratch[2], scratch[3], scratch[4], scratch[5]
@@ -282,7 +293,7 @@ def _ws_exclusive_tiles_hosted(s, words) -> bool:
             while slot_at[depth] < used:
                 j = slot_at[depth]
                 slot_at[depth] += 1
-                if seen[j] or not (words.hosts[members[m]] >> slots[j]) & 1:
+                if seen[j] or not (words.hosts[members[m]] >> slots[j]) & 1 or not (takes[j] >> members[m]) & 1:
                     continue
                 seen[j] = 1
                 if owner[j] == -1:  # a free use: each member on the path takes the use it tried last
@@ -344,6 +355,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     # holds two, or a tile helps).
     room_before, room_after, line = _ws_reach(s, side, cell, direction)
     best_share = 0.0
+    letters = 0  # of the options' words
     once = (in_hand & 0x3FFFFFF) | line
     twice = (in_hand >> 26) | line
     for i in range(first, last):
@@ -392,6 +404,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 return False
             s.pool[top] = at
             top += 1
+            letters |= mask[kw]
             share = words.share[kw] * fresh / (length - 1)  # its new tiles per carrier tile
             if share > best_share:
                 best_share = share
@@ -399,6 +412,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     s.item_count[depth, k] = top - s.item_start[depth, k]
     s.item_single[depth, k] = 1 if single else 0
     s.item_share[depth, k] = best_share
+    s.item_mask[depth, k] = letters
     s.items[depth] = k + 1
     s.pool_top[depth] = top
     return top > s.item_start[depth, k] or single
