@@ -163,6 +163,43 @@ def test_each_items_letter_mask_holds_its_options_letters(en):
     assert checked > 1_000
 
 
+def test_the_hosts_lookahead_keeps_its_definition(en):
+    """`_ws_hosts_short` (an option is left out when laying it leaves a letter of the hand
+    fewer uses of its hosts than the words its tiles still need) against its definition, for
+    every spelled word laid with the tiles the hand can give it, at the states 1,500 decisions
+    of a vowel-poor hand pass through."""
+    from solver.search.kernels import wordsearch as kernel
+
+    search = WordSearch(TileCounts.from_letters("AABDDDFHLLNNPPRRSTTTV"), en, 2)
+    state, words = search.searches[0], search.words
+    carriers = {code for code in range(26) if words.carrier[code]}
+    shorts = checked = 0
+    for step in range(1_500):
+        assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
+        if step % 15 or kernel._ws_hopeless(state, words):  # _ws_hopeless counts the uses left
+            continue
+        kernel._ws_list_host_uses(state, words)
+        hand, uses = state.hand.copy(), state.scratch[6, :26].copy()
+        for k, word in enumerate(search.spelled):
+            codes = [ALPHABET.index(ch) for ch in word]
+            laid = np.zeros(26, dtype=np.int64)
+            for code in set(codes):
+                laid[code] = min(codes.count(code), hand[code])
+            short = False
+            for letter in range(26):
+                hosts = int(words.hosts[letter])
+                if hand[letter] - laid[letter] <= 0 or letter in carriers or hosts == 0:
+                    continue
+                needed = 1 if (int(words.together[letter]) >> letter) & 1 else hand[letter] - laid[letter]
+                left = sum(int(uses[c]) for c in carriers if hosts >> c & 1)
+                left -= sum(1 for c in codes if c in carriers and hosts >> c & 1)
+                short |= left < needed
+            assert kernel._ws_hosts_short(state, words, k, laid, -1) == short, (word, step)
+            shorts += short
+            checked += 1
+    assert checked > 10_000 and 0 < shorts < checked
+
+
 def test_the_budget_is_kept(en):
     hand = TileCounts.from_letters("DGHILNQRRSTUVXZ")  # far beyond 100 decisions
     status, grid, decisions = word_search_grid(hand, en, 2, time.perf_counter() + 60, node_budget=100)

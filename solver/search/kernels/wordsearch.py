@@ -75,7 +75,7 @@ class WordSearchState(NamedTuple):
     items: np.ndarray  # int64[depths]: how many
     pool: np.ndarray  # int64[WS_POOL]: occurrences (options), each depth's lists after the one before
     pool_top: np.ndarray  # int64[depths]: the pool's end after each depth's lists
-    scratch: np.ndarray  # int64[8, SCRATCH]: the exclusive tiles' matching (rows 0-5, 7), the carrier uses (6)
+    scratch: np.ndarray  # int64[10, SCRATCH]: the exclusive tiles' matching (0-5, 7), carrier uses (6), hosts' (8-9)
     chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
     option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
@@ -232,6 +232,56 @@ def _ws_supplied_rho(hand, words, carrier, present) -> float:
 
 
 @njit(cache=True, nogil=True)
+def _ws_list_host_uses(s, words):
+    """For `_ws_hosts_short`: the hand's non-carrier letters with hosts (scratch[8], then -1),
+    the carrier uses left of each one's hosts (scratch[9], by letter) and the least slack
+    (uses - words needed) over them (scratch[9, 26]): a word with no more carrier tiles than
+    that cannot leave any letter short."""
+    count = 0
+    slack = 1 << 40
+    for letter in range(26):
+        if s.hand[letter] > 0 and words.carrier[letter] == 0 and words.hosts[letter] != 0:
+            uses = 0
+            for carrier in range(26):
+                if (words.hosts[letter] >> carrier) & 1:
+                    uses += s.scratch[6, carrier]
+            s.scratch[9, letter] = uses
+            s.scratch[8, count] = letter
+            count += 1
+            slack = min(slack, uses - (1 if (words.together[letter] >> letter) & 1 else s.hand[letter]))
+    s.scratch[8, count] = -1
+    s.scratch[9, 26] = slack
+
+
+@njit(cache=True, nogil=True)
+def _ws_hosts_short(s, words, word, laid, taken) -> bool:
+    """Whether laying `word` (its new tiles counted in `laid`), or with `word` -1 leaving a tile
+    of carrier `taken` alone one way, leaves a letter of the hand fewer uses of its hosts than
+    the words it still needs: each tile of it needs a word of its own (one word, if some word
+    holds the letter twice), each such word a use of a host, and each carrier tile of `word`
+    takes a use. A lookahead for `_ws_exclusive_tiles_hosted`, one letter at a time."""
+    for i in range(26):
+        letter = s.scratch[8, i]
+        if letter < 0:
+            return False
+        tiles = s.hand[letter] - laid[letter]
+        if tiles <= 0:
+            continue
+        needed = 1 if (words.together[letter] >> letter) & 1 else tiles
+        uses = s.scratch[9, letter]
+        if word < 0:
+            uses -= (words.hosts[letter] >> taken) & 1
+        else:
+            for j in range(words.length[word]):
+                other = words.letters[word, j]
+                if words.carrier[other] == 1 and (words.hosts[letter] >> other) & 1:
+                    uses -= 1
+        if uses < needed:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def _ws_exclusive_tiles_hosted(s, words, depth) -> bool:
     """Tiles of the hand no word holds two of (taken greedily, hardest letters first) each need
     a word of their own, and that word a carrier use of one of their letter's hosts: whether
@@ -336,11 +386,15 @@ def _ws_reach(s, side, cell, direction) -> tuple:
 
 
 @njit(cache=True, nogil=True)
-def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, present, in_hand) -> bool:
+def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, present, in_hand, room) -> bool:
     """Append (cell, direction) to depth's items with those of its candidate options that
     fit now: pool[first:last] when `from_pool`, else occurrences first..last-1. False when it
     has no option at all, or the pool is full (then WS_OVERFLOW is set). `in_hand`: the letters
-    the hand holds one of (bits 0-25) and two or more of (bits 26-51)."""
+    the hand holds one of (bits 0-25) and two or more of (bits 26-51). `room`: the carrier
+    room of the state (`_ws_hopeless`, with rho_now); an option that would leave the tiles left
+    above it is left out, as trying it would prune it: each carrier tile of a word, on the board
+    or laid by it, takes one carrier use. Sound deeper down too: what is reachable from a deeper
+    state with the option laid is reachable from this one with it."""
     k = s.items[depth]
     top = s.pool_top[depth]
     board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
@@ -348,6 +402,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     occ_offset, occ_rest, occ_rest_twice = words.occ_offset, words.occ_rest, words.occ_rest_twice
     step = 1 if direction == 0 else side
     area, row = side * side, cell // side
+    left = s.state[WS_LEFT]
     s.item_cell[depth, k], s.item_dir[depth, k], s.item_start[depth, k] = cell, direction, top
     # The quick test, before the fit cell by cell (most candidates fail it: the hand has run
     # out of a letter they need): a word's cells lie within the reach, and each letter it needs
@@ -380,9 +435,14 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             continue
         ok = True
         fresh = 0
+        spent = 0.0  # the carrier room the word's carrier tiles take ...
+        carried = 0  # ... and how many they are
         for j in range(length):
             p = start + j * step
             letter = word_letters[kw, j]
+            if words.carrier[letter] == 1:
+                spent += s.rho_now[letter]
+                carried += 1
             if board[p] != 0:
                 if board[p] != letter + 1 or status[p, direction] != WS_OPEN:
                     ok = False
@@ -396,6 +456,10 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 if need[letter] > hand[letter]:
                     ok = False
                     break
+        if ok and left > 0 and left - fresh > room - spent + 1e-9:
+            ok = False
+        if ok and left > 0 and carried > s.scratch[9, 26] and _ws_hosts_short(s, words, kw, need, -1):
+            ok = False
         for j in range(length):
             need[word_letters[kw, j]] = 0
         if ok:
@@ -409,6 +473,11 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             if share > best_share:
                 best_share = share
     single = _ws_single_fits(s.board, side, cell, direction)
+    letter = s.board[cell] - 1
+    if single and left > 0 and words.carrier[letter] == 1:
+        # its use gone, the carrier bound or a letter's hosts fall short
+        short = s.scratch[9, 26] < 1 and _ws_hosts_short(s, words, -1, need, letter)
+        single = not (left > room - s.rho_now[letter] + 1e-9 or short)
     s.item_count[depth, k] = top - s.item_start[depth, k]
     s.item_single[depth, k] = 1 if single else 0
     s.item_share[depth, k] = best_share
@@ -436,21 +505,24 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
             in_hand |= 1 << (26 + letter)
     for t in range(s.state[WS_TILES]):
         present |= 1 << (s.board[s.tiles[t]] - 1)
+    room = 0.0  # the carrier room as `_ws_hopeless` left it (its uses and rho_now are this state's)
+    for letter in range(26):
+        room += s.scratch[6, letter] * s.rho_now[letter]
+    _ws_list_host_uses(s, words)
     for k in range(s.items[depth]):
         cell, direction = s.item_cell[depth, k], s.item_dir[depth, k]
         if k == s.chosen_item[depth] or s.status[cell, direction] != WS_OPEN:
             continue
         first = s.item_start[depth, k]
-        if not _ws_add_item(
-            s, words, side, nxt, cell, direction, first, first + s.item_count[depth, k], True, need, present, in_hand
-        ):
+        last = first + s.item_count[depth, k]
+        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, True, need, present, in_hand, room):
             return False
     for t in range(tiles_before, s.state[WS_TILES]):
         cell = s.tiles[t]
         direction = 0 if s.status[cell, 0] == WS_OPEN else 1
         letter = s.board[cell] - 1
         first, last = words.occ_start[letter], words.occ_start[letter + 1]
-        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, False, need, present, in_hand):
+        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, False, need, present, in_hand, room):
             return False
     return True
 
