@@ -145,8 +145,13 @@ def test_a_rotten_banana_is_a_banner_with_its_reasons_said_once(browser, serve, 
     assert title in banner.inner_text() and reason in page.inner_text("#rotten-reasons")
     box, size = banner.bounding_box(), page.viewport_size
     assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] + box["width"] <= size["width"]
-    page.wait_for_timeout(500)
     rotten = {"en": "rotten banana", "fr": "banane pourrie"}[language]
+    # Said once: the announcement is written a moment later (batched), so wait for it, then a
+    # little longer for a second one that must not come.
+    page.wait_for_function(
+        f"[...document.querySelectorAll('#announcements p')].some(p => p.innerText.toLowerCase().includes('{rotten}'))"
+    )
+    page.wait_for_timeout(500)
     heard = [line for line in page.locator("#announcements p").all_inner_texts() if rotten in line.lower()]
     assert len(heard) == 1, heard  # said once
     page.screenshot(path=str(shots / f"rotten-{language}-{viewport}.png"))
@@ -172,12 +177,15 @@ def test_a_dump_vibrates_only_when_the_person_turned_it_on(browser, serve, langu
     assert not page.is_checked("#vibrate")
 
     def dump() -> None:
-        count = page.locator("#log li").count()
+        count, held = page.locator("#log li").count(), page.locator("#rack .tile").count()
         if page.locator("#rack .tile.selected").count() == 0:
             page.tap("#rack .tile >> nth=0")
         page.wait_for_selector("#dump[aria-disabled=false]")
         page.tap("#dump")
         page.wait_for_function(f"document.querySelectorAll('#log li').length > {count}")
+        # The new tiles come after the log's entry, and redrawing the rack drops a selection:
+        # the next dump starts from the redrawn rack.
+        page.wait_for_function(f"document.querySelectorAll('#rack .tile').length !== {held}")
 
     dump()
     assert page.evaluate("window.buzzes") == []
