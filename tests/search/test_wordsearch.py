@@ -146,13 +146,13 @@ def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, lett
 def test_each_items_letter_mask_holds_its_options_letters(en):
     """`item_mask` (the exclusive tiles' matching lets a use on the board take only a letter
     some option of its item holds) is exactly the letters of the item's options' words, at
-    every depth of the stack, over 2,000 decisions of a double-Q hand."""
+    every depth of the stack, over 1,000 decisions of a double-Q hand."""
     from solver.search.kernels import wordsearch as kernel
 
     search = WordSearch(TileCounts.from_letters("ACEFGGGLLNNQQRRTTTUVX"), en, 2)
     state, words = search.searches[0], search.words
     checked = 0
-    for _ in range(2_000):
+    for _ in range(1_000):
         assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
         for depth in range(1, int(state.state[kernel.WS_DEPTH]) + 1):
             for k in range(int(state.items[depth])):
@@ -166,17 +166,17 @@ def test_each_items_letter_mask_holds_its_options_letters(en):
 def test_the_hosts_lookahead_keeps_its_definition(en):
     """`_ws_hosts_short` (an option is left out when laying it leaves a letter of the hand
     fewer uses of its hosts than the words its tiles still need) against its definition, for
-    every spelled word laid with the tiles the hand can give it, at the states 1,500 decisions
-    of a vowel-poor hand pass through."""
+    every spelled word laid with the tiles the hand can give it, at the states 600 decisions of
+    a vowel-poor hand pass through."""
     from solver.search.kernels import wordsearch as kernel
 
     search = WordSearch(TileCounts.from_letters("AABDDDFHLLNNPPRRSTTTV"), en, 2)
     state, words = search.searches[0], search.words
     carriers = {code for code in range(26) if words.carrier[code]}
     shorts = checked = 0
-    for step in range(1_500):
+    for step in range(600):
         assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
-        if step % 15 or kernel._ws_hopeless(state, words):  # _ws_hopeless counts the uses left
+        if step % 10 or kernel._ws_hopeless(state, words):  # _ws_hopeless counts the uses left
             continue
         kernel._ws_list_host_uses(state, words)
         hand, uses = state.hand.copy(), state.scratch[6, :26].copy()
