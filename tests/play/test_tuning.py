@@ -97,6 +97,7 @@ def test_hopeless_trials_are_pruned(tmp_path):
 # -- the command -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # plays real games, twice (a resume)
 def test_bananas_tune_plays_real_games_resumes_and_prints_the_best_spec(tmp_path):
     storage = f"sqlite:///{tmp_path / 'tune.db'}"
     args = ["tune", "--games", "2", "--storage", storage, "--seed", "3"]

@@ -547,6 +547,7 @@ def test_objective_never_worse_than_any(en, any_solutions, objective):
     print(f"\n{objective}: improved on 'any' for {improved} of {len(any_solutions)} hands")
 
 
+@pytest.mark.slow  # five timed solves a hand over ten hands
 def test_completed_fewest_words_search_beats_every_other_grid(en, any_solutions):
     """When fewest-words returns well before its deadline its (move-model) search finished,
     so no grid the solver finds another way may have fewer words."""
