@@ -34,6 +34,13 @@ WS_STATE_SIZE = 8
 
 WS_POOL = 1 << 21  # option slots: a search that needs more gives up (no claim made)
 
+# Constant arguments of jitted callees, typed as numba's plain int64 and bool: a Python literal
+# (-1, True, a variable first set to 0) reaches the callee as a literal type, and numba compiles
+# the callee again for each literal value (four copies of `_ws_add_item`: 10 s of a cold start).
+NO_DEPTH = NO_WORD = NO_LETTER = np.int64(-1)
+NO_LETTERS = np.int64(0)
+FROM_POOL, FROM_OCCURRENCES = np.True_, np.False_
+
 
 class SpelledWords(NamedTuple):
     """The words the hand spells, as arrays, and where each letter occurs in them."""
@@ -153,7 +160,7 @@ def _ws_hopeless(s, words) -> bool:
     if left == 0:
         return False
     uses = s.scratch[6]
-    present = 0
+    present = NO_LETTERS
     for letter in range(26):
         uses[letter] = 2 * s.hand[letter] if words.carrier[letter] == 1 else 0
         if s.hand[letter] > 0:
@@ -177,7 +184,7 @@ def _ws_hopeless(s, words) -> bool:
         room += uses[letter] * s.rho_now[letter]
     if left > room + 1e-9:
         return True
-    return not _ws_exclusive_tiles_hosted(s, words, -1)
+    return not _ws_exclusive_tiles_hosted(s, words, NO_DEPTH)
 
 
 @njit(cache=True, nogil=True)
@@ -458,7 +465,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                     break
         if ok and left > 0 and left - fresh > room - spent + 1e-9:
             ok = False
-        if ok and left > 0 and carried > s.scratch[9, 26] and _ws_hosts_short(s, words, kw, need, -1):
+        if ok and left > 0 and carried > s.scratch[9, 26] and _ws_hosts_short(s, words, kw, need, NO_LETTER):
             ok = False
         for j in range(length):
             need[word_letters[kw, j]] = 0
@@ -476,7 +483,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     letter = s.board[cell] - 1
     if single and left > 0 and words.carrier[letter] == 1:
         # its use gone, the carrier bound or a letter's hosts fall short
-        short = s.scratch[9, 26] < 1 and _ws_hosts_short(s, words, -1, need, letter)
+        short = s.scratch[9, 26] < 1 and _ws_hosts_short(s, words, NO_WORD, need, letter)
         single = not (left > room - s.rho_now[letter] + 1e-9 or short)
     s.item_count[depth, k] = top - s.item_start[depth, k]
     s.item_single[depth, k] = 1 if single else 0
@@ -495,8 +502,8 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
     nxt = depth + 1
     s.items[nxt] = 0
     s.pool_top[nxt] = s.pool_top[depth]
-    present = 0
-    in_hand = 0
+    present = NO_LETTERS
+    in_hand = NO_LETTERS
     for letter in range(26):
         if s.hand[letter] > 0:
             present |= 1 << letter
@@ -515,14 +522,14 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
             continue
         first = s.item_start[depth, k]
         last = first + s.item_count[depth, k]
-        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, True, need, present, in_hand, room):
+        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, FROM_POOL, need, present, in_hand, room):
             return False
     for t in range(tiles_before, s.state[WS_TILES]):
         cell = s.tiles[t]
         direction = 0 if s.status[cell, 0] == WS_OPEN else 1
         letter = s.board[cell] - 1
         first, last = words.occ_start[letter], words.occ_start[letter + 1]
-        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, False, need, present, in_hand, room):
+        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, FROM_OCCURRENCES, need, present, in_hand, room):
             return False
     return True
 
