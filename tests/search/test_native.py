@@ -4,10 +4,12 @@ test_library.py)."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -147,3 +149,42 @@ def test_a_mismatched_call_goes_to_the_jit_instead(en, monkeypatch):
     arguments[0] = arguments[0].astype(np.int32)  # not what the "library" was compiled for
     expected = spelling.hostable_letters.py_func(*arguments)  # the pure-Python kernel
     assert checked(*arguments) == expected and len(calls) == 1
+
+
+# -- compile once ----------------------------------------------------------------------------
+
+
+def literal_or_none(argument: ast.expr, module) -> str | None:
+    """How numba types an argument at a call between kernels: a literal (a Python int or bool
+    written out or named by a module global) gets a literal type of its own value, so its repr;
+    anything else None."""
+    if isinstance(argument, ast.UnaryOp) and isinstance(argument.op, ast.USub):
+        inner = literal_or_none(argument.operand, module)
+        return None if inner is None else f"-{inner}"
+    if isinstance(argument, ast.Constant) and isinstance(argument.value, (bool, int)):
+        return repr(argument.value)
+    if isinstance(argument, ast.Name) and type(getattr(module, argument.id, None)) in (bool, int):
+        return repr(getattr(module, argument.id))
+    return None
+
+
+def test_no_kernel_is_compiled_again_for_each_literal_it_is_called_with():
+    """numba compiles a kernel called from another once per literal value an argument takes
+    (Literal[int](-1), Literal[bool](True), ...) and once more for a plain int64 there: the word
+    search's `_ws_add_item` was compiled four times, 10 s of every cold start. So at each
+    argument position of a kernel, calls pass either one literal value only, or no literal."""
+    kernels = {name for module in native.kernel_modules() for name in native._declared.get(module.__name__, {})}
+    seen: dict[tuple[str, int], set[str | None]] = {}
+    where: dict[tuple[str, int], list[str]] = {}
+    for module in native.kernel_modules():
+        tree = ast.parse(Path(module.__file__).read_text())
+        for call in ast.walk(tree):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in kernels):
+                continue
+            for position, argument in enumerate(call.args):
+                key = (call.func.id, position)
+                seen.setdefault(key, set()).add(literal_or_none(argument, module))
+                where.setdefault(key, []).append(f"{module.__name__}:{call.lineno}")
+    twice = {key: sorted(map(str, kinds)) for key, kinds in seen.items() if len(kinds) > 1 and kinds != {None}}
+    assert not twice, {key: (kinds, where[key]) for key, kinds in twice.items()}
+    assert len(seen) > 100  # the calls between kernels were found

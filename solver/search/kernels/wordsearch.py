@@ -26,7 +26,7 @@ from solver.search.native import njit  # numba.njit, bound on first use (see nat
 WS_RUNNING, WS_FOUND, WS_EXHAUSTED, WS_PAUSED = SEARCH_RUNNING, SEARCH_FOUND, SEARCH_EXHAUSTED, SEARCH_PAUSED
 WS_OVERFLOW = 4
 WS_NONE, WS_OPEN, WS_COVERED, WS_SINGLE = 0, 1, 2, 3  # a cell's status in one direction
-WS_UNDO_BLOCK, WS_UNDO_STATUS, WS_UNDO_TILE = 1, 2, 3
+WS_UNDO_BLOCK, WS_UNDO_STATUS, WS_UNDO_TILE = np.int64(1), np.int64(2), np.int64(3)  # see NO_DEPTH
 # state slots
 WS_DEPTH, WS_NODES, WS_STATUS = SEARCH_DEPTH, SEARCH_NODES, SEARCH_STATUS
 WS_LEFT, WS_UNDO, WS_TILES, WS_OVERFLOW_AT = range(3, 7)
@@ -38,7 +38,7 @@ WS_POOL = 1 << 21  # option slots: a search that needs more gives up (no claim m
 # (-1, True, a variable first set to 0) reaches the callee as a literal type, and numba compiles
 # the callee again for each literal value (four copies of `_ws_add_item`: 10 s of a cold start).
 NO_DEPTH = NO_WORD = NO_LETTER = np.int64(-1)
-NO_LETTERS = np.int64(0)
+NO_LETTERS = ANY_DIRECTION = np.int64(0)
 FROM_POOL, FROM_OCCURRENCES = np.True_, np.False_
 
 
@@ -107,7 +107,7 @@ def _ws_log(undo, state, kind, cell, direction):
 @njit(cache=True, nogil=True)
 def _ws_block(blocked, undo, state, cell):
     blocked[cell] += 1
-    _ws_log(undo, state, WS_UNDO_BLOCK, cell, 0)
+    _ws_log(undo, state, WS_UNDO_BLOCK, cell, ANY_DIRECTION)
 
 
 @njit(cache=True, nogil=True)
