@@ -329,7 +329,7 @@ class BananagramsTable:
             self.last_hint[index] = self.clock()
             self.record.hint(index, self.clock())  # counted from the log, as every figure
             self.handle.record_progress(self.progress())  # (a hint is saved with the hand at once)
-        connection.send({"type": "hint", "hint": found})
+        connection.send({"type": "hint", "hint": found, "hints_left": self.hints_left(index)})
 
     # -- engine steps (call with the lock held; they run in a worker thread) -------------------
     async def step(self, action: Callable[[], Result]) -> Result:
@@ -582,9 +582,15 @@ class BananagramsTable:
             "active": self.round.seats[index].active,
             "waiting": self.round.seats[index].waiting,
         }
+        if self.hints_allowed:
+            message["hints_left"] = self.hints_left(index)
         if restore:
             message["cells"] = [[row, col, letter] for (row, col), letter in sorted(cells.items())]
         return message
+
+    def hints_left(self, index: int) -> int:
+        """The hints player `index` may still be shown this hand (the room's `hint_count`)."""
+        return max(self.hint_count - self.record.hints(index), 0)
 
     def check(self, cells: dict[Cell, str], grid: Grid | None) -> dict:
         """The spellcheck of a page's grid (`grid`: Grid.from_cells(cells)), in the page's own

@@ -48,8 +48,10 @@ def test_a_solo_hand_with_a_hint_a_review_and_a_replay(browser, serve, shots, en
     for row, col in word.cells:
         place(page, grid.cells()[(row, col)], row - top, col - left - 2, "tap")
     assert page.is_visible("#hint") and page.is_enabled("#hint")
+    assert page.inner_text("#hint") == "Hint (5 left)"  # the room's default, 5 a hand
     page.click("#hint")
     page.wait_for_selector("#hint-text:not([hidden])")
+    page.wait_for_function("document.querySelector('#hint').innerText === 'Hint (4 left)'")
     page.wait_for_selector("#board-layer .tile.hinted")
     assert page.inner_text("#hint-text").startswith("Hint:")
     page.screenshot(path=str(shots / "coach-hint.png"))

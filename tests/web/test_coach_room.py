@@ -311,16 +311,19 @@ def test_hints_come_in_common_words_first_twenty_seconds_apart_and_as_many_as_th
         async with Page(server, room) as page:
             await page.join("Solo")
             await page.send({"type": "start"})
-            await page.until("tiles")
+            assert (await page.until("tiles"))["hints_left"] == 3
             await page.send({"type": "hint"})
-            first = (await page.until("hint"))["hint"]
+            reply = await page.until("hint")
+            first = reply["hint"]
             assert first is not None and first["word"] in common  # a word people know
+            assert reply["hints_left"] == 2
             refusal = await page.error({"type": "hint"}, "hint_cooldown")
             assert 0 < refusal["params"]["seconds"] <= 20
             monkeypatch.setattr(table, "HINT_COOLDOWN_SECONDS", 0.0)
-            for _ in range(2):
+            for left in (1, 0):
                 await page.send({"type": "hint"})
-                assert (await page.until("hint"))["hint"] is not None
+                reply = await page.until("hint")
+                assert reply["hint"] is not None and reply["hints_left"] == left
             refusal = await page.error({"type": "hint"}, "hint_limit")
             assert refusal["params"] == {"count": 3} and "3 hints" in refusal["message"]
 

@@ -217,6 +217,7 @@ export const EN = {
   // the coach: hints, the review and the replay of a hand
   hints: "Hints: a Hint button for every player (a solo game always has one)",
   hint: "Hint",
+  hints_left: "({count} left)",
   hint_word: "Hint: lay {word} {direction}.",
   hint_hook: "Hint: {word} {direction}, hooking onto your grid.",
   hint_move: "Hint: pick up the marked tiles, then lay {word} {direction}.",

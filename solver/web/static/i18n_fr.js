@@ -224,6 +224,7 @@ export const FR = {
   // the coach: hints, the review and the replay of a hand
   hints: "Indices : un bouton Indice pour chaque joueur (une partie en solo en a toujours un)",
   hint: "Indice",
+  hints_left: "(encore {count})",
   hint_word: "Indice : posez {word} {direction}.",
   hint_hook: "Indice : {word} {direction}, accroché à votre grille.",
   hint_move: "Indice : reprenez les tuiles marquées, puis posez {word} {direction}.",

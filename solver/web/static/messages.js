@@ -21,7 +21,7 @@ import { errorText } from "./text.js";
 /** A new hand, or (a page that joins after it) a hand this page did not see dealt: nothing of
  * the last one stays on screen while this one is dealt. */
 function newHand(number) {
-  update({ hand: number, lastEnd: null, review: null, handLog: null, afterLog: null, hintPending: false,
+  update({ hand: number, lastEnd: null, review: null, handLog: null, afterLog: null, hintPending: false, hintsLeft: null,
     table: null, me: { active: !get("spectator"), waiting: false } });
   closeReplay();
   clearTable();

@@ -17,6 +17,7 @@ const state = {
   lastEnd: null, // the last hand's end message (the room's tally of wins comes just after it)
   typedName: "", // the name as typed, to tell the person when the server shortened it
   hintPending: false, // a hint asked for, not yet come
+  hintsLeft: null, // the hints this person may still be shown this hand (the server's count), or null
   review: null, // the coach's review of the hand shown (the `review` message)
   handLog: null, // {hand, text}: the hand's event log, once asked for (Replay, Download)
   afterLog: null, // what to do when the log comes: "replay" or "download"

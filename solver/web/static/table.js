@@ -170,6 +170,7 @@ export function onTiles(message) {
   const wasActive = get("me").active;
   const before = [...board.rack.map((tile) => tile.letter), ...board.cells.values()];
   update({ me: { active: message.active, waiting: message.waiting } });
+  if ("hints_left" in message) update({ hintsLeft: message.hints_left });
   board.enabled = message.active;
   board.setHeld(message.held, message.cells || null);
   if (message.cells) saidCells = new Map(board.cells); // a grid restored, not placed
@@ -313,7 +314,9 @@ function updateButtons() {
   setCall("stuck", notPlaying ?? (me.waiting ? "you_wait" : null), {});
   $("shuffle").disabled = $("sort").disabled = $("recall").disabled = !playing;
   $("hint").hidden = !(table?.hints && me.active && !spectator);
-  $("hint").disabled = !playing || get("hintPending");
+  const hintsLeft = get("hintsLeft");
+  $("hint").disabled = !playing || get("hintPending") || hintsLeft === 0;
+  $("hints-left").textContent = hintsLeft === null ? "" : t("hints_left", { count: hintsLeft });
   $("peel").hidden = $("dump").hidden = table ? !canDraw : false;
   const note = $("table-note");
   const text = !table ? t("dealing") : table.over ? "" : spectator ? t("you_watch") :
@@ -333,7 +336,7 @@ function askHint() {
 
 /** The `hint` message: a word to lay, in words and as ghost tiles on the board (or none). */
 export function onHint(message) {
-  update({ hintPending: false });
+  update({ hintPending: false, hintsLeft: message.hints_left ?? get("hintsLeft") });
   showHint(message.hint);
   updateButtons();
 }
