@@ -73,116 +73,125 @@ from solver.search.kernels import layout, spelling
 from solver.search.kernels import wordsearch as kernel
 from solver.search.native import search_clock
 
+BITS = np.int64(1) << np.arange(26, dtype=np.int64)  # letter code -> its bit
+# The arrays below are built with numpy, word by word never: a hand that reaches the word
+# stage spells up to MAX_WORDS words, and Python loops over them took 100-140 ms of its second.
+
 
 def carriers(words: list[str], hand_letters: set[str]) -> set[str]:
     """Letters such that every word of `words` holds one: the hand's vowels, then the letter
     most of the remaining words hold, until none remains (ties alphabetical)."""
-    chosen = {vowel for vowel in "AEIOU" if vowel in hand_letters}
+    holds = _letter_table(words)[2][: len(words)] > 0  # (the table has a row even for no word)
+    return {chr(65 + code) for code in np.flatnonzero(_carrier_flags(holds, hand_letters))}
+
+
+def _carrier_flags(holds: np.ndarray, hand_letters: set[str]) -> np.ndarray:
+    """`carriers` on `holds` (bool[words, 26]: the word holds the letter): int64[26], 1 each."""
+    chosen = np.array([chr(65 + code) in "AEIOU" and chr(65 + code) in hand_letters for code in range(26)])
     while True:
-        unhit = [word for word in words if not chosen.intersection(word)]
-        if not unhit:
-            return chosen
-        frequency: dict[str, int] = {}
-        for word in unhit:
-            for letter in set(word):
-                frequency[letter] = frequency.get(letter, 0) + 1
-        chosen.add(min(frequency, key=lambda letter: (-frequency[letter], letter)))
+        unhit = ~(holds & chosen).any(axis=1)
+        if not unhit.any():
+            return chosen.astype(np.int64)
+        chosen[int(np.argmax(holds[unhit].sum(axis=0)))] = True  # the first of the most: alphabetical
+
+
+def _letter_table(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """letters (int64[words, longest], 0-padded), lengths, counts (int64[words, 26]: each
+    letter's count in each word), and each letter of each word in order: its word and offset."""
+    lengths = np.array([len(word) for word in words], dtype=np.int64)
+    codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).astype(np.int64) - 65
+    word_of = np.repeat(np.arange(len(words), dtype=np.int64), lengths)
+    offset_of = np.arange(len(codes), dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    letters = np.zeros((max(len(words), 1), int(lengths.max(initial=1))), dtype=np.int64)
+    letters[word_of, offset_of] = codes
+    counts = np.zeros((max(len(words), 1), 26), dtype=np.int64)
+    np.add.at(counts, (word_of, codes), 1)
+    return letters, lengths, counts, word_of, offset_of
 
 
 def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords:
     """`kernels.SpelledWords` for upper-case `words` (those a hand spells)."""
-    longest = max((len(word) for word in words), default=1)
-    letters = np.zeros((max(len(words), 1), longest), dtype=np.int64)
-    for k, word in enumerate(words):
-        letters[k, : len(word)] = [ord(ch) - 65 for ch in word]
-    occurrences: list[list[tuple[int, int]]] = [[] for _ in range(26)]
-    for k, word in enumerate(words):
-        for offset, ch in enumerate(word):
-            occurrences[ord(ch) - 65].append((k, offset))
-    flat = [pair for per_letter in occurrences for pair in per_letter]
+    letters, lengths, counts, word_of, offset_of = _letter_table(words)
+    codes = letters[word_of, offset_of]
+    by_letter = np.argsort(codes, kind="stable")  # the occurrences grouped by letter, in word order
+    occ_word, occ_offset = word_of[by_letter], offset_of[by_letter]
     occ_start = np.zeros(27, dtype=np.int64)
-    occ_start[1:] = np.cumsum([len(per_letter) for per_letter in occurrences])
-    carrier_set = carriers(words, hand_letters)
-    carrier = np.array([1 if chr(65 + code) in carrier_set else 0 for code in range(26)], dtype=np.int64)
-    share = np.array([(len(word) - 1) / sum(ch in carrier_set for ch in word) for word in words] or [0.0])
+    occ_start[1:] = np.cumsum(np.bincount(codes, minlength=26))
+    holds = counts > 0
+    masks = holds @ BITS
+    carrier = _carrier_flags(holds[: len(words)], hand_letters)
+    share = (lengths - 1) / counts[: len(words), carrier == 1].sum(axis=1) if words else np.zeros(1)
     rho = np.zeros(26, dtype=np.float64)
-    by_share: list[list[int]] = [[] for _ in range(26)]
-    for k in np.argsort(-share[: len(words)], kind="stable").tolist():
-        for ch in set(words[k]).intersection(carrier_set):
-            rho[ord(ch) - 65] = max(rho[ord(ch) - 65], share[k])
-            by_share[ord(ch) - 65].append(k)
-    together = np.zeros(26, dtype=np.int64)
-    for word in words:
-        bits = sum(1 << (ord(ch) - 65) for ch in set(word))
-        for ch in set(word):
-            code = ord(ch) - 65
-            together[code] |= bits & ~(1 << code)
-            if word.count(ch) > 1:
-                together[code] |= 1 << code
-    hosts = np.zeros(26, dtype=np.int64)
+    by_share: list[np.ndarray] = []
+    largest_first = np.argsort(-share[: len(words)], kind="stable")
     for code in range(26):
-        chosen: set[str] = set()
-        holding = [word for word in words if chr(65 + code) in word]
-        while holding:
-            unhit = [word for word in holding if not chosen.intersection(word)]
-            if not unhit:
-                break
-            tally = {c: sum(c in word for word in unhit) for c in carrier_set}
-            chosen.add(min(tally, key=lambda c: (-tally[c], c)))
-        hosts[code] = sum(1 << (ord(c) - 65) for c in chosen)
-    in_words = [len(occurrences[code]) for code in range(26)]
-    order = [code for code in sorted(range(26), key=lambda c: (in_words[c], c)) if chr(65 + code) not in carrier_set]
+        holding = largest_first[holds[largest_first, code]] if carrier[code] else largest_first[:0]
+        by_share.append(holding)
+        rho[code] = share[holding[0]] if len(holding) else 0.0
+    together = np.zeros(26, dtype=np.int64)
+    for code in np.flatnonzero(holds.any(axis=0)).tolist():
+        together[code] = np.bitwise_or.reduce(masks[holds[:, code]]) & ~BITS[code]
+        if (counts[:, code] > 1).any():
+            together[code] |= BITS[code]
+    in_words = occ_start[1:] - occ_start[:-1]
+    order = [code for code in sorted(range(26), key=lambda c: (in_words[c], c)) if not carrier[code]]
     hard_order = np.full(26, -1, dtype=np.int64)
     hard_order[: len(order)] = order
-    counts = _letter_counts(letters, [len(word) for word in words])
     return kernel.SpelledWords(
         letters,
-        np.array([len(word) for word in words] or [0], dtype=np.int64),
-        np.array([k for k, _ in flat] or [0], dtype=np.int64),
-        np.array([offset for _, offset in flat] or [0], dtype=np.int64),
+        lengths if words else np.zeros(1, dtype=np.int64),
+        occ_word if words else np.zeros(1, dtype=np.int64),
+        occ_offset if words else np.zeros(1, dtype=np.int64),
         occ_start,
         carrier,
-        np.array([sum(1 << (ord(ch) - 65) for ch in set(word)) for word in words] or [0], dtype=np.int64),
+        masks,
         rho,
         together,
-        hosts,
+        _hosts(holds, masks, carrier),
         hard_order,
-        *_rest_masks(counts, letters, flat),
+        *_rest_masks(counts, letters, occ_word, occ_offset),
         share,
-        np.array([k for per_letter in by_share for k in per_letter] or [0], dtype=np.int64),
-        np.concatenate([[0], np.cumsum([len(per_letter) for per_letter in by_share])]).astype(np.int64),
-        _tally(counts, longest),
+        np.concatenate(by_share) if words else np.zeros(1, dtype=np.int64),
+        np.concatenate([[0], np.cumsum([len(holding) for holding in by_share])]).astype(np.int64),
+        _tally(counts, letters.shape[1]),
     )
 
 
-def _letter_counts(letters: np.ndarray, lengths: list[int]) -> np.ndarray:
-    """int64[words, 26]: how many of each letter each word holds (`letters` is padded past its length)."""
-    counts = np.zeros((len(letters), 26), dtype=np.int64)
-    inside = np.arange(letters.shape[1]) < np.array(lengths or [0])[:, None]
-    np.add.at(counts, (np.nonzero(inside)[0], letters[inside]), 1)
-    return counts
+def _hosts(holds: np.ndarray, masks: np.ndarray, carrier: np.ndarray) -> np.ndarray:
+    """`SpelledWords.hosts`: for each letter, carriers chosen greedily (the one most of the
+    words holding the letter and none chosen yet hold; ties alphabetical) until each of those
+    words holds one."""
+    hosts = np.zeros(26, dtype=np.int64)
+    for code in np.flatnonzero(holds.any(axis=0)).tolist():
+        holding = holds[:, code]
+        while True:
+            unhit = holding & ((masks & hosts[code]) == 0)
+            if not unhit.any():
+                break
+            tally = np.where(carrier == 1, holds[unhit].sum(axis=0), -1)
+            hosts[code] |= BITS[int(np.argmax(tally))]
+    return hosts
 
 
 def _tally(counts: np.ndarray, longest: int) -> np.ndarray:
     """`SpelledWords.tally`: each word's distinct letters as code * 32 + count, then -1."""
     tally = np.full((len(counts), longest), -1, dtype=np.int64)
-    for k, row in enumerate(counts):
-        codes = np.flatnonzero(row)
-        tally[k, : len(codes)] = codes * 32 + row[codes]
+    rows, codes = np.nonzero(counts)
+    columns = np.cumsum(counts > 0, axis=1)[rows, codes] - 1
+    tally[rows, columns] = codes * 32 + counts[rows, codes]
     return tally
 
 
-def _rest_masks(counts: np.ndarray, letters: np.ndarray, flat: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+def _rest_masks(
+    counts: np.ndarray, letters: np.ndarray, word_of: np.ndarray, offset_of: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """`SpelledWords.occ_rest` and `occ_rest_twice`: per occurrence (word k, offset), the letters
     of the word but that one, and those of them it holds twice or more, one bit each."""
-    if not flat:
+    if len(word_of) == 0:
         return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    word_of, offset_of = np.array(flat, dtype=np.int64).T
     others = counts[word_of]
-    others[np.arange(len(flat)), letters[word_of, offset_of]] -= 1
-    bits = np.int64(1) << np.arange(26, dtype=np.int64)
-    rest, twice = (others > 0) @ bits, (others > 1) @ bits
-    return rest, twice
+    others[np.arange(len(word_of)), letters[word_of, offset_of]] -= 1
+    return (others > 0) @ BITS, (others > 1) @ BITS
 
 
 def new_search(counts: np.ndarray) -> kernel.WordSearchState:

@@ -116,6 +116,54 @@ def test_the_quick_fit_test_knows_each_occurrences_other_letters():
         assert arrays.occ_rest_twice[at] == sum(1 << ALPHABET.index(ch) for ch in set(others) if others.count(ch) > 1)
 
 
+@pytest.mark.parametrize("letters", ["ACDDEFJLMNNNOQQRRTTTZ", ""])
+def test_word_arrays_hold_what_each_field_says(en, letters):
+    """`word_arrays` (built with numpy) against each field's definition, word by word: on the
+    1,801 words of a hard hand, and on a few words with doubled letters and a word of one kind."""
+    hand = set(letters or "ABEILNST")
+    words = (
+        [w.upper() for w in en.formable_words(TileCounts.from_letters(letters), 2)]
+        if letters
+        else ["ANNA", "BEE", "NTH", "SILLS", "TEN", "AB", "BAA"]
+    )
+    arrays = word_arrays(words, hand)
+    code = ALPHABET.index
+    chosen = {ALPHABET[c] for c in np.flatnonzero(arrays.carrier)}
+    assert chosen == carriers(words, hand) and {v for v in "AEIOU" if v in hand} <= chosen
+    assert all(chosen.intersection(word) for word in words)
+    expected = [(code(ch), k, offset) for k, word in enumerate(words) for offset, ch in enumerate(word)]
+    expected.sort(key=lambda entry: entry[0])  # stable: in word order within a letter
+    assert list(zip(arrays.occ_word.tolist(), arrays.occ_offset.tolist())) == [(k, o) for _, k, o in expected]
+    assert arrays.occ_start.tolist() == [sum(c < letter for c, _, _ in expected) for letter in range(27)]
+    for k, word in enumerate(words):
+        assert "".join(ALPHABET[c] for c in arrays.letters[k, : arrays.length[k]]) == word
+        assert arrays.mask[k] == sum(1 << code(ch) for ch in set(word))
+        assert arrays.share[k] == (len(word) - 1) / sum(ch in chosen for ch in word)
+        distinct = sorted(set(word), key=code)
+        assert arrays.tally[k].tolist() == [code(ch) * 32 + word.count(ch) for ch in distinct] + [-1] * (
+            arrays.tally.shape[1] - len(distinct)
+        )
+    for letter in range(26):
+        holding = [k for k, word in enumerate(words) if ALPHABET[letter] in word]
+        listed = arrays.by_share[arrays.by_share_start[letter] : arrays.by_share_start[letter + 1]].tolist()
+        if ALPHABET[letter] in chosen:
+            assert sorted(listed) == holding and listed == sorted(listed, key=lambda k: -arrays.share[k])
+            assert arrays.rho[letter] == max(arrays.share[k] for k in holding)
+        else:
+            assert listed == [] and arrays.rho[letter] == 0
+        beside = 0
+        for k in holding:
+            beside |= arrays.mask[k] & ~(1 << letter) | ((1 << letter) if words[k].count(ALPHABET[letter]) > 1 else 0)
+        assert arrays.together[letter] == beside
+        hosts = arrays.hosts[letter]
+        assert all(hosts & arrays.mask[k] for k in holding) and not hosts & ~(arrays.carrier @ (1 << np.arange(26)))
+    order = [c for c in arrays.hard_order.tolist() if c >= 0]
+    assert sorted(order) == [c for c in range(26) if ALPHABET[c] not in chosen]
+    assert [arrays.occ_start[c + 1] - arrays.occ_start[c] for c in order] == sorted(
+        arrays.occ_start[c + 1] - arrays.occ_start[c] for c in order
+    )
+
+
 @pytest.mark.parametrize("letters", ["ACEFGGGLLNNQQRRTTTUVX", "BCDEFIKKLNNNNNPRRRSST"])
 def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, letters):
     """The kernel's `_ws_supplied_rho` (the carrier bound as the hand left allows) on hands
