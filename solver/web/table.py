@@ -178,11 +178,13 @@ TableFactory = Callable[[TableSetup, TableHandle], Table]
 
 
 def seat_record(seat: Seat) -> dict:
-    return {"kind": seat.kind, "name": seat.name, "token": seat.token, "spec": seat.spec, "preset": seat.preset}
+    record = {"kind": seat.kind, "name": seat.name, "token": seat.token, "spec": seat.spec, "preset": seat.preset}
+    return record | ({"asks_to_sit": True} if seat.asks_to_sit else {})  # a spectator's request waits for the host
 
 
 def restored_seat(entry: dict, now: float) -> Seat:
     seat = Seat(entry["kind"], entry["name"], token=entry["token"], spec=entry["spec"], preset=entry["preset"])
+    seat.asks_to_sit = entry.get("asks_to_sit", False)
     if seat.kind != "bot":
         seat.gone_since = now  # disconnected by the restart: `absent_seconds` to come back
     return seat

@@ -280,3 +280,37 @@ def test_a_persons_first_grid_and_hints_come_back_with_the_hand(tmp_path):
     assert board["first_grid"] == player["first_grid_s"] == first
     assert board["hints"] == player["hints"] == 1
     assert board["tiles_left"] == player["tiles_left"] == 0 and board["status"] == "winner"
+
+
+def test_a_spectators_request_for_a_seat_comes_back_with_the_room(tmp_path):
+    """Issue 40's leftover: a spectator asks the host for a seat, the server restarts, and the
+    host's page still offers to seat them (`sit_requests`), since the host answers between hands."""
+    db = str(tmp_path / "rooms.sqlite3")
+
+    async def ask(server) -> tuple:
+        room = new_room(server)
+        async with Page(server, room) as ana, Page(server, room) as dee:
+            token = (await ana.join("Ana"))["token"]
+            await ana.send({"type": "start"})
+            await ana.until("tiles")
+            await dee.join("Dee")  # the only seat is taken, a hand is on: Dee watches
+            await dee.send({"type": "sit"})
+            await ana.until(lambda m: m["type"] == "room" and m["sit_requests"] == ["Dee"])
+            return room, token
+
+    async def back(server, room, token) -> dict:
+        async with Page(server, room) as ana:
+            await ana.join("Ana", token)
+            return await ana.until(lambda m: m["type"] == "room")
+
+    server = start_server(db=db, max_seats=1)
+    try:
+        room, token = run_bounded(lambda: ask(server))
+    finally:
+        server.stop()
+    server = start_server(db=db, max_seats=1)
+    try:
+        restored = run_bounded(lambda: back(server, room, token))
+    finally:
+        server.stop()
+    assert restored["spectators"] == ["Dee"] and restored["sit_requests"] == ["Dee"]
