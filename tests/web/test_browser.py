@@ -288,7 +288,9 @@ def test_spellcheck_on_turns_a_misspelled_word_red_and_marks_loose_tiles(browser
     page.mouse.click(x, y)
     page.keyboard.type(word.lower())
     page.wait_for_selector(f'#board-layer .tile[data-row="0"][data-col="{len(word) - 1}"]')
-    page.wait_for_timeout(400)  # the server's check of the word has come back
+    # The server's check of the whole word has come back: the page says its verdict (checks of
+    # an earlier grid, a part of the word, are dropped), and marks nothing.
+    page.wait_for_function("document.querySelector('#announcements').textContent.includes('Every word is good')")
     assert page.locator("#board-layer .tile.bad").count() == 0
     page.keyboard.type(extra)
     page.wait_for_selector("#board-layer .tile.bad")
