@@ -112,7 +112,8 @@ def _letter_table(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
 def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords:
     """`kernels.SpelledWords` for upper-case `words` (those a hand spells)."""
     letters, lengths, counts, word_of, offset_of = _letter_table(words)
-    codes = letters[word_of, offset_of]
+    codes = letters[word_of, offset_of]  # each letter of each word, in order
+    padded = lambda array: array if words else np.zeros(1, dtype=array.dtype)  # noqa: E731 (no word: one slot)
     by_letter = np.argsort(codes, kind="stable")  # the occurrences grouped by letter, in word order
     occ_word, occ_offset = word_of[by_letter], offset_of[by_letter]
     occ_start = np.zeros(27, dtype=np.int64)
@@ -120,7 +121,7 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
     holds = counts > 0
     masks = holds @ BITS
     carrier = _carrier_flags(holds[: len(words)], hand_letters)
-    share = (lengths - 1) / counts[: len(words), carrier == 1].sum(axis=1) if words else np.zeros(1)
+    share = padded((lengths - 1) / counts[: len(words), carrier == 1].sum(axis=1))
     rho = np.zeros(26, dtype=np.float64)
     by_share: list[np.ndarray] = []
     largest_first = np.argsort(-share[: len(words)], kind="stable")
@@ -139,9 +140,9 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
     hard_order[: len(order)] = order
     return kernel.SpelledWords(
         letters,
-        lengths if words else np.zeros(1, dtype=np.int64),
-        occ_word if words else np.zeros(1, dtype=np.int64),
-        occ_offset if words else np.zeros(1, dtype=np.int64),
+        padded(lengths),
+        padded(occ_word),
+        padded(occ_offset),
         occ_start,
         carrier,
         masks,
@@ -151,7 +152,7 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
         hard_order,
         *_rest_masks(counts, letters, occ_word, occ_offset),
         share,
-        np.concatenate(by_share) if words else np.zeros(1, dtype=np.int64),
+        padded(np.concatenate(by_share)),
         np.concatenate([[0], np.cumsum([len(holding) for holding in by_share])]).astype(np.int64),
         _tally(counts, letters.shape[1]),
     )
