@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -82,3 +83,20 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_sessionstart(session):
+    """Under pytest-xdist (-n 2 or more), compile the kernels into numba's cache before the
+    workers start, half in each of two processes (tests/precompile.py says why): a cold run
+    then compiles each kernel once instead of once per worker, so a third worker on two cores
+    costs no third compile. Nothing to do in one process, in a worker, or with the JIT off."""
+    config = session.config
+    workers = getattr(config.option, "numprocesses", None)
+    if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
+        return
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return
+    from precompile import run_parts
+
+    for part in run_parts():  # the workers compile what is missing, and the tests report it
+        print(f"tests/precompile.py {part} failed; the workers compile it themselves", file=sys.stderr)

@@ -1,0 +1,52 @@
+"""Fill numba's cache with the search kernels in two processes side by side, before
+pytest-xdist's workers start (`pytest_sessionstart` in tests/conftest.py).
+
+Without it, each worker's first test that solves compiles every kernel itself: one compile of
+the same ~35 s per worker, side by side in the first minute of a run on a cold cache (the quick
+tier's two slowest tests were those compiles). The kernels split into two halves of about the
+same cost and little in common (measured cold, 2026-12-04: the solve's and `extend`'s ~17-20 s,
+the word search's ~15 s), so each half compiles once, in a process of its own, and the workers
+load both from numba's cache. The workers stay cold in-process: their first call goes through
+`warm_kernels` as on any warm cache (tests/project/test_precompile.py checks that it then
+compiles nothing).
+
+    python tests/precompile.py search|word-search
+"""
+
+from __future__ import annotations
+
+import sys
+
+PARTS = ("search", "word-search")
+
+
+def compile_part(part: str) -> None:
+    from solver.core.grid import Grid
+    from solver.core.tiles import TileCounts
+    from solver.lexicon.loader import get_lexicon
+    from solver.search import solving
+
+    lexicon = get_lexicon("en")
+    if part == "search":
+        # Marked warm: warm_kernels' own tiny solve would compile the word search too, which
+        # is the other process's half.
+        solving._WARM.add((id(lexicon), "solve"))
+        solving.solve("CATMAP", lexicon, time_limit=600.0)
+        solving.extend(Grid.from_rows(["AT"]), "C", lexicon, time_limit=600.0)
+    elif part == "word-search":
+        solving._word_search_run(TileCounts.from_letters("CATS"), lexicon, 2).run(solving.search_clock() + 600.0)
+    else:
+        raise SystemExit(f"unknown part {part!r} (choose from {', '.join(PARTS)})")
+
+
+def run_parts(timeout: float = 900.0) -> list[str]:
+    """Compile both halves side by side; the parts that failed (their own tracebacks are on
+    stderr)."""
+    import subprocess
+
+    runs = [(part, subprocess.Popen([sys.executable, __file__, part])) for part in PARTS]
+    return [part for part, run in runs if run.wait(timeout=timeout) != 0]
+
+
+if __name__ == "__main__":
+    compile_part(sys.argv[1])

@@ -1,0 +1,35 @@
+"""tests/precompile.py: its two halves, compiled into an empty numba cache, are every kernel
+`warm_kernels` needs (else a run under pytest-xdist compiles the rest once per worker again)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from precompile import run_parts
+
+# In a fresh process on the cache the halves filled: the watch must see a compile of a new
+# function (it works), then none in warm_kernels.
+AFTERWARDS = """
+from numba import njit
+from solver.cli.warmup import CompileWatch
+from solver.lexicon.loader import get_lexicon
+from solver.search.solving import warm_kernels
+
+with CompileWatch() as control:
+    njit(lambda x: x + 1)(1)
+lexicon = get_lexicon("en")
+with CompileWatch() as watch:
+    warm_kernels(lexicon, include_extend=True)
+print(control.compiled, watch.compiled)
+"""
+
+
+@pytest.mark.slow  # two cold compiles side by side: ~25 s on the 2-core machine
+def test_the_two_halves_leave_nothing_for_warm_kernels_to_compile(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    assert run_parts() == []
+    result = subprocess.run([sys.executable, "-c", AFTERWARDS], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "False"]
