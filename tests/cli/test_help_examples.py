@@ -198,7 +198,7 @@ def scheduler(request):
         return
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
     ) as cluster:
         yield cluster.scheduler_address
 

@@ -27,7 +27,7 @@ GAMES = 12
 def cluster():
     """Two single-threaded worker processes, as `dask worker --nworkers 2 --nthreads 1` would give."""
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
     ) as local:
         yield local
 

@@ -135,7 +135,7 @@ def test_bad_input_is_one_error_line(args, message, tmp_path):
 def test_bananas_tune_on_a_dask_cluster(tmp_path):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
     ) as cluster:
         storage = f"sqlite:///{tmp_path / 'tune.db'}"
         result = run_cli(
