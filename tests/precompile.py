@@ -41,11 +41,20 @@ def compile_part(part: str) -> None:
 
 def run_parts(timeout: float = 900.0) -> list[str]:
     """Compile both halves side by side; the parts that failed (their own tracebacks are on
-    stderr)."""
+    stderr) or ran past `timeout` seconds (stopped)."""
     import subprocess
 
     runs = [(part, subprocess.Popen([sys.executable, __file__, part])) for part in PARTS]
-    return [part for part, run in runs if run.wait(timeout=timeout) != 0]
+    failed = []
+    for part, run in runs:
+        try:
+            if run.wait(timeout=timeout) != 0:
+                failed.append(part)
+        except subprocess.TimeoutExpired:
+            run.kill()
+            run.wait()
+            failed.append(part)
+    return failed
 
 
 if __name__ == "__main__":

@@ -26,7 +26,9 @@ print(control.compiled, watch.compiled)
 """
 
 
-@pytest.mark.slow  # two cold compiles side by side: ~25 s on the 2-core machine
+# Slow: two cold compiles side by side, ~25 s on the 2-core machine. It checks the test set-up,
+# not the product (every -n run of the quick tier uses the halves; this says they are complete).
+@pytest.mark.slow
 def test_the_two_halves_leave_nothing_for_warm_kernels_to_compile(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
     assert run_parts() == []
