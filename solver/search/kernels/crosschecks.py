@@ -11,7 +11,7 @@ from solver.search.kernels.layout import FULL, ST_MIN_LEN, ST_SIDE, ST_UNDO_TOP,
 from solver.search.native import njit  # numba.njit, bound on first use (see native)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def scan_runs(grid, graph, min_len, out):
     """List every maximal run of 2+ letters of a 2-D code grid into `out`.
 
@@ -53,7 +53,7 @@ def scan_runs(grid, graph, min_len, out):
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def cross_mask(grid, cell, perp, min_len, graph):
     """Letters that may fill empty `cell` given the run through it along `perp`."""
     before = 0
@@ -96,7 +96,7 @@ def cross_mask(grid, cell, perp, min_len, graph):
     return mask
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def refresh_cross(ws, graph, cell, direction):
     """Recompute cross[direction] at empty `cell`, logging the old value for undo."""
     state, cross, undo = ws.state, ws.cross, ws.undo
@@ -114,7 +114,7 @@ def refresh_cross(ws, graph, cell, direction):
         cross[slot] = new_mask
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def run_end(grid, cell, step, sign):
     """The first empty cell from `cell` going `sign*step` along its run."""
     while grid[cell] != 0:

@@ -43,12 +43,12 @@ class ExactSearchState(NamedTuple):
     saved_label: np.ndarray  # int64[depths, cols]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ex_ends_well(node: int, length: int, min_length: int, terminal: np.ndarray) -> bool:
     return length <= 1 or (length >= min_length and terminal[node] == 1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ex_may_end(node: int, length: int, min_length: int, available: int, graph_next, terminal) -> bool:
     """A run of two or more letters must end in a word: it is one, or a letter left continues it."""
     if length < 2 or (length >= min_length and terminal[node] == 1):
@@ -56,7 +56,7 @@ def _ex_may_end(node: int, length: int, min_length: int, available: int, graph_n
     return (graph_next[node] & available) != 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def exact_search(x: ExactSearchState, n: int, min_length: int, node_limit: int, child, terminal, graph_next) -> int:
     """Run the search from where it stopped for up to `node_limit` more cells decided; returns
     the status (EX_FOUND leaves the grid on the board; calling again after EX_FOUND looks for the next).

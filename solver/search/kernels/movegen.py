@@ -41,7 +41,7 @@ from solver.search.kernels.spelling import bit_code
 from solver.search.native import njit  # numba.njit, bound on first use (see native)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _record_move(
     moves,
     scores,
@@ -84,7 +84,7 @@ def _record_move(
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _hand_summary(hand):
     """(mask of letters present, vowel tiles, consonant tiles)."""
     mask = 0
@@ -100,7 +100,7 @@ def _hand_summary(hand):
     return mask, vowels, consonants
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _list_anchors(ws):
     """Fill ws.anchors with (direction, line, pos, previous anchor pos) rows for the box
     ws.bbox; return the count, or -1 when the table is full.
@@ -136,7 +136,7 @@ def _list_anchors(ws):
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def generate_moves(ws, graph, ordering, move_base, letter_base):
     """All moves from the current position (tiles inside ws.bbox) into moves[move_base:],
     letters[letter_base:].
@@ -150,7 +150,7 @@ def generate_moves(ws, graph, ordering, move_base, letter_base):
     return _generate(ws, graph, ordering, move_base, letter_base, np.int64(0))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def hardest_letter(hand, letter_weight):
     """Code of the hand's hardest letter: the highest weight, the first in the alphabet
     among equals (0 for an empty hand)."""
@@ -161,7 +161,7 @@ def hardest_letter(hand, letter_weight):
     return hardest
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def generate_first_words(ws, graph, ordering):
     """Moves for an empty grid: the words the hand spells that hold its hardest letter
     (`hardest_letter`), laid across from the centre.
@@ -175,7 +175,7 @@ def generate_first_words(ws, graph, ordering):
     return _generate(ws, graph, ordering, np.int64(0), np.int64(0), np.int64(1 << (hardest - 1)))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _generate(ws, graph, ordering, move_base, letter_base, first_letters):
     """Both move generators: the empty grid's first words (`first_letters` != 0: one anchor,
     the centre, see `_centre_anchor`) or the moves around the anchors of ws.bbox."""
@@ -191,7 +191,7 @@ def _generate(ws, graph, ordering, move_base, letter_base, first_letters):
     return cursor[C_MOVES], cursor[C_LETTERS], cursor[C_TRUNCATED]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _centre_anchor(ws):
     """The empty grid's one anchor: the centre, across, with no start square before it, so
     the first word is laid from the centre. Returns the anchor count, 1."""
@@ -204,7 +204,7 @@ def _centre_anchor(ws):
     return 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _start_square(grid, cross, anchors, anchor_row, dist, side, hand_count):
     """The start square `dist` cells before the anchor in row `anchor_row` of `anchors`, as
     (first cell, direction, room: the most cells a word from it may take, what its anchor
@@ -235,7 +235,7 @@ def _start_square(grid, cross, anchors, anchor_row, dist, side, hand_count):
     return start_cell, direction, side - 2 - start, np.int64(cross[direction * side * side + anchor_cell]), True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _walk_words(ws, graph, ordering, anchor_count, first_letters):
     """Every word from the start squares of the first `anchor_count` anchors in ws.anchors,
     appended as moves through ws.cursor: the squares 0 cells before their anchor first, then
@@ -411,7 +411,7 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
             break
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _return_tile(hand, code, hand_mask, vowels, consonants):
     """Put tile `code` back in the hand; returns the updated (mask, vowels, consonants)."""
     hand[code - 1] += 1
@@ -421,7 +421,7 @@ def _return_tile(hand, code, hand_mask, vowels, consonants):
     return hand_mask, vowels, consonants + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _single_is_across(grid, word, length, start_cell, step, perp):
     """A one-new-tile down move whose tile also has a horizontal neighbour: the across
     pass lists the same placement, so the down pass skips it."""

@@ -54,7 +54,7 @@ from solver.search.kernels.movegen import generate_first_words, generate_moves
 from solver.search.native import njit  # numba.njit, bound on first use (see native)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def mix_hash(cell, code):
     """A 62-bit pseudo-random key for `code` placed at `cell` (splitmix-style mixing).
 
@@ -66,7 +66,7 @@ def mix_hash(cell, code):
     return x ^ (x >> 31)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _apply_move(ws, graph, move, depth):
     """Lay move `move` on the grid and fill frame depth+1 (bbox, hash, undo mark)."""
     grid, hand, state, frames, moves, letters, undo = (
@@ -124,7 +124,7 @@ def _apply_move(ws, graph, move, depth):
         refresh_cross(ws, graph, run_end(grid, cell, perp, np.int64(1)), direction)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _undo_to(ws, mark):
     """Take back every logged change above `mark` (tiles to the hand, old masks)."""
     grid, hand, state, undo = ws.grid, ws.hand, ws.state, ws.undo
@@ -236,7 +236,7 @@ def _expand(ws, graph, ordering, depth):
     frames[depth, F_GENERATED] = 1 if complete else 2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _rank_best(scores, order, best_scores, move_base, move_end, cap):
     """The `cap` best moves of scores[move_base:move_end], best first, into
     order[move_base:move_base + cap]: the first `cap` of the stable sort by score (ties in
@@ -257,7 +257,7 @@ def _rank_best(scores, order, best_scores, move_base, move_end, cap):
         order[move_base + slot] = move
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _keep_best(ws, move_base, letter_base, cap):
     """Compact the `cap` best moves (already ranked in `order`; cap <= KEEP_CAPACITY) to
     the front of the frame's region, so deeper frames get the buffer space back. Returns

@@ -12,7 +12,7 @@ SEARCH_RUNNING, SEARCH_FOUND, SEARCH_EXHAUSTED, SEARCH_PAUSED = 0, 1, 2, 3
 SEARCH_DEPTH, SEARCH_NODES, SEARCH_STATUS = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def pause_or_exhaust(state, depth, limit):
     """The loop head: PAUSED once the slice's node limit is reached (the depth kept for the
     resume), EXHAUSTED once the search has backed out past the root; else SEARCH_RUNNING."""

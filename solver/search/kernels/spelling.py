@@ -17,7 +17,7 @@ from solver.search.native import njit  # numba.njit, bound on first use (see nat
 LIST_COUNTS, COVER_HAND = 0, 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def bit_code(bit):
     """The letter code of a one-bit mask (bit code-1 set), by halving: five tests, not a scan
     of up to 26 bits, on every step of a walk."""

@@ -91,26 +91,26 @@ class WordSearchState(NamedTuple):
     item_mask: np.ndarray  # int64[depths, items]: the letters of the item's options' words, one bit each
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_single_fits(board, side, cell, direction) -> bool:
     step = 1 if direction == 0 else side
     return board[cell - step] == 0 and board[cell + step] == 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_log(undo, state, kind, cell, direction):
     at = state[WS_UNDO]
     undo[at, 0], undo[at, 1], undo[at, 2] = kind, cell, direction
     state[WS_UNDO] = at + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_block(blocked, undo, state, cell):
     blocked[cell] += 1
     _ws_log(undo, state, WS_UNDO_BLOCK, cell, ANY_DIRECTION)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_lay(s, words, side, cell, direction, k, offset):
     """Lay word k as `_ws_add_item` found it fits, logging every change."""
     step = 1 if direction == 0 else side
@@ -134,7 +134,7 @@ def _ws_lay(s, words, side, cell, direction, k, offset):
         s.status[p, direction] = WS_COVERED
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_undo_to(s, mark):
     while s.state[WS_UNDO] > mark:
         at = s.state[WS_UNDO] - 1
@@ -153,7 +153,7 @@ def _ws_undo_to(s, mark):
         s.state[WS_UNDO] = at
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_hopeless(s, words) -> bool:
     """The carrier-use bounds of `solver.search.wordsearch`'s docstring."""
     left = s.state[WS_LEFT]
@@ -187,7 +187,7 @@ def _ws_hopeless(s, words) -> bool:
     return not _ws_exclusive_tiles_hosted(s, words, NO_DEPTH)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_items_hopeless(s, words, depth) -> bool:
     """The carrier-use bound again once depth's items are listed: a word laid through a carrier
     tile on the board is one of the options of that tile's item, so that use gets at most the
@@ -206,7 +206,7 @@ def _ws_items_hopeless(s, words, depth) -> bool:
 SUPPLY_SCAN = 16  # words of a carrier's list looked at, at most: past them the next one's share bounds the rest
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_supplied_rho(hand, words, carrier, present) -> float:
     """rho[carrier] as the hand left now allows: a word laid from here on lays new tiles only
     from the hand, so at most as many as the hand supplies of its letters (and none if it needs
@@ -238,7 +238,7 @@ def _ws_supplied_rho(hand, words, carrier, present) -> float:
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_list_host_uses(s, words):
     """For `_ws_hosts_short`: the hand's non-carrier letters with hosts (scratch[8], then -1),
     the carrier uses left of each one's hosts (scratch[9], by letter) and the least slack
@@ -260,7 +260,7 @@ def _ws_list_host_uses(s, words):
     s.scratch[9, 26] = slack
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_hosts_short(s, words, word, laid, taken) -> bool:
     """Whether laying `word` (its new tiles counted in `laid`), or with `word` -1 leaving a tile
     of carrier `taken` alone one way, leaves a letter of the hand fewer uses of its hosts than
@@ -288,7 +288,7 @@ def _ws_hosts_short(s, words, word, laid, taken) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_exclusive_tiles_hosted(s, words, depth) -> bool:
     """Tiles of the hand no word holds two of (taken greedily, hardest letters first) each need
     a word of their own, and that word a carrier use of one of their letter's hosts: whether
@@ -369,7 +369,7 @@ def _ws_exclusive_tiles_hosted(s, words, depth) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_reach(s, side, cell, direction) -> tuple:
     """Cells before and after `cell` along `direction` that a word through it may cover (not
     blocked, on the board and, across, in its row), and the letters of the tiles among them
@@ -392,7 +392,7 @@ def _ws_reach(s, side, cell, direction) -> tuple:
     return before, after, line
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, in_hand, room) -> bool:
     """Append (cell, direction) to depth's items with those of its candidate options that
     fit now: pool[first:last] when `from_pool`, else occurrences first..last-1. False when it
@@ -407,6 +407,8 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
     word_letters, word_length, occ_word, mask, pool = words.letters, words.length, words.occ_word, words.mask, s.pool
     occ_offset, occ_rest, occ_rest_twice = words.occ_offset, words.occ_rest, words.occ_rest_twice
+    carrier, rho_now, share_of = words.carrier, s.rho_now, words.share
+    slack = s.scratch[9, 26]
     step = 1 if direction == 0 else side
     area, row = side * side, cell // side
     left = s.state[WS_LEFT]
@@ -446,8 +448,8 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
         for j in range(length):
             p = start + j * step
             letter = word_letters[kw, j]
-            if words.carrier[letter] == 1:
-                spent += s.rho_now[letter]
+            if carrier[letter] == 1:
+                spent += rho_now[letter]
                 carried += 1
             if board[p] != 0:
                 if board[p] != letter + 1 or status[p, direction] != WS_OPEN:
@@ -464,18 +466,18 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                     break
         if ok and left > 0 and left - fresh > room - spent + 1e-9:
             ok = False
-        if ok and left > 0 and carried > s.scratch[9, 26] and _ws_hosts_short(s, words, kw, need, NO_LETTER):
+        if ok and left > 0 and carried > slack and _ws_hosts_short(s, words, kw, need, NO_LETTER):
             ok = False
         for j in range(length):
             need[word_letters[kw, j]] = 0
         if ok:
-            if top == len(s.pool):
+            if top == len(pool):
                 s.state[WS_OVERFLOW_AT] = 1
                 return False
-            s.pool[top] = at
+            pool[top] = at
             top += 1
             letters |= mask[kw]
-            share = words.share[kw] * fresh / (length - 1)  # its new tiles per carrier tile
+            share = share_of[kw] * fresh / (length - 1)  # its new tiles per carrier tile
             if share > best_share:
                 best_share = share
     single = _ws_single_fits(s.board, side, cell, direction)
@@ -493,7 +495,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     return top > s.item_start[depth, k] or single
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
     """Depth + 1's items: depth's, but the one just decided and those no longer open, their
     options filtered (options only ever stop fitting deeper down), then the new tiles' own
