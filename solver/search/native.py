@@ -142,8 +142,8 @@ class LazyKernel:
 
 def njit(*args, **options):
     """`@njit(cache=True, nogil=True)` (or bare `@njit`), as numba's, but bound on first use.
-    A kernel that allocates nothing and is called only from other kernels adds `_nrt=False`
-    (docs/ARCHITECTURE.md: numba's reference counting of every array passed, at every call)."""
+    A kernel that allocates nothing adds `_nrt=False` (docs/ARCHITECTURE.md: numba's reference
+    counting of every array passed, at every call); the library's entries (ENTRIES) keep it."""
 
     def decorate(py_func: Callable) -> LazyKernel:
         kernel = LazyKernel(py_func, options)

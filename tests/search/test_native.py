@@ -190,7 +190,7 @@ def test_no_kernel_is_compiled_again_for_each_literal_it_is_called_with():
     assert len(seen) > 100  # the calls between kernels were found
 
 
-# The kernels below other kernels that allocate arrays of their own, so need numba's runtime:
+# The kernels besides the entries that allocate arrays of their own, so need numba's runtime:
 # `_expand` (an argsort of -scores) and `_walk_spelled_words` (its walk's stacks).
 ALLOCATING = {"_expand", "_walk_spelled_words"}
 
@@ -199,9 +199,9 @@ def test_kernels_that_allocate_nothing_skip_numba_reference_counting():
     """A kernel compiled with numba's runtime increfs every array it is passed at each call and
     decrefs it on return, each array of a NamedTuple bundle too (the word search's state holds
     23, its words 17): perf put NRT_incref / NRT_decref at a third of the word search's time.
-    So every kernel called from other kernels that allocates nothing is compiled with
-    `_nrt=False` (numba refuses to compile one that allocates without its runtime, so the flag
-    cannot be wrong the other way). The entries, called from Python, keep it."""
+    So every kernel that allocates nothing is compiled with `_nrt=False` (numba refuses to
+    compile one that allocates without its runtime, so the flag cannot be wrong the other way).
+    The entries keep it: some allocate, and the library compiles them with it anyway."""
     counted = {
         name
         for module in native.kernel_modules()
