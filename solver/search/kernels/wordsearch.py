@@ -480,12 +480,12 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             share = share_of[kw] * fresh / (length - 1)  # its new tiles per carrier tile
             if share > best_share:
                 best_share = share
-    single = _ws_single_fits(s.board, side, cell, direction)
-    letter = s.board[cell] - 1
-    if single and left > 0 and words.carrier[letter] == 1:
+    single = _ws_single_fits(board, side, cell, direction)
+    letter = board[cell] - 1
+    if single and left > 0 and carrier[letter] == 1:
         # its use gone, the carrier bound or a letter's hosts fall short
-        short = s.scratch[9, 26] < 1 and _ws_hosts_short(s, words, NO_WORD, need, letter)
-        single = not (left > room - s.rho_now[letter] + 1e-9 or short)
+        short = slack < 1 and _ws_hosts_short(s, words, NO_WORD, need, letter)
+        single = not (left > room - rho_now[letter] + 1e-9 or short)
     s.item_count[depth, k] = top - s.item_start[depth, k]
     s.item_single[depth, k] = 1 if single else 0
     s.item_share[depth, k] = best_share
