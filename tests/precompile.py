@@ -21,20 +21,18 @@ PARTS = ("search", "word-search")
 
 
 def compile_part(part: str) -> None:
-    from solver.core.grid import Grid
-    from solver.core.tiles import TileCounts
     from solver.lexicon.loader import get_lexicon
     from solver.search import solving
 
     lexicon = get_lexicon("en")
     if part == "search":
-        # Marked warm: warm_kernels' own tiny solve would compile the word search too, which
-        # is the other process's half.
-        solving._WARM.add((id(lexicon), "solve"))
-        solving.solve("CATMAP", lexicon, time_limit=600.0)
-        solving.extend(Grid.from_rows(["AT"]), "C", lexicon, time_limit=600.0)
+        # Marked warm: the call `solve` and `extend` make to warm_kernels would compile the
+        # word search too, which is the other process's half.
+        solving._WARM.update({(id(lexicon), "solve"), (id(lexicon), "extend")})
+        solving._warm_search(lexicon)
+        solving._warm_extend(lexicon)
     elif part == "word-search":
-        solving._word_search_run(TileCounts.from_letters("CATS"), lexicon, 2).run(solving.search_clock() + 600.0)
+        solving._warm_word_search(lexicon)
     else:
         raise SystemExit(f"unknown part {part!r} (choose from {', '.join(PARTS)})")
 

@@ -327,13 +327,27 @@ def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
     with _WARMING:
         if (id(lexicon), "solve") not in _WARM:
             _WARM.add((id(lexicon), "solve"))
-            solve("CATMAP", lexicon, time_limit=600.0)
+            _warm_search(lexicon)
             # The word search's kernel too: a hard hand's first reaches it in a thread beside
             # the proofs, where loading it from numba's cache took 0.2 s of the hand's clock.
-            _word_search_run(TileCounts.from_letters("CATS"), lexicon, 2).run(search_clock() + 600.0)
+            _warm_word_search(lexicon)
         if include_extend and (id(lexicon), "extend") not in _WARM:
             _WARM.add((id(lexicon), "extend"))
-            extend(Grid.from_rows(["AT"]), "C", lexicon, time_limit=600.0)
+            _warm_extend(lexicon)
+
+
+# The warm-up's three steps, each the kernels one tiny call reaches (tests/precompile.py
+# compiles them in two processes side by side).
+def _warm_search(lexicon: Lexicon) -> None:
+    solve("CATMAP", lexicon, time_limit=600.0)
+
+
+def _warm_word_search(lexicon: Lexicon) -> None:
+    _word_search_run(TileCounts.from_letters("CATS"), lexicon, 2).run(search_clock() + 600.0)
+
+
+def _warm_extend(lexicon: Lexicon) -> None:
+    extend(Grid.from_rows(["AT"]), "C", lexicon, time_limit=600.0)
 
 
 def _check_arguments(tiles: TileCounts, objective: str, min_length: int, time_limit: float) -> None:
