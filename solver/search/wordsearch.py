@@ -121,6 +121,7 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
     holds = counts > 0
     masks = holds @ BITS
     carrier = _carrier_flags(holds[: len(words)], hand_letters)
+    hosts = _hosts(holds, masks, carrier)
     share = padded((lengths - 1) / counts[: len(words), carrier == 1].sum(axis=1))
     rho = np.zeros(26, dtype=np.float64)
     by_share: list[np.ndarray] = []
@@ -148,13 +149,14 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
         masks,
         rho,
         together,
-        _hosts(holds, masks, carrier),
+        hosts,
         hard_order,
         *_rest_masks(counts, letters, occ_word, occ_offset),
         share,
         padded(np.concatenate(by_share)),
         np.concatenate([[0], np.cumsum([len(holding) for holding in by_share])]).astype(np.int64),
         _tally(counts, letters.shape[1]),
+        *_bound_groups(counts[: len(words)], hosts, carrier),
     )
 
 
@@ -172,6 +174,28 @@ def _hosts(holds: np.ndarray, masks: np.ndarray, carrier: np.ndarray) -> np.ndar
             tally = np.where(carrier == 1, holds[unhit].sum(axis=0), -1)
             hosts[code] |= BITS[int(np.argmax(tally))]
     return hosts
+
+
+def _bound_groups(counts: np.ndarray, hosts: np.ndarray, carrier: np.ndarray) -> tuple[np.ndarray, ...]:
+    """`SpelledWords.bound_to`, `bound_cap`, `by_bound` and `by_bound_start`: each non-carrier
+    letter whose one host is carrier c is bound to c (else -1); per carrier c with letters bound
+    to it, the most tiles of those letters a word holds per tile of c it holds (else -1), and the
+    words holding c, most such tiles per tile of c first."""
+    bound_to = np.full(26, -1, dtype=np.int64)
+    single = (hosts & (hosts - 1)) == 0  # one bit set (or none)
+    for code in np.flatnonzero((carrier == 0) & (hosts != 0) & single).tolist():
+        bound_to[code] = int(hosts[code]).bit_length() - 1
+    bound_cap = np.full(26, -1.0)
+    by_bound: list[np.ndarray] = []
+    for code in range(26):
+        holding = np.flatnonzero(counts[:, code] > 0) if code in bound_to else np.zeros(0, dtype=np.int64)
+        ratios = counts[holding][:, bound_to == code].sum(axis=1) / np.maximum(counts[holding, code], 1)
+        by_bound.append(holding[np.argsort(-ratios, kind="stable")])
+        if code in bound_to:
+            bound_cap[code] = float(ratios.max(initial=0.0))
+    starts = np.concatenate([[0], np.cumsum([len(words) for words in by_bound])]).astype(np.int64)
+    flat = np.concatenate(by_bound).astype(np.int64)
+    return bound_to, bound_cap, flat if len(flat) else np.zeros(1, dtype=np.int64), starts
 
 
 def _tally(counts: np.ndarray, longest: int) -> np.ndarray:
@@ -224,13 +248,15 @@ def new_search(counts: np.ndarray) -> kernel.WordSearchState:
         np.zeros(depths, dtype=np.int64),
         np.zeros(kernel.WS_POOL, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
-        np.zeros((10, max(4 * n + 8, 27)), dtype=np.int64),
+        np.zeros((11, max(4 * n + 8, 27)), dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros((depths, items), dtype=np.float64),
         np.zeros(26, dtype=np.float64),
         table(),
+        np.zeros(26, dtype=np.float64),
+        np.zeros((depths, items), dtype=np.float64),
     )
 
 
