@@ -48,10 +48,19 @@ What it prunes, each a property of every valid grid reachable from the state:
   item's options: it can take only a tile whose letter one of them holds (`item_mask`). On
   double-Q hands, where the second Q needs the one A's other direction, this halves the
   decisions (ACEFGGGLLNNQQRRTTTUVX: 281,279 -> 142,559);
+- bound tiles: a letter whose every word holds one same carrier c (its one host: D, F, L
+  and V in AABDDDFHLLNNPPRRSTTTV, bound to A) can only be laid by words holding c, each tile
+  of c in such a word taking one of c's uses. A word lays at most `bound_cap[c]` tiles bound
+  to c per tile of c it holds (as the hand left allows: `bound_now`; a use on the board, once
+  the items are listed, at most its item's `item_bound`), so the tiles bound to c left must
+  not exceed that times c's uses left. The carrier bound shares a word's new tiles among all
+  its carriers, and the letters hosted by the other carriers soak up its room: this one counts
+  only the tiles no other carrier can lay. It took that hand from 2,977,229 decisions (7.4 s)
+  to 249,751 (0.75 s);
 - one step ahead: an option is listed only if laying it keeps the carrier bound (each carrier
   tile of the word, on the board or new, takes one use; rho_now of the state listing it) and
-  leaves each letter of the hand as many uses of its hosts as the words its tiles still need;
-  the tile alone one way likewise. Trying such an option would prune it; listed out, an item
+  leaves each letter of the hand as many uses of its hosts as the words its tiles still need,
+  and each carrier uses enough for the tiles bound to it; the tile alone one way likewise. Trying such an option would prune it; listed out, an item
   with none left prunes its state before any is tried, and the fewest-options choice sees the
   real counts. Sound deeper down too: what a deeper state with the option laid reaches, this
   one with it laid reaches. On issue 36's hands: ACDDEFJLMNNNOQQRRTTTZ from Q 593,827 ->
