@@ -48,23 +48,25 @@ What it prunes, each a property of every valid grid reachable from the state:
   item's options: it can take only a tile whose letter one of them holds (`item_mask`). On
   double-Q hands, where the second Q needs the one A's other direction, this halves the
   decisions (ACEFGGGLLNNQQRRTTTUVX: 281,279 -> 142,559);
-- bound tiles: a letter whose every word holds one same carrier c (its one host: D, F, L
-  and V in AABDDDFHLLNNPPRRSTTTV, bound to A) can only be laid by words holding c, each tile
-  of c in such a word taking one of c's uses. A word lays at most `bound_cap[c]` tiles bound
-  to c per tile of c it holds (as the hand left allows: `bound_now`; a use on the board, once
-  the items are listed, at most its item's `item_bound`), so the tiles bound to c left must
-  not exceed that times c's uses left. The carrier bound shares a word's new tiles among all
-  its carriers, and the letters hosted by the other carriers soak up its room: this one counts
-  only the tiles no other carrier can lay. It took that hand from 2,977,229 decisions (7.4 s)
-  to 249,751 (0.75 s);
+- bound tiles: the letters whose hosts lie within a set C of one or two carriers (a *group*:
+  D, F, L and V in AABDDDFHLLNNPPRRSTTTV, within {A}; G, M, R and T in DDDDGGIKLMNNNPRRTTUWW,
+  within {I, U}) can only be laid by words holding a carrier of C, each tile of C in such a
+  word taking one of the uses of C's carriers. A word lays at most `group_cap` of the group's
+  tiles per tile of C it holds (as the hand left allows: `group_now`; a use on the board, once
+  the items are listed, at most its item's `item_bound`), so the group's tiles left must not
+  exceed that times the uses of C left. The carrier bound shares a word's new tiles among all
+  its carriers, and the letters the other carriers host soak up its room; this one counts only
+  the tiles C alone can lay. On the 21-tile hands that took seconds: AABDDDFHLLNNPPRRSTTTV
+  2,977,229 -> 221,836 decisions (7.4 -> 0.75 s), ABCDFGGGHKLNNNNRRSSUX 1,216,345 -> 19,269;
 - one step ahead: an option is listed only if laying it keeps the carrier bound (each carrier
   tile of the word, on the board or new, takes one use; rho_now of the state listing it) and
   leaves each letter of the hand as many uses of its hosts as the words its tiles still need,
-  and each carrier uses enough for the tiles bound to it; the tile alone one way likewise. Trying such an option would prune it; listed out, an item
-  with none left prunes its state before any is tried, and the fewest-options choice sees the
-  real counts. Sound deeper down too: what a deeper state with the option laid reaches, this
-  one with it laid reaches. On issue 36's hands: ACDDEFJLMNNNOQQRRTTTZ from Q 593,827 ->
-  100,566 decisions (1.36 -> 0.69 s), BCDEFIKKLNNNNNPRRRSST from B 1,202,722 -> 16,500 (a grid).
+  and each group enough uses for its tiles; the tile alone one way likewise. Trying such an
+  option would prune it; listed out, an item with none left prunes its state before any is
+  tried, and the fewest-options choice sees the real counts. Sound deeper down too: what a
+  deeper state with the option laid reaches, this one with it laid reaches. On issue 36's
+  hands: ACDDEFJLMNNNOQQRRTTTZ from Q 593,827 -> 100,566 decisions (1.36 -> 0.69 s),
+  BCDEFIKKLNNNNNPRRRSST from B 1,202,722 -> 16,500 (a grid).
 
 Every grid it returns passes `solver.core.grid.validate` (the caller checks); its "no grid"
 answers are tested against `solver.search.reference.exhaustive_grid_exists` on small hands.
@@ -186,25 +188,38 @@ def _hosts(holds: np.ndarray, masks: np.ndarray, carrier: np.ndarray) -> np.ndar
 
 
 def _bound_groups(counts: np.ndarray, hosts: np.ndarray, carrier: np.ndarray) -> tuple[np.ndarray, ...]:
-    """`SpelledWords.bound_to`, `bound_cap`, `by_bound` and `by_bound_start`: each non-carrier
-    letter whose one host is carrier c is bound to c (else -1); per carrier c with letters bound
-    to it, the most tiles of those letters a word holds per tile of c it holds (else -1), and the
-    words holding c, most such tiles per tile of c first."""
-    bound_to = np.full(26, -1, dtype=np.int64)
-    single = (hosts & (hosts - 1)) == 0  # one bit set (or none)
-    for code in np.flatnonzero((carrier == 0) & (hosts != 0) & single).tolist():
-        bound_to[code] = int(hosts[code]).bit_length() - 1
-    bound_cap = np.full(26, -1.0)
-    by_bound: list[np.ndarray] = []
-    for code in range(26):
-        holding = np.flatnonzero(counts[:, code] > 0) if code in bound_to else np.zeros(0, dtype=np.int64)
-        ratios = counts[holding][:, bound_to == code].sum(axis=1) / np.maximum(counts[holding, code], 1)
-        by_bound.append(holding[np.argsort(-ratios, kind="stable")])
-        if code in bound_to:
-            bound_cap[code] = float(ratios.max(initial=0.0))
-    starts = np.concatenate([[0], np.cumsum([len(words) for words in by_bound])]).astype(np.int64)
-    flat = np.concatenate(by_bound).astype(np.int64)
-    return bound_to, bound_cap, flat if len(flat) else np.zeros(1, dtype=np.int64), starts
+    """`SpelledWords.letter_groups` .. `by_group_start`. The groups: the distinct host sets of
+    one or two carriers of the non-carrier letters (fewest carriers first, then most letters
+    within, at most WS_GROUPS); a group's letters are those whose hosts lie within its
+    carriers, so every word holding one holds one of its carriers."""
+    letters = [code for code in range(26) if not carrier[code] and hosts[code] and counts[:, code].any()]
+    sets = {int(hosts[code]) for code in letters if bin(int(hosts[code])).count("1") <= 2}
+    within = {mask: [code for code in letters if int(hosts[code]) & ~mask == 0] for mask in sets}
+    chosen = sorted(sets, key=lambda mask: (bin(mask).count("1"), -len(within[mask]), mask))[: kernel.WS_GROUPS]
+    letter_groups, carrier_groups = np.zeros(26, dtype=np.int64), np.zeros(26, dtype=np.int64)
+    group_carriers, group_cap = np.zeros(kernel.WS_GROUPS, dtype=np.int64), np.zeros(kernel.WS_GROUPS)
+    by_group: list[np.ndarray] = []
+    for g, mask in enumerate(chosen):
+        group_carriers[g] = mask
+        carriers = [code for code in range(26) if mask >> code & 1]
+        carrier_groups[carriers] |= 1 << g
+        letter_groups[within[mask]] |= 1 << g
+        holding = np.flatnonzero(counts[:, carriers].sum(axis=1) > 0)
+        ratios = counts[holding][:, within[mask]].sum(axis=1) / counts[holding][:, carriers].sum(axis=1)
+        by_group.append(holding[np.argsort(-ratios, kind="stable")])
+        group_cap[g] = float(ratios.max(initial=0.0))
+    starts = np.zeros(kernel.WS_GROUPS + 1, dtype=np.int64)
+    starts[1 : len(by_group) + 1] = np.cumsum([len(words) for words in by_group])
+    starts[len(by_group) + 1 :] = starts[len(by_group)]
+    flat = np.concatenate(by_group).astype(np.int64) if by_group else np.zeros(0, dtype=np.int64)
+    return (
+        letter_groups,
+        carrier_groups,
+        group_carriers,
+        group_cap,
+        flat if len(flat) else np.zeros(1, dtype=np.int64),
+        starts,
+    )
 
 
 def _tally(counts: np.ndarray, longest: int) -> np.ndarray:
@@ -264,8 +279,8 @@ def new_search(counts: np.ndarray) -> kernel.WordSearchState:
         np.zeros((depths, items), dtype=np.float64),
         np.zeros(26, dtype=np.float64),
         table(),
-        np.zeros(26, dtype=np.float64),
-        np.zeros((depths, items), dtype=np.float64),
+        np.zeros(kernel.WS_GROUPS, dtype=np.float64),
+        np.zeros((depths, items, kernel.WS_GROUPS), dtype=np.float64),
     )
 
 

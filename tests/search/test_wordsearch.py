@@ -157,26 +157,37 @@ def test_word_arrays_hold_what_each_field_says(en, letters):
         assert arrays.together[letter] == beside
         hosts = arrays.hosts[letter]
         assert all(hosts & arrays.mask[k] for k in holding) and not hosts & ~(arrays.carrier @ (1 << np.arange(26)))
-        bound_to = int(arrays.bound_to[letter])
-        if ALPHABET[letter] in chosen or hosts & (hosts - 1) or not hosts:
-            assert bound_to == -1
-        else:  # every word holding the letter holds its one host
-            assert hosts == 1 << bound_to and all(ALPHABET[bound_to] in words[k] for k in holding)
-        bound = [c for c in range(26) if arrays.bound_to[c] == letter]
-        listed = arrays.by_bound[arrays.by_bound_start[letter] : arrays.by_bound_start[letter + 1]].tolist()
-        if bound:
-            ratio = {
-                k: sum(words[k].count(ALPHABET[c]) for c in bound) / words[k].count(ALPHABET[letter]) for k in holding
-            }
-            assert sorted(listed) == holding and listed == sorted(listed, key=lambda k: -ratio[k])
-            assert arrays.bound_cap[letter] == max(ratio.values())
-        else:
-            assert listed == [] and arrays.bound_cap[letter] == -1
+    check_groups(arrays, words, chosen)
     order = [c for c in arrays.hard_order.tolist() if c >= 0]
     assert sorted(order) == [c for c in range(26) if ALPHABET[c] not in chosen]
     assert [arrays.occ_start[c + 1] - arrays.occ_start[c] for c in order] == sorted(
         arrays.occ_start[c + 1] - arrays.occ_start[c] for c in order
     )
+
+
+def check_groups(arrays, words: list[str], chosen: set[str]) -> None:
+    """The bound-tile groups of `word_arrays` against their definition."""
+    codes = {ALPHABET[c]: c for c in range(26)}
+    used = [g for g in range(len(arrays.group_carriers)) if arrays.group_carriers[g]]
+    assert used == list(range(len(used)))  # packed at the front
+    hosts_of = {ch: int(arrays.hosts[codes[ch]]) for ch in set("".join(words)) - chosen}
+    assert {int(arrays.group_carriers[g]) for g in used} == {
+        mask for mask in hosts_of.values() if 0 < bin(mask).count("1") <= 2
+    } or len(used) == len(arrays.group_carriers)
+    for g in used:
+        mask = int(arrays.group_carriers[g])
+        carriers = {ch for ch in codes if mask >> codes[ch] & 1}
+        members = {ch for ch, hosts in hosts_of.items() if hosts and hosts & ~mask == 0}
+        assert carriers <= chosen and members
+        assert {ch for ch in codes if arrays.letter_groups[codes[ch]] >> g & 1} == members
+        assert {ch for ch in codes if arrays.carrier_groups[codes[ch]] >> g & 1} == carriers
+        assert all(carriers.intersection(word) for word in words if members.intersection(word))  # the premise
+        holding = [k for k, word in enumerate(words) if carriers.intersection(word)]
+        ratio = {k: sum(ch in members for ch in words[k]) / sum(ch in carriers for ch in words[k]) for k in holding}
+        listed = arrays.by_group[arrays.by_group_start[g] : arrays.by_group_start[g + 1]].tolist()
+        assert sorted(listed) == holding and listed == sorted(listed, key=lambda k: -ratio[k])
+        assert arrays.group_cap[g] == max(ratio.values())
+    assert arrays.by_group_start[len(used)] == arrays.by_group_start[-1]
 
 
 @pytest.mark.parametrize("letters", ["ACEFGGGLLNNQQRRTTTUVX", "BCDEFIKKLNNNNNPRRRSST"])
@@ -206,35 +217,38 @@ def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, lett
             assert best - 1e-9 <= bound <= arrays.rho[code] + 1e-9, (kept, ALPHABET[code], bound, best)
 
 
-def test_the_bound_tiles_cap_as_the_hand_left_allows_bounds_every_words_ratio(en, make_rng):
-    """The kernel's `_ws_supplied_bound` on hands drawn down from a vowel-poor one: never below
-    the most min(count, hand) of the letters bound to a carrier per tile of it, over the words
-    holding it (its definition), and never above the static bound_cap."""
+def test_each_groups_cap_as_the_hand_left_allows_bounds_every_words_ratio(en, make_rng):
+    """The kernel's `_ws_supplied_bound` on hands drawn down from vowel-poor ones: never below
+    the most min(count, hand) of a group's letters per tile of its carriers, over the words
+    holding one of them (its definition), and never above the static group_cap."""
     from solver.search.kernels.wordsearch import _ws_supplied_bound
 
-    letters = "AABDDDFHLLNNPPRRSTTTV"
-    words = [word.upper() for word in en.formable_words(TileCounts.from_letters(letters), 2)]
-    arrays = word_arrays(words, set(letters))
-    carriers = [code for code in range(26) if (arrays.bound_to == code).any()]
-    assert carriers == [ALPHABET.index("A")]  # D, F, L and V: every word holding one holds an A
     rng = make_rng(3604)
-    for _ in range(40):
-        kept = sorted(rng.choice(list(letters), size=int(rng.integers(1, len(letters))), replace=False))
-        hand = TileCounts.from_letters("".join(kept)).counts.astype(np.int64)
-        for code in carriers:
-            bound = [ALPHABET[c] for c in range(26) if arrays.bound_to[c] == code]
-            best = max(
-                sum(min(word.count(ch), int(hand[ALPHABET.index(ch)])) for ch in bound) / word.count(ALPHABET[code])
-                for word in words
-                if ALPHABET[code] in word
-            )
-            assert best - 1e-9 <= _ws_supplied_bound(hand, arrays, code) <= arrays.bound_cap[code] + 1e-9, kept
+    groups = set()
+    for letters in ("AABDDDFHLLNNPPRRSTTTV", "DDDDGGIKLMNNNPRRTTUWW"):
+        words = [word.upper() for word in en.formable_words(TileCounts.from_letters(letters), 2)]
+        arrays = word_arrays(words, set(letters))
+        for _ in range(25):
+            kept = sorted(rng.choice(list(letters), size=int(rng.integers(1, len(letters))), replace=False))
+            hand = TileCounts.from_letters("".join(kept)).counts.astype(np.int64)
+            for g in np.flatnonzero(arrays.group_carriers):
+                carriers = {ch for ch in ALPHABET if arrays.group_carriers[g] >> ALPHABET.index(ch) & 1}
+                members = [ch for ch in ALPHABET if arrays.letter_groups[ALPHABET.index(ch)] >> g & 1]
+                groups.add(("".join(sorted(carriers)), "".join(members)))
+                best = max(
+                    sum(min(word.count(ch), int(hand[ALPHABET.index(ch)])) for ch in members)
+                    / sum(ch in carriers for ch in word)
+                    for word in words
+                    if carriers.intersection(word)
+                )
+                assert best - 1e-9 <= _ws_supplied_bound(hand, arrays, g) <= arrays.group_cap[g] + 1e-9, kept
+    assert ("A", "DFLV") in groups and ("IU", "GMRT") in groups  # D, F, L, V: every word holding one holds an A
 
 
 def test_each_items_bound_is_the_most_its_options_lay(en):
-    """`item_bound` (a use on the board lays at most that many tiles bound to its carrier per
-    tile of it) is the most over the item's options, counted on the board they were listed on,
-    over 1,000 decisions of a vowel-poor hand."""
+    """`item_bound` (a use on the board lays at most that many tiles of a group per tile of its
+    carriers) is the most over the item's options, counted on the board they were listed on,
+    for each group with tiles in the hand, over 1,000 decisions of a vowel-poor hand."""
     from solver.search.kernels import wordsearch as kernel
 
     search = WordSearch(TileCounts.from_letters("AABDDDFHLLNNPPRRSTTTV"), en, 2)
@@ -247,22 +261,26 @@ def test_each_items_bound_is_the_most_its_options_lay(en):
         kernel._ws_undo_to(
             state, state.mark[depth]
         )  # (as the next call does first): the board its items were listed on
-        for k in range(int(state.items[depth])):
-            cell, step = int(state.item_cell[depth, k]), 1 if state.item_dir[depth, k] == 0 else side
-            carrier = int(state.board[cell]) - 1
-            if (words.bound_to != carrier).all():
+        for g in np.flatnonzero(words.group_carriers):
+            members = [c for c in range(26) if words.letter_groups[c] >> g & 1]
+            if state.hand[members].sum() == 0:
                 continue
-            start, count = state.item_start[depth, k], state.item_count[depth, k]
-            best = 0.0
-            for at in state.pool[start : start + count]:
-                word, offset = int(words.occ_word[at]), int(words.occ_offset[at])
-                codes = words.letters[word, : words.length[word]]
-                cells = cell + (np.arange(len(codes)) - offset) * step
-                new = sum(words.bound_to[c] == carrier and state.board[p] == 0 for c, p in zip(codes, cells))
-                best = max(best, new / int((codes == carrier).sum()))
-            assert state.item_bound[depth, k] == pytest.approx(best)
-            checked += 1
-            bounded += best > 0
+            carriers = int(words.group_carriers[g])
+            for k in range(int(state.items[depth])):
+                cell, step = int(state.item_cell[depth, k]), 1 if state.item_dir[depth, k] == 0 else side
+                if not carriers >> (int(state.board[cell]) - 1) & 1:
+                    continue
+                start, count = state.item_start[depth, k], state.item_count[depth, k]
+                best = 0.0
+                for at in state.pool[start : start + count]:
+                    word, offset = int(words.occ_word[at]), int(words.occ_offset[at])
+                    codes = words.letters[word, : words.length[word]]
+                    cells = cell + (np.arange(len(codes)) - offset) * step
+                    new = sum(c in members and state.board[p] == 0 for c, p in zip(codes, cells))
+                    best = max(best, new / sum(carriers >> int(c) & 1 for c in codes))
+                assert state.item_bound[depth, k, g] == pytest.approx(best)
+                checked += 1
+                bounded += best > 0
     assert checked > 200 and bounded > 0
 
 

@@ -33,6 +33,7 @@ WS_LEFT, WS_UNDO, WS_TILES, WS_OVERFLOW_AT = range(3, 7)
 WS_STATE_SIZE = 8
 
 WS_POOL = 1 << 21  # option slots: a search that needs more gives up (no claim made)
+WS_GROUPS = 6  # bound-tile groups (`solver.search.wordsearch`), at most
 
 # Constant arguments of jitted callees, typed as numba's plain int64 and bool: a Python literal
 # (-1, True, a variable first set to 0) reaches the callee as a literal type, and numba compiles
@@ -62,10 +63,12 @@ class SpelledWords(NamedTuple):
     by_share: np.ndarray  # int64[...]: the words holding carrier c, largest share first ...
     by_share_start: np.ndarray  # int64[27]: ... c's are by_share[by_share_start[c]:by_share_start[c + 1]]
     tally: np.ndarray  # int64[words, longest]: each word's distinct letters as code * 32 + count, then -1
-    bound_to: np.ndarray  # int64[26]: the carrier c that every word holding non-carrier l holds (its one host), or -1
-    bound_cap: np.ndarray  # float64[26]: the most tiles bound to c a word holds per tile of c it holds (-1: none bound)
-    by_bound: np.ndarray  # int64[...]: the words holding carrier c, most tiles bound to c per tile of c first ...
-    by_bound_start: np.ndarray  # int64[27]: ... c's are by_bound[by_bound_start[c]:by_bound_start[c + 1]]
+    letter_groups: np.ndarray  # int64[26]: the groups of non-carrier letter l (bit g: hosts[l] within g's carriers)
+    carrier_groups: np.ndarray  # int64[26]: the groups whose carriers include letter c, one bit each
+    group_carriers: np.ndarray  # int64[WS_GROUPS]: each group's carriers, one bit each (0: no group, and none after)
+    group_cap: np.ndarray  # float64[WS_GROUPS]: the most tiles of g's letters a word holds per tile of g's carriers
+    by_group: np.ndarray  # int64[...]: the words holding a carrier of group g, most of g's tiles per carrier tile first
+    by_group_start: np.ndarray  # int64[WS_GROUPS + 1]: ... g's are by_group[by_group_start[g]:by_group_start[g + 1]]
 
 
 class WordSearchState(NamedTuple):
@@ -87,16 +90,16 @@ class WordSearchState(NamedTuple):
     pool: np.ndarray  # int64[WS_POOL]: occurrences (options), each depth's lists after the one before
     pool_top: np.ndarray  # int64[depths]: the pool's end after each depth's lists
     scratch: np.ndarray  # int64[11, SCRATCH]: the exclusive tiles' matching (0-5, 7), carrier uses (6), hosts' (8-9),
-    # bound tiles left per carrier (10)
+    # per group (10): its letters' tiles in the hand (g), its carriers' uses (8 + g), the groups with tiles (26)
     chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
     option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
     item_share: np.ndarray  # float64[depths, items]: the most new tiles per carrier tile an option of the item lays
     rho_now: np.ndarray  # float64[26]: rho as the hand left allows (`_ws_hopeless`)
     item_mask: np.ndarray  # int64[depths, items]: the letters of the item's options' words, one bit each
-    bound_now: np.ndarray  # float64[26]: bound_cap as the hand left allows
-    item_bound: np.ndarray  # float64[depths, items]: the most new tiles bound to the item's carrier an option lays,
-    # per tile of that carrier it holds
+    group_now: np.ndarray  # float64[WS_GROUPS]: group_cap as the hand left allows
+    item_bound: np.ndarray  # float64[depths, items, WS_GROUPS]: per group whose carriers hold the item's letter, the
+    # most new tiles of the group's letters an option lays per tile of the group's carriers it holds
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -199,64 +202,80 @@ def _ws_hopeless(s, words) -> bool:
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _ws_bound_short(s, words, uses) -> bool:
-    """The bound-tile bound (`solver.search.wordsearch`): counts the hand's tiles bound to each
-    carrier (scratch[10], by carrier) and whether some carrier's uses, each taking at most
-    `bound_cap` of them, cannot lay them all."""
-    bound_left = s.scratch[10]
+    """The bound-tile bound (`solver.search.wordsearch`): counts each group's tiles in the hand
+    and its carriers' uses (scratch[10]), and whether some group's uses, each laying at most
+    `group_now` of its tiles, cannot lay them all."""
+    row = s.scratch[10]
+    for g in range(WS_GROUPS):
+        row[g] = row[8 + g] = 0
+    for letter in range(26):
+        groups = words.letter_groups[letter]
+        if groups != 0 and s.hand[letter] > 0:
+            for g in range(WS_GROUPS):
+                if (groups >> g) & 1:
+                    row[g] += s.hand[letter]
+        groups = words.carrier_groups[letter]
+        if groups != 0 and uses[letter] > 0:
+            for g in range(WS_GROUPS):
+                if (groups >> g) & 1:
+                    row[8 + g] += uses[letter]
+    active = 0
     short = False
-    for letter in range(27):
-        bound_left[letter] = 0
-    for letter in range(26):
-        if words.bound_to[letter] >= 0:
-            bound_left[words.bound_to[letter]] += s.hand[letter]
-    for letter in range(26):
-        if bound_left[letter] > 0:
-            bound_left[26] |= 1 << letter  # the carriers with tiles bound to them left
-            s.bound_now[letter] = _ws_supplied_bound(s.hand, words, letter)
-            if bound_left[letter] > uses[letter] * s.bound_now[letter] + 1e-9:
+    for g in range(WS_GROUPS):
+        if words.group_carriers[g] == 0:
+            break
+        if row[g] > 0:
+            active |= 1 << g
+            s.group_now[g] = _ws_supplied_bound(s.hand, words, g)
+            if row[g] > row[8 + g] * s.group_now[g] + 1e-9:
                 short = True
+    row[26] = active
     return short
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _ws_supplied_bound(hand, words, carrier) -> float:
-    """bound_cap[carrier] as the hand left allows: a word lays at most as many tiles of a letter
-    as the hand holds. Looked at largest static ratio first, until none left can beat the best."""
+def _ws_supplied_bound(hand, words, g) -> float:
+    """group_cap[g] as the hand left allows: a word lays at most as many tiles of a letter as the
+    hand holds. Looked at largest static ratio first, until none left can beat the best."""
     best = 0.0
-    for i in range(words.by_bound_start[carrier], words.by_bound_start[carrier + 1]):
-        word = words.by_bound[i]
+    carriers = words.group_carriers[g]
+    first = words.by_group_start[g]
+    for i in range(first, words.by_group_start[g + 1]):
+        word = words.by_group[i]
         bound = most = held = 0
         for j in range(words.length[word]):
             entry = words.tally[word, j]
             if entry < 0:
                 break
             code, count = entry >> 5, entry & 31
-            if code == carrier:
-                held = count
-            elif words.bound_to[code] == carrier:
+            if (carriers >> code) & 1:
+                held += count
+            elif (words.letter_groups[code] >> g) & 1:
                 most += count
                 bound += min(count, hand[code])
         if most / held <= best:
-            break  # (the words after it hold no more per tile of the carrier)
+            break  # (the words after it hold no more per carrier tile)
+        if i - first == SUPPLY_SCAN:
+            return most / held  # a bound on every word not looked at
         if bound / held > best:
             best = bound / held
     return best
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _ws_bound_spent(s, words, need) -> bool:
-    """Whether laying a word (need[26 + c]: the tiles of carrier c it holds, each taking a use;
-    need[52 + c]: the new tiles bound to c it lays), or leaving a carrier tile alone one way
-    (need[26 + c] = 1), leaves some carrier's uses short of the tiles bound to it: the lookahead
-    for `_ws_bound_short`."""
-    bound_left, uses = s.scratch[10], s.scratch[6]
-    carriers = bound_left[26]
-    for carrier in range(26):
-        if carriers >> carrier == 0:
+def _ws_bound_spent(s, need) -> bool:
+    """Whether laying a word (need[26 + g]: the new tiles of group g it lays; need[34 + g]: the
+    tiles of g's carriers it holds, each taking a use), or leaving a carrier tile alone one way
+    (need[34 + g] = 1 for its groups), leaves some group's uses short of its tiles: the
+    lookahead for `_ws_bound_short`."""
+    row = s.scratch[10]
+    active = row[26]
+    for g in range(WS_GROUPS):
+        if active >> g == 0:
             break
-        if (carriers >> carrier) & 1:
-            room = (uses[carrier] - need[26 + carrier]) * s.bound_now[carrier]
-            if bound_left[carrier] - need[52 + carrier] > room + 1e-9:
+        if (active >> g) & 1:
+            room = (row[8 + g] - need[34 + g]) * s.group_now[g]
+            if row[g] - need[26 + g] > room + 1e-9:
                 return True
     return False
 
@@ -265,15 +284,21 @@ def _ws_bound_spent(s, words, need) -> bool:
 def _ws_items_bound_short(s, words, depth) -> bool:
     """`_ws_bound_short` once depth's items are listed: a use on the board takes at most its
     item's `item_bound` (scratch[10] is this state's, from `_ws_hopeless`)."""
-    for carrier in range(26):
-        bound_left = s.scratch[10, carrier]
-        if bound_left <= 0:
+    active = s.scratch[10, 26]
+    for g in range(WS_GROUPS):
+        if active >> g == 0:
+            break
+        if not (active >> g) & 1:
             continue
-        room = 2 * s.hand[carrier] * s.bound_now[carrier]
+        carriers = words.group_carriers[g]
+        room = 0.0
+        for letter in range(26):
+            if (carriers >> letter) & 1:
+                room += 2 * s.hand[letter] * s.group_now[g]
         for k in range(s.items[depth]):
-            if s.board[s.item_cell[depth, k]] - 1 == carrier:
-                room += s.item_bound[depth, k]
-        if bound_left > room + 1e-9:
+            if (carriers >> (s.board[s.item_cell[depth, k]] - 1)) & 1:
+                room += s.item_bound[depth, k, g]
+        if s.scratch[10, g] > room + 1e-9:
             return True
     return False
 
@@ -502,7 +527,8 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     occ_offset, occ_rest, occ_rest_twice = words.occ_offset, words.occ_rest, words.occ_rest_twice
     carrier, rho_now, share_of = words.carrier, s.rho_now, words.share
     slack = s.scratch[9, 26]
-    bound_carriers = s.scratch[10, 26]
+    bound_groups = s.scratch[10, 26]  # the groups with tiles left (`_ws_bound_short`)
+    letter_groups, carrier_groups = words.letter_groups, words.carrier_groups
     step = 1 if direction == 0 else side
     area, row = side * side, cell // side
     left = s.state[WS_LEFT]
@@ -512,11 +538,12 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     # besides the one on `cell` comes from the hand or from a tile on the line (twice: the hand
     # holds two, or a tile helps).
     room_before, room_after, line = _ws_reach(s, side, cell, direction)
-    best_share = best_bound = 0.0
-    bound_to = words.bound_to
-    group = board[cell] - 1  # the tiles bound to the cell's letter, if a carrier with any: `item_bound`
-    if carrier[group] == 0 or words.bound_cap[group] < 0:
-        group = -2  # (no letter's bound_to)
+    best_share = 0.0
+    cell_groups = carrier_groups[board[cell] - 1] & bound_groups  # the item's `item_bound`s
+    g = 0
+    while cell_groups >> g:
+        s.item_bound[depth, k, g] = 0.0
+        g += 1
     letters = 0  # of the options' words
     once = (in_hand & 0x3FFFFFF) | line
     twice = (in_hand >> 26) | line
@@ -543,16 +570,17 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
         fresh = 0
         spent = 0.0  # the carrier room the word's carrier tiles take ...
         carried = 0  # ... and how many they are
-        grouped = bound = 0  # tiles of the cell's letter, new tiles bound to it
         for j in range(length):
             p = start + j * step
             letter = word_letters[kw, j]
             if carrier[letter] == 1:
                 spent += rho_now[letter]
                 carried += 1
-                need[26 + letter] += 1  # the carrier uses it takes
-                if letter == group:
-                    grouped += 1
+                groups = carrier_groups[letter] & bound_groups
+                g = 0
+                while groups >> g:
+                    need[34 + g] += (groups >> g) & 1  # the uses of g's carriers it takes
+                    g += 1
             if board[p] != 0:
                 if board[p] != letter + 1 or status[p, direction] != WS_OPEN:
                     ok = False
@@ -562,10 +590,11 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 break
             else:
                 fresh += 1
-                if bound_to[letter] >= 0:
-                    need[52 + bound_to[letter]] += 1  # the tiles bound to a carrier it lays
-                    if bound_to[letter] == group:
-                        bound += 1
+                groups = letter_groups[letter] & bound_groups
+                g = 0
+                while groups >> g:
+                    need[26 + g] += (groups >> g) & 1  # the tiles of group g it lays
+                    g += 1
                 need[letter] += 1
                 if need[letter] > hand[letter]:
                     ok = False
@@ -574,13 +603,20 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             ok = False
         if ok and left > 0 and carried > slack and _ws_hosts_short(s, words, kw, need, NO_LETTER):
             ok = False
-        if ok and left > 0 and bound_carriers != 0 and _ws_bound_spent(s, words, need):
+        if ok and left > 0 and bound_groups != 0 and _ws_bound_spent(s, need):
             ok = False
+        if ok:
+            g = 0
+            while cell_groups >> g:
+                if (cell_groups >> g) & 1 and need[26 + g] > s.item_bound[depth, k, g] * need[34 + g]:
+                    s.item_bound[depth, k, g] = need[26 + g] / need[34 + g]
+                g += 1
         for j in range(length):
-            letter = word_letters[kw, j]
-            need[letter] = need[26 + letter] = 0
-            if bound_to[letter] >= 0:
-                need[52 + bound_to[letter]] = 0
+            need[word_letters[kw, j]] = 0
+        g = 0
+        while bound_groups >> g:
+            need[26 + g] = need[34 + g] = 0
+            g += 1
         if ok:
             if top == len(pool):
                 s.state[WS_OVERFLOW_AT] = 1
@@ -591,23 +627,23 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             share = share_of[kw] * fresh / (length - 1)  # its new tiles per carrier tile
             if share > best_share:
                 best_share = share
-            if grouped > 0 and bound / grouped > best_bound:
-                best_bound = bound / grouped
     single = _ws_single_fits(board, side, cell, direction)
     letter = board[cell] - 1
     if single and left > 0 and carrier[letter] == 1:
         # its use gone, the carrier bound or a letter's hosts fall short
         short = slack < 1 and _ws_hosts_short(s, words, NO_WORD, need, letter)
-        if bound_carriers != 0:
-            need[26 + letter] = 1
-            short = short or _ws_bound_spent(s, words, need)
-            need[26 + letter] = 0
+        groups = carrier_groups[letter] & bound_groups
+        if groups != 0:
+            for g in range(WS_GROUPS):
+                need[34 + g] = (groups >> g) & 1
+            short = short or _ws_bound_spent(s, need)
+            for g in range(WS_GROUPS):
+                need[34 + g] = 0
         single = not (left > room - rho_now[letter] + 1e-9 or short)
     s.item_count[depth, k] = top - s.item_start[depth, k]
     s.item_single[depth, k] = 1 if single else 0
     s.item_share[depth, k] = best_share
     s.item_mask[depth, k] = letters
-    s.item_bound[depth, k] = best_bound
     s.items[depth] = k + 1
     s.pool_top[depth] = top
     return top > s.item_start[depth, k] or single
@@ -656,7 +692,7 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
     the option pool ran out, no claim)."""
     state = s.state
     side = int(np.sqrt(len(s.board)))
-    need = np.zeros(3 * 26, dtype=np.int64)  # letters, carrier uses, bound tiles (`_ws_add_item`)
+    need = np.zeros(26 + 16, dtype=np.int64)  # letters, then groups' tiles and uses (`_ws_add_item`)
     if state[WS_STATUS] == WS_RUNNING and state[WS_NODES] == 0 and state[WS_DEPTH] == 0:
         # Depth 0 decides the first word: across, with a tile of the hardest letter mid-board.
         centre = (side // 2) * side + side // 2
