@@ -4,6 +4,7 @@
     python benchmarks/bench_settle.py --hands 100    # fewer random hands per size
     python benchmarks/bench_settle.py --vowel-poor 100   # also 100 hands per size with 1-2 vowels
     python benchmarks/bench_settle.py --hands 0 --stress 50   # the hard classes only: 50 hands a class and size
+    python benchmarks/bench_settle.py --hands 0 --stress 100 --stress-sizes 21 --seed 1   # a wider draw, 21 tiles
     python benchmarks/bench_settle.py --record       # also write benchmarks/results/<date>-settle.md
 
 The random hands are bench_solve.py's draws (same seed, same generator per size), so the
@@ -12,8 +13,9 @@ settled (solved, or no-grid with a proof), the median and max wall time per hand
 state: kernels compiled, lexicon warm), which proofs the no-grid answers carry, and every hand
 left unsettled (exhausted or timeout). Every grid is re-checked by the validator.
 
-`--stress N` adds the hard classes, seeded, N hands each at 15, 21 and 30 tiles: two Qs and no
-U, one to three vowels, and many duplicates (the hand drawn from six letters only).
+`--stress N` adds the hard classes, seeded, N hands each at 15, 21 and 30 tiles (or
+`--stress-sizes`): two Qs and no U, one to three vowels, and many duplicates (the hand drawn
+from six letters only).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ ISSUE_36_HANDS = (
     "CDDFGIJMNNNOQTTTTUVWY",
     "CDDDFHIKOPQRRTUVVWXXZ",
 )
-STRESS_SIZES = (15, 21, 30)
+STRESS_SIZES = "15,21,30"  # --stress-sizes' default
 
 
 def settle_group(name: str, hands: list, time_limit: float, lexicon) -> dict:
@@ -148,6 +150,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000, help="random hands per size (11, 15, 21)")
     parser.add_argument("--vowel-poor", type=int, default=0, help="also this many 1-2 vowel hands per size")
     parser.add_argument("--stress", type=int, default=0, help="also this many hands per hard class and size")
+    parser.add_argument(
+        "--stress-sizes", default=STRESS_SIZES, help="the sizes of the hard classes' hands (comma-separated)"
+    )
     parser.add_argument("--time-limit", type=float, default=1.0)
     parser.add_argument("--record", action="store_true", help="write the table to benchmarks/results/")
     args = parser.parse_args()
@@ -168,7 +173,7 @@ def main() -> None:
         hands = vowel_poor_hands(size, args.vowel_poor, args.seed)
         rows.append(settle_group(f"{size} tiles, 1-2 vowels", hands, args.time_limit, lexicon))
     for kind in STRESS_KINDS if args.stress else ():
-        for size in STRESS_SIZES:
+        for size in [int(size) for size in args.stress_sizes.split(",")]:
             hands = stress_hands(kind, size, args.stress, args.seed)
             rows.append(settle_group(f"{size} tiles, {kind}", hands, args.time_limit, lexicon))
     text = markdown(rows, args)
