@@ -281,6 +281,36 @@ def _ws_bound_spent(s, need) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _ws_group_fit(s, words, need, word, left, bound_groups, cell_groups, depth, k) -> bool:
+    """For `_ws_add_item`, a word that fits (need[letter]: the new tiles of each letter it
+    lays): counts its groups' new tiles and carrier tiles, whether it keeps the bound-tile
+    bound (`_ws_bound_spent`), and if so raises its item's `item_bound`s."""
+    for j in range(words.length[word]):
+        entry = words.tally[word, j]
+        if entry < 0:
+            break
+        code, count = entry >> 5, entry & 31
+        groups = words.carrier_groups[code] & bound_groups
+        g = 0
+        while groups >> g:
+            need[34 + g] += count * ((groups >> g) & 1)  # the uses of g's carriers it takes
+            g += 1
+        groups = words.letter_groups[code] & bound_groups
+        g = 0
+        while groups >> g:
+            need[26 + g] += need[code] * ((groups >> g) & 1)  # the tiles of group g it lays
+            g += 1
+    fits = left <= 0 or not _ws_bound_spent(s, need)
+    g = 0
+    while bound_groups >> g:
+        if fits and (cell_groups >> g) & 1 and need[26 + g] > s.item_bound[depth, k, g] * need[34 + g]:
+            s.item_bound[depth, k, g] = need[26 + g] / need[34 + g]
+        need[26 + g] = need[34 + g] = 0
+        g += 1
+    return fits
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_items_bound_short(s, words, depth) -> bool:
     """`_ws_bound_short` once depth's items are listed: a use on the board takes at most its
     item's `item_bound` (scratch[10] is this state's, from `_ws_hopeless`)."""
@@ -528,7 +558,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     carrier, rho_now, share_of = words.carrier, s.rho_now, words.share
     slack = s.scratch[9, 26]
     bound_groups = s.scratch[10, 26]  # the groups with tiles left (`_ws_bound_short`)
-    letter_groups, carrier_groups = words.letter_groups, words.carrier_groups
+    carrier_groups = words.carrier_groups
     step = 1 if direction == 0 else side
     area, row = side * side, cell // side
     left = s.state[WS_LEFT]
@@ -576,11 +606,6 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             if carrier[letter] == 1:
                 spent += rho_now[letter]
                 carried += 1
-                groups = carrier_groups[letter] & bound_groups
-                g = 0
-                while groups >> g:
-                    need[34 + g] += (groups >> g) & 1  # the uses of g's carriers it takes
-                    g += 1
             if board[p] != 0:
                 if board[p] != letter + 1 or status[p, direction] != WS_OPEN:
                     ok = False
@@ -590,11 +615,6 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 break
             else:
                 fresh += 1
-                groups = letter_groups[letter] & bound_groups
-                g = 0
-                while groups >> g:
-                    need[26 + g] += (groups >> g) & 1  # the tiles of group g it lays
-                    g += 1
                 need[letter] += 1
                 if need[letter] > hand[letter]:
                     ok = False
@@ -603,20 +623,10 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             ok = False
         if ok and left > 0 and carried > slack and _ws_hosts_short(s, words, kw, need, NO_LETTER):
             ok = False
-        if ok and left > 0 and bound_groups != 0 and _ws_bound_spent(s, need):
-            ok = False
-        if ok:
-            g = 0
-            while cell_groups >> g:
-                if (cell_groups >> g) & 1 and need[26 + g] > s.item_bound[depth, k, g] * need[34 + g]:
-                    s.item_bound[depth, k, g] = need[26 + g] / need[34 + g]
-                g += 1
+        if ok and bound_groups != 0:
+            ok = _ws_group_fit(s, words, need, kw, left, bound_groups, cell_groups, depth, k)
         for j in range(length):
             need[word_letters[kw, j]] = 0
-        g = 0
-        while bound_groups >> g:
-            need[26 + g] = need[34 + g] = 0
-            g += 1
         if ok:
             if top == len(pool):
                 s.state[WS_OVERFLOW_AT] = 1
