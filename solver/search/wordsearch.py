@@ -125,9 +125,10 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
     letters, lengths, counts, word_of, offset_of = _letter_table(words)
     codes = letters[word_of, offset_of]  # each letter of each word, in order
     padded = lambda array: array if words else np.zeros(1, dtype=array.dtype)  # noqa: E731 (no word: one slot)
+    by_letter = np.argsort(codes, kind="stable")  # the occurrences grouped by letter, in word order
+    occ_word, occ_offset = word_of[by_letter], offset_of[by_letter]
     occ_start = np.zeros(27, dtype=np.int64)
     occ_start[1:] = np.cumsum(np.bincount(codes, minlength=26))
-    occ_word, occ_offset, occ_rank, occ_key_start = _occurrences(codes, word_of, offset_of, counts, letters, occ_start)
     holds = counts > 0
     masks = holds @ BITS
     carrier = _carrier_flags(holds[: len(words)], hand_letters)
@@ -162,35 +163,12 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
         hosts,
         hard_order,
         *_rest_masks(counts, letters, occ_word, occ_offset),
-        padded(occ_rank),
-        occ_key_start,
         share,
         padded(np.concatenate(by_share)),
         np.concatenate([[0], np.cumsum([len(holding) for holding in by_share])]).astype(np.int64),
         _tally(counts, letters.shape[1]),
         *_bound_groups(counts[: len(words)], hosts, carrier),
     )
-
-
-def _occurrences(codes, word_of, offset_of, counts, letters, occ_start) -> tuple[np.ndarray, ...]:
-    """`SpelledWords.occ_word`, `occ_offset`, `occ_rank` and `occ_key_start`: every letter of
-    every word, grouped by letter, then by key (of the word's other letters, the one fewest
-    occurrences have: the one a hand runs out of first, so a listing skips a whole key the hand
-    and line lack), then in word order, which `occ_rank` keeps (options are listed in it)."""
-    by_letter = np.argsort(codes, kind="stable")  # grouped by letter, in word order
-    occ_word, occ_offset = word_of[by_letter], offset_of[by_letter]
-    rest, _ = _rest_masks(counts, letters, occ_word, occ_offset)
-    in_words = occ_start[1:] - occ_start[:-1]
-    scarcity = np.argsort(np.lexsort((np.arange(26), in_words)))  # each letter's place, fewest first
-    held = (rest[: len(occ_word), None] >> np.arange(26)) & 1
-    key = np.argmin(np.where(held == 1, scarcity, 26), axis=1) if len(occ_word) else np.zeros(0, dtype=np.int64)
-    rank = np.arange(len(occ_word), dtype=np.int64)
-    order = np.lexsort((rank, key, codes[by_letter]))
-    key_start = np.zeros((26, 27), dtype=np.int64)
-    for letter in range(26):
-        segment = key[order[occ_start[letter] : occ_start[letter + 1]]]
-        key_start[letter] = occ_start[letter] + np.searchsorted(segment, np.arange(27))
-    return occ_word[order], occ_offset[order], rank[order], key_start
 
 
 def _hosts(holds: np.ndarray, masks: np.ndarray, carrier: np.ndarray) -> np.ndarray:

@@ -48,7 +48,7 @@ class SpelledWords(NamedTuple):
 
     letters: np.ndarray  # int64[words, longest]: letter codes 0..25
     length: np.ndarray  # int64[words]
-    occ_word: np.ndarray  # int64[occurrences]: word of each occurrence, grouped by letter (then by key: occ_key_start)
+    occ_word: np.ndarray  # int64[occurrences]: word of each occurrence, grouped by letter
     occ_offset: np.ndarray  # int64[occurrences]: its position in the word
     occ_start: np.ndarray  # int64[27]: letter l's occurrences are occ_start[l]..occ_start[l+1]
     carrier: np.ndarray  # int64[26]: 1 for a carrier letter
@@ -59,9 +59,6 @@ class SpelledWords(NamedTuple):
     hard_order: np.ndarray  # int64[26]: non-carrier letters, in fewest words first
     occ_rest: np.ndarray  # int64[occurrences]: the word's letters but the one occurrence, one bit each ...
     occ_rest_twice: np.ndarray  # ... and those it still holds twice or more (the fit's quick test)
-    occ_rank: np.ndarray  # int64[occurrences]: its place in word order (options are listed in it)
-    occ_key_start: np.ndarray  # int64[26, 27]: letter l's occurrences whose key (their scarcest other letter) is k
-    # are occ_key_start[l, k]..occ_key_start[l, k + 1] (occ_start's segment, by key, then in word order)
     share: np.ndarray  # float64[words]: (length - 1) / carrier tiles of each word (rho is its max)
     by_share: np.ndarray  # int64[...]: the words holding carrier c, largest share first ...
     by_share_start: np.ndarray  # int64[27]: ... c's are by_share[by_share_start[c]:by_share_start[c + 1]]
@@ -580,74 +577,66 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     letters = 0  # of the options' words
     once = (in_hand & 0x3FFFFFF) | line
     twice = (in_hand >> 26) | line
-    cell_letter = board[cell] - 1
-    for key in range(1 if from_pool else 26):
-        if not from_pool and not (once >> key) & 1:
-            continue  # (each of these needs a letter neither the hand nor the line holds)
-        lo = first if from_pool else words.occ_key_start[cell_letter, key]
-        hi = last if from_pool else words.occ_key_start[cell_letter, key + 1]
-        for i in range(lo, hi):
-            at = pool[i] if from_pool else i
-            # First the letters, from the occurrence's own arrays (read in order when listing a new
-            # tile's): 96-99% of a new tile's candidates fail here on the hard hands. (All the word's
-            # letters are then on the board or in the hand: the cell's is on the board.)
-            if occ_rest[at] & ~once or occ_rest_twice[at] & ~twice:
-                continue
-            kw, offset = occ_word[at], occ_offset[at]
-            length = word_length[kw]
-            if offset > room_before or length - 1 - offset > room_after:
-                continue
-            # Whether word kw fits with its letter `offset` on `cell` (see `solver.search.wordsearch`),
-            # written out here: a call per candidate cost more than the check itself.
-            start = cell - offset * step
-            before, after = start - step, start + length * step
-            if before < 0 or after >= area or board[before] != 0 or board[after] != 0:
-                continue
-            if direction == 0 and (before // side != row or after // side != row):
-                continue
-            ok = True
-            fresh = 0
-            spent = 0.0  # the carrier room the word's carrier tiles take ...
-            carried = 0  # ... and how many they are
-            for j in range(length):
-                p = start + j * step
-                letter = word_letters[kw, j]
-                if carrier[letter] == 1:
-                    spent += rho_now[letter]
-                    carried += 1
-                if board[p] != 0:
-                    if board[p] != letter + 1 or status[p, direction] != WS_OPEN:
-                        ok = False
-                        break
-                elif blocked[p] != 0:
+    for i in range(first, last):
+        at = pool[i] if from_pool else i
+        # First the letters, from the occurrence's own arrays (read in order when listing a new
+        # tile's): 96-99% of a new tile's candidates fail here on the hard hands. (All the word's
+        # letters are then on the board or in the hand: the cell's is on the board.)
+        if occ_rest[at] & ~once or occ_rest_twice[at] & ~twice:
+            continue
+        kw, offset = occ_word[at], occ_offset[at]
+        length = word_length[kw]
+        if offset > room_before or length - 1 - offset > room_after:
+            continue
+        # Whether word kw fits with its letter `offset` on `cell` (see `solver.search.wordsearch`),
+        # written out here: a call per candidate cost more than the check itself.
+        start = cell - offset * step
+        before, after = start - step, start + length * step
+        if before < 0 or after >= area or board[before] != 0 or board[after] != 0:
+            continue
+        if direction == 0 and (before // side != row or after // side != row):
+            continue
+        ok = True
+        fresh = 0
+        spent = 0.0  # the carrier room the word's carrier tiles take ...
+        carried = 0  # ... and how many they are
+        for j in range(length):
+            p = start + j * step
+            letter = word_letters[kw, j]
+            if carrier[letter] == 1:
+                spent += rho_now[letter]
+                carried += 1
+            if board[p] != 0:
+                if board[p] != letter + 1 or status[p, direction] != WS_OPEN:
                     ok = False
                     break
-                else:
-                    fresh += 1
-                    need[letter] += 1
-                    if need[letter] > hand[letter]:
-                        ok = False
-                        break
-            if ok and left > 0 and left - fresh > room - spent + 1e-9:
+            elif blocked[p] != 0:
                 ok = False
-            if ok and left > 0 and carried > slack and _ws_hosts_short(s, words, kw, need, NO_LETTER):
-                ok = False
-            if ok and bound_groups != 0:
-                ok = _ws_group_fit(s, words, need, kw, left, bound_groups, cell_groups, depth, k)
-            for j in range(length):
-                need[word_letters[kw, j]] = 0
-            if ok:
-                if top == len(pool):
-                    s.state[WS_OVERFLOW_AT] = 1
-                    return False
-                pool[top] = at
-                top += 1
-                letters |= mask[kw]
-                share = share_of[kw] * fresh / (length - 1)  # its new tiles per carrier tile
-                if share > best_share:
-                    best_share = share
-    if not from_pool:
-        _ws_in_word_order(pool, words.occ_rank, s.item_start[depth, k], top)
+                break
+            else:
+                fresh += 1
+                need[letter] += 1
+                if need[letter] > hand[letter]:
+                    ok = False
+                    break
+        if ok and left > 0 and left - fresh > room - spent + 1e-9:
+            ok = False
+        if ok and left > 0 and carried > slack and _ws_hosts_short(s, words, kw, need, NO_LETTER):
+            ok = False
+        if ok and bound_groups != 0:
+            ok = _ws_group_fit(s, words, need, kw, left, bound_groups, cell_groups, depth, k)
+        for j in range(length):
+            need[word_letters[kw, j]] = 0
+        if ok:
+            if top == len(pool):
+                s.state[WS_OVERFLOW_AT] = 1
+                return False
+            pool[top] = at
+            top += 1
+            letters |= mask[kw]
+            share = share_of[kw] * fresh / (length - 1)  # its new tiles per carrier tile
+            if share > best_share:
+                best_share = share
     single = _ws_single_fits(board, side, cell, direction)
     letter = board[cell] - 1
     if single and left > 0 and carrier[letter] == 1:
@@ -668,19 +657,6 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     s.items[depth] = k + 1
     s.pool_top[depth] = top
     return top > s.item_start[depth, k] or single
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _ws_in_word_order(pool, rank, first, last):
-    """Sort pool[first:last] (occurrences) by `rank`, in place: an item's options are tried in
-    word order, whatever order the listing found them in (insertion sort: a listing keeps few)."""
-    for i in range(first + 1, last):
-        at = pool[i]
-        j = i - 1
-        while j >= first and rank[pool[j]] > rank[at]:
-            pool[j + 1] = pool[j]
-            j -= 1
-        pool[j + 1] = at
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -736,7 +712,6 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
         s.item_single[0, 0] = 0
         for i in range(s.item_count[0, 0]):
             s.pool[i] = words.occ_start[hard] + i
-        _ws_in_word_order(s.pool, words.occ_rank, 0, s.item_count[0, 0])
         s.pool_top[0] = s.item_count[0, 0]
         s.chosen_item[0], s.option[0], s.mark[0] = 0, 0, 0
     limit = state[WS_NODES] + node_limit
