@@ -48,16 +48,18 @@ What it prunes, each a property of every valid grid reachable from the state:
   item's options: it can take only a tile whose letter one of them holds (`item_mask`). On
   double-Q hands, where the second Q needs the one A's other direction, this halves the
   decisions (ACEFGGGLLNNQQRRTTTUVX: 281,279 -> 142,559);
-- bound tiles: the letters whose hosts lie within a set C of one or two carriers (a *group*:
+- bound tiles: the letters whose hosts lie within a set C of one to three carriers (a *group*:
   D, F, L and V in AABDDDFHLLNNPPRRSTTTV, within {A}; G, M, R and T in DDDDGGIKLMNNNPRRTTUWW,
-  within {I, U}) can only be laid by words holding a carrier of C, each tile of C in such a
-  word taking one of the uses of C's carriers. A word lays at most `group_cap` of the group's
-  tiles per tile of C it holds (as the hand left allows: `group_now`; a use on the board, once
-  the items are listed, at most its item's `item_bound`), so the group's tiles left must not
-  exceed that times the uses of C left. The carrier bound shares a word's new tiles among all
-  its carriers, and the letters the other carriers host soak up its room; this one counts only
-  the tiles C alone can lay. On the 21-tile hands that took seconds: AABDDDFHLLNNPPRRSTTTV
-  2,977,229 -> 221,836 decisions (7.4 -> 0.75 s), ABCDFGGGHKLNNNNRRSSUX 1,216,345 -> 19,269;
+  within {I, U}; D, F, N and T in ABBDDFHNNNNNNORRRRTTT, within {A, H, O}) can only be laid by
+  words holding a carrier of C, each tile of C in such a word taking one of the uses of C's
+  carriers. A word lays at most `group_cap` of the group's tiles per tile of C it holds (as the
+  hand left allows: `group_now`; a use on the board, once the items are listed, at most its
+  item's `item_bound`), so the group's tiles left must not exceed that times the uses of C left.
+  The carrier bound shares a word's new tiles among all its carriers, and the letters the other
+  carriers host soak up its room; this one counts only the tiles C alone can lay. On the 21-tile
+  hands that took seconds: AABDDDFHLLNNPPRRSTTTV 2,977,229 -> 221,836 decisions (7.4 -> 0.75 s),
+  ABCDFGGGHKLNNNNRRSSUX 1,216,345 -> 19,269; with groups of three carriers,
+  ABBDDFHNNNNNNORRRRTTT 382,809 -> 25,561;
 - one step ahead: an option is listed only if laying it keeps the carrier bound (each carrier
   tile of the word, on the board or new, takes one use; rho_now of the state listing it) and
   leaves each letter of the hand as many uses of its hosts as the words its tiles still need,
@@ -187,13 +189,20 @@ def _hosts(holds: np.ndarray, masks: np.ndarray, carrier: np.ndarray) -> np.ndar
     return hosts
 
 
+# A group's carriers, at most. Three as well as one or two: ABBDDFHNNNNNNORRRRTTT's D, F, N and T
+# are each in words that all hold an A, an H or an O, and only that group of three bounds it
+# (382,809 decisions -> 25,561); four carriers cut no more decisions over 2,400 seeded 21-tile
+# hands and cost more time (benchmarks/results/2026-12-05-solve-groups3-newold.md).
+GROUP_CARRIERS = 3
+
+
 def _bound_groups(counts: np.ndarray, hosts: np.ndarray, carrier: np.ndarray) -> tuple[np.ndarray, ...]:
     """`SpelledWords.letter_groups` .. `by_group_start`. The groups: the distinct host sets of
-    one or two carriers of the non-carrier letters (fewest carriers first, then most letters
+    at most GROUP_CARRIERS carriers of the non-carrier letters (fewest carriers first, then most letters
     within, at most WS_GROUPS); a group's letters are those whose hosts lie within its
     carriers, so every word holding one holds one of its carriers."""
     letters = [code for code in range(26) if not carrier[code] and hosts[code] and counts[:, code].any()]
-    sets = {int(hosts[code]) for code in letters if bin(int(hosts[code])).count("1") <= 2}
+    sets = {int(hosts[code]) for code in letters if bin(int(hosts[code])).count("1") <= GROUP_CARRIERS}
     within = {mask: [code for code in letters if int(hosts[code]) & ~mask == 0] for mask in sets}
     chosen = sorted(sets, key=lambda mask: (bin(mask).count("1"), -len(within[mask]), mask))[: kernel.WS_GROUPS]
     letter_groups, carrier_groups = np.zeros(26, dtype=np.int64), np.zeros(26, dtype=np.int64)
