@@ -16,6 +16,14 @@ root by orders of magnitude (CDDFGIJMNNNOQTTTTUVWY: 2.2 s from Q, 0.1 s from J),
 fewest words), in turns (more of them to the one whose tree looks nearest its end); the
 first to end settles the hand.
 
+An item's options are tried in the words' order (longest first, then alphabetical). The order
+changes nothing in a proof: the items, their options and every bound depend on the state alone,
+so a search that ends without a grid visits the same states in any order. It moves a grid by
+orders of magnitude (CDDFGIJMNNNOQTTTTUVWY from J: 3,682 decisions, 10,499,657 in the reverse
+order). Other fixed orders (most new tiles per carrier first, the fewest first, shortest first,
+a different one for each root) were tried on 2,400 seeded 21-tile hands on 2026-12-05: each
+found some grids far sooner and as many far later; none was kept.
+
 Then, as long as some (tile, direction) is open, it takes the one with the fewest options
 and branches on them: the tile is single that way, or it is letter i of word w laid that
 way. The options partition what a valid grid can hold there, so every valid grid consistent
