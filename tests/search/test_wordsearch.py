@@ -60,14 +60,15 @@ def test_agrees_with_the_cell_by_cell_search_on_vowel_poor_hands(en):
     assert answers == {"solved", "no-grid"}
 
 
-def from_root(hand: TileCounts, lexicon, root: int) -> str:
-    """The status of one search from `root` alone (WordSearch runs ROOTS of them in turns)."""
-    search = WordSearch(hand, lexicon, 2)
+def root_run(hand: TileCounts, lexicon, root: int, spelled: list[str] | None = None) -> tuple[str, int]:
+    """(status, decisions) of one search from `root` alone (WordSearch runs ROOTS of them in
+    turns), over `spelled` in that order (default: every word the hand spells)."""
+    search = WordSearch(hand, lexicon, 2, spelled=spelled)
     search.roots, search.searches, search.overflowed = [root], [new_search(search.counts)], [False]
-    status, grid, _ = search.run(time.perf_counter() + 60)
+    status, grid, decisions = search.run(time.perf_counter() + 60)
     if grid is not None:
         assert validate(grid, lexicon, tiles=hand).ok, grid
-    return status
+    return status, decisions
 
 
 def test_every_root_alone_is_complete(en, make_rng):
@@ -80,19 +81,9 @@ def test_every_root_alone_is_complete(en, make_rng):
             hand = draw(ENGLISH, size, rng)
             expected = "solved" if exhaustive_grid_exists(hand, en) is not None else "no-grid"
             for root in sorted({ALPHABET.index(letter) for letter in hand.letters()}):
-                assert from_root(hand, en, root) == expected, (hand.letters(), root)
+                assert root_run(hand, en, root)[0] == expected, (hand.letters(), root)
             answers.add(expected)
     assert answers == {"solved", "no-grid"}
-
-
-def root_run(hand: TileCounts, lexicon, root: int, spelled: list[str]) -> tuple[str, int]:
-    """(status, decisions) of one search from `root` alone over `spelled`, in that order."""
-    search = WordSearch(hand, lexicon, 2, spelled=spelled)
-    search.roots, search.searches, search.overflowed = [root], [new_search(search.counts)], [False]
-    status, grid, decisions = search.run(time.perf_counter() + 60)
-    if grid is not None:
-        assert validate(grid, lexicon, tiles=hand).ok, grid
-    return status, decisions
 
 
 @pytest.mark.parametrize(
