@@ -1,14 +1,21 @@
 """Shared fixtures: the shipped lexicons and seeded random generators.
 
 BANANAS_CACHE (the lexicon cache) is pointed at a session temporary folder only when the
-environment does not set it already (CI does, to reuse the cache between runs).
-NUMBA_CACHE_DIR is left alone. The compiled library (solver.search.library) is off for the
-session (BANANAS_FAST_START=0): the CLI commands run in-process on numba's JIT, like the Python
-API on a warm cache, and no test starts a build; tests/search/test_library.py turns it on where
-it is the subject. What an install built into the package (solver.search.prebuilt: the library
-and the en arrays, in the checkout after `pip install -e .`) is ignored too (BANANAS_PREBUILT=0),
-so the cold paths stay cold; test_library.py and test_packaging.py turn it on. Helpers that are not fixtures
-live in tests/helpers.py (tests/README.md).
+environment does not set it already (CI does, to reuse the cache between runs). numba's cache
+stays where the commands keep it: NUMBA_CACHE_DIR, else the user's (`numba/` below the
+BANANAS_CACHE or ~/.cache/bananas the session started with, `solver.search.native`), not below
+the session's folder. An install's build filled it (the library's self-check runs the kernels on
+the JIT), so a first quick tier after `pip install -e` loads the kernels instead of compiling
+them again for ~70 s of CPU; numba checks each entry against its source, and the tests of a cold
+cache give theirs (tests/cli/test_startup.py, tests/project/test_precompile.py).
+
+The compiled library (solver.search.library) is off for the session (BANANAS_FAST_START=0): the
+CLI commands run in-process on numba's JIT, like the Python API on a warm cache, and no test
+starts a build; tests/search/test_library.py turns it on where it is the subject. What an
+install built into the package (solver.search.prebuilt: the library and the en arrays, in the
+checkout after `pip install -e .`) is ignored too (BANANAS_PREBUILT=0), so the cold paths stay
+cold; test_library.py and test_packaging.py turn it on. Helpers that are not fixtures live in
+tests/helpers.py (tests/README.md).
 """
 
 from __future__ import annotations
@@ -32,6 +39,11 @@ if "BANANAS_DATA" not in os.environ:
     _session_data = tempfile.mkdtemp(prefix="bananas-test-data-")
     os.environ["BANANAS_DATA"] = _session_data
     atexit.register(shutil.rmtree, _session_data, ignore_errors=True)
+
+if "NUMBA_CACHE_DIR" not in os.environ:
+    from solver.lexicon.files import cache_root
+
+    os.environ["NUMBA_CACHE_DIR"] = str(cache_root() / "numba")
 
 if "BANANAS_CACHE" not in os.environ:
     # Set at import time, before any test module loads a lexicon; removed at exit.
