@@ -8,6 +8,7 @@ import contextlib
 import io
 import os
 import pty
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,25 @@ def word_list(tmp_path: Path) -> Path:
     path = tmp_path / "mini.txt"
     path.write_text("cat\ncats\nact\ntac\ndog\n")
     return path
+
+
+def cache_without(tmp_path: Path, *entries: str) -> Path:
+    """A NUMBA_CACHE_DIR for a first run: a copy of this session's numba cache (filled first)
+    without the machine code of entry kernels `entries`, so a run on it compiles those entries
+    as a first run does, announcing each, while their callees load from the copy. A wholly
+    empty cache would compile every callee as well: ~90 s of CPU per test on a 2-core machine,
+    for the same notices."""
+    from solver.lexicon.loader import get_lexicon
+    from solver.search import native, solving
+
+    solving.warm_kernels(get_lexicon("en"))
+    copy = tmp_path / "numba"
+    shutil.copytree(native.numba_cache_dir(), copy / native.numba_cache_dir().name)
+    for name in entries:
+        module = native.entry_module(name).__name__.rsplit(".", 1)[-1]
+        for path in copy.rglob(f"{module}.{name}-*.nb[ic]"):
+            path.unlink()
+    return copy
 
 
 def run_on_terminal(command: list[str], env: dict[str, str]) -> tuple[int, str, str]:
@@ -134,10 +154,12 @@ def test_a_long_build_off_a_terminal_is_announced_in_one_line(tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"), reason="compiles with numba")
 def test_first_compile_of_the_solver_is_announced_on_a_terminal(tmp_path):
-    """Empty numba cache, numba's JIT (BANANAS_FAST_START=0): each entry kernel's compile is
-    announced (tens of seconds); the second run loads them from the cache and says nothing.
-    Off a terminal: test_first_compile_of_the_solver_is_one_line_in_a_pipe."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), BANANAS_FAST_START="0", TERM="xterm")
+    """A numba cache without the entry kernels, numba's JIT (BANANAS_FAST_START=0): each entry
+    kernel's compile is announced (tens of seconds from an empty cache); the second run loads
+    them from the cache and says nothing. Off a terminal:
+    test_first_compile_of_the_solver_is_one_line_in_a_pipe."""
+    cache = cache_without(tmp_path, "hostable_letters", "search")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), BANANAS_FAST_START="0", TERM="xterm")
     code, stdout, stderr = run_on_terminal(python_cli("solve", "CATMAP"), env)
     assert code == 0 and stdout.splitlines()[-1].startswith("# solved: 6 tiles")
     for kernel in ("hostable_letters", "search"):
@@ -152,7 +174,8 @@ def test_first_compile_of_the_solver_is_announced_on_a_terminal(tmp_path):
 def test_first_compile_of_the_solver_is_one_line_in_a_pipe(tmp_path):
     """Issue 38: a piped first `bananas play` was silent for 16 s. The search kernel's compile
     (seconds) is a line; the proof's pre-check (about a second) passes unsaid."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), BANANAS_FAST_START="0")
+    cache = cache_without(tmp_path, "hostable_letters", "search")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), BANANAS_FAST_START="0")
     result = subprocess.run(python_cli("solve", "CATMAP"), capture_output=True, text=True, env=env, timeout=600)
     assert result.returncode == 0, result.stderr
     lines = result.stderr.splitlines()  # the en list's arrays too, when the session's cache is cold
