@@ -51,6 +51,25 @@ def run_cli(*args: str, input: str | bytes | None = None, color: bool = False) -
 BUILD_NOTICE = re.compile(r"bananas: (building|compiling) .+ \(once; about .+\)\.\.\.")
 
 
+def cache_without(tmp_path: Path, *entries: str) -> Path:
+    """A NUMBA_CACHE_DIR for a first run: a copy of this session's numba cache (filled first)
+    without the machine code of entry kernels `entries` (`native.ENTRIES`: the kernels Python
+    calls), so a run on it compiles those entries as a first run does, while their callees
+    load from the copy. A wholly empty cache would compile every callee as well: ~90 s of CPU
+    a run on a 2-core machine, for the same entries compiled."""
+    from solver.lexicon.loader import get_lexicon
+    from solver.search import native, solving
+
+    solving.warm_kernels(get_lexicon("en"))
+    copy = tmp_path / "numba"
+    shutil.copytree(native.numba_cache_dir(), copy / native.numba_cache_dir().name)
+    for name in entries:
+        module = native.entry_module(name).__name__.rsplit(".", 1)[-1]
+        for path in copy.rglob(f"{module}.{name}-*.nb[ic]"):
+            path.unlink()
+    return copy
+
+
 def without_build_notices(stderr: str) -> str:
     """`stderr` less the lines announcing a first run's build, for a test that expects silence
     whatever the state of the caches."""

@@ -8,7 +8,6 @@ import contextlib
 import io
 import os
 import pty
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from helpers import BUILD_NOTICE, FakeTerminal
+from helpers import BUILD_NOTICE, FakeTerminal, cache_without
 
 from solver.cli import COMMANDS, LazyGroup, main
 from solver.cli.warmup import ENTRY_COMPILE_SECONDS, CompileWatch, Notice
@@ -33,25 +32,6 @@ def word_list(tmp_path: Path) -> Path:
     path = tmp_path / "mini.txt"
     path.write_text("cat\ncats\nact\ntac\ndog\n")
     return path
-
-
-def cache_without(tmp_path: Path, *entries: str) -> Path:
-    """A NUMBA_CACHE_DIR for a first run: a copy of this session's numba cache (filled first)
-    without the machine code of entry kernels `entries`, so a run on it compiles those entries
-    as a first run does, announcing each, while their callees load from the copy. A wholly
-    empty cache would compile every callee as well: ~90 s of CPU per test on a 2-core machine,
-    for the same notices."""
-    from solver.lexicon.loader import get_lexicon
-    from solver.search import native, solving
-
-    solving.warm_kernels(get_lexicon("en"))
-    copy = tmp_path / "numba"
-    shutil.copytree(native.numba_cache_dir(), copy / native.numba_cache_dir().name)
-    for name in entries:
-        module = native.entry_module(name).__name__.rsplit(".", 1)[-1]
-        for path in copy.rglob(f"{module}.{name}-*.nb[ic]"):
-            path.unlink()
-    return copy
 
 
 def run_on_terminal(command: list[str], env: dict[str, str]) -> tuple[int, str, str]:
