@@ -100,8 +100,9 @@ def assert_shown_as_printed(line: str, shown: list[str], printed: str) -> None:
 
 def example_sets() -> list:
     """One set per help text (and the README), its lines run in order on one local process;
-    as slow sets of their own, the same lines with their worker processes, and the lines that
-    need a Dask cluster."""
+    as slow sets of their own, the lines up to the last that names --workers with their worker
+    processes (the ones after it ran in the local set already, and need nothing it writes), and
+    the lines that need a Dask cluster."""
     sets = [(name, lines) for name, lines in help_examples().items() if lines]
     sets.append(("README.md", readme_examples()))
     params = []
@@ -110,8 +111,10 @@ def example_sets() -> list:
         on_cluster = [line for line in lines if "--scheduler" in line]
         costly = name in COSTLY_SETS  # a study: slow even at two trials of one game
         params.append(pytest.param(local, False, id=name, marks=[pytest.mark.slow] if costly else []))
-        if any("--workers" in line for line in local):
-            params.append(pytest.param(local, True, id=f"{name} --workers", marks=pytest.mark.slow))
+        with_workers = [at for at, line in enumerate(local) if "--workers" in line]
+        if with_workers:
+            upto = local[: with_workers[-1] + 1]
+            params.append(pytest.param(upto, True, id=f"{name} --workers", marks=pytest.mark.slow))
         if on_cluster:
             params.append(pytest.param(on_cluster, True, id=f"{name} --scheduler", marks=pytest.mark.slow))
     return params
