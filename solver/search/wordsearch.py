@@ -143,14 +143,15 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
     masks = holds @ BITS
     carrier = _carrier_flags(holds[: len(words)], hand_letters)
     hosts = _hosts(holds, masks, carrier)
-    share = padded((lengths - 1) / counts[: len(words), carrier == 1].sum(axis=1))
-    rho = np.zeros(26, dtype=np.float64)
+    carrier_tiles = counts[: len(words), carrier == 1]
+    share = padded((lengths - 1) / carrier_tiles.sum(axis=1))
+    solo = (carrier_tiles > 0).sum(axis=1) == 1  # one carrier letter (perhaps twice): its weight alone pays
     by_share: list[np.ndarray] = []
     largest_first = np.argsort(-share[: len(words)], kind="stable")
     for code in range(26):
-        holding = largest_first[holds[largest_first, code]] if carrier[code] else largest_first[:0]
-        by_share.append(holding)
-        rho[code] = share[holding[0]] if len(holding) else 0.0
+        by_share.append(largest_first[holds[largest_first, code] & solo[largest_first]] if carrier[code] else [])
+    mixed, mixed_start = _mixed_words(carrier_tiles, solo, lengths)
+    rho = _use_weights(share, solo, mixed, lengths, counts, carrier)
     together = np.zeros(26, dtype=np.int64)
     for code in np.flatnonzero(holds.any(axis=0)).tolist():
         together[code] = np.bitwise_or.reduce(masks[holds[:, code]]) & ~BITS[code]
@@ -174,11 +175,38 @@ def word_arrays(words: list[str], hand_letters: set[str]) -> kernel.SpelledWords
         hard_order,
         *_rest_masks(counts, letters, occ_word, occ_offset),
         share,
-        padded(np.concatenate(by_share)),
+        padded(np.concatenate(by_share).astype(np.int64)),
         np.concatenate([[0], np.cumsum([len(holding) for holding in by_share])]).astype(np.int64),
+        padded(mixed),
+        mixed_start,
         _tally(counts, letters.shape[1]),
         *_bound_groups(counts[: len(words)], hosts, carrier),
     )
+
+
+def _mixed_words(carrier_tiles: np.ndarray, solo: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`SpelledWords.mixed` and `mixed_start`: the words holding two carrier letters or more,
+    grouped by their carrier tiles (how many of each carrier letter), longest first within."""
+    mixed = np.flatnonzero(~solo)
+    patterns, group = np.unique(carrier_tiles[mixed], axis=0, return_inverse=True)
+    order = np.lexsort((-lengths[mixed], group.ravel()))
+    starts = np.zeros(len(patterns) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(np.bincount(group.ravel(), minlength=len(patterns)))
+    return mixed[order].astype(np.int64), starts
+
+
+def _use_weights(share, solo, mixed, lengths, counts, carrier) -> np.ndarray:
+    """`SpelledWords.rho`: a weight per carrier such that every word's carrier tiles weigh at
+    least its length - 1 (`_ws_supplied_weights` with the whole hand, in numpy)."""
+    rho = np.zeros(26, dtype=np.float64)
+    for code in np.flatnonzero(carrier):
+        holding = np.flatnonzero(solo & (counts[: len(solo), code] > 0))
+        rho[code] = share[holding].max(initial=0.0)
+    for k in mixed.tolist():
+        if counts[k] @ rho < lengths[k] - 1 - 1e-9:
+            held = (counts[k] > 0) & (carrier == 1)
+            rho[held] = np.maximum(rho[held], share[k])
+    return rho
 
 
 def _hosts(holds: np.ndarray, masks: np.ndarray, carrier: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ independent validator.
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import numpy as np
@@ -168,12 +169,22 @@ def test_word_arrays_hold_what_each_field_says(en, letters):
         assert arrays.tally[k].tolist() == [code(ch) * 32 + word.count(ch) for ch in distinct] + [-1] * (
             arrays.tally.shape[1] - len(distinct)
         )
+    carrier_letters = [set(word) & chosen for word in words]
+    for k, word in enumerate(words):  # the weights: every word's carrier tiles weigh its length - 1 or more
+        assert sum(arrays.rho[code(ch)] for ch in word if ch in chosen) >= len(word) - 1 - 1e-9, word
+    mixed = [k for k in range(len(words)) if len(carrier_letters[k]) > 1]
+    assert sorted(arrays.mixed[: len(mixed)].tolist()) == mixed and arrays.mixed_start[-1] == len(mixed)
+    for first, last in itertools.pairwise(arrays.mixed_start.tolist()):
+        group = arrays.mixed[first:last].tolist()
+        assert len({tuple(words[k].count(ch) for ch in sorted(chosen)) for k in group}) == 1
+        assert [len(words[k]) for k in group] == sorted((len(words[k]) for k in group), reverse=True)
     for letter in range(26):
         holding = [k for k, word in enumerate(words) if ALPHABET[letter] in word]
         listed = arrays.by_share[arrays.by_share_start[letter] : arrays.by_share_start[letter + 1]].tolist()
         if ALPHABET[letter] in chosen:
-            assert sorted(listed) == holding and listed == sorted(listed, key=lambda k: -arrays.share[k])
-            assert arrays.rho[letter] == max(arrays.share[k] for k in holding)
+            alone = [k for k in holding if len(carrier_letters[k]) == 1]  # no other carrier letter
+            assert sorted(listed) == alone and listed == sorted(listed, key=lambda k: -arrays.share[k])
+            assert arrays.rho[letter] <= max(arrays.share[k] for k in holding) + 1e-9  # never above the even share
         else:
             assert listed == [] and arrays.rho[letter] == 0
         beside = 0
@@ -217,10 +228,14 @@ def check_groups(arrays, words: list[str], chosen: set[str]) -> None:
 
 @pytest.mark.parametrize("letters", ["ACEFGGGLLNNQQRRTTTUVX", "BCDEFIKKLNNNNNPRRRSST"])
 def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, letters):
-    """The kernel's `_ws_supplied_rho` (the carrier bound as the hand left allows) on hands
-    drawn down from a vowel-poor one: never below the most min(length - 1, tiles the hand
-    supplies) / carriers over the words holding the carrier that need no absent letter (its
-    definition), and never above the static rho."""
+    """The kernel's `_ws_supplied_rho` (a carrier's weight from the words holding no other
+    carrier letter, as the hand left allows) on hands drawn down from a vowel-poor one: never
+    below the most min(length - 1, tiles the hand supplies) / carrier tiles over those words (its
+    definition), and never above the static rho; and `_ws_supplied_weights`, which starts from
+    it: every word whose carriers have uses left weighs at least the new tiles it can lay."""
+    from solver.search.kernels.wordsearch import _ws_supplied_weights
+    from solver.search.wordsearch import new_search
+
     from solver.search.kernels.wordsearch import _ws_supplied_rho
 
     full = TileCounts.from_letters(letters)
@@ -235,11 +250,20 @@ def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, lett
             bound = _ws_supplied_rho(hand, arrays, int(code), present)
             best = 0.0
             for word in words:
-                if ALPHABET[code] in word:
-                    carriers = sum(arrays.carrier[ALPHABET.index(ch)] for ch in word)
+                if {ch for ch in word if arrays.carrier[ALPHABET.index(ch)]} == {ALPHABET[code]}:
                     supply = sum(min(word.count(ch), int(hand[ALPHABET.index(ch)])) for ch in set(word))
-                    best = max(best, min(len(word) - 1, supply) / carriers)
+                    best = max(best, min(len(word) - 1, supply) / word.count(ALPHABET[code]))
             assert best - 1e-9 <= bound <= arrays.rho[code] + 1e-9, (kept, ALPHABET[code], bound, best)
+        state = new_search(hand)
+        uses = np.zeros(26, dtype=np.int64)
+        uses[np.flatnonzero(arrays.carrier)] = rng.integers(0, 3, size=int(arrays.carrier.sum()))
+        _ws_supplied_weights(state, arrays, uses, present)
+        for word in words:
+            carriers = [ALPHABET.index(ch) for ch in word if arrays.carrier[ALPHABET.index(ch)]]
+            if all(uses[c] > 0 for c in carriers):
+                supply = sum(min(word.count(ch), int(hand[ALPHABET.index(ch)])) for ch in set(word))
+                weight = sum(state.rho_now[c] for c in carriers)
+                assert weight >= min(len(word) - 1, supply) - 1e-9, (kept, word, weight, uses.tolist())
 
 
 def test_each_groups_cap_as_the_hand_left_allows_bounds_every_words_ratio(en, make_rng):

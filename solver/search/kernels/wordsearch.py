@@ -62,6 +62,8 @@ class SpelledWords(NamedTuple):
     share: np.ndarray  # float64[words]: (length - 1) / carrier tiles of each word (rho is its max)
     by_share: np.ndarray  # int64[...]: the words holding carrier c, largest share first ...
     by_share_start: np.ndarray  # int64[27]: ... c's are by_share[by_share_start[c]:by_share_start[c + 1]]
+    mixed: np.ndarray  # int64[...]: the words holding two carrier letters or more, by their carrier tiles, ...
+    mixed_start: np.ndarray  # int64[patterns + 1]: ... longest first within each pattern: mixed[start[p]:start[p + 1]]
     tally: np.ndarray  # int64[words, longest]: each word's distinct letters as code * 32 + count, then -1
     letter_groups: np.ndarray  # int64[26]: the groups of non-carrier letter l (bit g: hosts[l] within g's carriers)
     carrier_groups: np.ndarray  # int64[26]: the groups whose carriers include letter c, one bit each
@@ -191,9 +193,9 @@ def _ws_hopeless(s, words) -> bool:
         return True
     if _ws_bound_short(s, words, uses):
         return True
-    room = 0.0  # again, each rho as the hand left allows (dearer: only when the first did not prune)
+    _ws_supplied_weights(s, words, uses, present)  # again, as the hand left allows (dearer: only when the first did not prune)
+    room = 0.0
     for letter in range(26):
-        s.rho_now[letter] = _ws_supplied_rho(s.hand, words, letter, present) if uses[letter] > 0 else 0.0
         room += uses[letter] * s.rho_now[letter]
     if left > room + 1e-9:
         return True
@@ -387,6 +389,59 @@ def _ws_supplied_rho(hand, words, carrier, present) -> float:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _ws_supplied_weights(s, words, uses, present):
+    """rho_now: the carriers' weights as the hand left allows. Each carrier with uses left first
+    gets the most a word holding it and no other carrier letter lays per carrier tile
+    (`_ws_supplied_rho`); then each word holding two carrier letters or more, all with uses left,
+    whose carrier tiles weigh less than the new tiles it can lay (min(length - 1, tiles the hand
+    supplies of its letters)) raises each of its carriers to its even share of them. So every
+    word that can still be laid weighs at least its new tiles (what the room bounds need), and a
+    carrier that only ever comes with another (M of MM beside the Ys of GYMS) weighs little."""
+    hand, carrier, rho_now = s.hand, words.carrier, s.rho_now
+    for letter in range(26):
+        rho_now[letter] = 0.0
+        if uses[letter] > 0:
+            rho_now[letter] = _ws_supplied_rho(hand, words, letter, present)
+    for pattern in range(len(words.mixed_start) - 1):
+        first, last = words.mixed_start[pattern], words.mixed_start[pattern + 1]
+        weight = 0.0
+        carried = 0
+        usable = True
+        for j in range(words.length[words.mixed[first]]):  # the pattern's carrier tiles: its first word's
+            entry = words.tally[words.mixed[first], j]
+            if entry < 0:
+                break
+            code, count = entry >> 5, entry & 31
+            if carrier[code] == 1:
+                usable = usable and uses[code] > 0
+                weight += count * rho_now[code]
+                carried += count
+        if not usable or words.length[words.mixed[first]] - 1 <= weight + 1e-9:
+            continue
+        laid = 0  # the most new tiles a word of the pattern lays, as the hand supplies them
+        for i in range(first, last):
+            word = words.mixed[i]
+            if words.length[word] - 1 <= max(laid, weight):
+                break  # (the words after it are no longer)
+            if i - first == SUPPLY_SCAN:
+                laid = words.length[word] - 1  # a bound on every word not looked at
+                break
+            supply = 0
+            for j in range(words.length[word]):
+                entry = words.tally[word, j]
+                if entry < 0:
+                    break
+                supply += min(entry & 31, hand[entry >> 5])
+            laid = max(laid, min(words.length[word] - 1, supply))
+        if laid <= weight + 1e-9:
+            continue
+        for j in range(words.length[words.mixed[first]]):
+            code = words.tally[words.mixed[first], j] >> 5
+            if words.tally[words.mixed[first], j] >= 0 and carrier[code] == 1 and rho_now[code] < laid / carried:
+                rho_now[code] = laid / carried
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _ws_list_host_uses(s, words):
     """For `_ws_hosts_short`: the hand's non-carrier letters with hosts (scratch[8], then -1),
     the carrier uses left of each one's hosts (scratch[9], by letter) and the least slack
@@ -555,7 +610,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
     word_letters, word_length, occ_word, mask, pool = words.letters, words.length, words.occ_word, words.mask, s.pool
     occ_offset, occ_rest, occ_rest_twice = words.occ_offset, words.occ_rest, words.occ_rest_twice
-    carrier, rho_now, share_of = words.carrier, s.rho_now, words.share
+    carrier, rho_now = words.carrier, s.rho_now
     slack = s.scratch[9, 26]
     bound_groups = s.scratch[10, 26]  # the groups with tiles left (`_ws_bound_short`)
     carrier_groups = words.carrier_groups
@@ -599,6 +654,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
         ok = True
         fresh = 0
         spent = 0.0  # the carrier room the word's carrier tiles take ...
+        spent_new = 0.0  # ... those it lays ...
         carried = 0  # ... and how many they are
         for j in range(length):
             p = start + j * step
@@ -615,6 +671,8 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 break
             else:
                 fresh += 1
+                if carrier[letter] == 1:
+                    spent_new += rho_now[letter]
                 need[letter] += 1
                 if need[letter] > hand[letter]:
                     ok = False
@@ -634,7 +692,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             pool[top] = at
             top += 1
             letters |= mask[kw]
-            share = share_of[kw] * fresh / (length - 1)  # its new tiles per carrier tile
+            share = fresh - spent_new  # its new tiles its new carrier tiles' weights leave to the item's
             if share > best_share:
                 best_share = share
     single = _ws_single_fits(board, side, cell, direction)
