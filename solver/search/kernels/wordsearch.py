@@ -53,14 +53,14 @@ class SpelledWords(NamedTuple):
     occ_start: np.ndarray  # int64[27]: letter l's occurrences are occ_start[l]..occ_start[l+1]
     carrier: np.ndarray  # int64[26]: 1 for a carrier letter
     mask: np.ndarray  # int64[words]: the letters of each word, one bit each
-    rho: np.ndarray  # float64[26]: new tiles a word lays per use of carrier c, at most
+    rho: np.ndarray  # float64[26]: carrier c's weight: every word's carrier tiles weigh its length - 1 or more
     together: np.ndarray  # int64[26]: letters some word holds beside letter l (bit l: l twice)
     hosts: np.ndarray  # int64[26]: carrier letters one of which every word holding l holds
     hard_order: np.ndarray  # int64[26]: non-carrier letters, in fewest words first
     occ_rest: np.ndarray  # int64[occurrences]: the word's letters but the one occurrence, one bit each ...
     occ_rest_twice: np.ndarray  # ... and those it still holds twice or more (the fit's quick test)
-    share: np.ndarray  # float64[words]: (length - 1) / carrier tiles of each word (rho is its max)
-    by_share: np.ndarray  # int64[...]: the words holding carrier c, largest share first ...
+    share: np.ndarray  # float64[words]: (length - 1) / carrier tiles of each word
+    by_share: np.ndarray  # int64[...]: the words holding carrier c and no other carrier letter, largest share first ...
     by_share_start: np.ndarray  # int64[27]: ... c's are by_share[by_share_start[c]:by_share_start[c + 1]]
     mixed: np.ndarray  # int64[...]: the words holding two carrier letters or more, by their carrier tiles, ...
     mixed_start: np.ndarray  # int64[patterns + 1]: ... longest first within each pattern: mixed[start[p]:start[p + 1]]
@@ -96,8 +96,9 @@ class WordSearchState(NamedTuple):
     chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
     option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
-    item_share: np.ndarray  # float64[depths, items]: the most new tiles per carrier tile an option of the item lays
-    rho_now: np.ndarray  # float64[26]: rho as the hand left allows (`_ws_hopeless`)
+    item_share: np.ndarray  # float64[depths, items]: the most new tiles an option of the item lays beyond its new
+    # carrier tiles' weights (rho_now)
+    rho_now: np.ndarray  # float64[26]: the weights as the hand left allows (`_ws_supplied_weights`)
     item_mask: np.ndarray  # int64[depths, items]: the letters of the item's options' words, one bit each
     group_now: np.ndarray  # float64[WS_GROUPS]: group_cap as the hand left allows
     item_bound: np.ndarray  # float64[depths, items, WS_GROUPS]: per group whose carriers hold the item's letter, the
@@ -338,9 +339,10 @@ def _ws_items_bound_short(s, words, depth) -> bool:
 @njit(cache=True, nogil=True, _nrt=False)
 def _ws_items_hopeless(s, words, depth) -> bool:
     """The carrier-use bound again once depth's items are listed: a word laid through a carrier
-    tile on the board is one of the options of that tile's item, so that use gets at most the
-    item's `item_share` (the options that fit now are all it can ever have), not rho; the
-    carriers in the hand keep `rho_now`."""
+    tile on the board is one of the options of that tile's item, so that use is charged at most
+    the item's `item_share` (the options that fit now are all it can ever have; the word's new
+    carrier tiles pay the rest at their weights), not its weight; the carriers in the hand keep
+    `rho_now`."""
     left = s.state[WS_LEFT]
     room = 0.0
     for letter in range(26):
@@ -358,11 +360,12 @@ SUPPLY_SCAN = 16  # words of a carrier's list looked at, at most: past them the 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _ws_supplied_rho(hand, words, carrier, present) -> float:
-    """rho[carrier] as the hand left now allows: a word laid from here on lays new tiles only
-    from the hand, so at most as many as the hand supplies of its letters (and none if it needs
-    a letter neither the hand nor the board holds). Its share shrinks to match; the largest
-    share over the words holding `carrier`, looked at largest static share first, stops as soon
-    as no word left can beat it. Never above `words.rho[carrier]`."""
+    """The first step of `_ws_supplied_weights`, for one carrier: the most new tiles per carrier
+    tile over the words holding `carrier` and no other carrier letter, as the hand left allows:
+    a word laid from here on lays new tiles only from the hand, so at most as many as the hand
+    supplies of its letters (and none if it needs a letter neither the hand nor the board
+    holds). Looked at largest static share first, it stops as soon as no word left can beat
+    the best. Never above `words.rho[carrier]`."""
     best = 0.0
     first, last = words.by_share_start[carrier], words.by_share_start[carrier + 1]
     for i in range(first, last):
