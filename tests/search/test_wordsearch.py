@@ -266,6 +266,23 @@ def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, lett
                 assert weight >= min(len(word) - 1, supply) - 1e-9, (kept, word, weight, uses.tolist())
 
 
+@pytest.mark.parametrize("letters", ["DDDDGGIKLMNNNPRRTTUWW", "AABDDDFHLLNNPPRRSTTTV", "ACDDEFJLMNNNOQQRRTTTZ"])
+def test_letter_weights_weigh_every_word_at_least_its_new_tiles(en, letters):
+    """`letter_weights` (the letter-use bound's weights): every spelled word's letters weigh at
+    least its length - 1, only the hand's letters weigh anything, and the hand weighs no more
+    than with the carriers' weights (which are such weights too, and serve without SciPy)."""
+    hand = TileCounts.from_letters(letters).counts.astype(np.int64)
+    words = [word.upper() for word in en.formable_words(TileCounts.from_letters(letters), 2)]
+    weight = wordsearch.letter_weights(words, hand)
+    assert weight is not None
+    for word in words:
+        assert sum(weight[ALPHABET.index(ch)] for ch in word) >= len(word) - 1, word
+    assert (weight[hand == 0] == 0).all() and (weight >= 0).all()
+    carriers = word_arrays(words, set(letters))
+    assert (carriers.weight == carriers.rho).all()  # the default: the carriers' weights
+    assert 2 * hand @ weight <= 2 * hand @ carriers.rho + 1e-3
+
+
 def test_each_groups_cap_as_the_hand_left_allows_bounds_every_words_ratio(en, make_rng):
     """The kernel's `_ws_supplied_bound` on hands drawn down from vowel-poor ones: never below
     the most min(count, hand) of a group's letters per tile of its carriers, over the words

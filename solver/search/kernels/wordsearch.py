@@ -62,6 +62,7 @@ class SpelledWords(NamedTuple):
     share: np.ndarray  # float64[words]: (length - 1) / carrier tiles of each word
     by_share: np.ndarray  # int64[...]: the words holding carrier c and no other carrier letter, largest share first ...
     by_share_start: np.ndarray  # int64[27]: ... c's are by_share[by_share_start[c]:by_share_start[c + 1]]
+    weight: np.ndarray  # float64[26]: each letter's weight: every word's letters weigh its length - 1 or more
     mixed: np.ndarray  # int64[...]: the words holding two carrier letters or more, by their carrier tiles, ...
     mixed_start: np.ndarray  # int64[patterns + 1]: ... longest first within each pattern: mixed[start[p]:start[p + 1]]
     tally: np.ndarray  # int64[words, longest]: each word's distinct letters as code * 32 + count, then -1
@@ -169,7 +170,7 @@ def _ws_undo_to(s, mark):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _ws_hopeless(s, words) -> bool:
-    """The carrier-use bounds of `solver.search.wordsearch`'s docstring."""
+    """The carrier-use and letter-use bounds of `solver.search.wordsearch`'s docstring."""
     left = s.state[WS_LEFT]
     if left == 0:
         return False
@@ -190,7 +191,7 @@ def _ws_hopeless(s, words) -> bool:
     room = 0.0
     for letter in range(26):
         room += uses[letter] * words.rho[letter]
-    if left > room + 1e-9:
+    if left > room + 1e-9 or left > _ws_letter_room(s, words) + 1e-9:
         return True
     if _ws_bound_short(s, words, uses):
         return True
@@ -201,6 +202,21 @@ def _ws_hopeless(s, words) -> bool:
     if left > room + 1e-9:
         return True
     return not _ws_exclusive_tiles_hosted(s, words, NO_DEPTH)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_letter_room(s, words) -> float:
+    """The letter-use bound (`solver.search.wordsearch`): the weights of the uses left, two per
+    tile of the hand and one per open direction of a tile on the board."""
+    every = 0.0
+    for letter in range(26):
+        every += 2 * s.hand[letter] * words.weight[letter]
+    for t in range(s.state[WS_TILES]):
+        cell = s.tiles[t]
+        for direction in range(2):
+            if s.status[cell, direction] == WS_OPEN:
+                every += words.weight[s.board[cell] - 1]
+    return every
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -599,21 +615,22 @@ def _ws_reach(s, side, cell, direction) -> tuple:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, in_hand, room) -> bool:
+def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, in_hand, room, every) -> bool:
     """Append (cell, direction) to depth's items with those of its candidate options that
     fit now: pool[first:last] when `from_pool`, else occurrences first..last-1. False when it
     has no option at all, or the pool is full (then WS_OVERFLOW is set). `in_hand`: the letters
     the hand holds one of (bits 0-25) and two or more of (bits 26-51). `room`: the carrier
-    room of the state (`_ws_hopeless`, with rho_now); an option that would leave the tiles left
-    above it is left out, as trying it would prune it: each carrier tile of a word, on the board
-    or laid by it, takes one carrier use. Sound deeper down too: what is reachable from a deeper
+    room of the state (`_ws_hopeless`, with rho_now), `every` its letter room (`_ws_letter_room`);
+    an option that would leave the tiles left above either is left out, as trying it would prune
+    it: each carrier tile of a word, on the board or laid by it, takes one carrier use, and each
+    of its tiles one use of its letter. Sound deeper down too: what is reachable from a deeper
     state with the option laid is reachable from this one with it."""
     k = s.items[depth]
     top = s.pool_top[depth]
     board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
     word_letters, word_length, occ_word, mask, pool = words.letters, words.length, words.occ_word, words.mask, s.pool
     occ_offset, occ_rest, occ_rest_twice = words.occ_offset, words.occ_rest, words.occ_rest_twice
-    carrier, rho_now = words.carrier, s.rho_now
+    carrier, rho_now, weight = words.carrier, s.rho_now, words.weight
     slack = s.scratch[9, 26]
     bound_groups = s.scratch[10, 26]  # the groups with tiles left (`_ws_bound_short`)
     carrier_groups = words.carrier_groups
@@ -659,9 +676,11 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
         spent = 0.0  # the carrier room the word's carrier tiles take ...
         spent_new = 0.0  # ... those it lays ...
         carried = 0  # ... and how many they are
+        weighed = 0.0  # the letter room its tiles take
         for j in range(length):
             p = start + j * step
             letter = word_letters[kw, j]
+            weighed += weight[letter]
             if carrier[letter] == 1:
                 spent += rho_now[letter]
                 carried += 1
@@ -680,7 +699,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 if need[letter] > hand[letter]:
                     ok = False
                     break
-        if ok and left > 0 and left - fresh > room - spent + 1e-9:
+        if ok and left > 0 and (left - fresh > room - spent + 1e-9 or left - fresh > every - weighed + 1e-9):
             ok = False
         if ok and left > 0 and carried > slack and _ws_hosts_short(s, words, kw, need, NO_LETTER):
             ok = False
@@ -700,6 +719,8 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 best_share = share
     single = _ws_single_fits(board, side, cell, direction)
     letter = board[cell] - 1
+    if single and left > every - weight[letter] + 1e-9:  # its use gone, the letter room falls short
+        single = False
     if single and left > 0 and carrier[letter] == 1:
         # its use gone, the carrier bound or a letter's hosts fall short
         short = slack < 1 and _ws_hosts_short(s, words, NO_WORD, need, letter)
@@ -737,6 +758,7 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
     room = 0.0  # the carrier room as `_ws_hopeless` left it (its uses and rho_now are this state's)
     for letter in range(26):
         room += s.scratch[6, letter] * s.rho_now[letter]
+    every = _ws_letter_room(s, words)
     _ws_list_host_uses(s, words)
     for k in range(s.items[depth]):
         cell, direction = s.item_cell[depth, k], s.item_dir[depth, k]
@@ -744,14 +766,14 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
             continue
         first = s.item_start[depth, k]
         last = first + s.item_count[depth, k]
-        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, FROM_POOL, need, in_hand, room):
+        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, FROM_POOL, need, in_hand, room, every):
             return False
     for t in range(tiles_before, s.state[WS_TILES]):
         cell = s.tiles[t]
         direction = 0 if s.status[cell, 0] == WS_OPEN else 1
         letter = s.board[cell] - 1
         first, last = words.occ_start[letter], words.occ_start[letter + 1]
-        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, FROM_OCCURRENCES, need, in_hand, room):
+        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, FROM_OCCURRENCES, need, in_hand, room, every):
             return False
     return True
 
