@@ -52,14 +52,17 @@ What it prunes, each a property of every valid grid reachable from the state:
   weights are worked out again on those (`rho_now`, `_ws_supplied_weights`); and a word
   through a carrier tile on the board is one of the options of that tile's open item, which
   only lose options deeper down, so that use is charged at most the most new tiles an option
-  lays beyond what its new carrier tiles weigh (`item_share`). Together they halve the
+  lays beyond what its new carrier tiles weigh (`item_share`; counted tile by tile, each at
+  least 0, since a later word through it may find some of those cells filled). Together they halve the
   decisions on the vowel-poor 21-tile hands that took seconds;
 - letter uses: the same argument over every letter, not only the carriers. A tile is in at
   most two words, so each tile of the hand offers two uses of its letter and each tile on the
   board its open directions; a word laid from now on takes one use of each of its tiles' letters
   and lays at most length - 1 new tiles. So with a weight per letter such that every spelled
   word's letters weigh at least its length - 1, the tiles left must not exceed the weight of the
-  uses left (`_ws_letter_room`; one step ahead too, in the options' lookahead). The weights are
+  uses left (`_ws_letter_room`; one step ahead too, in the options' lookahead, and once the
+  items are listed a use on the board is charged what its options' new tiles lay beyond their
+  weights, `item_excess`). The weights are
   those a linear program finds lightest for the whole hand (`letter_weights`, SciPy's HiGHS,
   2-20 ms; the carriers' weights without SciPy). They put weight where a carrier's weight
   cannot: in DDDDGGIKLMNNNPRRTTUWW the D and N tiles are carriers only for DKL and PWN, so the
@@ -369,6 +372,7 @@ def new_search(counts: np.ndarray) -> kernel.WordSearchState:
         table(),
         np.zeros(kernel.WS_GROUPS, dtype=np.float64),
         np.zeros((depths, items, kernel.WS_GROUPS), dtype=np.float64),
+        np.zeros((depths, items), dtype=np.float64),
     )
 
 

@@ -328,13 +328,14 @@ def test_groups_of_three_carriers_cut_decisions_not_answers(en, monkeypatch, let
 def test_each_items_bound_is_the_most_its_options_lay(en):
     """`item_bound` (a use on the board lays at most that many tiles of a group per tile of its
     carriers) is the most over the item's options, counted on the board they were listed on,
-    for each group with tiles in the hand, over 1,000 decisions of a vowel-poor hand."""
+    for each group with tiles in the hand, over 1,000 decisions of a vowel-poor hand; and so is
+    `item_excess` (what an option's new tiles lay beyond their weights, tile by tile)."""
     from solver.search.kernels import wordsearch as kernel
 
     search = WordSearch(TileCounts.from_letters("AABDDDFHLLNNPPRRSTTTV"), en, 2)
     state, words = search.searches[0], search.words
     side = int(np.sqrt(len(state.board)))
-    checked = bounded = 0
+    checked = bounded = excess = 0
     for _ in range(1_000):
         assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
         depth = int(state.state[kernel.WS_DEPTH])
@@ -361,7 +362,18 @@ def test_each_items_bound_is_the_most_its_options_lay(en):
                 assert state.item_bound[depth, k, g] == pytest.approx(best)
                 checked += 1
                 bounded += best > 0
-    assert checked > 200 and bounded > 0
+        for k in range(int(state.items[depth])):  # and `item_excess`, for the letter-use bound
+            cell, step = int(state.item_cell[depth, k]), 1 if state.item_dir[depth, k] == 0 else side
+            start, count = state.item_start[depth, k], state.item_count[depth, k]
+            best = 0.0
+            for at in state.pool[start : start + count]:
+                word, offset = int(words.occ_word[at]), int(words.occ_offset[at])
+                codes = words.letters[word, : words.length[word]]
+                cells = cell + (np.arange(len(codes)) - offset) * step
+                best = max(best, sum(max(1 - words.weight[c], 0) for c, p in zip(codes, cells) if state.board[p] == 0))
+            assert state.item_excess[depth, k] == pytest.approx(best)
+            excess += best > 0
+    assert checked > 200 and bounded > 0 and excess > 0
 
 
 def test_each_items_letter_mask_holds_its_options_letters(en):

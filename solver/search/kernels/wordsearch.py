@@ -98,12 +98,14 @@ class WordSearchState(NamedTuple):
     option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
     item_share: np.ndarray  # float64[depths, items]: the most new tiles an option of the item lays beyond its new
-    # carrier tiles' weights (rho_now)
+    # carrier tiles' weights (rho_now), per tile and at least 0 each
     rho_now: np.ndarray  # float64[26]: the weights as the hand left allows (`_ws_supplied_weights`)
     item_mask: np.ndarray  # int64[depths, items]: the letters of the item's options' words, one bit each
     group_now: np.ndarray  # float64[WS_GROUPS]: group_cap as the hand left allows
     item_bound: np.ndarray  # float64[depths, items, WS_GROUPS]: per group whose carriers hold the item's letter, the
     # most new tiles of the group's letters an option lays per tile of the group's carriers it holds
+    item_excess: np.ndarray  # float64[depths, items]: the most new tiles an option of the item lays beyond their
+    # letters' weights, per tile and at least 0 each (the letter-use bound's charge for the item's use)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -358,15 +360,18 @@ def _ws_items_hopeless(s, words, depth) -> bool:
     tile on the board is one of the options of that tile's item, so that use is charged at most
     the item's `item_share` (the options that fit now are all it can ever have; the word's new
     carrier tiles pay the rest at their weights), not its weight; the carriers in the hand keep
-    `rho_now`."""
+    `rho_now`. The letter-use bound likewise: a use on the board is charged its item's
+    `item_excess`, the new tiles an option lays being paid for by their letters' weights."""
     left = s.state[WS_LEFT]
-    room = 0.0
+    room = every = 0.0
     for letter in range(26):
         room += 2 * s.hand[letter] * s.rho_now[letter]
+        every += 2 * s.hand[letter] * words.weight[letter]
     for k in range(s.items[depth]):
+        every += s.item_excess[depth, k]
         if words.carrier[s.board[s.item_cell[depth, k]] - 1] == 1:
             room += s.item_share[depth, k]
-    if left > room + 1e-9 or (left > 0 and _ws_items_bound_short(s, words, depth)):
+    if left > room + 1e-9 or left > every + 1e-9 or (left > 0 and _ws_items_bound_short(s, words, depth)):
         return True
     return not _ws_exclusive_tiles_hosted(s, words, depth)
 
@@ -643,7 +648,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     # besides the one on `cell` comes from the hand or from a tile on the line (twice: the hand
     # holds two, or a tile helps).
     room_before, room_after, line = _ws_reach(s, side, cell, direction)
-    best_share = 0.0
+    best_share = best_excess = 0.0
     cell_groups = carrier_groups[board[cell] - 1] & bound_groups  # the item's `item_bound`s
     g = 0
     while cell_groups >> g:
@@ -674,9 +679,12 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
         ok = True
         fresh = 0
         spent = 0.0  # the carrier room the word's carrier tiles take ...
-        spent_new = 0.0  # ... those it lays ...
         carried = 0  # ... and how many they are
         weighed = 0.0  # the letter room its tiles take
+        # What its new tiles lay beyond their weights, carriers' (rho_now) and letters', counted
+        # per tile and never below 0 for one: a later word through the item may find some of
+        # these cells filled, and must then be charged no more (`item_share`, `item_excess`).
+        excess_carrier = excess_letters = 0.0
         for j in range(length):
             p = start + j * step
             letter = word_letters[kw, j]
@@ -693,8 +701,8 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 break
             else:
                 fresh += 1
-                if carrier[letter] == 1:
-                    spent_new += rho_now[letter]
+                excess_letters += max(1.0 - weight[letter], 0.0)
+                excess_carrier += max(1.0 - rho_now[letter], 0.0) if carrier[letter] == 1 else 1.0
                 need[letter] += 1
                 if need[letter] > hand[letter]:
                     ok = False
@@ -714,9 +722,10 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             pool[top] = at
             top += 1
             letters |= mask[kw]
-            share = fresh - spent_new  # its new tiles its new carrier tiles' weights leave to the item's
-            if share > best_share:
-                best_share = share
+            if excess_carrier > best_share:
+                best_share = excess_carrier
+            if excess_letters > best_excess:
+                best_excess = excess_letters
     single = _ws_single_fits(board, side, cell, direction)
     letter = board[cell] - 1
     if single and left > every - weight[letter] + 1e-9:  # its use gone, the letter room falls short
@@ -735,6 +744,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     s.item_count[depth, k] = top - s.item_start[depth, k]
     s.item_single[depth, k] = 1 if single else 0
     s.item_share[depth, k] = best_share
+    s.item_excess[depth, k] = best_excess
     s.item_mask[depth, k] = letters
     s.items[depth] = k + 1
     s.pool_top[depth] = top
