@@ -93,7 +93,7 @@ WORD_SEARCH_STATE = Bundle(
     _arrays(
         "i8", "i8", "i8/2", "i8", "i8", "i8", "i8/2",  # board .. undo
         "i8/2", "i8/2", "i8/2", "i8/2", "i8/2", "i8", "i8", "i8", "i8/2", "i8", "i8", "i8",  # item_cell .. mark
-        "f8/2", "f8", "i8/2", "f8", "f8/3", "f8/2",  # item_share, rho_now, item_mask, group_now, item_bound, item_excess
+        "f8/2", "f8", "i8/2", "f8", "f8/3", "f8/2",  # item_share .. item_excess
         writable=True,
     ),
 )  # fmt: skip

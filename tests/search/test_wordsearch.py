@@ -170,7 +170,7 @@ def test_word_arrays_hold_what_each_field_says(en, letters):
             arrays.tally.shape[1] - len(distinct)
         )
     carrier_letters = [set(word) & chosen for word in words]
-    for k, word in enumerate(words):  # the weights: every word's carrier tiles weigh its length - 1 or more
+    for word in words:  # the weights: every word's carrier tiles weigh its length - 1 or more
         assert sum(arrays.rho[code(ch)] for ch in word if ch in chosen) >= len(word) - 1 - 1e-9, word
     mixed = [k for k in range(len(words)) if len(carrier_letters[k]) > 1]
     assert sorted(arrays.mixed[: len(mixed)].tolist()) == mixed and arrays.mixed_start[-1] == len(mixed)
@@ -233,10 +233,8 @@ def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, lett
     below the most min(length - 1, tiles the hand supplies) / carrier tiles over those words (its
     definition), and never above the static rho; and `_ws_supplied_weights`, which starts from
     it: every word whose carriers have uses left weighs at least the new tiles it can lay."""
-    from solver.search.kernels.wordsearch import _ws_supplied_weights
+    from solver.search.kernels.wordsearch import _ws_supplied_rho, _ws_supplied_weights
     from solver.search.wordsearch import new_search
-
-    from solver.search.kernels.wordsearch import _ws_supplied_rho
 
     full = TileCounts.from_letters(letters)
     words = [word.upper() for word in en.formable_words(full, 2)]

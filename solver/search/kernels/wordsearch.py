@@ -197,7 +197,8 @@ def _ws_hopeless(s, words) -> bool:
         return True
     if _ws_bound_short(s, words, uses):
         return True
-    _ws_supplied_weights(s, words, uses, present)  # again, as the hand left allows (dearer: only when the first did not prune)
+    # Again, as the hand left allows (dearer: only when the first did not prune).
+    _ws_supplied_weights(s, words, uses, present)
     room = 0.0
     for letter in range(26):
         room += uses[letter] * s.rho_now[letter]
@@ -783,7 +784,10 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
         direction = 0 if s.status[cell, 0] == WS_OPEN else 1
         letter = s.board[cell] - 1
         first, last = words.occ_start[letter], words.occ_start[letter + 1]
-        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, FROM_OCCURRENCES, need, in_hand, room, every):
+        listed = _ws_add_item(
+            s, words, side, nxt, cell, direction, first, last, FROM_OCCURRENCES, need, in_hand, room, every
+        )
+        if not listed:
             return False
     return True
 
