@@ -332,7 +332,6 @@ def test_each_items_bound_is_the_most_its_options_lay(en):
 
     search = WordSearch(TileCounts.from_letters("AABDDDFHLLNNPPRRSTTTV"), en, 2)
     state, words = search.searches[0], search.words
-    side = int(np.sqrt(len(state.board)))
     checked = bounded = excess = 0
     for _ in range(1_000):
         assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
@@ -346,32 +345,33 @@ def test_each_items_bound_is_the_most_its_options_lay(en):
                 continue
             carriers = int(words.group_carriers[g])
             for k in range(int(state.items[depth])):
-                cell, step = int(state.item_cell[depth, k]), 1 if state.item_dir[depth, k] == 0 else side
-                if not carriers >> (int(state.board[cell]) - 1) & 1:
+                if not carriers >> (int(state.board[state.item_cell[depth, k]]) - 1) & 1:
                     continue
-                start, count = state.item_start[depth, k], state.item_count[depth, k]
                 best = 0.0
-                for at in state.pool[start : start + count]:
-                    word, offset = int(words.occ_word[at]), int(words.occ_offset[at])
-                    codes = words.letters[word, : words.length[word]]
-                    cells = cell + (np.arange(len(codes)) - offset) * step
+                for codes, cells in _item_options(state, words, depth, k):
                     new = sum(c in members and state.board[p] == 0 for c, p in zip(codes, cells))
                     best = max(best, new / sum(carriers >> int(c) & 1 for c in codes))
                 assert state.item_bound[depth, k, g] == pytest.approx(best)
                 checked += 1
                 bounded += best > 0
         for k in range(int(state.items[depth])):  # and `item_excess`, for the letter-use bound
-            cell, step = int(state.item_cell[depth, k]), 1 if state.item_dir[depth, k] == 0 else side
-            start, count = state.item_start[depth, k], state.item_count[depth, k]
             best = 0.0
-            for at in state.pool[start : start + count]:
-                word, offset = int(words.occ_word[at]), int(words.occ_offset[at])
-                codes = words.letters[word, : words.length[word]]
-                cells = cell + (np.arange(len(codes)) - offset) * step
+            for codes, cells in _item_options(state, words, depth, k):
                 best = max(best, sum(max(1 - words.weight[c], 0) for c, p in zip(codes, cells) if state.board[p] == 0))
             assert state.item_excess[depth, k] == pytest.approx(best)
             excess += best > 0
     assert checked > 200 and bounded > 0 and excess > 0
+
+
+def _item_options(state, words, depth: int, k: int):
+    """Item k of `depth`'s options, each as its word's letter codes and the cells they go on."""
+    side = int(np.sqrt(len(state.board)))
+    cell, step = int(state.item_cell[depth, k]), 1 if state.item_dir[depth, k] == 0 else side
+    start, count = state.item_start[depth, k], state.item_count[depth, k]
+    for at in state.pool[start : start + count]:
+        word, offset = int(words.occ_word[at]), int(words.occ_offset[at])
+        codes = words.letters[word, : words.length[word]]
+        yield codes, cell + (np.arange(len(codes)) - offset) * step
 
 
 def test_each_items_letter_mask_holds_its_options_letters(en):
