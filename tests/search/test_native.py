@@ -56,7 +56,8 @@ def test_the_first_call_binds_every_kernel_to_numba():
     )
     bound, modules = run_python(script).stdout.strip().splitlines()
     assert bound == "['CPUDispatcher']"
-    assert modules == "crosschecks exact movegen movesearch resumable spelling wordsearch"  # all but layout
+    # all but layout and wordslots (no kernels)
+    assert modules == "crosschecks exact movegen movesearch resumable spelling wordbounds wordsearch"
 
 
 @pytest.mark.skipif(JIT_DISABLED, reason="binds numba dispatchers")

@@ -233,7 +233,7 @@ def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, lett
     below the most min(length - 1, tiles the hand supplies) / carrier tiles over those words (its
     definition), and never above the static rho; and `_ws_supplied_weights`, which starts from
     it: every word whose carriers have uses left weighs at least the new tiles it can lay."""
-    from solver.search.kernels.wordsearch import _ws_supplied_rho, _ws_supplied_weights
+    from solver.search.kernels.wordbounds import _ws_supplied_rho, _ws_supplied_weights
     from solver.search.wordsearch import new_search
 
     full = TileCounts.from_letters(letters)
@@ -285,7 +285,7 @@ def test_each_groups_cap_as_the_hand_left_allows_bounds_every_words_ratio(en, ma
     """The kernel's `_ws_supplied_bound` on hands drawn down from vowel-poor ones: never below
     the most min(count, hand) of a group's letters per tile of its carriers, over the words
     holding one of them (its definition), and never above the static group_cap."""
-    from solver.search.kernels.wordsearch import _ws_supplied_bound
+    from solver.search.kernels.wordbounds import _ws_supplied_bound
 
     rng = make_rng(3604)
     groups = set()
@@ -399,6 +399,7 @@ def test_the_hosts_lookahead_keeps_its_definition(en):
     fewer uses of its hosts than the words its tiles still need) against its definition, for
     every spelled word laid with the tiles the hand can give it, at the states 600 decisions of
     a vowel-poor hand pass through."""
+    from solver.search.kernels import wordbounds
     from solver.search.kernels import wordsearch as kernel
 
     search = WordSearch(TileCounts.from_letters("AABDDDFHLLNNPPRRSTTTV"), en, 2)
@@ -407,9 +408,9 @@ def test_the_hosts_lookahead_keeps_its_definition(en):
     shorts = checked = 0
     for step in range(600):
         assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
-        if step % 10 or kernel._ws_hopeless(state, words):  # _ws_hopeless counts the uses left
+        if step % 10 or wordbounds._ws_hopeless(state, words):  # _ws_hopeless counts the uses left
             continue
-        kernel._ws_list_host_uses(state, words)
+        wordbounds._ws_list_host_uses(state, words)
         hand, uses = state.hand.copy(), state.scratch[6, :26].copy()
         for k, word in enumerate(search.spelled):
             codes = [ALPHABET.index(ch) for ch in word]
@@ -425,7 +426,7 @@ def test_the_hosts_lookahead_keeps_its_definition(en):
                 left = sum(int(uses[c]) for c in carriers if hosts >> c & 1)
                 left -= sum(1 for c in codes if c in carriers and hosts >> c & 1)
                 short |= left < needed
-            assert kernel._ws_hosts_short(state, words, k, laid, -1) == short, (word, step)
+            assert wordbounds._ws_hosts_short(state, words, k, laid, -1) == short, (word, step)
             shorts += short
             checked += 1
     assert checked > 10_000 and 0 < shorts < checked
