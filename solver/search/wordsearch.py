@@ -102,8 +102,9 @@ Every grid it returns passes `solver.core.grid.validate` (the caller checks); it
 answers are tested against `solver.search.reference.exhaustive_grid_exists` on small hands.
 All state is in arrays, so it runs in slices under a deadline and resumes where it paused.
 This module is its Python side (the word arrays, the slices); the kernel, `word_search`, and its
-bundles `SpelledWords` / `WordSearchState` are in `solver.search.kernels.wordsearch`, its bounds in `solver.search.kernels.wordbounds` (the kernel
-is also in the compiled library, `solver.search.library`).
+bundles `SpelledWords` / `WordSearchState` are in `solver.search.kernels.wordsearch`, its bounds
+in `solver.search.kernels.wordbounds` (the kernel is also in the compiled library,
+`solver.search.library`).
 """
 
 from __future__ import annotations

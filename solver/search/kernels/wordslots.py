@@ -7,22 +7,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from solver.search.kernels.resumable import (
-    SEARCH_DEPTH,
-    SEARCH_EXHAUSTED,
-    SEARCH_FOUND,
-    SEARCH_NODES,
-    SEARCH_PAUSED,
-    SEARCH_RUNNING,
-    SEARCH_STATUS,
-)
+from solver.search.kernels import resumable as loop  # the status codes and first slots both complete searches share
 
-WS_RUNNING, WS_FOUND, WS_EXHAUSTED, WS_PAUSED = SEARCH_RUNNING, SEARCH_FOUND, SEARCH_EXHAUSTED, SEARCH_PAUSED
+WS_RUNNING, WS_FOUND, WS_EXHAUSTED, WS_PAUSED = (
+    loop.SEARCH_RUNNING,
+    loop.SEARCH_FOUND,
+    loop.SEARCH_EXHAUSTED,
+    loop.SEARCH_PAUSED,
+)
 WS_OVERFLOW = 4
 WS_NONE, WS_OPEN, WS_COVERED, WS_SINGLE = 0, 1, 2, 3  # a cell's status in one direction
 WS_UNDO_BLOCK, WS_UNDO_STATUS, WS_UNDO_TILE = np.int64(1), np.int64(2), np.int64(3)  # see NO_DEPTH
 # state slots
-WS_DEPTH, WS_NODES, WS_STATUS = SEARCH_DEPTH, SEARCH_NODES, SEARCH_STATUS
+WS_DEPTH, WS_NODES, WS_STATUS = loop.SEARCH_DEPTH, loop.SEARCH_NODES, loop.SEARCH_STATUS
 WS_LEFT, WS_UNDO, WS_TILES, WS_OVERFLOW_AT = range(3, 7)
 WS_STATE_SIZE = 8
 
