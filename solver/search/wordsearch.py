@@ -53,8 +53,8 @@ What it prunes, each a property of every valid grid reachable from the state:
   through a carrier tile on the board is one of the options of that tile's open item, which
   only lose options deeper down, so that use is charged at most the most new tiles an option
   lays beyond what its new carrier tiles weigh (`item_share`; counted tile by tile, each at
-  least 0, since a later word through it may find some of those cells filled). Together they halve the
-  decisions on the vowel-poor 21-tile hands that took seconds;
+  least 0, since a later word through it may find some of those cells filled). Together they
+  halve the decisions on the vowel-poor 21-tile hands that took seconds;
 - letter uses: the same argument over every letter, not only the carriers. A tile is in at
   most two words, so each tile of the hand offers two uses of its letter and each tile on the
   board its open directions; a word laid from now on takes one use of each of its tiles' letters
@@ -62,13 +62,12 @@ What it prunes, each a property of every valid grid reachable from the state:
   word's letters weigh at least its length - 1, the tiles left must not exceed the weight of the
   uses left (`_ws_letter_room`; one step ahead too, in the options' lookahead, and once the
   items are listed a use on the board is charged what its options' new tiles lay beyond their
-  weights, `item_excess`). The weights are
-  those a linear program finds lightest for the whole hand (`letter_weights`, SciPy's HiGHS,
-  2-20 ms; the carriers' weights without SciPy). They put weight where a carrier's weight
-  cannot: in DDDDGGIKLMNNNPRRTTUWW the D and N tiles are carriers only for DKL and PWN, so the
-  carrier weights give seven such tiles 2 each (28 of the hand's 44); the program gives K, L,
-  N and P 1, I and U 3 and D nothing: the hand weighs 24 against its 19 tiles (decisions from
-  K: 545,625 -> 70,432);
+  weights, `item_excess`). The weights are those a linear program finds lightest for the
+  whole hand (`letter_weights`, SciPy's HiGHS, 2-20 ms; the carriers' weights without SciPy).
+  They put weight where a carrier's weight cannot: in DDDDGGIKLMNNNPRRTTUWW the D and N tiles
+  are carriers only for DKL and PWN, so the carrier weights give seven such tiles 2 each (28
+  of the hand's 44); the program gives K, L, N and P 1, I and U 3 and D nothing: the hand
+  weighs 24 against its 19 tiles (decisions from K: 545,625 -> 70,432);
 - exclusive tiles: tiles of the hand no word holds two of each need a word of their own, and
   that word a use of a carrier that every word holding the tile's letter holds one of (its
   hosts): the uses left must match them (Hall's condition, by augmenting paths). Once the
@@ -151,9 +150,10 @@ def _letter_table(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     return letters, lengths, counts, word_of, offset_of
 
 
-def word_arrays(words: list[str], hand_letters: set[str], weight: np.ndarray | None = None) -> kernel.SpelledWords:
-    """`kernels.SpelledWords` for upper-case `words` (those a hand spells); `weight`: the
-    letters' weights (`letter_weights`; default: the carriers' weights, `rho`)."""
+def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | None = None) -> kernel.SpelledWords:
+    """`kernels.SpelledWords` for upper-case `words` (those a hand spells). With the hand's
+    letter counts `hand`, the letters' weights are `letter_weights`'; else (or without SciPy)
+    the carriers' weights, `rho`."""
     letters, lengths, counts, word_of, offset_of = _letter_table(words)
     codes = letters[word_of, offset_of]  # each letter of each word, in order
     padded = lambda array: array if words else np.zeros(1, dtype=array.dtype)  # noqa: E731 (no word: one slot)
@@ -174,6 +174,7 @@ def word_arrays(words: list[str], hand_letters: set[str], weight: np.ndarray | N
         by_share.append(largest_first[holds[largest_first, code] & solo[largest_first]] if carrier[code] else [])
     mixed, mixed_start = _mixed_words(carrier_tiles, solo, lengths)
     rho = _use_weights(share, solo, mixed, lengths, counts, carrier)
+    weight = None if hand is None else letter_weights(counts[: len(words)], lengths, hand)
     together = np.zeros(26, dtype=np.int64)
     for code in np.flatnonzero(holds.any(axis=0)).tolist():
         together[code] = np.bitwise_or.reduce(masks[holds[:, code]]) & ~BITS[code]
@@ -232,20 +233,21 @@ def _use_weights(share, solo, mixed, lengths, counts, carrier) -> np.ndarray:
     return rho
 
 
-def letter_weights(words: list[str], hand: np.ndarray) -> np.ndarray | None:
-    """`SpelledWords.weight`: a weight per letter such that every word's letters weigh at least
-    its length - 1, the hand's tiles (two uses each) weighing least in all: a linear program
-    (SciPy's HiGHS, 2-20 ms). None without SciPy or when the program fails: then the carriers'
-    weights serve (they are such weights too)."""
-    if not words:
+def letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
+    """`SpelledWords.weight` for words of letter counts `counts` (int[words, 26]) and `lengths`:
+    a weight per letter such that every word's letters weigh at least its length - 1, the
+    hand's tiles (two uses each) weighing least in all: a linear program (SciPy's HiGHS,
+    2-20 ms). None without SciPy or when the program fails: then the carriers' weights serve
+    (they are such weights too)."""
+    if len(lengths) == 0:
         return None
     try:
         with one_time_setup():  # SciPy's first import: the process's cost, not the search's
             from scipy.optimize import linprog  # type: ignore[import-untyped]
     except ImportError:
         return None
-    counts = _letter_table(words)[2].astype(np.float64)
-    needed = np.array([len(word) - 1 for word in words], dtype=np.float64)
+    counts = counts.astype(np.float64)
+    needed = (lengths - 1).astype(np.float64)
     result = linprog(2.0 * hand, A_ub=-counts, b_ub=-needed, bounds=(0, None), method="highs")
     if result.status != 0:
         return None
@@ -432,7 +434,7 @@ class WordSearch:
         self.spelled = spelled  # the words it lays (`solver.search.wordsets` reuses them)
         self.empty = not spelled and not self.declined  # no word at all (or one tile): no grid
         hand_letters = {chr(65 + code) for code in range(26) if self.counts[code] > 0}
-        self.words = word_arrays(spelled, hand_letters, letter_weights(spelled, self.counts))
+        self.words = word_arrays(spelled, hand_letters, self.counts)
         self.roots = hardest_letters(self.words, self.counts, ROOTS) if self.counts.any() else [0]
         self.searches = [new_search(self.counts) for _ in self.roots]
         self.overflowed = [False] * len(self.roots)

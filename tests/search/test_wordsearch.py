@@ -271,7 +271,8 @@ def test_letter_weights_weigh_every_word_at_least_its_new_tiles(en, letters):
     than with the carriers' weights (which are such weights too, and serve without SciPy)."""
     hand = TileCounts.from_letters(letters).counts.astype(np.int64)
     words = [word.upper() for word in en.formable_words(TileCounts.from_letters(letters), 2)]
-    weight = wordsearch.letter_weights(words, hand)
+    _, lengths, counts, _, _ = wordsearch._letter_table(words)
+    weight = wordsearch.letter_weights(counts, lengths, hand)
     assert weight is not None
     for word in words:
         assert sum(weight[ALPHABET.index(ch)] for ch in word) >= len(word) - 1, word
