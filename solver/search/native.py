@@ -93,7 +93,7 @@ WORD_SEARCH_STATE = Bundle(
     _arrays(
         "i8", "i8", "i8/2", "i8", "i8", "i8", "i8/2",  # board .. undo
         "i8/2", "i8/2", "i8/2", "i8/2", "i8/2", "i8", "i8", "i8", "i8/2", "i8", "i8", "i8",  # item_cell .. mark
-        "f8/2", "f8", "i8/2", "f8", "f8/3", "f8/2",  # item_share .. item_excess
+        "f8/2", "f8", "i8/2", "f8", "f8/3", "f8/2", "i8",  # item_share .. weight_row
         writable=True,
     ),
 )  # fmt: skip
@@ -102,7 +102,7 @@ SPELLED_WORDS = Bundle(
     "wordsearch",
     _arrays(
         "i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8",  # letters .. hard_order
-        "i8", "i8", "f8", "i8", "i8", "f8", "i8", "i8", "i8/2",  # occ_rest .. tally
+        "i8", "i8", "f8", "i8", "i8", "f8/2", "i8", "i8", "i8/2",  # occ_rest .. tally
         "i8", "i8", "i8", "f8", "i8", "i8",  # letter_groups .. by_group_start
         writable=True,
     ),

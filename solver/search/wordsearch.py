@@ -200,7 +200,7 @@ def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | Non
         share,
         padded(np.concatenate(by_share).astype(np.int64)),
         np.concatenate([[0], np.cumsum([len(holding) for holding in by_share])]).astype(np.int64),
-        rho.copy() if weight is None else weight,
+        (rho if weight is None else weight)[None, :].copy(),
         padded(mixed),
         mixed_start,
         _tally(counts, letters.shape[1]),
@@ -234,11 +234,17 @@ def _use_weights(share, solo, mixed, lengths, counts, carrier) -> np.ndarray:
 
 
 def letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
-    """`SpelledWords.weight` for words of letter counts `counts` (int[words, 26]) and `lengths`:
-    a weight per letter such that every word's letters weigh at least its length - 1, the
-    hand's tiles (two uses each) weighing least in all: a linear program (SciPy's HiGHS,
+    """`SpelledWords.weight`'s first row for words of letter counts `counts` (int[words, 26]) and
+    `lengths`: a weight per letter such that every word's letters weigh at least its length - 1,
+    the hand's tiles (two uses each) weighing least in all: a linear program (SciPy's HiGHS,
     2-20 ms). None without SciPy or when the program fails: then the carriers' weights serve
     (they are such weights too)."""
+    return _lightest_weights(counts, lengths, hand, 2.0 * hand)
+
+
+def _lightest_weights(counts, lengths, hand, objective) -> np.ndarray | None:
+    """Weights over the hand's letters, every word's weighing at least its length - 1, of least
+    `objective` @ weights (SciPy's HiGHS); None without SciPy or when the program fails."""
     if len(lengths) == 0:
         return None
     try:
@@ -246,16 +252,49 @@ def letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarray) ->
             from scipy.optimize import linprog  # type: ignore[import-untyped]
     except ImportError:
         return None
-    counts = counts.astype(np.float64)
-    needed = (lengths - 1).astype(np.float64)
-    result = linprog(2.0 * hand, A_ub=-counts, b_ub=-needed, bounds=(0, None), method="highs")
+    present = np.flatnonzero(hand > 0)  # (a word's letters are the hand's)
+    # One row per letter multiset (anagrams weigh alike), over the hand's letters: a third
+    # fewer rows, and without HiGHS's presolve the program takes 4-9 ms, not 5-20.
+    distinct = np.unique(counts[:, present], axis=0).astype(np.float64)
+    needed = distinct.sum(axis=1) - 1
+    result = linprog(
+        objective[present], A_ub=-distinct, b_ub=-needed, bounds=(0, None), method="highs", options={"presolve": False}
+    )
     if result.status != 0:
         return None
-    weight = np.where(hand > 0, np.maximum(result.x, 0.0) + WEIGHT_MARGIN, 0.0)  # past the solver's tolerance
-    return weight if (counts @ weight >= needed).all() else None
+    weight = np.zeros(26)
+    weight[present] = np.maximum(result.x, 0.0) + WEIGHT_MARGIN  # past the solver's tolerance
+    return weight if (counts @ weight >= lengths - 1).all() else None
+
+
+def spent_letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarray) -> np.ndarray:
+    """More rows for `SpelledWords.weight` (float64[rows, 26]): for each letter of the hand, the
+    lightest weights for the hand without that letter's tiles. A state that has laid them all
+    weighs less by these than by the whole hand's (the letter weighs what it must, at almost no
+    cost); every row is valid weights, so each bounds every state."""
+    rows = []
+    for code in np.flatnonzero(hand > 0).tolist():
+        objective = 2.0 * hand
+        objective[code] = 1e-3 * hand[code]
+        weight = _lightest_weights(counts, lengths, hand, objective)
+        if weight is not None:
+            rows.append(weight)
+    return np.array(rows, dtype=np.float64).reshape(len(rows), 26)
 
 
 WEIGHT_MARGIN = 1e-6
+
+
+def with_rows(weight: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """`weight` (float64[rows, 26]) and those of `rows` at most as large as each row kept before
+    them nowhere (a row some kept row is at most everywhere gives every state at least as much
+    room: it never prunes, and never is the least). The rows of `weight` keep their places (the
+    searches' `weight_row`s name them)."""
+    kept = list(weight)
+    for row in rows:
+        if not any((other <= row + 1e-9).all() for other in kept):
+            kept.append(row)
+    return np.array(kept, dtype=np.float64)
 
 
 def _hosts(holds: np.ndarray, masks: np.ndarray, carrier: np.ndarray) -> np.ndarray:
@@ -366,7 +405,7 @@ def new_search(counts: np.ndarray) -> kernel.WordSearchState:
         np.zeros(depths, dtype=np.int64),
         np.zeros(kernel.WS_POOL, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
-        np.zeros((11, max(4 * n + 8, 27)), dtype=np.int64),
+        np.zeros((12, max(4 * n + 8, 52)), dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
@@ -376,6 +415,7 @@ def new_search(counts: np.ndarray) -> kernel.WordSearchState:
         np.zeros(kernel.WS_GROUPS, dtype=np.float64),
         np.zeros((depths, items, kernel.WS_GROUPS), dtype=np.float64),
         np.zeros((depths, items), dtype=np.float64),
+        np.zeros(depths, dtype=np.int64),
     )
 
 
@@ -397,6 +437,11 @@ TURN_NODES = 2_000
 # to 0.4-0.5 s on three of them.
 WARM_TURNS = 4
 FAIR_SHARE = 16
+
+
+# Decisions before the letter-use bound gets its spent-letter rows (`_add_spent_rows`): on
+# issue 36's hands that take seconds they cut decisions by half or more, at 50-150 ms.
+SPENT_ROWS_AFTER = 20_000
 
 
 MAX_WORDS = 3_000  # a hand that spells more words is declined (see WordSearch)
@@ -440,6 +485,7 @@ class WordSearch:
         self.overflowed = [False] * len(self.roots)
         self.turns = [0] * len(self.roots)  # turns each search has had
         self.search, self.hard = self.searches[0], self.roots[0]
+        self.spent_rows = False  # whether `spent_letter_weights`' rows are in self.words yet
 
     @property
     def decisions(self) -> int:
@@ -451,6 +497,8 @@ class WordSearch:
         if self.empty:
             return "no-grid", None, 0
         while not all(self.overflowed):
+            if not self.spent_rows and self.decisions >= SPENT_ROWS_AFTER:
+                self._add_spent_rows()
             index = self._next_turn()
             self.turns[index] += 1
             nodes = TURN_NODES if node_budget is None else max(1, min(TURN_NODES, node_budget - self.decisions))
@@ -464,6 +512,15 @@ class WordSearch:
             if search_clock() >= deadline or (node_budget is not None and self.decisions >= node_budget):
                 return "timeout", None, self.decisions
         return "timeout", None, self.decisions
+
+    def _add_spent_rows(self) -> None:
+        """Give the letter-use bound `spent_letter_weights`' rows (only a hard hand's search
+        gets this far: they cost 4-9 ms each). Sound at any point: each state works its bounds
+        out afresh, and the item lists deeper down are read only right after being made."""
+        self.spent_rows = True
+        _, lengths, counts, _, _ = _letter_table(self.spelled)
+        rows = spent_letter_weights(counts[: len(self.spelled)], lengths, self.counts)
+        self.words = self.words._replace(weight=with_rows(self.words.weight, rows))
 
     def _next_turn(self) -> int:
         """The search that gets the next turn (see WARM_TURNS)."""

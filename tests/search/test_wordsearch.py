@@ -358,7 +358,8 @@ def test_each_items_bound_is_the_most_its_options_lay(en):
         for k in range(int(state.items[depth])):  # and `item_excess`, for the letter-use bound
             best = 0.0
             for codes, cells in _item_options(state, words, depth, k):
-                best = max(best, sum(max(1 - words.weight[c], 0) for c, p in zip(codes, cells) if state.board[p] == 0))
+                weight = words.weight[state.weight_row[depth]]
+                best = max(best, sum(max(1 - weight[c], 0) for c, p in zip(codes, cells) if state.board[p] == 0))
             assert state.item_excess[depth, k] == pytest.approx(best)
             excess += best > 0
     assert checked > 200 and bounded > 0 and excess > 0

@@ -13,6 +13,7 @@ from solver.search.kernels.wordslots import (
     WS_LEFT,
     WS_OPEN,
     WS_TILES,
+    WS_WEIGHTS,
 )
 from solver.search.native import njit  # numba.njit, bound on first use (see native)
 
@@ -21,6 +22,7 @@ from solver.search.native import njit  # numba.njit, bound on first use (see nat
 def _ws_hopeless(s, words) -> bool:
     """The carrier-use and letter-use bounds of `solver.search.wordsearch`'s docstring."""
     left = s.state[WS_LEFT]
+    s.state[WS_WEIGHTS] = 0
     if left == 0:
         return False
     uses = s.scratch[6]
@@ -40,7 +42,7 @@ def _ws_hopeless(s, words) -> bool:
     room = 0.0
     for letter in range(26):
         room += uses[letter] * words.rho[letter]
-    if left > room + 1e-9 or left > _ws_letter_room(s, words) + 1e-9:
+    if left > room + 1e-9 or _ws_letter_rooms_short(s, words, left):
         return True
     if _ws_bound_short(s, words, uses):
         return True
@@ -55,18 +57,53 @@ def _ws_hopeless(s, words) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _ws_letter_room(s, words) -> float:
-    """The letter-use bound (`solver.search.wordsearch`): the weights of the uses left, two per
-    tile of the hand and one per open direction of a tile on the board."""
+def _ws_letter_room(s, words, row) -> float:
+    """The letter-use bound (`solver.search.wordsearch`) with the weights words.weight[row]: the
+    weights of the uses left, two per tile of the hand and one per open direction of a tile on
+    the board."""
+    weight = words.weight[row]
     every = 0.0
     for letter in range(26):
-        every += 2 * s.hand[letter] * words.weight[letter]
+        every += 2 * s.hand[letter] * weight[letter]
     for t in range(s.state[WS_TILES]):
         cell = s.tiles[t]
         for direction in range(2):
             if s.status[cell, direction] == WS_OPEN:
-                every += words.weight[s.board[cell] - 1]
+                every += weight[s.board[cell] - 1]
     return every
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_letter_rooms_short(s, words, left) -> bool:
+    """Whether the letter room (`_ws_letter_room`) of some row of words.weight (each such
+    weights) falls short of the tiles left; if none does, state[WS_WEIGHTS] is the row with the
+    least room: the one the state's lookahead and items use (`_ws_next_items`,
+    `_ws_items_hopeless`). The uses left are counted once, by letter (scratch[11]: then the
+    letters with uses, from 26 on), as the rows are many (one per letter of the hand)."""
+    uses = s.scratch[11]
+    for letter in range(26):
+        uses[letter] = 2 * s.hand[letter]
+    for t in range(s.state[WS_TILES]):
+        cell = s.tiles[t]
+        for direction in range(2):
+            if s.status[cell, direction] == WS_OPEN:
+                uses[s.board[cell] - 1] += 1
+    count = 0
+    for letter in range(26):
+        if uses[letter] > 0:
+            uses[26 + count] = letter
+            count += 1
+    least = 0.0
+    for row in range(words.weight.shape[0]):
+        every = 0.0
+        for i in range(26, 26 + count):
+            every += uses[uses[i]] * words.weight[row, uses[i]]
+        if left > every + 1e-9:
+            return True
+        if row == 0 or every < least:
+            least = every
+            s.state[WS_WEIGHTS] = row
+    return False
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -211,10 +248,11 @@ def _ws_items_hopeless(s, words, depth) -> bool:
     `rho_now`. The letter-use bound likewise: a use on the board is charged its item's
     `item_excess`, the new tiles an option lays being paid for by their letters' weights."""
     left = s.state[WS_LEFT]
+    weight = words.weight[s.weight_row[depth]]  # the row item_excess is charged by
     room = every = 0.0
     for letter in range(26):
         room += 2 * s.hand[letter] * s.rho_now[letter]
-        every += 2 * s.hand[letter] * words.weight[letter]
+        every += 2 * s.hand[letter] * weight[letter]
     for k in range(s.items[depth]):
         every += s.item_excess[depth, k]
         if words.carrier[s.board[s.item_cell[depth, k]] - 1] == 1:

@@ -51,6 +51,7 @@ from solver.search.kernels.wordslots import (  # noqa: F401 (re-exported: the wo
     WS_UNDO_BLOCK,
     WS_UNDO_STATUS,
     WS_UNDO_TILE,
+    WS_WEIGHTS,
 )
 from solver.search.native import njit  # numba.njit, bound on first use (see native)
 
@@ -74,7 +75,8 @@ class SpelledWords(NamedTuple):
     share: np.ndarray  # float64[words]: (length - 1) / carrier tiles of each word
     by_share: np.ndarray  # int64[...]: the words holding carrier c and no other carrier letter, largest share first ...
     by_share_start: np.ndarray  # int64[27]: ... c's are by_share[by_share_start[c]:by_share_start[c + 1]]
-    weight: np.ndarray  # float64[26]: each letter's weight: every word's letters weigh its length - 1 or more
+    weight: np.ndarray  # float64[rows, 26]: each row a weight per letter: every word's letters weigh its length - 1
+    # or more (the letter-use bound; the state takes the row of least room: `_ws_letter_rooms_short`)
     mixed: np.ndarray  # int64[...]: the words holding two carrier letters or more, by their carrier tiles, ...
     mixed_start: np.ndarray  # int64[patterns + 1]: ... longest first within each pattern: mixed[start[p]:start[p + 1]]
     tally: np.ndarray  # int64[words, longest]: each word's distinct letters as code * 32 + count, then -1
@@ -104,8 +106,9 @@ class WordSearchState(NamedTuple):
     items: np.ndarray  # int64[depths]: how many
     pool: np.ndarray  # int64[WS_POOL]: occurrences (options), each depth's lists after the one before
     pool_top: np.ndarray  # int64[depths]: the pool's end after each depth's lists
-    scratch: np.ndarray  # int64[11, SCRATCH]: the exclusive tiles' matching (0-5, 7), carrier uses (6), hosts' (8-9),
+    scratch: np.ndarray  # int64[12, SCRATCH]: the exclusive tiles' matching (0-5, 7), carrier uses (6), hosts' (8-9),
     # per group (10): its letters' tiles in the hand (g), its carriers' uses (8 + g), the groups with tiles (26)
+    # and the letter uses left (11: `_ws_letter_rooms_short`)
     chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
     option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
@@ -117,7 +120,8 @@ class WordSearchState(NamedTuple):
     item_bound: np.ndarray  # float64[depths, items, WS_GROUPS]: per group whose carriers hold the item's letter, the
     # most new tiles of the group's letters an option lays per tile of the group's carriers it holds
     item_excess: np.ndarray  # float64[depths, items]: the most new tiles an option of the item lays beyond their
-    # letters' weights, per tile and at least 0 each (the letter-use bound's charge for the item's use)
+    # letters' weights, per tile and at least 0 each (the letter-use bound's charge for the item's use) ...
+    weight_row: np.ndarray  # int64[depths]: ... the row of words.weight those are (state[WS_WEIGHTS] when listed)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -211,7 +215,8 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     fit now: pool[first:last] when `from_pool`, else occurrences first..last-1. False when it
     has no option at all, or the pool is full (then WS_OVERFLOW is set). `in_hand`: the letters
     the hand holds one of (bits 0-25) and two or more of (bits 26-51). `room`: the carrier
-    room of the state (`_ws_hopeless`, with rho_now), `every` its letter room (`_ws_letter_room`);
+    room of the state (`_ws_hopeless`, with rho_now), `every` its letter room (`_ws_letter_room`,
+    with the state's row of weights);
     an option that would leave the tiles left above either is left out, as trying it would prune
     it: each carrier tile of a word, on the board or laid by it, takes one carrier use, and each
     of its tiles one use of its letter. Sound deeper down too: what is reachable from a deeper
@@ -221,7 +226,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     board, blocked, status, hand = s.board, s.blocked, s.status, s.hand
     word_letters, word_length, occ_word, mask, pool = words.letters, words.length, words.occ_word, words.mask, s.pool
     occ_offset, occ_rest, occ_rest_twice = words.occ_offset, words.occ_rest, words.occ_rest_twice
-    carrier, rho_now, weight = words.carrier, s.rho_now, words.weight
+    carrier, rho_now, weight = words.carrier, s.rho_now, words.weight[s.weight_row[depth]]
     slack = s.scratch[9, 26]
     bound_groups = s.scratch[10, 26]  # the groups with tiles left (`_ws_bound_short`)
     carrier_groups = words.carrier_groups
@@ -354,7 +359,8 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
     room = 0.0  # the carrier room as `_ws_hopeless` left it (its uses and rho_now are this state's)
     for letter in range(26):
         room += s.scratch[6, letter] * s.rho_now[letter]
-    every = _ws_letter_room(s, words)
+    s.weight_row[nxt] = s.state[WS_WEIGHTS]
+    every = _ws_letter_room(s, words, s.weight_row[nxt])
     _ws_list_host_uses(s, words)
     for k in range(s.items[depth]):
         cell, direction = s.item_cell[depth, k], s.item_dir[depth, k]

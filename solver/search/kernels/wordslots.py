@@ -21,6 +21,7 @@ WS_UNDO_BLOCK, WS_UNDO_STATUS, WS_UNDO_TILE = np.int64(1), np.int64(2), np.int64
 # state slots
 WS_DEPTH, WS_NODES, WS_STATUS = loop.SEARCH_DEPTH, loop.SEARCH_NODES, loop.SEARCH_STATUS
 WS_LEFT, WS_UNDO, WS_TILES, WS_OVERFLOW_AT = range(3, 7)
+WS_WEIGHTS = 7  # the row of SpelledWords.weight the state's lookahead and items use (`_ws_hopeless`)
 WS_STATE_SIZE = 8
 
 WS_POOL = 1 << 21  # option slots: a search that needs more gives up (no claim made)
