@@ -111,6 +111,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.search.kernels import layout, spelling
+from solver.search.kernels import weights as weights_kernel
 from solver.search.kernels import wordsearch as kernel
 from solver.search.native import one_time_setup, search_clock
 
@@ -175,6 +176,8 @@ def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | Non
     mixed, mixed_start = _mixed_words(carrier_tiles, solo, lengths)
     rho = _use_weights(share, solo, mixed, lengths, counts, carrier)
     weight = None if hand is None else letter_weights(counts[: len(words)], lengths, hand)
+    if weight is not None:
+        weight = with_rows(weight[None, :], spent_letter_weights(counts[: len(words)], lengths, hand))
     together = np.zeros(26, dtype=np.int64)
     for code in np.flatnonzero(holds.any(axis=0)).tolist():
         together[code] = np.bitwise_or.reduce(masks[holds[:, code]]) & ~BITS[code]
@@ -200,7 +203,7 @@ def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | Non
         share,
         padded(np.concatenate(by_share).astype(np.int64)),
         np.concatenate([[0], np.cumsum([len(holding) for holding in by_share])]).astype(np.int64),
-        (rho if weight is None else weight)[None, :].copy(),
+        rho[None, :].copy() if weight is None else weight,
         padded(mixed),
         mixed_start,
         _tally(counts, letters.shape[1]),
@@ -244,27 +247,33 @@ def letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarray) ->
 
 def _lightest_weights(counts, lengths, hand, objective) -> np.ndarray | None:
     """Weights over the hand's letters, every word's weighing at least its length - 1, of least
-    `objective` @ weights (SciPy's HiGHS); None without SciPy or when the program fails."""
+    `objective` @ weights (`kernels.weights`; SciPy's HiGHS should the kernel fail); None when
+    neither answers. Every answer is checked here: the weights returned are valid."""
     if len(lengths) == 0:
         return None
+    present = np.flatnonzero(hand > 0)  # (a word's letters are the hand's)
+    held = np.ascontiguousarray(counts[:, present], dtype=np.int64)
+    needed = (lengths - 1).astype(np.float64)
+    cost = np.ascontiguousarray(objective[present], dtype=np.float64)
+    solved = np.zeros(len(present))
+    if weights_kernel.lightest_weights(held, needed, cost, solved) != weights_kernel.WEIGHTS_OPTIMAL:
+        solved = _highs_weights(held, needed, cost)
+        if solved is None:
+            return None
+    weight = np.zeros(26)
+    weight[present] = np.maximum(solved, 0.0) + WEIGHT_MARGIN  # past the solver's tolerance
+    return weight if (counts @ weight >= lengths - 1).all() else None
+
+
+def _highs_weights(held, needed, cost) -> np.ndarray | None:
+    """`kernels.weights`' program by SciPy's HiGHS, or None (no SciPy, or no answer)."""
     try:
         with one_time_setup():  # SciPy's first import: the process's cost, not the search's
             from scipy.optimize import linprog  # type: ignore[import-untyped]
     except ImportError:
         return None
-    present = np.flatnonzero(hand > 0)  # (a word's letters are the hand's)
-    # One row per letter multiset (anagrams weigh alike), over the hand's letters: a third
-    # fewer rows, and without HiGHS's presolve the program takes 4-9 ms, not 5-20.
-    distinct = np.unique(counts[:, present], axis=0).astype(np.float64)
-    needed = distinct.sum(axis=1) - 1
-    result = linprog(
-        objective[present], A_ub=-distinct, b_ub=-needed, bounds=(0, None), method="highs", options={"presolve": False}
-    )
-    if result.status != 0:
-        return None
-    weight = np.zeros(26)
-    weight[present] = np.maximum(result.x, 0.0) + WEIGHT_MARGIN  # past the solver's tolerance
-    return weight if (counts @ weight >= lengths - 1).all() else None
+    result = linprog(cost, A_ub=-held, b_ub=-needed, bounds=(0, None), method="highs")
+    return result.x if result.status == 0 else None
 
 
 def spent_letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarray) -> np.ndarray:
@@ -439,11 +448,6 @@ WARM_TURNS = 4
 FAIR_SHARE = 16
 
 
-# Decisions before the letter-use bound gets its spent-letter rows (`_add_spent_rows`): on
-# issue 36's hands that take seconds they cut decisions by half or more, at 50-150 ms.
-SPENT_ROWS_AFTER = 20_000
-
-
 MAX_WORDS = 3_000  # a hand that spells more words is declined (see WordSearch)
 WALK_BUDGET = 2_000_000  # DAWG steps spent counting them
 
@@ -485,7 +489,6 @@ class WordSearch:
         self.overflowed = [False] * len(self.roots)
         self.turns = [0] * len(self.roots)  # turns each search has had
         self.search, self.hard = self.searches[0], self.roots[0]
-        self.spent_rows = False  # whether `spent_letter_weights`' rows are in self.words yet
 
     @property
     def decisions(self) -> int:
@@ -497,8 +500,6 @@ class WordSearch:
         if self.empty:
             return "no-grid", None, 0
         while not all(self.overflowed):
-            if not self.spent_rows and self.decisions >= SPENT_ROWS_AFTER:
-                self._add_spent_rows()
             index = self._next_turn()
             self.turns[index] += 1
             nodes = TURN_NODES if node_budget is None else max(1, min(TURN_NODES, node_budget - self.decisions))
@@ -512,15 +513,6 @@ class WordSearch:
             if search_clock() >= deadline or (node_budget is not None and self.decisions >= node_budget):
                 return "timeout", None, self.decisions
         return "timeout", None, self.decisions
-
-    def _add_spent_rows(self) -> None:
-        """Give the letter-use bound `spent_letter_weights`' rows (only a hard hand's search
-        gets this far: they cost 4-9 ms each). Sound at any point: each state works its bounds
-        out afresh, and the item lists deeper down are read only right after being made."""
-        self.spent_rows = True
-        _, lengths, counts, _, _ = _letter_table(self.spelled)
-        rows = spent_letter_weights(counts[: len(self.spelled)], lengths, self.counts)
-        self.words = self.words._replace(weight=with_rows(self.words.weight, rows))
 
     def _next_turn(self) -> int:
         """The search that gets the next turn (see WARM_TURNS)."""

@@ -282,6 +282,36 @@ def test_letter_weights_weigh_every_word_at_least_its_new_tiles(en, letters):
     assert 2 * hand @ weight <= 2 * hand @ carriers.rho + 1e-3
 
 
+@pytest.mark.parametrize("letters", ["DDDDGGIKLMNNNPRRTTUWW", "ACDDEFJLMNNNOQQRRTTTZ"])
+def test_spent_letter_rows_are_weights_lightest_without_their_letter(en, letters):
+    """`spent_letter_weights`: a row per letter of the hand, each valid weights (every spelled
+    word's letters weigh at least its length - 1; only the hand's letters weigh anything), and
+    the hand without that letter's tiles weighs no more by its row than by the first row (the
+    program's optimum is at most any feasible point's); `with_rows` keeps the rows before in
+    place and adds only rows no kept row is at most everywhere."""
+    hand = TileCounts.from_letters(letters).counts.astype(np.int64)
+    words = [word.upper() for word in en.formable_words(TileCounts.from_letters(letters), 2)]
+    _, lengths, counts, _, _ = wordsearch._letter_table(words)
+    first = wordsearch.letter_weights(counts, lengths, hand)
+    rows = wordsearch.spent_letter_weights(counts, lengths, hand)
+    assert first is not None and rows.shape == (np.count_nonzero(hand), 26)
+    lighter = 0
+    for code, row in zip(np.flatnonzero(hand), rows):
+        assert (counts @ row >= lengths - 1).all() and (row[hand == 0] == 0).all() and (row >= 0).all()
+        without = hand.copy()
+        without[code] = 0
+        assert 2 * without @ row <= 2 * without @ first + 1e-3 * hand[code] * first[code] + 1e-4, ALPHABET[code]
+        lighter += 2 * without @ row < 2 * without @ first - 0.5
+    assert lighter >= 3  # rows that bound more than the first where their letter is spent
+    kept = wordsearch.with_rows(first[None, :], rows)
+    at_most = lambda a, b: bool((a <= b + 1e-9).all())  # noqa: E731
+    assert (kept[0] == first).all() and 1 < len(kept) <= 1 + len(rows)
+    assert all(any((row == given).all() for given in rows) for row in kept[1:])
+    assert not any(at_most(kept[j], kept[i]) for i in range(1, len(kept)) for j in range(i))
+    for row in rows:  # each row left out gives no state less room than a row kept
+        assert any((row == other).all() for other in kept) or any(at_most(other, row) for other in kept)
+
+
 def test_each_groups_cap_as_the_hand_left_allows_bounds_every_words_ratio(en, make_rng):
     """The kernel's `_ws_supplied_bound` on hands drawn down from vowel-poor ones: never below
     the most min(count, hand) of a group's letters per tile of its carriers, over the words
@@ -337,6 +367,8 @@ def test_each_items_bound_is_the_most_its_options_lay(en):
     for _ in range(1_000):
         assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
         depth = int(state.state[kernel.WS_DEPTH])
+        if depth == 0:
+            continue  # the root's one item: the first word, across the empty centre
         kernel._ws_undo_to(
             state, state.mark[depth]
         )  # (as the next call does first): the board its items were listed on
@@ -363,6 +395,34 @@ def test_each_items_bound_is_the_most_its_options_lay(en):
             assert state.item_excess[depth, k] == pytest.approx(best)
             excess += best > 0
     assert checked > 200 and bounded > 0 and excess > 0
+
+
+def test_the_letter_room_is_each_rows_and_the_state_takes_the_least(en):
+    """The kernel's `_ws_letter_rooms_short`, on the states of 500 decisions of a vowel-poor
+    hand with the spent-letter rows: it prunes exactly when some row's weights of the uses left
+    (two per tile of the hand, one per open direction of a tile on the board) fall short of
+    the tiles left, and otherwise leaves in state[WS_WEIGHTS] a row of least room."""
+    from solver.search.kernels import wordsearch as kernel
+    from solver.search.kernels.wordbounds import _ws_letter_rooms_short
+
+    search = WordSearch(TileCounts.from_letters("AABDDDFHLLNNPPRRSTTTV"), en, 2)
+    state, words = search.searches[0], search.words
+    assert len(words.weight) > 3
+    pruned = chosen = 0
+    for _ in range(500):
+        assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
+        uses = 2 * state.hand.astype(np.float64)
+        for cell in state.tiles[: state.state[kernel.WS_TILES]]:
+            uses[state.board[cell] - 1] += np.count_nonzero(state.status[cell] == kernel.WS_OPEN)
+        rooms = words.weight @ uses
+        left = int(state.state[kernel.WS_LEFT])
+        short = _ws_letter_rooms_short(state, words, left)
+        assert short == (left > rooms.min() + 1e-9)
+        if not short:
+            assert rooms[state.state[kernel.WS_WEIGHTS]] == pytest.approx(rooms.min())
+            chosen += state.state[kernel.WS_WEIGHTS] > 0
+        pruned += short
+    assert pruned > 0 and chosen > 0  # both answers, and rows past the first chosen
 
 
 def _item_options(state, words, depth: int, k: int):
