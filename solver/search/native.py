@@ -113,7 +113,7 @@ ENTRIES: dict[str, tuple[str, tuple]] = {
     "word_letter_counts": ("int", (HAND, "int", "int", GRAPH, Array("i1", 2, True))),
     "lay_grid": ("void", (Array("u1", 2, True), "int", "int", WORKSPACE, GRAPH)),
     "word_search": ("int", (WORD_SEARCH_STATE, SPELLED_WORDS, "int", "int")),
-    "lightest_weights": ("int", _arrays("i8/2", "f8", "f8", "f8", writable=True)),
+    "lightest_weights": ("int", _arrays("i8/2", "f8", "f8", "f8", "f8", writable=True)),
 }
 KERNELS_PACKAGE = "solver.search.kernels"  # every module of it holding kernels is bound with the others
 

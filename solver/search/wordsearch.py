@@ -238,54 +238,66 @@ def _use_weights(share, solo, mixed, lengths, counts, carrier) -> np.ndarray:
 
 def letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarray) -> np.ndarray | None:
     """`SpelledWords.weight`'s first row for words of letter counts `counts` (int[words, 26]) and
-    `lengths`: a weight per letter such that every word's letters weigh at least its length - 1,
-    the hand's tiles (two uses each) weighing least in all: a linear program (SciPy's HiGHS,
-    2-20 ms). None without SciPy or when the program fails: then the carriers' weights serve
+    `lengths`: a signed weight per letter such that every word's letters weigh at least its
+    length - 1, the hand weighing least in all, a tile of weight >= 0 two uses, one of weight
+    < 0 one (`kernels.weights`). None when the program fails: then the carriers' weights serve
     (they are such weights too)."""
-    return _lightest_weights(counts, lengths, hand, 2.0 * hand)
+    return _lightest_weights(counts, lengths, hand, 2.0 * hand, signed=True)
 
 
-def _lightest_weights(counts, lengths, hand, objective) -> np.ndarray | None:
+def _lightest_weights(counts, lengths, hand, high, signed: bool) -> np.ndarray | None:
     """Weights over the hand's letters, every word's weighing at least its length - 1, of least
-    `objective` @ weights (`kernels.weights`; SciPy's HiGHS should the kernel fail); None when
-    neither answers. Every answer is checked here: the weights returned are valid."""
+    high @ max(w, 0) + (high / 2 if `signed`, else 0: w >= 0) @ min(w, 0) (`kernels.weights`;
+    SciPy's HiGHS should the kernel fail); None when they have no least cost, or neither
+    answers. Every answer is checked here: the weights returned are valid."""
     if len(lengths) == 0:
         return None
     present = np.flatnonzero(hand > 0)  # (a word's letters are the hand's)
     held = np.ascontiguousarray(counts[:, present], dtype=np.int64)
     needed = (lengths - 1).astype(np.float64)
-    cost = np.ascontiguousarray(objective[present], dtype=np.float64)
+    high = np.ascontiguousarray(high[present], dtype=np.float64)
+    low = high / 2 if signed else np.zeros(len(present))
     solved = np.zeros(len(present))
-    if weights_kernel.lightest_weights(held, needed, cost, solved) != weights_kernel.WEIGHTS_OPTIMAL:
-        solved = _highs_weights(held, needed, cost)
+    status = weights_kernel.lightest_weights(held, needed, high, low, solved)
+    if status == weights_kernel.WEIGHTS_UNBOUNDED:
+        return None
+    if status != weights_kernel.WEIGHTS_OPTIMAL:
+        solved = _highs_weights(held, needed, high, low)
         if solved is None:
             return None
     weight = np.zeros(26)
-    weight[present] = np.maximum(solved, 0.0) + WEIGHT_MARGIN  # past the solver's tolerance
+    weight[present] = solved + WEIGHT_MARGIN  # past the solver's tolerance (higher weights stay valid)
     return weight if (counts @ weight >= lengths - 1).all() else None
 
 
-def _highs_weights(held, needed, cost) -> np.ndarray | None:
-    """`kernels.weights`' program by SciPy's HiGHS, or None (no SciPy, or no answer)."""
+def _highs_weights(held, needed, high, low) -> np.ndarray | None:
+    """`kernels.weights`' program by SciPy's HiGHS (w = a - b, a, b >= 0), or None (no SciPy,
+    or no answer)."""
     try:
         with one_time_setup():  # SciPy's first import: the process's cost, not the search's
             from scipy.optimize import linprog  # type: ignore[import-untyped]
     except ImportError:
         return None
-    result = linprog(cost, A_ub=-held, b_ub=-needed, bounds=(0, None), method="highs")
-    return result.x if result.status == 0 else None
+    both = np.hstack([held, -held])
+    result = linprog(np.concatenate([high, -low]), A_ub=-both, b_ub=-needed, bounds=(0, None), method="highs")
+    if result.status != 0:
+        return None
+    return result.x[: len(high)] - result.x[len(high) :]
 
 
 def spent_letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarray) -> np.ndarray:
     """More rows for `SpelledWords.weight` (float64[rows, 26]): for each letter of the hand, the
     lightest weights for the hand without that letter's tiles. A state that has laid them all
     weighs less by these than by the whole hand's (the letter weighs what it must, at almost no
-    cost); every row is valid weights, so each bounds every state."""
+    cost; signed, or where signed weights have no least cost, weights >= 0); every row is
+    valid weights, so each bounds every state."""
     rows = []
     for code in np.flatnonzero(hand > 0).tolist():
-        objective = 2.0 * hand
-        objective[code] = 1e-3 * hand[code]
-        weight = _lightest_weights(counts, lengths, hand, objective)
+        high = 2.0 * hand
+        high[code] = 1e-3 * hand[code]
+        weight = _lightest_weights(counts, lengths, hand, high, signed=True)
+        if weight is None:
+            weight = _lightest_weights(counts, lengths, hand, high, signed=False)
         if weight is not None:
             rows.append(weight)
     return np.array(rows, dtype=np.float64).reshape(len(rows), 26)

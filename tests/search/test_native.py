@@ -100,7 +100,7 @@ def entry_arguments(en) -> dict[str, tuple]:
         "word_letter_counts": (hand, 2, 10_000, run.graph, np.zeros((64, 26), dtype=np.int8)),
         "lay_grid": (Grid.from_rows(["AT"]).to_array(), 3, 4, space, run.graph),
         "word_search": (searching.search, searching.words, searching.hard, 100),
-        "lightest_weights": (np.ones((3, 2), dtype=np.int64), np.ones(3), np.full(2, 2.0), np.zeros(2)),
+        "lightest_weights": (np.ones((3, 2), dtype=np.int64), np.ones(3), np.full(2, 2.0), np.ones(2), np.zeros(2)),
     }
 
 

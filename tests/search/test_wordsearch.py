@@ -264,11 +264,18 @@ def test_rho_as_the_hand_left_allows_bounds_every_words_share(en, make_rng, lett
                 assert weight >= min(len(word) - 1, supply) - 1e-9, (kept, word, weight, uses.tolist())
 
 
+def hand_room(hand: np.ndarray, weight: np.ndarray) -> float:
+    """The letter room of a hand with nothing on the board: two uses a tile of a letter of
+    weight >= 0, one of weight < 0 (every tile is in a word, and in at most two)."""
+    return float(2 * hand @ np.maximum(weight, 0) + hand @ np.minimum(weight, 0))
+
+
 @pytest.mark.parametrize("letters", ["DDDDGGIKLMNNNPRRTTUWW", "AABDDDFHLLNNPPRRSTTTV", "ACDDEFJLMNNNOQQRRTTTZ"])
 def test_letter_weights_weigh_every_word_at_least_its_new_tiles(en, letters):
     """`letter_weights` (the letter-use bound's weights): every spelled word's letters weigh at
-    least its length - 1, only the hand's letters weigh anything, and the hand weighs no more
-    than with the carriers' weights (which are such weights too, and serve without SciPy)."""
+    least its length - 1, only the hand's letters weigh anything, and the hand's room is no
+    more than with the carriers' weights (which are such weights too, and serve when the program
+    fails). The weights are signed: some letters weigh less than nothing on these hands."""
     hand = TileCounts.from_letters(letters).counts.astype(np.int64)
     words = [word.upper() for word in en.formable_words(TileCounts.from_letters(letters), 2)]
     _, lengths, counts, _, _ = wordsearch._letter_table(words)
@@ -276,19 +283,19 @@ def test_letter_weights_weigh_every_word_at_least_its_new_tiles(en, letters):
     assert weight is not None
     for word in words:
         assert sum(weight[ALPHABET.index(ch)] for ch in word) >= len(word) - 1, word
-    assert (weight[hand == 0] == 0).all() and (weight >= 0).all()
+    assert (weight[hand == 0] == 0).all() and (weight < 0).any()
     carriers = word_arrays(words, set(letters))
     assert (carriers.weight == carriers.rho).all()  # the default: the carriers' weights
-    assert 2 * hand @ weight <= 2 * hand @ carriers.rho + 1e-3
+    assert hand_room(hand, weight) <= hand_room(hand, carriers.rho) + 1e-3
 
 
 @pytest.mark.parametrize("letters", ["DDDDGGIKLMNNNPRRTTUWW", "ACDDEFJLMNNNOQQRRTTTZ"])
-def test_spent_letter_rows_are_weights_lightest_without_their_letter(en, letters):
+def test_spent_letter_rows_are_weights_lighter_without_their_letter(en, letters):
     """`spent_letter_weights`: a row per letter of the hand, each valid weights (every spelled
     word's letters weigh at least its length - 1; only the hand's letters weigh anything), and
-    the hand without that letter's tiles weighs no more by its row than by the first row (the
-    program's optimum is at most any feasible point's); `with_rows` keeps the rows before in
-    place and adds only rows no kept row is at most everywhere."""
+    some give the hand without their letter's tiles far less room than the first row does
+    (what they are for); `with_rows` keeps the rows before in place and adds only rows no kept
+    row is at most everywhere (the room only grows with each weight)."""
     hand = TileCounts.from_letters(letters).counts.astype(np.int64)
     words = [word.upper() for word in en.formable_words(TileCounts.from_letters(letters), 2)]
     _, lengths, counts, _, _ = wordsearch._letter_table(words)
@@ -297,12 +304,11 @@ def test_spent_letter_rows_are_weights_lightest_without_their_letter(en, letters
     assert first is not None and rows.shape == (np.count_nonzero(hand), 26)
     lighter = 0
     for code, row in zip(np.flatnonzero(hand), rows):
-        assert (counts @ row >= lengths - 1).all() and (row[hand == 0] == 0).all() and (row >= 0).all()
+        assert (counts @ row >= lengths - 1).all() and (row[hand == 0] == 0).all()
         without = hand.copy()
         without[code] = 0
-        assert 2 * without @ row <= 2 * without @ first + 1e-3 * hand[code] * first[code] + 1e-4, ALPHABET[code]
-        lighter += 2 * without @ row < 2 * without @ first - 0.5
-    assert lighter >= 3  # rows that bound more than the first where their letter is spent
+        lighter += hand_room(without, row) < hand_room(without, first) - 0.5
+    assert lighter >= 3
     kept = wordsearch.with_rows(first[None, :], rows)
     at_most = lambda a, b: bool((a <= b + 1e-9).all())  # noqa: E731
     assert (kept[0] == first).all() and 1 < len(kept) <= 1 + len(rows)
@@ -345,6 +351,8 @@ def test_each_groups_cap_as_the_hand_left_allows_bounds_every_words_ratio(en, ma
 def test_groups_of_three_carriers_cut_decisions_not_answers(en, monkeypatch, letters):
     """Seeded 21-tile hands (bench_settle's 1-3 vowel class) that groups of three carriers
     settle in fewer decisions than groups of one or two, with the same answer."""
+    monkeypatch.setattr(wordsearch, "letter_weights", lambda *args: None)  # (the signed letter weights settle
+    # these in 124 decisions either way: the carriers' weights serve instead, so the groups' part shows)
     hand = TileCounts.from_letters(letters)
     three = settle(hand, en)
     search = WordSearch(hand, en, 2)
@@ -400,8 +408,9 @@ def test_each_items_bound_is_the_most_its_options_lay(en):
 def test_the_letter_room_is_each_rows_and_the_state_takes_the_least(en):
     """The kernel's `_ws_letter_rooms_short`, on the states of 500 decisions of a vowel-poor
     hand with the spent-letter rows: it prunes exactly when some row's weights of the uses left
-    (two per tile of the hand, one per open direction of a tile on the board) fall short of
-    the tiles left, and otherwise leaves in state[WS_WEIGHTS] a row of least room."""
+    (a letter of weight >= 0: two per tile of the hand, one per open direction of a tile on the
+    board; of weight < 0, one per tile of the hand) fall short of the tiles left, and otherwise
+    leaves in state[WS_WEIGHTS] a row of least room."""
     from solver.search.kernels import wordsearch as kernel
     from solver.search.kernels.wordbounds import _ws_letter_rooms_short
 
@@ -414,7 +423,8 @@ def test_the_letter_room_is_each_rows_and_the_state_takes_the_least(en):
         uses = 2 * state.hand.astype(np.float64)
         for cell in state.tiles[: state.state[kernel.WS_TILES]]:
             uses[state.board[cell] - 1] += np.count_nonzero(state.status[cell] == kernel.WS_OPEN)
-        rooms = words.weight @ uses
+        # a letter of weight < 0: one use a tile of the hand (the fewest), none of the board
+        rooms = np.maximum(words.weight, 0) @ uses + np.minimum(words.weight, 0) @ state.hand
         left = int(state.state[kernel.WS_LEFT])
         short = _ws_letter_rooms_short(state, words, left)
         assert short == (left > rooms.min() + 1e-9)
@@ -439,14 +449,15 @@ def _item_options(state, words, depth: int, k: int):
 def test_each_items_letter_mask_holds_its_options_letters(en):
     """`item_mask` (the exclusive tiles' matching lets a use on the board take only a letter
     some option of its item holds) is exactly the letters of the item's options' words, at
-    every depth of the stack, over 1,000 decisions of a double-Q hand."""
+    every depth of the stack, over the first 1,000 decisions of a double-Q hand."""
     from solver.search.kernels import wordsearch as kernel
 
     search = WordSearch(TileCounts.from_letters("ACEFGGGLLNNQQRRTTTUVX"), en, 2)
     state, words = search.searches[0], search.words
     checked = 0
     for _ in range(1_000):
-        assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
+        if kernel.word_search(state, words, search.roots[0], 1) != kernel.WS_PAUSED:
+            break  # (its proof from this root takes fewer decisions)
         for depth in range(1, int(state.state[kernel.WS_DEPTH]) + 1):
             for k in range(int(state.items[depth])):
                 start, count = state.item_start[depth, k], state.item_count[depth, k]
@@ -520,7 +531,7 @@ def test_a_node_capped_solve_gives_the_word_search_only_its_nodes_left(en):
     """A bot's search (max_nodes) is a pure function of its input: the word search it reaches
     gets the nodes left, not 90 % of the time left (it settled this hand in seconds of search,
     its answer hanging on the machine's speed)."""
-    hand = TileCounts.from_letters("BCDDEGLNNNNRRRRSSSTTY")  # no grid: the word search's proof takes ~1 s
+    hand = TileCounts.from_letters("BCDDDDFGMMMORRTTTTTUU")  # no grid: the word search's proof takes ~1.5 s
     first = solving.solve(hand, en, time_limit=30.0, max_nodes=20_000)
     second = solving.solve(hand, en, time_limit=30.0, max_nodes=20_000)
     assert first.status != "no-grid" and first.nodes <= 20_000

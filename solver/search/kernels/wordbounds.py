@@ -62,14 +62,24 @@ def _ws_letter_room(s, words, row) -> float:
     weights of the uses left, two per tile of the hand and one per open direction of a tile on
     the board."""
     weight = words.weight[row]
-    every = 0.0
-    for letter in range(26):
-        every += 2 * s.hand[letter] * weight[letter]
+    every = _ws_hand_room(s.hand, weight)
     for t in range(s.state[WS_TILES]):
         cell = s.tiles[t]
         for direction in range(2):
             if s.status[cell, direction] == WS_OPEN:
-                every += weight[s.board[cell] - 1]
+                every += max(weight[s.board[cell] - 1], 0.0)
+    return every
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_hand_room(hand, weight) -> float:
+    """The hand's part of the letter room: a letter of weight >= 0 is charged its two uses a
+    tile, one of weight < 0 (`solver.search.wordsearch`: the signed weights) one use a tile,
+    the fewest it can have (every tile of the hand is in a word laid from now on)."""
+    every = 0.0
+    for letter in range(26):
+        w = weight[letter]
+        every += (2 if w >= 0.0 else 1) * hand[letter] * w
     return every
 
 
@@ -97,7 +107,9 @@ def _ws_letter_rooms_short(s, words, left) -> bool:
     for row in range(words.weight.shape[0]):
         every = 0.0
         for i in range(26, 26 + count):
-            every += uses[uses[i]] * words.weight[row, uses[i]]
+            letter = uses[i]
+            w = words.weight[row, letter]
+            every += (uses[letter] if w >= 0.0 else s.hand[letter]) * w
         if left > every + 1e-9:
             return True
         if row == 0 or every < least:
@@ -249,10 +261,10 @@ def _ws_items_hopeless(s, words, depth) -> bool:
     `item_excess`, the new tiles an option lays being paid for by their letters' weights."""
     left = s.state[WS_LEFT]
     weight = words.weight[s.weight_row[depth]]  # the row item_excess is charged by
-    room = every = 0.0
+    room = 0.0
+    every = _ws_hand_room(s.hand, weight)
     for letter in range(26):
         room += 2 * s.hand[letter] * s.rho_now[letter]
-        every += 2 * s.hand[letter] * weight[letter]
     for k in range(s.items[depth]):
         every += s.item_excess[depth, k]
         if words.carrier[s.board[s.item_cell[depth, k]] - 1] == 1:

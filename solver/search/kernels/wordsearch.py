@@ -279,7 +279,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
         for j in range(length):
             p = start + j * step
             letter = word_letters[kw, j]
-            weighed += weight[letter]
+            weighed += max(weight[letter], 0.0)  # (a signed weight < 0: only where the tile is new)
             if carrier[letter] == 1:
                 spent += rho_now[letter]
                 carried += 1
@@ -292,6 +292,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 break
             else:
                 fresh += 1
+                weighed += min(weight[letter], 0.0)
                 excess_letters += max(1.0 - weight[letter], 0.0)
                 excess_carrier += max(1.0 - rho_now[letter], 0.0) if carrier[letter] == 1 else 1.0
                 need[letter] += 1
@@ -319,7 +320,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 best_excess = excess_letters
     single = _ws_single_fits(board, side, cell, direction)
     letter = board[cell] - 1
-    if single and left > every - weight[letter] + 1e-9:  # its use gone, the letter room falls short
+    if single and left > every - max(weight[letter], 0.0) + 1e-9:  # its use gone, the letter room falls short
         single = False
     if single and left > 0 and carrier[letter] == 1:
         # its use gone, the carrier bound or a letter's hosts fall short
