@@ -14,6 +14,7 @@ from solver.core.tiles import ENGLISH, TileCounts, draw
 from solver.search import wordsearch
 from solver.search.kernels import weights
 
+
 def assert_optimal(counts: np.ndarray, needed: np.ndarray, high: np.ndarray, low: np.ndarray) -> None:
     """The kernel's weights meet every word's need and cost what HiGHS's optimum costs (signed:
     w = a - b, a, b >= 0, cost high @ a - low @ b), or both find no least cost."""
