@@ -175,9 +175,10 @@ def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | Non
         by_share.append(largest_first[holds[largest_first, code] & solo[largest_first]] if carrier[code] else [])
     mixed, mixed_start = _mixed_words(carrier_tiles, solo, lengths)
     rho = _use_weights(share, solo, mixed, lengths, counts, carrier)
-    weight = None if hand is None else letter_weights(counts[: len(words)], lengths, hand)
-    if weight is not None:
-        weight = with_rows(weight[None, :], spent_letter_weights(counts[: len(words)], lengths, hand))
+    weight = None  # the letters' weights, a row for the hand and one per letter of it
+    first = None if hand is None else letter_weights(counts[: len(words)], lengths, hand)
+    if hand is not None and first is not None:
+        weight = with_rows(first[None, :], spent_letter_weights(counts[: len(words)], lengths, hand))
     together = np.zeros(26, dtype=np.int64)
     for code in np.flatnonzero(holds.any(axis=0)).tolist():
         together[code] = np.bitwise_or.reduce(masks[holds[:, code]]) & ~BITS[code]
@@ -257,14 +258,14 @@ def _lightest_weights(counts, lengths, hand, high, signed: bool) -> np.ndarray |
     needed = (lengths - 1).astype(np.float64)
     high = np.ascontiguousarray(high[present], dtype=np.float64)
     low = high / 2 if signed else np.zeros(len(present))
-    solved = np.zeros(len(present))
+    solved: np.ndarray | None = np.zeros(len(present))
     status = weights_kernel.lightest_weights(held, needed, high, low, solved)
     if status == weights_kernel.WEIGHTS_UNBOUNDED:
         return None
     if status != weights_kernel.WEIGHTS_OPTIMAL:
         solved = _highs_weights(held, needed, high, low)
-        if solved is None:
-            return None
+    if solved is None:
+        return None
     weight = np.zeros(26)
     weight[present] = solved + WEIGHT_MARGIN  # past the solver's tolerance (higher weights stay valid)
     return weight if (counts @ weight >= lengths - 1).all() else None
