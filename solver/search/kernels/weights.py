@@ -46,7 +46,13 @@ def lightest_weights(counts, needed, high, low, weight) -> int:
     weights have no least cost: some letter's tiles lie only in words holding letters too dear
     to use), or WEIGHTS_FAILED when MAX_STEPS did not reach the optimum."""
     words, letters = counts.shape
-    bounded = np.flatnonzero(low > 0.0)  # the letters with a lower-bound row, row letters + i
+    bounded = np.empty(letters, dtype=np.int64)  # the letters with a lower-bound row, row letters + i
+    count = 0
+    for letter in range(letters):
+        if low[letter] > 0.0:
+            bounded[count] = letter
+            count += 1
+    bounded = bounded[:count]  # (no np.flatnonzero: the compiled library links no reshape helper)
     rows = letters + len(bounded)
     variables = words + letters + 2 * len(bounded)  # words, slacks, surpluses, artificials
     inverse = np.eye(rows)  # the basis inverse
