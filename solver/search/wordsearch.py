@@ -243,26 +243,23 @@ def letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarray) ->
     length - 1, the hand weighing least in all, a tile of weight >= 0 two uses, one of weight
     < 0 one (`kernels.weights`). None when the program fails: then the carriers' weights serve
     (they are such weights too)."""
-    return _lightest_weights(counts, lengths, hand, 2.0 * hand, signed=True)
+    return _lightest_weights(counts, lengths, hand, 2.0 * hand)
 
 
-def _lightest_weights(counts, lengths, hand, high, signed: bool) -> np.ndarray | None:
-    """Weights over the hand's letters, every word's weighing at least its length - 1, of least
-    high @ max(w, 0) + (high / 2 if `signed`, else 0: w >= 0) @ min(w, 0) (`kernels.weights`;
-    SciPy's HiGHS should the kernel fail); None when they have no least cost, or neither
-    answers. Every answer is checked here: the weights returned are valid."""
+def _lightest_weights(counts, lengths, hand, high) -> np.ndarray | None:
+    """Signed weights over the hand's letters, every word's weighing at least its length - 1, of
+    least high @ max(w, 0) + (high / 2) @ min(w, 0), none below -BIG_M (`kernels.weights`;
+    SciPy's HiGHS should the kernel fail); None when neither answers. Every answer is checked
+    here: the weights returned are valid."""
     if len(lengths) == 0:
         return None
     present = np.flatnonzero(hand > 0)  # (a word's letters are the hand's)
     held = np.ascontiguousarray(counts[:, present], dtype=np.int64)
     needed = (lengths - 1).astype(np.float64)
     high = np.ascontiguousarray(high[present], dtype=np.float64)
-    low = high / 2 if signed else np.zeros(len(present))
+    low = high / 2
     solved: np.ndarray | None = np.zeros(len(present))
-    status = weights_kernel.lightest_weights(held, needed, high, low, solved)
-    if status == weights_kernel.WEIGHTS_UNBOUNDED:
-        return None
-    if status != weights_kernel.WEIGHTS_OPTIMAL:
+    if weights_kernel.lightest_weights(held, needed, high, low, solved) != weights_kernel.WEIGHTS_OPTIMAL:
         solved = _highs_weights(held, needed, high, low)
     if solved is None:
         return None
@@ -280,7 +277,8 @@ def _highs_weights(held, needed, high, low) -> np.ndarray | None:
     except ImportError:
         return None
     both = np.hstack([held, -held])
-    result = linprog(np.concatenate([high, -low]), A_ub=-both, b_ub=-needed, bounds=(0, None), method="highs")
+    bounds = [(0, None)] * len(high) + [(0, weights_kernel.BIG_M)] * len(high)
+    result = linprog(np.concatenate([high, -low]), A_ub=-both, b_ub=-needed, bounds=bounds, method="highs")
     if result.status != 0:
         return None
     return result.x[: len(high)] - result.x[len(high) :]
@@ -290,15 +288,13 @@ def spent_letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarr
     """More rows for `SpelledWords.weight` (float64[rows, 26]): for each letter of the hand, the
     lightest weights for the hand without that letter's tiles. A state that has laid them all
     weighs less by these than by the whole hand's (the letter weighs what it must, at almost no
-    cost; signed, or where signed weights have no least cost, weights >= 0); every row is
-    valid weights, so each bounds every state."""
+    cost); every row is valid weights, so each bounds every state. (Weights >= 0 besides, for
+    the hand and for each letter, cut no more decisions on issue 36's hands.)"""
     rows = []
     for code in np.flatnonzero(hand > 0).tolist():
         high = 2.0 * hand
         high[code] = 1e-3 * hand[code]
-        weight = _lightest_weights(counts, lengths, hand, high, signed=True)
-        if weight is None:
-            weight = _lightest_weights(counts, lengths, hand, high, signed=False)
+        weight = _lightest_weights(counts, lengths, hand, high)
         if weight is not None:
             rows.append(weight)
     return np.array(rows, dtype=np.float64).reshape(len(rows), 26)

@@ -32,7 +32,7 @@ import numpy as np
 
 from solver.search.native import njit  # numba.njit, bound on first use (see native)
 
-WEIGHTS_OPTIMAL, WEIGHTS_FAILED, WEIGHTS_UNBOUNDED = 0, 1, 2
+WEIGHTS_OPTIMAL, WEIGHTS_FAILED = 0, 1
 TOLERANCE = 1e-9
 BIG_M = 1e6  # an artificial variable's cost: far above any word's worth (its length - 1)
 DEGENERATE_STEPS = 50  # steps without gain before Bland's rule
@@ -41,10 +41,12 @@ MAX_STEPS = 20_000  # a program not solved by then: WEIGHTS_FAILED (the caller f
 
 @njit(cache=True, nogil=True)
 def lightest_weights(counts, needed, high, low, weight) -> int:
-    """Solve the program above into `weight` (float64[letters]): WEIGHTS_OPTIMAL; else
-    (weight left undefined) WEIGHTS_UNBOUNDED when no packing meets the lower bounds (so the
-    weights have no least cost: some letter's tiles lie only in words holding letters too dear
-    to use), or WEIGHTS_FAILED when MAX_STEPS did not reach the optimum."""
+    """Solve the program above into `weight` (float64[letters]): WEIGHTS_OPTIMAL, or
+    WEIGHTS_FAILED (weight left undefined) when MAX_STEPS did not reach the optimum. Where no
+    packing meets the lower bounds, the weights have no least cost (some letter's tiles lie only
+    in words that hold letters too dear to use): then an artificial variable stays in the basis
+    and its cost bounds the weights (each >= -BIG_M), and the weights returned, valid as ever,
+    cost about -BIG_M: the state they were asked for has no room at all."""
     words, letters = counts.shape
     bounded = np.empty(letters, dtype=np.int64)  # the letters with a lower-bound row, row letters + i
     count = 0
@@ -70,9 +72,6 @@ def lightest_weights(counts, needed, high, low, weight) -> int:
         _weights(multiplier, bounded, weight)
         entering = _entering(counts, needed, weight, multiplier, bounded, stalled >= DEGENERATE_STEPS)
         if entering < 0:
-            for row in range(letters, rows):
-                if basis[row] >= variables - len(bounded) and value[row] > TOLERANCE:
-                    return WEIGHTS_UNBOUNDED  # an artificial left: no packing meets the lower bounds
             return WEIGHTS_OPTIMAL
         _column(counts, bounded, inverse, entering, column)
         leaving, ratio = -1, np.inf
