@@ -55,19 +55,25 @@ What it prunes, each a property of every valid grid reachable from the state:
   lays beyond what its new carrier tiles weigh (`item_share`; counted tile by tile, each at
   least 0, since a later word through it may find some of those cells filled). Together they
   halve the decisions on the vowel-poor 21-tile hands that took seconds;
-- letter uses: the same argument over every letter, not only the carriers. A tile is in at
-  most two words, so each tile of the hand offers two uses of its letter and each tile on the
-  board its open directions; a word laid from now on takes one use of each of its tiles' letters
-  and lays at most length - 1 new tiles. So with a weight per letter such that every spelled
-  word's letters weigh at least its length - 1, the tiles left must not exceed the weight of the
-  uses left (`_ws_letter_room`; one step ahead too, in the options' lookahead, and once the
-  items are listed a use on the board is charged what its options' new tiles lay beyond their
-  weights, `item_excess`). The weights are those a linear program finds lightest for the
-  whole hand (`letter_weights`, SciPy's HiGHS, 2-20 ms; the carriers' weights without SciPy).
-  They put weight where a carrier's weight cannot: in DDDDGGIKLMNNNPRRTTUWW the D and N tiles
-  are carriers only for DKL and PWN, so the carrier weights give seven such tiles 2 each (28
-  of the hand's 44); the program gives K, L, N and P 1, I and U 3 and D nothing: the hand
-  weighs 24 against its 19 tiles (decisions from K: 545,625 -> 70,432);
+- letter uses: the same argument over every letter, not only the carriers. A tile is in one
+  word or two, so each tile of the hand is in one to two of the words laid from now on and each
+  tile on the board in at most its open directions' worth; a word laid from now on lays at most
+  length - 1 new tiles. So with a weight per letter such that every spelled word's letters weigh
+  at least its length - 1, the tiles left must not exceed the letters' weights times their uses
+  left: for a letter of weight >= 0 the most it can have (two a tile of the hand, one an open
+  direction), for one of weight < 0 the fewest (one a tile of the hand). (`_ws_letter_room`; one
+  step ahead too, in the options' lookahead, and once the items are listed a use on the board is
+  charged what its options' new tiles lay beyond their weights, `item_excess`.) The weights
+  come from a linear program (`letter_weights`, `kernels.weights`: a small simplex, 0.1-2 ms):
+  the lightest for the whole hand, then a row more per letter of the hand, the lightest for the
+  hand without that letter's tiles (`spent_letter_weights`: what a state that has laid them
+  looks like); each state takes the row that leaves it least room (`_ws_letter_rooms_short`).
+  Where no packing of words gives each tile one use to two, the weights cost about -BIG_M: no
+  room at all. They put weight where a carrier's cannot: in DDDDGGIKLMNNNPRRTTUWW the D and N
+  tiles are carriers only for DKL and PWN, so the carrier weights give seven such tiles 2 each
+  (28 of the hand's 44); weights >= 0 give K, L, N and P 1, I and U 3 and D nothing: the hand
+  weighs 24 against its 19 tiles (decisions from K: 545,625 -> 70,432); the rows per letter
+  and the signed weights took it to 5,073 (ACDDEFJLMNNNOQQRRTTTZ from Q: 100,676 -> 633);
 - exclusive tiles: tiles of the hand no word holds two of each need a word of their own, and
   that word a use of a carrier that every word holding the tile's letter holds one of (its
   hosts): the uses left must match them (Hall's condition, by augmenting paths). Once the
