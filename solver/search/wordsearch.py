@@ -310,10 +310,9 @@ WEIGHT_MARGIN = 1e-6
 
 
 def with_rows(weight: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """`weight` (float64[rows, 26]) and those of `rows` at most as large as each row kept before
-    them nowhere (a row some kept row is at most everywhere gives every state at least as much
-    room: it never prunes, and never is the least). The rows of `weight` keep their places (the
-    searches' `weight_row`s name them)."""
+    """`weight` (float64[rows, 26]), then those of `rows` that no row kept before them is at most
+    everywhere (the room only grows with each weight, so such a row gives every state at least
+    as much room as that one: it never prunes, and is never the least)."""
     kept = list(weight)
     for row in rows:
         if not any((other <= row + 1e-9).all() for other in kept):
