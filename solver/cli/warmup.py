@@ -165,6 +165,7 @@ ENTRY_COMPILE_SECONDS = {
     "word_letter_counts": 1.0,
     "lay_grid": 1.5,
     "word_search": 10.0,
+    "lightest_weights": 1.0,
 }
 _watching: list[bool] = []  # [True] once this process listens to numba's compiles
 
