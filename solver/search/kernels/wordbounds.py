@@ -59,8 +59,8 @@ def _ws_hopeless(s, words) -> bool:
 @njit(cache=True, nogil=True, _nrt=False)
 def _ws_letter_room(s, words, row) -> float:
     """The letter-use bound (`solver.search.wordsearch`) with the weights words.weight[row]: the
-    weights of the uses left, two per tile of the hand and one per open direction of a tile on
-    the board."""
+    weights of the uses left (`_ws_hand_room` for the hand's; one per open direction of a tile
+    on the board, for a letter of weight >= 0: one of weight < 0 is charged none there)."""
     weight = words.weight[row]
     every = _ws_hand_room(s.hand, weight)
     for t in range(s.state[WS_TILES]):

@@ -75,8 +75,8 @@ class SpelledWords(NamedTuple):
     share: np.ndarray  # float64[words]: (length - 1) / carrier tiles of each word
     by_share: np.ndarray  # int64[...]: the words holding carrier c and no other carrier letter, largest share first ...
     by_share_start: np.ndarray  # int64[27]: ... c's are by_share[by_share_start[c]:by_share_start[c + 1]]
-    weight: np.ndarray  # float64[rows, 26]: each row a weight per letter: every word's letters weigh its length - 1
-    # or more (the letter-use bound; the state takes the row of least room: `_ws_letter_rooms_short`)
+    weight: np.ndarray  # float64[rows, 26]: each row a signed weight per letter: every word's letters weigh its
+    # length - 1 or more (the letter-use bound; the state takes the row of least room: `_ws_letter_rooms_short`)
     mixed: np.ndarray  # int64[...]: the words holding two carrier letters or more, by their carrier tiles, ...
     mixed_start: np.ndarray  # int64[patterns + 1]: ... longest first within each pattern: mixed[start[p]:start[p + 1]]
     tally: np.ndarray  # int64[words, longest]: each word's distinct letters as code * 32 + count, then -1
