@@ -104,10 +104,21 @@ def test_a_bots_thumbnail_and_tile_count_change_when_it_peels(browser, serve, sh
     assert placed >= 20 and chip.locator(".thumb .tile").first.inner_text() == ""  # a shape: no letters
     # Its PEEL gave the person a tile too: that comes in the person's own message, after the
     # table's (a read at once could fall between the two).
-    page.wait_for_function("document.querySelectorAll('#rack .tile').length === 22")
+    # The new tile marked and scrolled to, read in the page in one go, on the frame that draws the
+    # 22nd tile (or a later one's): the rack is drawn again on every message and a later one unmarks it (two reads
+    # from here, a count then a box, once fell either side of such a redraw: CI, 2026-12-05).
+    seen = page.wait_for_function(
+        """() => { const rack = document.querySelector('#rack');
+                   if (rack.querySelectorAll('.tile').length < 22) return false;
+                   const fresh = rack.querySelectorAll('.tile.fresh');
+                   if (fresh.length !== 1) return 'not one tile marked: ' + fresh.length;
+                   const outer = rack.getBoundingClientRect(), inner = fresh[0].getBoundingClientRect();
+                   return inner.left >= outer.left - 1 && inner.right <= outer.right + 1
+                       && inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1
+                       ? 'in view' : 'out of view' }""",
+    ).json_value()
+    assert seen == "in view", seen
     assert "peeled" in page.text_content("#toast")  # seen on a phone, where the calls list is out of view
-    fresh = page.locator("#rack .tile.fresh")
-    assert fresh.count() == 1 and in_view(page, "#rack", fresh.first)  # the new tile marked, scrolled to
     page.screenshot(path=str(shots / "table-phone.png"))
     assert page.errors == []
 
