@@ -428,7 +428,7 @@ def new_search(counts: np.ndarray) -> kernel.WordSearchState:
         np.zeros(depths, dtype=np.int64),
         np.zeros(kernel.WS_POOL, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
-        np.zeros((12, max(4 * n + 8, 52)), dtype=np.int64),
+        np.zeros((12, max(4 * n + 8, 53)), dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),
         np.zeros(depths, dtype=np.int64),

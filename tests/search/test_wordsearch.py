@@ -412,7 +412,7 @@ def test_the_letter_room_is_each_rows_and_the_state_takes_the_least(en):
     board; of weight < 0, one per tile of the hand) fall short of the tiles left, and otherwise
     leaves in state[WS_WEIGHTS] a row of least room."""
     from solver.search.kernels import wordsearch as kernel
-    from solver.search.kernels.wordbounds import _ws_letter_rooms_short
+    from solver.search.kernels.wordbounds import _ws_count_letter_uses, _ws_letter_rooms_short
 
     search = WordSearch(TileCounts.from_letters("AABDDDFHLLNNPPRRSTTTV"), en, 2)
     state, words = search.searches[0], search.words
@@ -426,6 +426,7 @@ def test_the_letter_room_is_each_rows_and_the_state_takes_the_least(en):
         # a letter of weight < 0: one use a tile of the hand (the fewest), none of the board
         rooms = np.maximum(words.weight, 0) @ uses + np.minimum(words.weight, 0) @ state.hand
         left = int(state.state[kernel.WS_LEFT])
+        _ws_count_letter_uses(state)  # (as `_ws_hopeless` does first)
         short = _ws_letter_rooms_short(state, words, left)
         assert short == (left > rooms.min() + 1e-9)
         if not short:

@@ -22,6 +22,7 @@ from solver.search.native import njit  # numba.njit, bound on first use (see nat
 def _ws_hopeless(s, words) -> bool:
     """The carrier-use and letter-use bounds of `solver.search.wordsearch`'s docstring."""
     left = s.state[WS_LEFT]
+    _ws_count_letter_uses(s)  # (for `_ws_next_items` too, whatever this finds)
     s.state[WS_WEIGHTS] = 0
     if left == 0:
         return False
@@ -57,39 +58,10 @@ def _ws_hopeless(s, words) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _ws_letter_room(s, words, row) -> float:
-    """The letter-use bound (`solver.search.wordsearch`) with the weights words.weight[row]: the
-    weights of the uses left (`_ws_hand_room` for the hand's; one per open direction of a tile
-    on the board, for a letter of weight >= 0: one of weight < 0 is charged none there)."""
-    weight = words.weight[row]
-    every = _ws_hand_room(s.hand, weight)
-    for t in range(s.state[WS_TILES]):
-        cell = s.tiles[t]
-        for direction in range(2):
-            if s.status[cell, direction] == WS_OPEN:
-                every += max(weight[s.board[cell] - 1], 0.0)
-    return every
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _ws_hand_room(hand, weight) -> float:
-    """The hand's part of the letter room: a letter of weight >= 0 is charged its two uses a
-    tile, one of weight < 0 (`solver.search.wordsearch`: the signed weights) one use a tile,
-    the fewest it can have (every tile of the hand is in a word laid from now on)."""
-    every = 0.0
-    for letter in range(26):
-        w = weight[letter]
-        every += (2 if w >= 0.0 else 1) * hand[letter] * w
-    return every
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _ws_letter_rooms_short(s, words, left) -> bool:
-    """Whether the letter room (`_ws_letter_room`) of some row of words.weight (each such
-    weights) falls short of the tiles left; if none does, state[WS_WEIGHTS] is the row with the
-    least room: the one the state's lookahead and items use (`_ws_next_items`,
-    `_ws_items_hopeless`). The uses left are counted once, by letter (scratch[11]: then the
-    letters with uses, from 26 on), as the rows are many (one per letter of the hand)."""
+def _ws_count_letter_uses(s):
+    """The state's uses left by letter (scratch[11]: two a tile of the hand, one an open
+    direction of a tile on the board; then, from 26 on, the letters with uses, and their count
+    at 52), counted once for the many rows of weights (`_ws_letter_room`)."""
     uses = s.scratch[11]
     for letter in range(26):
         uses[letter] = 2 * s.hand[letter]
@@ -103,13 +75,44 @@ def _ws_letter_rooms_short(s, words, left) -> bool:
         if uses[letter] > 0:
             uses[26 + count] = letter
             count += 1
+    uses[52] = count
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_letter_room(s, words, row) -> float:
+    """The letter-use bound (`solver.search.wordsearch`) with the weights words.weight[row], on
+    the uses `_ws_count_letter_uses` counted: a letter of weight >= 0 is charged all its uses,
+    one of weight < 0 one use a tile of the hand (the fewest: every tile of the hand is in a
+    word laid from now on) and none on the board."""
+    uses = s.scratch[11]
+    every = 0.0
+    for i in range(26, 26 + uses[52]):
+        letter = uses[i]
+        w = words.weight[row, letter]
+        every += (uses[letter] if w >= 0.0 else s.hand[letter]) * w
+    return every
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_hand_room(hand, weight) -> float:
+    """The hand's part of the letter room (`_ws_letter_room`): two uses a tile of a letter of
+    weight >= 0, one of weight < 0."""
+    every = 0.0
+    for letter in range(26):
+        w = weight[letter]
+        every += (2 if w >= 0.0 else 1) * hand[letter] * w
+    return every
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_letter_rooms_short(s, words, left) -> bool:
+    """Whether the letter room (`_ws_letter_room`) of some row of words.weight (each such
+    weights) falls short of the tiles left; if none does, state[WS_WEIGHTS] is the row with the
+    least room: the one the state's lookahead and items use (`_ws_next_items`,
+    `_ws_items_hopeless`)."""
     least = 0.0
     for row in range(words.weight.shape[0]):
-        every = 0.0
-        for i in range(26, 26 + count):
-            letter = uses[i]
-            w = words.weight[row, letter]
-            every += (uses[letter] if w >= 0.0 else s.hand[letter]) * w
+        every = _ws_letter_room(s, words, row)
         if left > every + 1e-9:
             return True
         if row == 0 or every < least:

@@ -108,7 +108,7 @@ class WordSearchState(NamedTuple):
     pool_top: np.ndarray  # int64[depths]: the pool's end after each depth's lists
     scratch: np.ndarray  # int64[12, SCRATCH]: the exclusive tiles' matching (0-5, 7), carrier uses (6), hosts' (8-9),
     # per group (10): its letters' tiles in the hand (g), its carriers' uses (8 + g), the groups with tiles (26)
-    # and the letter uses left (11: `_ws_letter_rooms_short`)
+    # and the letter uses left (11: `_ws_count_letter_uses`)
     chosen_item: np.ndarray  # int64[depths]: the item decided at each depth
     option: np.ndarray  # int64[depths]: the next of its options to try
     mark: np.ndarray  # int64[depths]: the undo log's length before the depth's choice
@@ -320,7 +320,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
                 best_excess = excess_letters
     single = _ws_single_fits(board, side, cell, direction)
     letter = board[cell] - 1
-    if single and left > every - max(weight[letter], 0.0) + 1e-9:  # its use gone, the letter room falls short
+    if single and left > 0 and left > every - max(weight[letter], 0.0) + 1e-9:  # its use gone, the room falls short
         single = False
     if single and left > 0 and carrier[letter] == 1:
         # its use gone, the carrier bound or a letter's hosts fall short
