@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -31,10 +32,9 @@ from solver.core.limits import MAX_SOLVE_TILES
 from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.kernels import layout, movesearch, spelling
-from solver.search.native import one_time_setup, search_clock
+from solver.search.native import search_clock
 from solver.search.objectives import OBJECTIVES, best_possible_key, objective_key
 from solver.search.proofs import counting_proofs, longest_spelled_word
-from solver.search.wordsets import WORD_SETS, WordSets
 
 # Move-ordering weight of the letters of each tier of tiles.HARDNESS_TIERS (hardest first): hard
 # letters are spent early. The kernels take the first word's letter by weight, then alphabet,
@@ -541,8 +541,8 @@ def _run_phases(
                 break  # the whole move space is searched: a wider pass finds nothing new
             small = base is None and len(tiles) <= WORD_SEARCH_UP_TO
             if best is None and not proof_tried and max_nodes is None and small:
-                # Uncapped, the quick pass's failure starts the word search in a thread of its own;
-                # the proofs, a short narrow pass and the word sets run beside it (_WordStage).
+                # Uncapped, the quick pass's failure starts the word search in threads of its own;
+                # the proofs and a short narrow pass run beside it (_WordStage).
                 proof_tried, words_run = True, _word_search_run(tiles, lexicon, min_length)
                 stage = _WordStage(words_run, tiles, lexicon, min_length, deadline)
                 settled = stage.start(counting_proof)
@@ -603,23 +603,33 @@ WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.p
 
 
 # In an uncapped solve, once the quick pass has found nothing on a hand of up to 21 tiles, the
-# word search runs in a thread of its own while this one tries the proofs, a narrow pass of at
-# most NARROW_BESIDE_WORD_SEARCH nodes (it finds some vowel-poor grids in tens of ms), then the
-# word sets (solver/search/wordsets.py), until one settles the hand or WORD_SEARCH_SHARE of the
-# time left is spent (the rest goes to the move model's complete pass). The kernels and HiGHS
-# release the GIL while they work, so on two cores both sides run at about full speed.
+# word search runs in threads of its own (WORD_SEARCH_WORKERS of its root searches at once)
+# while this one tries the proofs and a narrow pass of at most NARROW_BESIDE_WORD_SEARCH nodes
+# (it finds some vowel-poor grids in tens of ms), then waits until the word search settles the
+# hand or WORD_SEARCH_SHARE of the time left is spent (the rest goes to the move model's
+# complete pass). The kernels release the GIL while they work.
 NARROW_BESIDE_WORD_SEARCH = 5_000
-# Decisions (about 3-15 ms) between the background word search's checks for a stop; counted,
+# Decisions (about 10-25 ms) between the background word search's checks for a stop; counted,
 # not timed: the clock leaves out once-a-process set-up (SciPy's import), so a timed slice that
 # straddles one runs that much longer.
 BACKGROUND_SLICE = 5_000
+
+
+def _word_search_workers() -> int:
+    """Root searches the background word search runs at once: two where the process may use two
+    cores. Two take BCDDDDFGMMMORRTTTTTUU's proof from 0.79 to 0.39 s; a third, on two cores,
+    only shares them (0.49 s)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        cores = os.cpu_count() or 1
+    return min(cores, 2)
 
 
 class _WordStage:
     """The word search in the background and the work beside it (the comment above)."""
 
     def __init__(self, words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float):
-        self.words_run, self.tiles, self.lexicon, self.min_length = words_run, tiles, lexicon, min_length
         now = search_clock()
         self.end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
         self.background = None
@@ -635,26 +645,15 @@ class _WordStage:
         return None if self.background is None else self.background.outcome
 
     def finish(self) -> tuple | None:
-        """The word sets beside the word search, until one settles the hand (its outcome) or
-        the stage's time is spent (None); the word search is stopped either way."""
-        background = self.background
-        if background is None:  # a vowel-rich hand the word search declined: the move model's ground
+        """Wait for the word search until it settles the hand (its outcome) or the stage's time
+        is spent (None); the word search is stopped either way."""
+        if self.background is None:  # a vowel-rich hand the word search declined: the move model's ground
             return None
-        stop = lambda: background.outcome is not None  # noqa: E731
-        sets = _word_sets(self.words_run, self.tiles, self.lexicon, self.min_length, stop)
         try:
-            while sets is not None and background.outcome is None and search_clock() < self.end:
-                status, grid = sets.step(self.end)
-                if status in ("solved", "no-grid"):
-                    decisions = self.words_run.decisions + sets.decisions
-                    return status, grid, decisions, WORD_SETS if status == "no-grid" else ""
-            background.wait(self.end)
+            self.background.wait(self.end)
         finally:
             self.stop()
-        if background.outcome is None:
-            return None
-        status, grid, decisions, proof = background.outcome
-        return status, grid, decisions + (0 if sets is None else sets.decisions), proof
+        return self.background.outcome
 
     def stop(self) -> None:
         """Stop the word search (again: harmless)."""
@@ -677,7 +676,9 @@ class _BackgroundWordSearch:
     def _run(self, words_run, tiles, lexicon, min_length, end) -> None:
         try:
             while not self._stopping.is_set() and search_clock() < end:
-                outcome = _word_search_outcome(words_run, tiles, lexicon, min_length, end, BACKGROUND_SLICE)
+                outcome = _word_search_outcome(
+                    words_run, tiles, lexicon, min_length, end, BACKGROUND_SLICE, _word_search_workers()
+                )
                 if outcome is not None:
                     self.outcome = outcome
                     return
@@ -697,26 +698,15 @@ class _BackgroundWordSearch:
             raise error
 
 
-def _word_search_outcome(words_run, tiles, lexicon, min_length, until: float, node_budget) -> tuple | None:
-    """The word search resumed until `until`: (status, grid, decisions, proof), or None when
-    it has not settled the hand."""
-    status, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, until, 1.0, node_budget)
+def _word_search_outcome(
+    words_run, tiles, lexicon, min_length, until: float, node_budget, workers: int = 1
+) -> tuple | None:
+    """The word search resumed until `until` (`workers` root searches at once): (status, grid,
+    decisions, proof), or None when it has not settled the hand."""
+    status, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, until, 1.0, node_budget, workers)
     if status == "timeout":
         return None
     return status, grid, decisions, WORD_SEARCH if status == "no-grid" else ""
-
-
-def _word_sets(words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, stop) -> WordSets | None:
-    """`solver.search.wordsets` on the word search's words, or None without SciPy or when the
-    word search has no words (it settles such a hand at once)."""
-    if words_run.empty:
-        return None
-    try:
-        with one_time_setup():  # SciPy's first import: the process's cost, not the search's
-            import scipy.optimize  # type: ignore[import-untyped]  # noqa: F401
-    except ImportError:  # the integer programs are an extra: without SciPy, the word search alone
-        return None
-    return WordSets(tiles, lexicon, min_length, words_run.spelled, stop)
 
 
 def _word_search_run(tiles: TileCounts, lexicon: Lexicon, min_length: int):
@@ -738,6 +728,7 @@ def _run_word_search(
     deadline: float,
     share: float = 1.0,
     node_budget: int | None = None,
+    workers: int = 1,
 ) -> tuple:
     """`solver.search.wordsearch`'s complete search (`run`, resumed) for `share` of the time
     left, and in a node-capped search (a bot's) for the nodes it has left, so that it stays a
@@ -747,7 +738,7 @@ def _run_word_search(
 
     now = search_clock()
     budget = None if node_budget is None else run.decisions + node_budget  # the run may resume
-    status, grid, decisions = run.run(now + max(deadline - now, 0.0) * share, budget)
+    status, grid, decisions = run.run(now + max(deadline - now, 0.0) * share, budget, workers)
     if status == "solved" and not validate(grid, lexicon, tiles=tiles, min_length=min_length).ok:
         return "timeout", None, decisions  # cannot happen unless the search is wrong: no claim made
     return status, grid, decisions

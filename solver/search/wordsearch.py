@@ -13,8 +13,8 @@ valid grid a tile of that letter is in an across word or in a down one, and the 
 grid is valid too. Any root gives a complete search, but how long it takes depends on the
 root by orders of magnitude (CDDFGIJMNNNOQTTTTUVWY: 2.2 s from Q, 0.1 s from J), so
 `WordSearch` runs ROOTS searches side by side, from the hand's hardest letters (those in
-fewest words), in turns (more of them to the one whose tree looks nearest its end); the
-first to end settles the hand.
+fewest words), in turns (more of them to the one whose tree looks nearest its end; in an
+uncapped solve two at once, each in a thread of its own); the first to end settles the hand.
 
 An item's options are tried in the words' order (longest first, then alphabetical). The order
 changes nothing in a proof: the items, their options and every bound depend on the state alone,
@@ -113,6 +113,9 @@ in `solver.search.kernels.wordbounds` (the kernel is also in the compiled librar
 """
 
 from __future__ import annotations
+
+import contextlib
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -450,7 +453,7 @@ def hardest_letters(words: kernel.SpelledWords, counts: np.ndarray, count: int) 
 
 
 ROOTS = 3  # searches run side by side, each from another of the hardest letters (module docstring)
-# Decisions a turn: a few ms (about 1.5 us each). Fixed, and turns are given by decisions and
+# Decisions a turn: about 10 ms (4-5 us each on 21-tile hands). Fixed, and turns are given by decisions and
 # the searches' states alone, so the decisions counted when one ends do not depend on the clock.
 TURN_NODES = 2_000
 # Which search gets the next turn: each in turn for the first WARM_TURNS rounds, then the one
@@ -508,29 +511,56 @@ class WordSearch:
     def decisions(self) -> int:
         return sum(int(search.state[kernel.WS_NODES]) for search in self.searches)
 
-    def run(self, deadline: float, node_budget: int | None = None) -> tuple:
+    def run(self, deadline: float, node_budget: int | None = None, workers: int = 1) -> tuple:
+        """Turns until the hand is settled, the deadline or the node budget; with `workers` > 1,
+        that many searches take their turns at once, each in a thread of its own (the kernel
+        releases the GIL). Turns go in rounds, and the round's outcomes are read in the order
+        the searches were picked, so the answer and the decisions counted do not depend on the
+        threads' timing: a run is a pure function of its input and `workers`."""
         if self.declined:
             return "timeout", None, 0
         if self.empty:
             return "no-grid", None, 0
-        while not all(self.overflowed):
-            index = self._next_turn()
-            self.turns[index] += 1
-            nodes = TURN_NODES if node_budget is None else max(1, min(TURN_NODES, node_budget - self.decisions))
-            search = self.searches[index]
-            status = kernel.word_search(search, self.words, self.roots[index], nodes)
-            if status == kernel.WS_FOUND:
-                return "solved", _grid_on(search.board), self.decisions
-            if status == kernel.WS_EXHAUSTED:  # every root's search is complete: this one settles it
-                return "no-grid", None, self.decisions
-            self.overflowed[index] = status == kernel.WS_OVERFLOW  # its option pool ran out: no claim
-            if search_clock() >= deadline or (node_budget is not None and self.decisions >= node_budget):
-                return "timeout", None, self.decisions
+        with contextlib.ExitStack() as stack:
+            pool = stack.enter_context(ThreadPoolExecutor(workers - 1, "word-search-turn")) if workers > 1 else None
+            while not all(self.overflowed):
+                turns = self._next_round(workers, node_budget)
+                helped = [pool.submit(self._take_turn, *turn) for turn in turns[1:]] if pool else []
+                statuses = [self._take_turn(*turns[0])] + [future.result() for future in helped]
+                for (index, _), status in zip(turns, statuses):
+                    if status == kernel.WS_FOUND:
+                        return "solved", _grid_on(self.searches[index].board), self.decisions
+                    if status == kernel.WS_EXHAUSTED:  # every root's search is complete: this one settles it
+                        return "no-grid", None, self.decisions
+                    self.overflowed[index] = status == kernel.WS_OVERFLOW  # its option pool ran out: no claim
+                if search_clock() >= deadline or (node_budget is not None and self.decisions >= node_budget):
+                    return "timeout", None, self.decisions
         return "timeout", None, self.decisions
 
-    def _next_turn(self) -> int:
-        """The search that gets the next turn (see WARM_TURNS)."""
-        live = [index for index, overflowed in enumerate(self.overflowed) if not overflowed]
+    def _next_round(self, workers: int, node_budget: int | None) -> list[tuple[int, int]]:
+        """The round's turns: (search, decisions) for up to `workers` distinct searches, within
+        the node budget."""
+        turns: list[tuple[int, int]] = []
+        left = None if node_budget is None else node_budget - self.decisions
+        while len(turns) < workers and (left is None or left > 0 or not turns):
+            index = self._next_turn([index for index, _ in turns])
+            if index < 0:
+                break
+            nodes = TURN_NODES if left is None else max(1, min(TURN_NODES, left))
+            self.turns[index] += 1
+            turns.append((index, nodes))
+            left = None if left is None else left - nodes
+        return turns
+
+    def _take_turn(self, index: int, nodes: int) -> int:
+        return kernel.word_search(self.searches[index], self.words, self.roots[index], nodes)
+
+    def _next_turn(self, taken: list[int]) -> int:
+        """The search that gets the next turn, among those not `taken` this round (see
+        WARM_TURNS); -1 when none is left."""
+        live = [index for index, overflowed in enumerate(self.overflowed) if not overflowed and index not in taken]
+        if not live:
+            return -1
         done = sum(self.turns)
         if done < WARM_TURNS * len(self.searches):
             return live[done % len(live)]

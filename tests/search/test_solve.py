@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import threading
 import time
 from collections import Counter
 
@@ -43,8 +44,6 @@ from solver.search.solving import (
     SearchPlan,
     solve,
 )
-from solver.search.wordsearch import word_search_grid
-from solver.search.wordsets import WORD_SETS
 
 STATUSES = ("solved", "no-grid", "exhausted", "timeout")
 # Seconds a call may overrun its time limit here: generous, because a loaded 2-core CI machine can
@@ -101,11 +100,6 @@ def assert_no_grid_claim(result, hand, lexicon, min_length: int = 2) -> None:
         assert crossing_claim_holds(hand, lexicon, min_length, result.proof) is not False, f"{hand.letters()}"
     elif result.proof == WORD_SEARCH:
         pass  # a complete search (tests/search/test_wordsearch.py); the oracle below re-checks small hands
-    elif result.proof == WORD_SETS:
-        # Tested row by row in tests/search/test_wordsets.py; here the whole word search, which
-        # shares none of its program, must not find a grid either (when it ends within 2 s).
-        status, grid, _ = word_search_grid(hand, lexicon, min_length, time.perf_counter() + 2.0)
-        assert status != "solved", f"{hand.letters()}: word sets proved no-grid, yet the word search laid:\n{grid}"
     else:
         pytest.fail(f"{hand.letters()}: unrecognised no-grid proof {result.proof!r}")
     if len(hand) <= REFERENCE_UP_TO:
@@ -755,3 +749,17 @@ def test_a_one_time_setup_does_not_count_against_a_deadline(en, monkeypatch):
     result = solve("CDHORTVX", en, time_limit=0.3)
     assert result.status == "no-grid" and result.proof == proofs.LETTER_COUNTS
     assert native.setup_seconds() - setup >= 0.6 and result.elapsed_ms < 500
+
+
+def test_the_background_word_search_ends_with_the_solve(en):
+    """An uncapped solve runs the word search in threads beside the proofs; whichever settles
+    the hand (or the deadline), no thread outlives the call."""
+    for letters, limit in (
+        ("BCDDEGLNNNNRRRRSSSTTY", 10.0),
+        ("AABDDDFHLLNNPPRRSTTTV", 0.3),
+        ("BDIINNRRRRRRSSTTTTTTT", 10.0),
+    ):
+        result = solve(letters, en, time_limit=limit)
+        if result.grid is not None:
+            assert validate(result.grid, en, tiles=TileCounts.from_letters(letters)).ok
+        assert not [thread for thread in threading.enumerate() if thread.name.startswith("word-search")], letters

@@ -120,6 +120,20 @@ def test_side_by_side_searches_end_on_a_count_the_clock_does_not_change(en):
     assert first[1] == second[1]
 
 
+@pytest.mark.parametrize("letters, answer", [("CDDFGIJMNNNOQTTTTUVWY", "solved"), ("AABDDDFHLLNNPPRRSTTTV", "no-grid")])
+def test_two_workers_reach_one_workers_answer_on_a_count_their_timing_does_not_change(en, letters, answer):
+    """Two root searches at once (each turn in a thread of its own) settle the hand as one
+    does, and, their outcomes read in the order they were picked, on the same decision count
+    and grid every time."""
+    hand = TileCounts.from_letters(letters)
+    alone = WordSearch(hand, en, 2).run(time.perf_counter() + 60)
+    runs = [WordSearch(hand, en, 2).run(time.perf_counter() + 60, workers=2) for _ in range(3)]
+    assert alone[0] == answer and {run[0] for run in runs} == {answer}
+    assert len({run[2] for run in runs}) == 1 and len({str(run[1]) for run in runs}) == 1
+    for status, grid, _ in [alone, runs[0]]:
+        assert status == "no-grid" or validate(grid, en, tiles=hand).ok
+
+
 def test_minimum_word_length_three(en):
     check(TileCounts.from_letters("AT"), en, False, min_length=3)
     check(TileCounts.from_letters("CAT"), en, True, min_length=3)
@@ -510,6 +524,9 @@ def test_the_budget_is_kept(en):
     hand = TileCounts.from_letters("BCDDDDFGMMMORRTTTTTUU")  # no grid, proved in some 160,000 decisions
     status, grid, decisions = word_search_grid(hand, en, 2, time.perf_counter() + 60, node_budget=100)
     assert (status, grid) == ("timeout", None) and decisions == 100
+    for budget in (100, 3_000):  # two workers: the second turn of a round gets what the first left
+        search = WordSearch(hand, en, 2)
+        assert search.run(time.perf_counter() + 60, budget, workers=2) == ("timeout", None, budget)
 
 
 def test_solve_settles_a_hand_of_the_bench_the_move_model_exhausts(en):
