@@ -123,6 +123,7 @@ from solver.search.kernels import layout, spelling
 from solver.search.kernels import weights as weights_kernel
 from solver.search.kernels import wordsearch as kernel
 from solver.search.native import one_time_setup, search_clock
+from solver.search.proofs import distinct_rows
 
 BITS = np.int64(1) << np.arange(26, dtype=np.int64)  # letter code -> its bit
 # The arrays below are built with numpy, word by word never: a hand that reaches the word
@@ -187,7 +188,9 @@ def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | Non
     weight = None  # the letters' weights, a row for the hand and one per letter of it
     first = None if hand is None else letter_weights(counts[: len(words)], lengths, hand)
     if hand is not None and first is not None:
-        weight = with_rows(first[None, :], spent_letter_weights(counts[: len(words)], lengths, hand))
+        weight = first[None, :]
+        if len(words) <= SPENT_ROWS_UP_TO:
+            weight = with_rows(weight, spent_letter_weights(counts[: len(words)], lengths, hand))
     together = np.zeros(26, dtype=np.int64)
     for code in np.flatnonzero(holds.any(axis=0)).tolist():
         together[code] = np.bitwise_or.reduce(masks[holds[:, code]]) & ~BITS[code]
@@ -239,7 +242,10 @@ def _use_weights(share, solo, mixed, lengths, counts, carrier) -> np.ndarray:
     for code in np.flatnonzero(carrier):
         holding = np.flatnonzero(solo & (counts[: len(solo), code] > 0))
         rho[code] = share[holding].max(initial=0.0)
-    for k in mixed.tolist():
+    # The weights only grow below, so a word they already pay for stays paid for: only those
+    # short now are walked (in order: each raise changes the next one's test).
+    short = mixed[counts[mixed] @ rho < lengths[mixed] - 1 - 1e-9]
+    for k in short.tolist():
         if counts[k] @ rho < lengths[k] - 1 - 1e-9:
             held = (counts[k] > 0) & (carrier == 1)
             rho[held] = np.maximum(rho[held], share[k])
@@ -263,8 +269,12 @@ def _lightest_weights(counts, lengths, hand, high) -> np.ndarray | None:
     if len(lengths) == 0:
         return None
     present = np.flatnonzero(hand > 0)  # (a word's letters are the hand's)
-    held = np.ascontiguousarray(counts[:, present], dtype=np.int64)
-    needed = (lengths - 1).astype(np.float64)
+    # A column per distinct word row (anagrams share one), in the words' order (the simplex's
+    # choices, among equal weights, follow it): a third fewer columns on big hands, and the
+    # simplex's time falls by more (BCDEEFLNOOPQQRRSTTTYY: 3,876 words, 2,556 rows; 950 ms -> 4 ms).
+    table = distinct_rows(np.column_stack([counts[:, present], lengths - 1]).astype(np.int64), in_order=True)
+    held = np.ascontiguousarray(table[:, :-1])
+    needed = table[:, -1].astype(np.float64)
     high = np.ascontiguousarray(high[present], dtype=np.float64)
     low = high / 2
     solved: np.ndarray | None = np.zeros(len(present))
@@ -310,6 +320,10 @@ def spent_letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarr
 
 
 WEIGHT_MARGIN = 1e-6
+# A hand that spells more words gets the hand's row alone: its 15 or so programs would take
+# 250-450 ms (ABEGIKLNOOOPQQRSTTWYY: 9,351 words), and such hands are grids to find, where the
+# rows, a proof's tool, cut little.
+SPENT_ROWS_UP_TO = 3_000
 
 
 def with_rows(weight: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -465,7 +479,12 @@ WARM_TURNS = 4
 FAIR_SHARE = 16
 
 
-MAX_WORDS = 3_000  # a hand that spells more words is declined (see WordSearch)
+# A hand that spells more words is declined (see WordSearch). Its arrays take about 30 ms a
+# thousand words to build (ABEGIKLNOOOPQQRSTTWYY: 9,351 words, 0.25 s), and hands of two Qs
+# and no U spell 3,000-9,000 of which the word search finds a grid from Q in a few thousand
+# decisions (BCDEEFLNOOPQQRRSTTTYY: 3,876 words, 109 decisions; the move model found none in
+# 10 s). Up to 3,000 (2026-12-05) it left them to the move model's passes.
+MAX_WORDS = 10_000
 WALK_BUDGET = 2_000_000  # DAWG steps spent counting them
 
 
