@@ -604,22 +604,25 @@ WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.p
 
 
 # In an uncapped solve, once the quick pass has found nothing on a hand of up to 21 tiles, the
-# word search runs in threads of its own (WORD_SEARCH_WORKERS of its root searches at once)
-# while this one tries the proofs and a narrow pass of at most NARROW_BESIDE_WORD_SEARCH nodes
-# (it finds some vowel-poor grids in tens of ms), then waits until the word search settles the
-# hand or WORD_SEARCH_SHARE of the time left is spent (the rest goes to the move model's
-# complete pass). The kernels release the GIL while they work.
+# word search runs in a thread of its own while this one tries the proofs and a narrow pass of
+# at most NARROW_BESIDE_WORD_SEARCH nodes (it finds some vowel-poor grids in tens of ms), then
+# waits until the word search settles the hand or WORD_SEARCH_SHARE of the time left is spent
+# (the rest goes to the move model's complete pass); while it waits, the word search runs two
+# of its root searches at once (`_word_search_workers`). The kernels release the GIL.
 NARROW_BESIDE_WORD_SEARCH = 5_000
-# Decisions (about 10-25 ms) between the background word search's checks for a stop; counted,
-# not timed: the clock leaves out once-a-process set-up (SciPy's import), so a timed slice that
-# straddles one runs that much longer.
-BACKGROUND_SLICE = 5_000
+# Decisions (about 10-25 ms) between the background word search's checks for a stop: one round
+# of two workers' turns, or two turns of one (wordsearch.TURN_NODES); counted, not timed: the
+# clock leaves out once-a-process set-up (SciPy's import), so a timed slice that straddles one
+# runs that much longer.
+BACKGROUND_SLICE = 4_000
 
 
 def _word_search_workers() -> int:
-    """Root searches the background word search runs at once: two where the process may use two
-    cores. Two take BCDDDDFGMMMORRTTTTTUU's proof from 0.79 to 0.39 s; a third, on two cores,
-    only shares them (0.49 s)."""
+    """Root searches the background word search runs at once while the solve waits for it: two
+    where the process may use two cores. Two take BCDDDDFGMMMORRTTTTTUU's proof from 0.79 to
+    0.39 s; a third, on two cores, only shares them (0.49 s). While the proofs run beside it,
+    one: three busy threads on two cores slowed both sides (DDDDGGIKLMNNNPRRTTUWW: 0.18 s in a
+    solve with one, 0.23 s with two)."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on every platform
@@ -652,6 +655,7 @@ class _WordStage:
         if self.background is None:  # a vowel-rich hand the word search declined: the move model's ground
             return None
         try:
+            self.background.workers = _word_search_workers()  # this thread only waits from now on
             self.background.wait(self.end)
         finally:
             self.stop()
@@ -665,9 +669,11 @@ class _WordStage:
 
 class _BackgroundWordSearch:
     """The word search resumed in a thread of its own, in slices of BACKGROUND_SLICE decisions
-    until `end`, a stop, or an outcome (`_word_search_outcome`'s, set once)."""
+    until `end`, a stop, or an outcome (`_word_search_outcome`'s, set once); each slice runs
+    `workers` root searches at once (the caller may raise it: read between slices)."""
 
     def __init__(self, words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, end: float):
+        self.workers = 1
         self.outcome: tuple | None = None
         self.error: BaseException | None = None
         self._stopping = threading.Event()
@@ -679,7 +685,7 @@ class _BackgroundWordSearch:
         try:
             while not self._stopping.is_set() and search_clock() < end:
                 outcome = _word_search_outcome(
-                    words_run, tiles, lexicon, min_length, end, BACKGROUND_SLICE, _word_search_workers()
+                    words_run, tiles, lexicon, min_length, end, BACKGROUND_SLICE, self.workers
                 )
                 if outcome is not None:
                     self.outcome = outcome
