@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 
-from solver.core.grid import validate
+from solver.core.grid import find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, TileCounts, draw
 from solver.search import solving, wordsearch
 from solver.search.exact import exact_grid
@@ -132,6 +132,22 @@ def test_two_workers_reach_one_workers_answer_on_a_count_their_timing_does_not_c
     assert len({run[2] for run in runs}) == 1 and len({str(run[1]) for run in runs}) == 1
     for status, grid, _ in [alone, runs[0]]:
         assert status == "no-grid" or validate(grid, en, tiles=hand).ok
+
+
+def test_a_root_option_ended_without_a_grid_bans_its_word(en):
+    """A root option whose search ends without a grid proves that no grid holds its word (every
+    copy of the word has a tile of the root letter at that offset); `run` bans such words for
+    every search. The grid found holds none of them, and the kernel lays no banned word."""
+    hand = TileCounts.from_letters("CDDFGIJMNNNOQTTTTUVWY")
+    search = WordSearch(hand, en, 2)
+    status, grid, _ = search.run(time.perf_counter() + 60)
+    banned = {search.spelled[k] for k in np.flatnonzero(search.words.banned)}
+    assert status == "solved" and validate(grid, en, tiles=hand).ok and banned
+    assert not banned & {word.text for word in find_words(grid)}
+    small = WordSearch(TileCounts.from_letters("ACT"), en, 2)
+    small.words.banned[:] = 1
+    assert small.run(time.perf_counter() + 60)[0] == "no-grid"
+    assert WordSearch(TileCounts.from_letters("ACT"), en, 2).run(time.perf_counter() + 60)[0] == "solved"
 
 
 def test_minimum_word_length_three(en):

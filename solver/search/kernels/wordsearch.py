@@ -86,6 +86,8 @@ class SpelledWords(NamedTuple):
     group_cap: np.ndarray  # float64[WS_GROUPS]: the most tiles of g's letters a word holds per tile of g's carriers
     by_group: np.ndarray  # int64[...]: the words holding a carrier of group g, most of g's tiles per carrier tile first
     by_group_start: np.ndarray  # int64[WS_GROUPS + 1]: ... g's are by_group[by_group_start[g]:by_group_start[g + 1]]
+    banned: np.ndarray  # int64[words]: 1 for a word no grid holds (`WordSearch` bans a root option's word once
+    # its search has ended without a grid), skipped as an option from then on
 
 
 class WordSearchState(NamedTuple):
@@ -257,7 +259,7 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             continue
         kw, offset = occ_word[at], occ_offset[at]
         length = word_length[kw]
-        if offset > room_before or length - 1 - offset > room_after:
+        if offset > room_before or length - 1 - offset > room_after or words.banned[kw] != 0:
             continue
         # Whether word kw fits with its letter `offset` on `cell` (see `solver.search.wordsearch`),
         # written out here: a call per candidate cost more than the check itself.
@@ -422,6 +424,8 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
             depth -= 1
             continue
         s.option[depth] = o + 1
+        if o < count and words.banned[words.occ_word[s.pool[s.item_start[depth, k] + o]]] != 0:
+            continue  # banned since it was listed: no grid holds the word
         state[WS_NODES] += 1
         tiles_before = state[WS_TILES]
         if o == count:  # the last option: the tile alone that way
