@@ -511,8 +511,8 @@ class WordSearch:
 
     def __init__(self, tiles, lexicon, min_length: int, spelled: list[str] | None = None):
         """`spelled`: the upper-case words the grid may use (default: every word the hand
-        spells; `solver.search.wordsets` passes fewer, and then a grid of those words only is
-        looked for, and a 'no-grid' answer says no grid of those words only exists)."""
+        spells; with fewer, or the same in another order (the tests do), a grid of those words
+        only is looked for, and a 'no-grid' answer says no grid of those words only exists)."""
         self.counts = tiles.counts.astype(np.int64)
         if spelled is None:
             # A hand that spells very many words is vowel-rich: the move model's ground, and
