@@ -206,6 +206,7 @@ def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | Non
     order = [code for code in sorted(range(26), key=lambda c: (in_words[c], c)) if not carrier[code]]
     hard_order = np.full(26, -1, dtype=np.int64)
     hard_order[: len(order)] = order
+    groups = _bound_groups(counts[: len(words)], hosts, carrier)  # letter_groups .. by_group_start
     return kernel.SpelledWords(
         letters,
         padded(lengths),
@@ -226,8 +227,8 @@ def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | Non
         padded(mixed),
         mixed_start,
         _tally(counts, letters.shape[1]),
-        *_bound_groups(counts[: len(words)], hosts, carrier),
-        np.zeros(max(len(words), 1), dtype=np.int64),
+        *groups,
+        np.zeros(max(len(words), 1), dtype=np.int64),  # banned: none yet
     )
 
 
@@ -367,7 +368,9 @@ def _hosts(holds: np.ndarray, masks: np.ndarray, carrier: np.ndarray) -> np.ndar
 GROUP_CARRIERS = 3
 
 
-def _bound_groups(counts: np.ndarray, hosts: np.ndarray, carrier: np.ndarray) -> tuple[np.ndarray, ...]:
+def _bound_groups(
+    counts: np.ndarray, hosts: np.ndarray, carrier: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`SpelledWords.letter_groups` .. `by_group_start`. The groups: the distinct host sets of
     at most GROUP_CARRIERS carriers of the non-carrier letters (fewest carriers first, then most letters
     within, at most WS_GROUPS); a group's letters are those whose hosts lie within its
