@@ -534,7 +534,6 @@ class WordSearch:
         self.searches = [new_search(self.counts) for _ in self.roots]
         self.overflowed = [False] * len(self.roots)
         self.turns = [0] * len(self.roots)  # turns each search has had
-        self.root_options_done = [0] * len(self.roots)  # root options each search has ended (and banned)
         self.search, self.hard = self.searches[0], self.roots[0]
 
     @property
@@ -588,10 +587,8 @@ class WordSearch:
         """Ban the word of each root option search `index` has ended without a grid: no grid
         holds it (module docstring), so no search lays it from now on."""
         search = self.searches[index]
-        ended = int(search.option[0]) - 1  # the options before the one in progress
-        for option in range(self.root_options_done[index], ended):
-            self.words.banned[self.words.occ_word[search.pool[search.item_start[0, 0] + option]]] = 1
-        self.root_options_done[index] = max(self.root_options_done[index], ended)
+        first, ended = search.item_start[0, 0], max(int(search.option[0]) - 1, 0)  # those before the one in progress
+        self.words.banned[self.words.occ_word[search.pool[first : first + ended]]] = 1  # (again: harmless)
 
     def _take_turn(self, index: int, nodes: int) -> int:
         return kernel.word_search(self.searches[index], self.words, self.roots[index], nodes)
