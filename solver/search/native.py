@@ -103,7 +103,7 @@ SPELLED_WORDS = Bundle(
     _arrays(
         "i8/2", "i8", "i8", "i8", "i8", "i8", "i8", "f8", "i8", "i8", "i8",  # letters .. hard_order
         "i8", "i8", "f8", "i8", "i8", "f8/2", "i8", "i8", "i8/2",  # occ_rest .. tally
-        "i8", "i8", "i8", "f8", "i8", "i8", "i8",  # letter_groups .. by_group_start, banned
+        "i8", "i8", "i8", "f8", "i8", "i8", "i8", "f8/2",  # letter_groups .. by_group_start, banned, charge
         writable=True,
     ),
 )  # fmt: skip

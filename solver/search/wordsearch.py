@@ -14,7 +14,8 @@ grid is valid too. Any root gives a complete search, but how long it takes depen
 root by orders of magnitude (CDDFGIJMNNNOQTTTTUVWY: 2.2 s from Q, 0.1 s from J), so
 `WordSearch` runs ROOTS searches side by side, from the hand's hardest letters (those in
 fewest words), in turns (more of them to the one whose tree looks nearest its end; in an
-uncapped solve two at once, each in a thread of its own); the first to end settles the hand.
+uncapped solve two at once, each in a thread of its own, the hardest letter's search keeping one
+of the two); the first to end settles the hand.
 
 When a root option's search ends without a grid, no grid holds its word at all: a copy of the
 word anywhere in a grid has a tile of the root letter at that offset, whose run that way is
@@ -74,6 +75,10 @@ What it prunes, each a property of every valid grid reachable from the state:
   the lightest for the whole hand, then a row more per letter of the hand, the lightest for the
   hand without that letter's tiles (`spent_letter_weights`: what a state that has laid them
   looks like); each state takes the row that leaves it least room (`_ws_letter_rooms_short`).
+  The options' lookahead asks every row some word could leave short, not only the state's
+  (`_ws_rows_short`): an option that another row prunes once it is laid is never listed, so the
+  fewest-options choice sees the real counts (EEEOOOOPPPPSSSVVVVVVV from V: 205,114 -> 67,439
+  decisions, 0.83 -> 0.50 s; the 814 impossible hands of 2,400 seeded draws: 655,625 -> 520,975).
   Where no packing of words gives each tile one use to two, the weights cost about -BIG_M: no
   room at all. They put weight where a carrier's cannot: in DDDDGGIKLMNNNPRRTTUWW the D and N
   tiles are carriers only for DKL and PWN, so the carrier weights give seven such tiles 2 each
@@ -207,6 +212,7 @@ def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | Non
     hard_order = np.full(26, -1, dtype=np.int64)
     hard_order[: len(order)] = order
     groups = _bound_groups(counts[: len(words)], hosts, carrier)  # letter_groups .. by_group_start
+    weight = rho[None, :].copy() if weight is None else weight
     return kernel.SpelledWords(
         letters,
         padded(lengths),
@@ -223,12 +229,13 @@ def word_arrays(words: list[str], hand_letters: set[str], hand: np.ndarray | Non
         share,
         padded(np.concatenate(by_share).astype(np.int64)),
         np.concatenate([[0], np.cumsum([len(holding) for holding in by_share])]).astype(np.int64),
-        rho[None, :].copy() if weight is None else weight,
+        weight,
         padded(mixed),
         mixed_start,
         _tally(counts, letters.shape[1]),
         *groups,
         np.zeros(max(len(words), 1), dtype=np.int64),  # banned: none yet
+        np.einsum("rl,wl->rw", np.maximum(weight, 0.0), counts),  # charge (einsum: no BLAS threads)
     )
 
 
@@ -574,7 +581,13 @@ class WordSearch:
         turns: list[tuple[int, int]] = []
         left = None if node_budget is None else node_budget - self.decisions
         while len(turns) < workers and (left is None or left > 0 or not turns):
-            index = self._next_turn([index for index, _ in turns])
+            # With two workers or more, the first search (from the hardest letter) takes one turn of
+            # every round, and the others share the rest. It was the fastest of the three on 42 of
+            # 71 hard hands; on 64 hard hands (2,400 seeded draws' slowest, issue 36's) two workers
+            # took 8.08 s in all with every turn shared, 7.34 s with it pinned
+            # (EEEOOOOPPPPSSSVVVVVVV: 0.73 -> 0.53 s), though a hand whose fastest root is another
+            # takes longer (AAEFGGIKLMOOOOQQSTVXZ: 0.16 -> 0.51 s).
+            index = self._next_turn([index for index, _ in turns], pinned=workers > 1 and not turns)
             if index < 0:
                 break
             nodes = TURN_NODES if left is None else max(1, min(TURN_NODES, left))
@@ -593,12 +606,15 @@ class WordSearch:
     def _take_turn(self, index: int, nodes: int) -> int:
         return kernel.word_search(self.searches[index], self.words, self.roots[index], nodes)
 
-    def _next_turn(self, taken: list[int]) -> int:
+    def _next_turn(self, taken: list[int], pinned: bool = False) -> int:
         """The search that gets the next turn, among those not `taken` this round (see
-        WARM_TURNS); -1 when none is left."""
+        WARM_TURNS; `pinned`: the first search's while it runs, see `_next_round`); -1 when none
+        is left."""
         live = [index for index, overflowed in enumerate(self.overflowed) if not overflowed and index not in taken]
         if not live:
             return -1
+        if pinned and live[0] == 0:
+            return 0
         done = sum(self.turns)
         if done < WARM_TURNS * len(self.searches):
             return live[done % len(live)]

@@ -536,6 +536,46 @@ def test_the_hosts_lookahead_keeps_its_definition(en):
     assert checked > 10_000 and 0 < shorts < checked
 
 
+def test_the_rows_lookahead_keeps_its_definition(en):
+    """`_ws_rows_short` (an option is left out when laying it leaves some row of weights less
+    letter room than tiles) against its definition, for every spelled word laid with the tiles
+    the hand can give it, at the states 600 decisions of a hand with several rows pass through:
+    laying a word takes each row's weights >= 0 of its letters and gives back those < 0 of its
+    new tiles (they leave the hand). The state's own row is the fit's to check; the rows
+    `_ws_tight_rows` leaves out are those no word can leave short."""
+    from solver.search.kernels import wordbounds
+    from solver.search.kernels import wordsearch as kernel
+
+    search = WordSearch(TileCounts.from_letters("EEEOOOOPPPPSSSVVVVVVV"), en, 2)
+    state, words = search.searches[0], search.words
+    assert len(words.weight) > 3
+    count = len(words.weight)
+    rows = kernel.RowRooms(np.zeros(count), np.zeros(count), np.zeros(count + 1, dtype=np.int64))
+    kernel._ws_most_charges(words, rows.most)
+    shorts = checked = 0
+    for step in range(600):
+        assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
+        if step % 10 or wordbounds._ws_hopeless(state, words):  # (it counts the uses left, and picks the row)
+            continue
+        row_now = int(state.state[kernel.WS_WEIGHTS])
+        kernel._ws_tight_rows(state, words, rows, row_now)
+        hand, left = state.hand.copy(), int(state.state[kernel.WS_LEFT])
+        for k, word in enumerate(search.spelled):
+            codes = [ALPHABET.index(ch) for ch in word]
+            laid = np.zeros(26 + 16, dtype=np.int64)
+            for code in set(codes):
+                laid[code] = min(codes.count(code), hand[code])
+            taken = (
+                np.maximum(words.weight, 0) @ np.bincount(codes, minlength=26) + np.minimum(words.weight, 0) @ laid[:26]
+            )
+            room_after = rows.room - taken
+            short = any(left - laid.sum() > room_after[row] + 1e-9 for row in range(len(room_after)) if row != row_now)
+            assert kernel._ws_rows_short(words, rows, k, laid, left - laid.sum()) == short, (word, step)
+            shorts += short
+            checked += 1
+    assert checked > 1_000 and 0 < shorts < checked
+
+
 def test_the_budget_is_kept(en):
     hand = TileCounts.from_letters("BCDDDDFGMMMORRTTTTTUU")  # no grid, proved in some 160,000 decisions
     status, grid, decisions = word_search_grid(hand, en, 2, time.perf_counter() + 60, node_budget=100)

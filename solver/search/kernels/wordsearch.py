@@ -88,6 +88,8 @@ class SpelledWords(NamedTuple):
     by_group_start: np.ndarray  # int64[WS_GROUPS + 1]: ... g's are by_group[by_group_start[g]:by_group_start[g + 1]]
     banned: np.ndarray  # int64[words]: 1 for a word no grid holds (`WordSearch` bans a root option's word once
     # its search has ended without a grid), skipped as an option from then on
+    charge: np.ndarray  # float64[rows, words]: what each word's letters weigh by each row of `weight`, counting
+    # only weights >= 0: the most laying it takes from that row's letter room (the lookahead's quick test)
 
 
 class WordSearchState(NamedTuple):
@@ -212,13 +214,15 @@ def _ws_reach(s, side, cell, direction) -> tuple:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool, need, in_hand, room, every) -> bool:
+def _ws_add_item(
+    s, words, side, depth, cell, direction, first, last, from_pool, need, in_hand, room, every, rows
+) -> bool:
     """Append (cell, direction) to depth's items with those of its candidate options that
     fit now: pool[first:last] when `from_pool`, else occurrences first..last-1. False when it
     has no option at all, or the pool is full (then WS_OVERFLOW is set). `in_hand`: the letters
     the hand holds one of (bits 0-25) and two or more of (bits 26-51). `room`: the carrier
     room of the state (`_ws_hopeless`, with rho_now), `every` its letter room (`_ws_letter_room`,
-    with the state's row of weights);
+    with the state's row of weights), `rows` the other rows' (`_ws_tight_rows`);
     an option that would leave the tiles left above either is left out, as trying it would prune
     it: each carrier tile of a word, on the board or laid by it, takes one carrier use, and each
     of its tiles one use of its letter. Sound deeper down too: what is reachable from a deeper
@@ -305,6 +309,8 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
             ok = False
         if ok and left > 0 and carried > slack and _ws_hosts_short(s, words, kw, need, NO_LETTER):
             ok = False
+        if ok and left > 0:
+            ok = not _ws_rows_short(words, rows, kw, need, left - fresh)
         if ok and bound_groups != 0:
             ok = _ws_group_fit(s, words, need, kw, left, bound_groups, cell_groups, depth, k)
         for j in range(length):
@@ -324,6 +330,11 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
     letter = board[cell] - 1
     if single and left > 0 and left > every - max(weight[letter], 0.0) + 1e-9:  # its use gone, the room falls short
         single = False
+    for i in range(rows.tight[0] if single and left > 0 else 0):
+        row = rows.tight[1 + i]
+        if left > rows.room[row] - max(words.weight[row, letter], 0.0) + 1e-9:  # likewise by another row
+            single = False
+            break
     if single and left > 0 and carrier[letter] == 1:
         # its use gone, the carrier bound or a letter's hosts fall short
         short = slack < 1 and _ws_hosts_short(s, words, NO_WORD, need, letter)
@@ -346,7 +357,59 @@ def _ws_add_item(s, words, side, depth, cell, direction, first, last, from_pool,
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
+def _ws_rows_short(words, rows, kw, need, left) -> bool:
+    """Whether laying word kw (its new tiles counted by letter in `need`), leaving `left` tiles,
+    leaves the letter room of one of the state's tight rows of weights short (`_ws_tight_rows`):
+    its tiles take each row's weights >= 0, and a new tile of a letter of weight < 0 leaves the
+    hand, so the room grows by that weight. (The state's own row is checked as the fit is.)"""
+    for i in range(rows.tight[0]):
+        row = rows.tight[1 + i]
+        weighed = words.charge[row, kw]
+        if left <= rows.room[row] - weighed + 1e-9:
+            continue  # even before the new tiles' weights < 0 give room back
+        for j in range(words.length[kw]):
+            entry = words.tally[kw, j]
+            if entry < 0:
+                break
+            weighed += min(words.weight[row, entry >> 5], 0.0) * need[entry >> 5]
+        if left > rows.room[row] - weighed + 1e-9:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_tight_rows(s, words, rows, row_now) -> None:
+    """Each row's letter room in the state (`_ws_letter_room`), and the rows but `row_now` that
+    some word's weights >= 0 could leave short (`rows.tight`: how many, then which): the others
+    cannot prune an option of this state."""
+    left = s.state[WS_LEFT]
+    rows.tight[0] = 0
+    for row in range(len(rows.room)):
+        rows.room[row] = _ws_letter_room(s, words, row)
+        if row != row_now and rows.room[row] - left < rows.most[row] + 1e-9:
+            rows.tight[1 + rows.tight[0]] = row
+            rows.tight[0] += 1
+
+
+class RowRooms(NamedTuple):
+    """The letter room of each row of weights in the state being listed (`_ws_tight_rows`)."""
+
+    room: np.ndarray  # float64[rows]: the row's room in the state
+    most: np.ndarray  # float64[rows]: the most any word takes of it (the largest of words.charge[row])
+    tight: np.ndarray  # int64[rows + 1]: how many rows some word could leave short, then which
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_most_charges(words, most) -> None:
+    """`RowRooms.most`: the largest of each row's words.charge."""
+    for row in range(len(most)):
+        most[row] = 0.0
+        for kw in range(words.charge.shape[1]):
+            most[row] = max(most[row], words.charge[row, kw])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_next_items(s, words, side, depth, tiles_before, need, rows) -> bool:
     """Depth + 1's items: depth's, but the one just decided and those no longer open, their
     options filtered (options only ever stop fitting deeper down), then the new tiles' own
     direction. False when some item has no option left (or the pool is full)."""
@@ -364,6 +427,7 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
         room += s.scratch[6, letter] * s.rho_now[letter]
     s.weight_row[nxt] = s.state[WS_WEIGHTS]
     every = _ws_letter_room(s, words, s.weight_row[nxt])
+    _ws_tight_rows(s, words, rows, s.weight_row[nxt])
     _ws_list_host_uses(s, words)
     for k in range(s.items[depth]):
         cell, direction = s.item_cell[depth, k], s.item_dir[depth, k]
@@ -371,7 +435,9 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
             continue
         first = s.item_start[depth, k]
         last = first + s.item_count[depth, k]
-        if not _ws_add_item(s, words, side, nxt, cell, direction, first, last, FROM_POOL, need, in_hand, room, every):
+        if not _ws_add_item(
+            s, words, side, nxt, cell, direction, first, last, FROM_POOL, need, in_hand, room, every, rows
+        ):
             return False
     for t in range(tiles_before, s.state[WS_TILES]):
         cell = s.tiles[t]
@@ -379,7 +445,7 @@ def _ws_next_items(s, words, side, depth, tiles_before, need) -> bool:
         letter = s.board[cell] - 1
         first, last = words.occ_start[letter], words.occ_start[letter + 1]
         listed = _ws_add_item(
-            s, words, side, nxt, cell, direction, first, last, FROM_OCCURRENCES, need, in_hand, room, every
+            s, words, side, nxt, cell, direction, first, last, FROM_OCCURRENCES, need, in_hand, room, every, rows
         )
         if not listed:
             return False
@@ -394,6 +460,9 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
     state = s.state
     side = int(np.sqrt(len(s.board)))
     need = np.zeros(26 + 16, dtype=np.int64)  # letters, then groups' tiles and uses (`_ws_add_item`)
+    count = words.weight.shape[0]
+    rows = RowRooms(np.zeros(count), np.zeros(count), np.zeros(count + 1, dtype=np.int64))
+    _ws_most_charges(words, rows.most)
     if state[WS_STATUS] == WS_RUNNING and state[WS_NODES] == 0 and state[WS_DEPTH] == 0:
         # Depth 0 decides the first word: across, with a tile of the hardest letter mid-board.
         centre = (side // 2) * side + side // 2
@@ -439,7 +508,9 @@ def word_search(s, words, hard: int, node_limit: int) -> int:
             _ws_lay(s, words, side, cell, direction, words.occ_word[at], words.occ_offset[at])
         if _ws_hopeless(s, words):
             continue
-        if not _ws_next_items(s, words, side, depth, tiles_before, need) or _ws_items_hopeless(s, words, depth + 1):
+        if not _ws_next_items(s, words, side, depth, tiles_before, need, rows):
+            continue
+        if _ws_items_hopeless(s, words, depth + 1):
             continue
         nxt = depth + 1
         if s.items[nxt] == 0:  # nothing open
