@@ -477,14 +477,14 @@ def _run_phases(
         words = [w.text for w in find_words(grid)] if grid else []
         return Solution(all_tiles, status, grid, words, (search_clock() - started) * 1000, nodes, objective, proof)
 
-    def counting_proof(stop: Callable[[], bool] = lambda: False) -> str:
-        """The letter-count and crossing arguments (`proofs`), for a hand on an empty board
-        small enough to list its words, within the time left, until `stop()`. A node-capped
-        search (a bot's) skips the crossing argument: its programs are bounded by time, and up
-        to the whole deadline, where the search must stay a pure function of its input."""
+    def counting_proof(stop: Callable[[], bool] = lambda: False, crossings: bool = True) -> str:
+        """The letter-count and (with `crossings`) crossing arguments (`proofs`), for a hand on
+        an empty board small enough to list its words, within the time left, until `stop()`. A
+        node-capped search (a bot's) skips the crossing argument: its programs are bounded by
+        time, and up to the whole deadline, where the search must stay a pure function of its input."""
         if base is not None or len(tiles) > EXHAUSTIVE_UP_TO or search_clock() >= deadline:
             return ""
-        time_left, crossings = deadline - search_clock(), max_nodes is None
+        time_left, crossings = deadline - search_clock(), crossings and max_nodes is None
         return counting_proofs(tiles, lexicon, min_length, time_left, crossings, stop)
 
     proof_tried = False
@@ -640,10 +640,13 @@ class _WordStage:
         if not words_run.declined:
             self.background = _BackgroundWordSearch(words_run, tiles, lexicon, min_length, self.end)
 
-    def start(self, counting_proof: Callable[[Callable[[], bool]], str]) -> tuple | None:
+    def start(self, counting_proof: Callable[[Callable[[], bool], bool], str]) -> tuple | None:
         """The proofs, beside the word search, until it settles the hand: (status, grid,
-        decisions, proof) or None."""
-        proof = counting_proof(lambda: self.settled_meanwhile() is not None)
+        decisions, proof) or None. The crossing argument only where the word search declined the
+        hand: beside it, it settled none of 7,600 stress hands first (nine seeded runs of
+        bench_settle, 2026-12-06) and took a core from it (70 hard hands: 13.1 -> 11.3 s in all;
+        EEEOOOOPPPPSSSVVVVVVV 876 -> 650 ms, benchmarks/results/2026-12-06-solve-crossings.md)."""
+        proof = counting_proof(lambda: self.settled_meanwhile() is not None, self.background is None)
         return ("no-grid", None, 0, proof) if proof else self.settled_meanwhile()
 
     def settled_meanwhile(self) -> tuple | None:

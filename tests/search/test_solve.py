@@ -32,6 +32,7 @@ from test_proofs import crossing_claim_holds
 
 from solver.core.grid import find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
+from solver.search import solving
 from solver.search.objectives import best_possible_key, objective_key
 from solver.search.proofs import LETTER_COUNTS, letter_count_proof, longest_spelled_word
 from solver.search.reference import exhaustive_grid_exists
@@ -749,6 +750,25 @@ def test_a_one_time_setup_does_not_count_against_a_deadline(en, monkeypatch):
     result = solve("CDHORTVX", en, time_limit=0.3)
     assert result.status == "no-grid" and result.proof == proofs.LETTER_COUNTS
     assert native.setup_seconds() - setup >= 0.6 and result.elapsed_ms < 500
+
+
+def test_beside_the_word_search_only_the_letter_counts_are_asked(en, monkeypatch):
+    """The crossing argument's programs would take a core from the word search, which settles
+    its hands first (benchmarks/results/2026-12-06-solve-crossings.md): an uncapped solve that
+    reaches the word stage asks `counting_proofs` for the letter counts alone. A 30-tile hand,
+    which no word search takes, still gets the crossing argument."""
+    asked: list[tuple[int, bool]] = []
+
+    def counting_proofs(tiles, lexicon, min_length, time_limit, crossings, stop):
+        asked.append((len(tiles), crossings))
+        return ""
+
+    monkeypatch.setattr(solving, "counting_proofs", counting_proofs)
+    result = solve("BCDDEGLNNNNRRRRSSSTTY", en, time_limit=10.0)  # no grid: the word search proves it
+    assert result.status == "no-grid" and asked == [(21, False)]
+    asked.clear()
+    solve("AIBCDDFGHKLMNNPRRSSTTTWWYDGLNN", en, time_limit=0.5)  # two vowels: no grid within the limit
+    assert asked == [(30, True)]
 
 
 def test_the_background_word_search_ends_with_the_solve(en):
