@@ -330,11 +330,8 @@ def _ws_add_item(
     letter = board[cell] - 1
     if single and left > 0 and left > every - max(weight[letter], 0.0) + 1e-9:  # its use gone, the room falls short
         single = False
-    for i in range(rows.tight[0] if single and left > 0 else 0):
-        row = rows.tight[1 + i]
-        if left > rows.room[row] - max(words.weight[row, letter], 0.0) + 1e-9:  # likewise by another row
-            single = False
-            break
+    if single and left > 0 and _ws_rows_short_alone(words, rows, letter, left):  # likewise by another row
+        single = False
     if single and left > 0 and carrier[letter] == 1:
         # its use gone, the carrier bound or a letter's hosts fall short
         short = slack < 1 and _ws_hosts_short(s, words, NO_WORD, need, letter)
@@ -373,6 +370,17 @@ def _ws_rows_short(words, rows, kw, need, left) -> bool:
                 break
             weighed += min(words.weight[row, entry >> 5], 0.0) * need[entry >> 5]
         if left > rows.room[row] - weighed + 1e-9:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _ws_rows_short_alone(words, rows, letter, left) -> bool:
+    """Whether a tile of `letter` left alone one way (that use of it gone) leaves the letter room
+    of one of the state's tight rows short of the `left` tiles."""
+    for i in range(rows.tight[0]):
+        row = rows.tight[1 + i]
+        if left > rows.room[row] - max(words.weight[row, letter], 0.0) + 1e-9:
             return True
     return False
 
