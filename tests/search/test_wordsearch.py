@@ -539,7 +539,7 @@ def test_the_hosts_lookahead_keeps_its_definition(en):
 def test_the_rows_lookahead_keeps_its_definition(en):
     """`_ws_rows_short` (an option is left out when laying it leaves some row of weights less
     letter room than tiles) against its definition, for every spelled word laid with the tiles
-    the hand can give it, at the states 600 decisions of a hand with several rows pass through:
+    the hand can give it, at the states 300 decisions of a hand with several rows pass through:
     laying a word takes each row's weights >= 0 of its letters and gives back those < 0 of its
     new tiles (they leave the hand). The state's own row is the fit's to check; the rows
     `_ws_tight_rows` leaves out are those no word can leave short."""
@@ -548,29 +548,26 @@ def test_the_rows_lookahead_keeps_its_definition(en):
 
     search = WordSearch(TileCounts.from_letters("EEEOOOOPPPPSSSVVVVVVV"), en, 2)
     state, words = search.searches[0], search.words
-    assert len(words.weight) > 3
     count = len(words.weight)
+    assert count > 3
     rows = kernel.RowRooms(np.zeros(count), np.zeros(count), np.zeros(count + 1, dtype=np.int64))
     kernel._ws_most_charges(words, rows.most)
+    letters = [np.bincount([ALPHABET.index(ch) for ch in word], minlength=26) for word in search.spelled]
+    charged = [np.maximum(words.weight, 0) @ held for held in letters]  # each row's weights >= 0 of the word
     shorts = checked = 0
-    for step in range(600):
+    for step in range(300):
         assert kernel.word_search(state, words, search.roots[0], 1) == kernel.WS_PAUSED
-        if step % 10 or wordbounds._ws_hopeless(state, words):  # (it counts the uses left, and picks the row)
+        if step % 5 or wordbounds._ws_hopeless(state, words):  # (it counts the uses left, and picks the row)
             continue
         row_now = int(state.state[kernel.WS_WEIGHTS])
         kernel._ws_tight_rows(state, words, rows, row_now)
-        hand, left = state.hand.copy(), int(state.state[kernel.WS_LEFT])
-        for k, word in enumerate(search.spelled):
-            codes = [ALPHABET.index(ch) for ch in word]
+        left = int(state.state[kernel.WS_LEFT])
+        for k, held in enumerate(letters):
             laid = np.zeros(26 + 16, dtype=np.int64)
-            for code in set(codes):
-                laid[code] = min(codes.count(code), hand[code])
-            taken = (
-                np.maximum(words.weight, 0) @ np.bincount(codes, minlength=26) + np.minimum(words.weight, 0) @ laid[:26]
-            )
-            room_after = rows.room - taken
-            short = any(left - laid.sum() > room_after[row] + 1e-9 for row in range(len(room_after)) if row != row_now)
-            assert kernel._ws_rows_short(words, rows, k, laid, left - laid.sum()) == short, (word, step)
+            laid[:26] = np.minimum(held, state.hand)
+            room_after = rows.room - charged[k] - np.minimum(words.weight, 0) @ laid[:26]
+            short = any(left - laid.sum() > room_after[row] + 1e-9 for row in range(count) if row != row_now)
+            assert kernel._ws_rows_short(words, rows, k, laid, left - laid.sum()) == short, (search.spelled[k], step)
             shorts += short
             checked += 1
     assert checked > 1_000 and 0 < shorts < checked
