@@ -34,7 +34,7 @@ os.environ.setdefault("BANANAS_FAST_START", "0")
 os.environ.setdefault("BANANAS_PREBUILT", "0")
 
 if "BANANAS_DATA" not in os.environ:
-    # `bananas serve` started by a test saves its rooms here (solver.web.store), not in the
+    # `bananas serve` started by a test saves its rooms here (solver.web.persistence), not in the
     # user's data folder.
     _session_data = tempfile.mkdtemp(prefix="bananas-test-data-")
     os.environ["BANANAS_DATA"] = _session_data

@@ -163,7 +163,7 @@ def serve(
     from solver.cli.common import fail
     from solver.core.limits import NETWORK
     from solver.web.config import WebConfig, default_bots
-    from solver.web.store import default_path
+    from solver.web.persistence import default_path
     from solver.web.uvicorn_runner import bind, serve_forever
 
     try:
@@ -194,11 +194,13 @@ def serve(
             room_prefix=room_prefix,
             db=None if db == "none" else str(db or default_path()),
         )
+        from solver.web.persistence import DatabaseLock, RoomStore
         from solver.web.rooms import Rooms
-        from solver.web.store import RoomStore
 
         Rooms(replace(config, db=None))  # checks the distribution and the bot presets now, not at the first game
         if config.db is not None:
+            # One server per file, its workers under its lock: held until the process ends.
+            lock = DatabaseLock(config.db)  # noqa: F841 - held, never read
             RoomStore(config.db).close()  # a file that cannot be a database is refused now
         processes = processes or os.cpu_count() or 1
         if processes > 1:

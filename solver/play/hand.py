@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -148,8 +149,7 @@ class Hand:
         # Every input from outside, in order, with `step` (events processed before it):
         # what `replay` rebuilds the hand from (module docstring).
         self.journal: list[dict] = []
-        self.on_input: Callable[[dict], None] | None = None  # told of each journal entry (a durable room stores it)
-        self.script: list[dict] = []  # while replaying: the journal's grids still to show
+        self.on_input: Callable[[dict], object] | None = None  # told of each journal entry (a durable room stores it)
 
     # -- bookkeeping ---------------------------------------------------------------------
     def log(self, event: str, **data) -> None:
@@ -238,12 +238,6 @@ class Hand:
     def adopt_shown(self) -> None:
         """Take in the grids remote seats show now (`RemoteSeat.adopt`), each change
         journaled: the hand sees an outside grid only at these moments."""
-        while self.script and self.script[0]["step"] <= self.steps and self.script[0]["input"] == "grid":
-            entry = self.script.pop(0)  # replaying: the grid shown at this moment, as it was
-            rows = entry["grid"]
-            bot = self.seats[entry["seat"]].bot
-            assert is_remote(bot)  # the journal's grids are remote seats'
-            bot.show_grid(Grid.from_rows(rows) if rows is not None else None)
         for index, seat in enumerate(self.seats):
             if is_remote(seat.bot):
                 changed, grid = seat.bot.adopt()
@@ -705,35 +699,47 @@ def play_hand(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> HandRe
     return Hand(rules, bots, seed, **options).play()
 
 
-def replay(hand: Hand, journal: list[dict], steps: int | None = None) -> Hand:
+def replay(hand: Hand, journal: list[dict], until: float | None = None) -> Hand:
     """Rebuild a hand from its inputs. `hand`: a new, unstarted `Hand` of the same rules, seed
     and player specs (remote seats as new `RemoteSeat`s), with whatever observer the caller
-    wants; `journal`: the original's `Hand.journal`. Each outside input is made again where it
-    came, among the same events, so the rebuilt hand's events, tiles and journal equal the
-    original's. `steps`: stop after that many events (a hand saved mid-way), else play on
-    to the end. Returns `hand`."""
-    hand.script = [dict(entry) for entry in journal]  # grids are taken in by `adopt_shown`
+    wants; `journal`: the original's `Hand.journal`. Each outside input is made again in its
+    order, at its place among the events (its `step`), so the rebuilt hand's events, tiles and
+    journal equal the original's (ValueError if they cannot: a journal that is not this
+    hand's). `until`: a hand saved mid-way: once every input is made, play on only the events
+    due by that clock time; None plays on to the end. Returns `hand`."""
+    script = deque(journal)
     hand.start()
-    while hand.result is None:
-        following = next((entry for entry in hand.script if entry["input"] != "grid"), None)
-        if following is not None and following["step"] == hand.steps:
-            hand.script.remove(following)
-            apply_input(hand, following)
-        elif hand.queue and (steps is None or hand.steps < steps):
+    while True:  # (an input may follow the end: a call the hand refused as over)
+        if script and script[0]["step"] == hand.steps:
+            apply_input(hand, script.popleft())
+        elif script and script[0]["step"] < hand.steps:
+            raise ValueError(f"the journal's input at step {script[0]['step']} was passed by the replay")
+        elif hand.result is None and hand.queue and (script or until is None or hand.queue[0][0] <= until):
             hand.next_event()
         else:
             break
+    if script:
+        raise ValueError(f"{len(script)} input(s) of the journal were never reached")
+    if hand.journal != list(journal):
+        raise ValueError("the replayed hand journaled other inputs than the journal it was given")
     return hand
 
 
 def apply_input(hand: Hand, entry: dict) -> None:
-    """One call or leave of a journal, made again (`replay`)."""
-    seat, now = entry["seat"], entry["now"]
+    """One input of a journal, made again (`replay`): a grid taken in, a call or a leave."""
+    seat = entry["seat"]
+    if entry["input"] == "grid":
+        bot = hand.seats[seat].bot
+        if not is_remote(bot):
+            raise ValueError(f"the journal shows a grid for seat {seat}, which is not a remote seat")
+        bot.show_grid(Grid.from_rows(entry["grid"]) if entry["grid"] is not None else None)
+        hand.adopt_shown()
+        return
     if entry["input"] == "leave":
-        hand.leave(seat, now)
+        hand.leave(seat, entry["now"])
         return
     grid = Grid.from_rows(entry["grid"]) if entry["grid"] is not None else None
     decision = Decision(entry["call"], tile=entry["tile"], grid=grid)
-    refusal = hand.external_call(seat, decision, now, settle=entry["settle"])
+    refusal = hand.external_call(seat, decision, entry["now"], settle=entry["settle"])
     if (refusal.code if refusal is not None else None) != entry["refusal"]:
         raise ValueError(f"the journal's call at step {entry['step']} was judged otherwise: {refusal!r}")

@@ -485,6 +485,8 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             task.cancel()
             watching.cancel()
             rooms.close_all()
+            if rooms.store is not None:
+                rooms.store.close()
             pool.shutdown(wait=False, cancel_futures=True)
 
     routes = [

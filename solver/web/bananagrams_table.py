@@ -42,7 +42,7 @@ from solver.play.remote import RemoteSeat, TilesNotHeld, is_remote
 from solver.play.rules import Decision, RuleError, Rules
 from solver.web.coaching import common_words, hint_for, review_of
 from solver.web.hand_log import HandLogWriter
-from solver.web.store import SavedHand
+from solver.web.persistence import SavedHand
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log
 
 PAGE_CALLS = {"peel": "peel", "dump": "dump", "bananas": "bananas", "stuck": "wait"}  # page call -> Decision
@@ -54,6 +54,9 @@ HINT_COOLDOWN_SECONDS = 20.0  # on the hand's clock, between two hints of one pl
 # While a bot's work is laid out on the table (`shown_grids`), the driver looks this often
 # whether a thumbnail grew: at most one table a second, however many bots build.
 BUILD_TICK_SECONDS = 1.0
+# A durable hand's progress (its clock) is saved at least this often while it runs: what a
+# restart can lose of the clock, and so of the bots' work charged on it.
+PROGRESS_SECONDS = 1.0
 
 
 def hint_limit(count: int) -> Refusal:
@@ -120,14 +123,22 @@ def table_rules(setup: TableSetup) -> Rules:
 
 class BananagramsTable:
     """One hand at a room's table: the engine's `Hand` on the wall clock, and what pages see.
-    `resume`: a hand saved by a durable room (solver.web.store), rebuilt from its inputs
-    instead of dealt afresh."""
+    `resume`: a hand saved by a durable room (solver.web.persistence), rebuilt from its
+    inputs instead of dealt afresh, each person's live grid given back. `now`: the wall clock
+    the table runs on (seconds; a test's clock of its own)."""
 
     messages = frozenset({"grid", "call", "hint"})
     durable = True  # its hand is saved as it goes and resumes after a restart
 
-    def __init__(self, setup: TableSetup, handle: TableHandle, resume: SavedHand | None = None):
+    def __init__(
+        self,
+        setup: TableSetup,
+        handle: TableHandle,
+        resume: SavedHand | None = None,
+        now: Callable[[], float] = time.monotonic,
+    ):
         self.handle = handle
+        self.now = now
         self.spellcheck = setup.spellcheck
         self.seats = list(setup.seats)
         self.rules = table_rules(setup)
@@ -156,15 +167,13 @@ class BananagramsTable:
         self.round = Hand(
             self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True
         )  # loads word lists
-        journal = self.round.journal
-        self.round.on_input = lambda entry: handle.record_input(len(journal) - 1, entry)
         self.resumed_at = 0.0  # the hand's clock when this table took it up
         if resume is None:
             self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
         else:
-            # As it was saved: the same inputs at the same events give the same hand.
-            replay(self.round, resume.journal, steps=resume.progress["steps"])
-            self.resumed_at = resume.progress["clock"]
+            self.take_up(resume)
+        journal = self.round.journal  # each new input saved as the hand takes it (after a replay's)
+        self.round.on_input = lambda entry: handle.record_input(len(journal) - 1, entry)
         self.lexicon = self.round.lexicon
         if any(not is_remote(player) for player in self.players):
             # The bots' search kernels compiled now, in the room's worker thread, before the
@@ -175,15 +184,32 @@ class BananagramsTable:
             from solver.search.solving import warm_kernels  # numba-backed: loaded when first needed
 
             warm_kernels(self.lexicon)
-        self.started = time.monotonic() - self.resumed_at
+        self.started = self.now() - self.resumed_at
+        self.saved_at = -math.inf  # the hand's clock at the last progress saved
         self.lock = asyncio.Lock()
         self.poke = asyncio.Event()
         self.final: dict | None = None
         self.sent_held: dict[int, tuple] = {}  # connection id -> (held, active, waiting) last sent
         self.sent_builds: tuple = ()  # the bots' grids as the last table showed them
 
+    def take_up(self, saved: SavedHand) -> None:
+        """A saved hand, as it was: its inputs made again at their places among the events,
+        the events due by its saved clock played (the bots' work as it stood), the clock
+        going on from there, and each person's live grid shown again (not yet taken in: the
+        hand takes it at its next moment, as it would have)."""
+        clock = saved.progress["clock"]
+        replay(self.round, saved.journal, until=clock)
+        self.resumed_at = max(clock, self.round.clock)
+        for index, cells in saved.live.items():
+            player = self.players[int(index)]
+            if isinstance(player, RemoteSeat) and self.round.seats[int(index)].active:
+                try:
+                    player.show(parse_cells(cells, len(self.rules.distribution)))
+                except (RoomError, TilesNotHeld):
+                    log.warning("room %s: a saved grid of seat %s no longer fits its tiles", self.handle.room_id, index)
+
     def clock(self) -> float:
-        return time.monotonic() - self.started
+        return self.now() - self.started
 
     def log_header(self, setup: TableSetup) -> dict:
         """The room log's header: enough to read the hand back (solver.coach.read_log)."""
@@ -218,7 +244,7 @@ class BananagramsTable:
     # -- the table interface -------------------------------------------------------------------
     async def start(self) -> None:
         async with self.lock:
-            self.started = time.monotonic() - self.resumed_at  # a resumed hand's clock goes on from there
+            self.started = self.now() - self.resumed_at  # a resumed hand's clock goes on from there
             self.publish(self.drain_events())
         self.handle.spawn(self.drive())
 
@@ -239,7 +265,7 @@ class BananagramsTable:
 
     async def on_message(self, connection, seat: Seat, message: dict) -> None:
         if message["type"] == "grid":
-            self.update_grid(connection, seat, message)
+            await self.update_grid(connection, seat, message)
         elif message["type"] == "hint":
             await self.hint(connection, seat)
         else:
@@ -261,7 +287,9 @@ class BananagramsTable:
         self.broadcast_table()
 
     # -- the page's messages -------------------------------------------------------------------
-    def update_grid(self, connection, seat: Seat, message: dict) -> None:
+    async def update_grid(self, connection, seat: Seat, message: dict) -> None:
+        """A person's grid as their page has it now: the live grid, saved (a durable room)
+        before the page's check is answered, so a grid answered is never lost."""
         index, person = self.person_at(seat)
         cells = parse_cells(message.get("cells"), len(self.rules.distribution))
         seq = message.get("seq")
@@ -274,10 +302,12 @@ class BananagramsTable:
             raise RoomError("not_your_tile", "the grid holds tiles you do not have") from None
         grid = person.board()[1]
         complete = grid is not None and not len(person.rack())  # a first grid is written at its moment
-        kept = len(self.record.keepsakes)
         self.record.snapshot(index, self.clock(), grid.to_json() if grid is not None else None, complete)
-        if len(self.record.keepsakes) != kept:  # a first grid: saved with the hand at once
-            self.handle.record_progress(self.progress())
+        saved = self.handle.record_live(
+            index, [[row, col, letter] for (row, col), letter in cells.items()], self.progress()
+        )
+        if saved is not None:
+            await asyncio.wrap_future(saved)
         if self.spellcheck:
             connection.send({"type": "check", "seq": seq, **self.check(cells, grid)})
         self.person_tiles_left()
@@ -341,25 +371,33 @@ class BananagramsTable:
         hand = self.round
         while hand.result is None and not self.handle.closed:
             due = hand.next_due()
-            delay = None if due is None else max(0.0, self.started + due - time.monotonic())
-            building = self.bot_building()
-            if building:
-                delay = BUILD_TICK_SECONDS if delay is None else min(delay, BUILD_TICK_SECONDS)
+            delay = PROGRESS_SECONDS if due is None else max(0.0, self.started + due - self.now())
+            if self.bot_building():
+                delay = min(delay, BUILD_TICK_SECONDS)
             poked = False
             try:
-                poked = await asyncio.wait_for(self.poke.wait(), timeout=delay)
+                poked = await asyncio.wait_for(self.poke.wait(), timeout=min(delay, PROGRESS_SECONDS))
             except TimeoutError:
                 pass
             self.poke.clear()
-            async with self.lock:
-                if building and not poked and hand.result is None and not self.due_now():
-                    self.show_building()  # a tick: nothing to referee, only thumbnails to move
-                    continue
-                if hand.result is None:
-                    await self.step(lambda: hand.advance(self.clock()))
-                self.publish(self.drain_events())
+            await self.tick(poked)
         if hand.result is not None and not self.handle.closed:
             await self.send_review()  # after the driver's last table: the review is the hand's last word
+
+    async def tick(self, poked: bool = False) -> None:
+        """One wake of the driver: the hand played to the clock and published when an event is
+        due (or a call poked it); else only the bots' work laid out so far shown, and the
+        progress saved once a PROGRESS_SECONDS."""
+        hand = self.round
+        async with self.lock:
+            if hand.result is None and not poked and not self.due_now():
+                self.show_building()  # nothing to referee: only thumbnails to move
+                if self.clock() - self.saved_at >= PROGRESS_SECONDS:
+                    self.save_progress()
+                return
+            if hand.result is None:
+                await self.step(lambda: hand.advance(self.clock()))
+            self.publish(self.drain_events())
 
     def bot_building(self) -> bool:
         """Whether a bot's work is being charged (and so laid out on the table) now."""
@@ -431,7 +469,7 @@ class BananagramsTable:
             grids = [self.grid_of(index) for index in range(len(self.seats))]
             self.end_record = self.record.finish(grids, self.round.clock)
             self.final = self.final_boards(self.end_record)
-        self.handle.record_progress(self.progress())
+        self.save_progress()
         self.broadcast_table()
         for connection, seat in self.handle.pages():
             index = self.index_of(seat)
@@ -448,8 +486,13 @@ class BananagramsTable:
             self.handle.ended(self.seats[winner] if winner is not None else None)
 
     def progress(self) -> dict:
-        """What a durable room saves of the hand besides its inputs (solver.web.store)."""
-        return {"clock": self.clock(), "steps": self.round.steps, "keepsakes": self.record.keepsakes}
+        """What a durable room saves of the hand besides its inputs and the persons' live
+        grids (solver.web.persistence): the clock, and the log's lines the end rests on."""
+        return {"clock": self.clock(), "keepsakes": self.record.keepsakes}
+
+    def save_progress(self) -> None:
+        self.saved_at = self.clock()
+        self.handle.record_progress(self.progress())
 
     async def send_review(self) -> None:
         """The coach's review of the hand (once, off the event loop) to every page."""

@@ -57,7 +57,7 @@ class WebConfig:
     # Several servers behind one proxy: this server's room ids start with "<room_prefix>-", so the
     # proxy sends /r/<room_prefix>-... to it (docs/SECURITY.md, "Several servers").
     room_prefix: str | None = None
-    # Durable rooms (solver.web.store): the SQLite file rooms and hands are saved to as they
+    # Durable rooms (solver.web.persistence): the SQLite file rooms and hands are saved to as they
     # happen, so a restarted server resumes them; None keeps them in memory only.
     db: str | None = None
     # `serve --processes N`: the table every worker counts the quotas per client in, so that they

@@ -35,9 +35,9 @@ from solver.play.presets import check_spec, describe
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, WayToPlay
 from solver.web.bananagrams_table import BananagramsTable
 from solver.web.config import TokenBucket, WebConfig
+from solver.web.persistence import RoomStore, SavedHand, restored_seat, room_record, setup_record
 from solver.web.quotas import client_counter
 from solver.web.spellevate_table import SpellevateTable
-from solver.web.store import RoomStore, SavedHand
 from solver.web.table import (
     DEFAULT_HINT_COUNT,
     HINT_COUNTS,
@@ -49,9 +49,6 @@ from solver.web.table import (
     TableSetup,
     log,
     quote,
-    restored_seat,
-    seat_record,
-    setup_record,
 )
 
 LANGUAGES = ("en", "fr")
@@ -106,7 +103,7 @@ class Room:
         hint_count: int = DEFAULT_HINT_COUNT,
     ):
         self.id = room_id
-        self.store = store  # a durable room's database (solver.web.store), None in memory only
+        self.store = store  # a durable room's database (solver.web.persistence), None in memory only
         self.number = number
         self.language = language
         self.spellcheck = spellcheck
@@ -129,6 +126,7 @@ class Room:
         self.connections: dict = {}  # connection -> Seat (None until joined)
         self.closed = False
         self.creator: str | None = None  # the client address that created it (its quota)
+        self.charged = True  # counted against the creator's quota (a restored room is not)
         self.ever_joined = False
         self.last_moves: dict[tuple[str, str], str] = {}  # (seat, message type) -> its last accepted move
         self.lobby_lock = asyncio.Lock()  # seats change one message at a time
@@ -531,8 +529,11 @@ class Room:
         self.connections.clear()
 
     def suspend(self) -> None:
-        """The server stops, and the room is saved: its pages are told to come back (they
-        reconnect with their tokens), its table's driver stops, and its record stays."""
+        """The server stops, and the room is saved: its hand's progress (the clock as it
+        stands now), its record; its pages are told to come back (they reconnect with their
+        tokens), its table's driver stops."""
+        if self.table is not None and self.table_handle is not None and self.phase == "playing":
+            self.table_handle.record_progress(self.table.progress())
         self.save()
         if self.table_handle is not None:
             self.table_handle.cancel()
@@ -541,45 +542,28 @@ class Room:
             connection.close(RESTARTING)
         self.connections.clear()
 
-    # -- a durable room (solver.web.store) ----------------------------------------------------
+    # -- a durable room (solver.web.persistence) ----------------------------------------------
     def save(self) -> None:
         if self.store is not None and not self.closed:
-            self.store.save_room(self.id, self.record())
+            self.store.save_room(self.id, room_record(self))
 
     def keep_hand(self, setup: TableSetup, table: Table) -> None:
-        """A Bananagrams hand is saved as it goes: its setup now, its inputs and progress as
-        they come (a Spellevate round is not: its room comes back to the lobby)."""
+        """A Bananagrams hand is saved as it goes: its setup now, its inputs, progress and the
+        persons' live grids as they come (a Spellevate round is not: its room comes back to
+        the lobby)."""
         store, handle = self.store, self.table_handle
         if store is None or handle is None or not table.durable:
             return
         store.start_hand(self.id, setup_record(setup), table.progress())
+        self.wire_store(handle)
+
+    def wire_store(self, handle: TableHandle) -> None:
+        """The table's writes, through its handle, into this room's rows of the store."""
+        store = self.store
+        assert store is not None
         handle.record_input = lambda seq, entry: store.add_input(self.id, seq, entry)
         handle.record_progress = lambda progress: store.save_progress(self.id, progress)
-
-    def record(self) -> dict:
-        """The room as a durable store keeps it (`from_record` reads it back)."""
-        idle = time.monotonic() - self.last_activity
-        return {
-            "id": self.id,
-            "number": self.number,
-            "language": self.language,
-            "spellcheck": self.spellcheck,
-            "show_letters": self.show_letters,
-            "hints": self.hints,
-            "hint_count": self.hint_count,
-            "variant": self.variant.name,
-            "phase": self.phase,
-            "hands": self.hands,
-            "wins": self.wins,
-            "seats": [seat_record(seat) for seat in self.seats],
-            "spectators": [seat_record(seat) for seat in self.spectators],
-            "host": self.seats.index(self.host) if self.host in self.seats else None,
-            "last_winner": self.last_winner.name if self.last_winner is not None else None,
-            "creator": self.creator,
-            "ever_joined": self.ever_joined,
-            "last_activity": time.time() - idle,  # wall time: the monotonic clock does not survive a restart
-            "hand_logs": {str(hand): reply["log"] for hand, reply in self.hand_logs.items()},
-        }
+        handle.record_live = lambda seat, cells, progress: store.save_live(self.id, seat, cells, progress)
 
     @classmethod
     def from_record(cls, record: dict, config: WebConfig, store: RoomStore | None) -> Room:
@@ -637,10 +621,15 @@ class Room:
         setup = self.table_setup(saved.setup)
         handle = TableHandle(self.id, lambda: list(self.connections.items()), self.table_ended, lambda: self.closed)
         self.table_handle = handle
+        if self.store is not None:
+            self.wire_store(handle)  # (nothing is written while the hand is rebuilt)
         table = await asyncio.to_thread(factory, setup, handle, saved)  # type: ignore[call-arg]
         self.table = table
-        self.keep_hand(setup, table)
         await table.start()
+
+    def has_person(self) -> bool:
+        """Whether a person holds a seat (a token to come back with)."""
+        return any(seat.kind == "person" and seat.token for seat in self.seats)
 
 
 class Rooms:
@@ -736,7 +725,7 @@ class Rooms:
         counted = self.rooms.pop(room.id, None) is not None
         if self.store is not None:
             self.store.delete_room(room.id)
-        if counted and room.creator is not None:
+        if counted and room.charged and room.creator is not None:
             self.held.give_back(room.creator)
 
     def get(self, room_id: str) -> Room | None:
@@ -761,11 +750,15 @@ class Rooms:
             else:
                 room.close("server stopping")
                 self.discard(room)
+        if self.store is not None:
+            self.store.flush()  # every room and hand saved before the process ends
 
     async def restore(self) -> int:
         """Bring back the rooms the store holds (this server's, by `room_prefix`): each as it
-        was saved, its hand taken up where it was. A room idle past `room_idle_seconds`, or
-        that cannot be rebuilt, is dropped. The number of rooms restored."""
+        was saved, its hand taken up where it was. A room with no person seated, idle past
+        `room_idle_seconds`, or that cannot be rebuilt, is closed. Restored rooms count as open
+        rooms, not against their creators' quotas: a restart never stops anyone from creating
+        rooms. The number of rooms restored."""
         if self.store is None:
             return 0
         restored = 0
@@ -773,7 +766,7 @@ class Rooms:
             room_id = saved.record.get("id", "?")
             try:
                 room = Room.from_record(saved.record, self.config, self.store)
-                if room.abandoned(time.monotonic()) is not None:
+                if not room.has_person() or room.abandoned(time.monotonic()) is not None:
                     self.store.delete_room(room_id)
                     continue
                 self.rooms[room.id] = room
@@ -783,8 +776,7 @@ class Rooms:
                 self.rooms.pop(room_id, None)
                 self.store.delete_room(room_id)
                 continue
-            if room.creator is not None:  # it counts for its creator again, whatever the quota now
-                self.held.take(room.creator, exempt=True)
+            room.charged = False  # its creator's quota was the last server's
             self.created = max(self.created, room.number + 1)
             restored += 1
         return restored

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -105,10 +106,12 @@ class TableHandle:
         self._ended = ended
         self._is_closed = is_closed
         self.tasks: list[asyncio.Task] = []
-        # A durable room's store (solver.web.store), as the table may use it: each input the
-        # hand takes, and the hand's progress. No-ops for a room kept in memory only.
-        self.record_input: Callable[[int, dict], None] = lambda seq, entry: None
-        self.record_progress: Callable[[dict], None] = lambda progress: None
+        # A durable room's store (solver.web.persistence), as the table may use it: each input
+        # the hand takes, the hand's progress, a person's live grid (with the progress). Each
+        # returns the write's Future (done once committed); None for a room kept in memory only.
+        self.record_input: Callable[[int, dict], Future | None] = lambda seq, entry: None
+        self.record_progress: Callable[[dict], Future | None] = lambda progress: None
+        self.record_live: Callable[[int, list, dict], Future | None] = lambda seat, cells, progress: None
 
     def pages(self) -> Iterator[tuple[Any, Seat]]:
         """Each joined page's connection, and the seat it acts for."""
@@ -141,8 +144,8 @@ class Table(Protocol):
     """A game at a room's table, as the room drives it (see the module docstring)."""
 
     messages: frozenset[str]  # the page messages `on_message` takes (every other type is the room's)
-    # Whether a durable room saves this table's hand (solver.web.store): then the table takes
-    # `resume` (a SavedHand) as a third argument and has `progress()`.
+    # Whether a durable room saves this table's hand (solver.web.persistence): then the table
+    # takes `resume` (a SavedHand) as a third argument and has `progress()`.
     durable: bool
 
     async def start(self) -> None:
@@ -172,29 +175,3 @@ class Table(Protocol):
 
 
 TableFactory = Callable[[TableSetup, TableHandle], Table]
-
-
-# -- what a durable room saves of its seats and hands (solver.web.store) --------------------------
-
-
-def seat_record(seat: Seat) -> dict:
-    record = {"kind": seat.kind, "name": seat.name, "token": seat.token, "spec": seat.spec, "preset": seat.preset}
-    return record | ({"asks_to_sit": True} if seat.asks_to_sit else {})  # a spectator's request waits for the host
-
-
-def restored_seat(entry: dict, now: float) -> Seat:
-    seat = Seat(entry["kind"], entry["name"], token=entry["token"], spec=entry["spec"], preset=entry["preset"])
-    seat.asks_to_sit = entry.get("asks_to_sit", False)
-    if seat.kind != "bot":
-        seat.gone_since = now  # disconnected by the restart: `absent_seconds` to come back
-    return seat
-
-
-def setup_record(setup: TableSetup) -> dict:
-    """What a durable room saves of a hand's setup (the rest is the room's)."""
-    return {
-        "seats": len(setup.seats),
-        "seed": setup.seed,
-        "distribution": setup.distribution.letters(),
-        "hand": setup.hand,
-    }

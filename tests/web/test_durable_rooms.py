@@ -1,5 +1,5 @@
 """Issue 33: a restart loses no game. `bananas serve --db PATH` saves each room and the
-inputs of the hand at its table as they happen (solver.web.store); a server killed at any
+inputs of the hand at its table as they happen (solver.web.persistence); a server killed at any
 moment and started again on the same file resumes the hand where it was.
 
 The end-to-end test runs the real command and kills it with SIGKILL mid-hand (a person and a
@@ -26,7 +26,7 @@ from solver.core.grid import validate
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.search import solve
-from solver.web.store import RoomStore
+from solver.web.persistence import RoomStore
 
 # A small set: two hands of 21 and 11 tiles in the bunch, so a hand ends after a few PEELs.
 TILES = "A8,E10,I6,O6,U2,R4,S4,T4,N4,L3,D2"
