@@ -699,14 +699,14 @@ def play_hand(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> HandRe
     return Hand(rules, bots, seed, **options).play()
 
 
-def replay(hand: Hand, journal: list[dict], until: float | None = None) -> Hand:
+def replay(hand: Hand, journal: list[dict], steps: int | None = None) -> Hand:
     """Rebuild a hand from its inputs. `hand`: a new, unstarted `Hand` of the same rules, seed
     and player specs (remote seats as new `RemoteSeat`s), with whatever observer the caller
     wants; `journal`: the original's `Hand.journal`. Each outside input is made again in its
     order, at its place among the events (its `step`), so the rebuilt hand's events, tiles and
     journal equal the original's (ValueError if they cannot: a journal that is not this
-    hand's). `until`: a hand saved mid-way: once every input is made, play on only the events
-    due by that clock time; None plays on to the end. Returns `hand`."""
+    hand's). `steps`: a hand saved mid-way: play on until that many events are processed and
+    every input is made; None plays on to the end. Returns `hand`."""
     script = deque(journal)
     hand.start()
     while True:  # (an input may follow the end: a call the hand refused as over)
@@ -714,7 +714,7 @@ def replay(hand: Hand, journal: list[dict], until: float | None = None) -> Hand:
             apply_input(hand, script.popleft())
         elif script and script[0]["step"] < hand.steps:
             raise ValueError(f"the journal's input at step {script[0]['step']} was passed by the replay")
-        elif hand.result is None and hand.queue and (script or until is None or hand.queue[0][0] <= until):
+        elif hand.result is None and hand.queue and (script or steps is None or hand.steps < steps):
             hand.next_event()
         else:
             break

@@ -60,7 +60,7 @@ from solver.web.table import Seat
 
 if TYPE_CHECKING:
     from solver.web.rooms import Room
-    from solver.web.table import TableSetup
+    from solver.web.table import TableHandle, TableSetup
 
 log = logging.getLogger("bananas.web")
 
@@ -248,6 +248,13 @@ class RoomStore:
                 hand = SavedHand(json.loads(setup), json.loads(progress), journal, live.get(room_id, {}))
             saved.append(SavedRoom(json.loads(record), hand))
         return saved
+
+
+def keep_table(store: RoomStore, room_id: str, handle: TableHandle) -> None:
+    """A table's writes, through its handle, into `room_id`'s rows of `store`."""
+    handle.record_input = lambda seq, entry: store.add_input(room_id, seq, entry)
+    handle.record_progress = lambda progress: store.save_progress(room_id, progress)
+    handle.record_live = lambda seat, cells, progress: store.save_live(room_id, seat, cells, progress)
 
 
 def hand_gone(room_id: str) -> list[Statement]:

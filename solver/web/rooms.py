@@ -35,7 +35,7 @@ from solver.play.presets import check_spec, describe
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, WayToPlay
 from solver.web.bananagrams_table import BananagramsTable
 from solver.web.config import TokenBucket, WebConfig
-from solver.web.persistence import RoomStore, SavedHand, restored_seat, room_record, setup_record
+from solver.web.persistence import RoomStore, SavedHand, keep_table, restored_seat, room_record, setup_record
 from solver.web.quotas import client_counter
 from solver.web.spellevate_table import SpellevateTable
 from solver.web.table import (
@@ -555,15 +555,7 @@ class Room:
         if store is None or handle is None or not table.durable:
             return
         store.start_hand(self.id, setup_record(setup), table.progress())
-        self.wire_store(handle)
-
-    def wire_store(self, handle: TableHandle) -> None:
-        """The table's writes, through its handle, into this room's rows of the store."""
-        store = self.store
-        assert store is not None
-        handle.record_input = lambda seq, entry: store.add_input(self.id, seq, entry)
-        handle.record_progress = lambda progress: store.save_progress(self.id, progress)
-        handle.record_live = lambda seat, cells, progress: store.save_live(self.id, seat, cells, progress)
+        keep_table(store, self.id, handle)
 
     @classmethod
     def from_record(cls, record: dict, config: WebConfig, store: RoomStore | None) -> Room:
@@ -622,7 +614,7 @@ class Room:
         handle = TableHandle(self.id, lambda: list(self.connections.items()), self.table_ended, lambda: self.closed)
         self.table_handle = handle
         if self.store is not None:
-            self.wire_store(handle)  # (nothing is written while the hand is rebuilt)
+            keep_table(self.store, self.id, handle)  # (nothing is written while the hand is rebuilt)
         table = await asyncio.to_thread(factory, setup, handle, saved)  # type: ignore[call-arg]
         self.table = table
         await table.start()
