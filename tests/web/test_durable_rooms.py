@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import signal
+import sqlite3
 import subprocess
 import time
 
@@ -26,7 +27,7 @@ from solver.core.grid import validate
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.search import solve
-from solver.web.persistence import RoomStore
+from solver.web.persistence import SCHEMA_VERSION, DatabaseLock, RoomStore
 
 # A small set: two hands of 21 and 11 tiles in the bunch, so a hand ends after a few PEELs.
 TILES = "A8,E10,I6,O6,U2,R4,S4,T4,N4,L3,D2"
@@ -314,3 +315,91 @@ def test_a_spectators_request_for_a_seat_comes_back_with_the_room(tmp_path):
     finally:
         server.stop()
     assert restored["spectators"] == ["Dee"] and restored["sit_requests"] == ["Dee"]
+
+
+def test_a_second_server_on_the_same_database_is_refused(tmp_path):
+    """One owner per file: while a server holds the room database's lock, `bananas serve` on
+    the same file stops at once with one `error:` line naming the file and the holder."""
+    db = tmp_path / "rooms.sqlite3"
+    held = DatabaseLock(db)  # as a running server holds it
+    try:
+        ran = subprocess.run(
+            [bananas_script(), "serve", "--port", "0", "--db", str(db)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        held.release()
+    assert ran.returncode == 2, ran
+    (line,) = ran.stderr.splitlines()
+    assert line.startswith("error: ") and str(db) in line and f"pid {os.getpid()}" in line, line
+    assert "--db PATH" in line and "--db none" in line
+    again = DatabaseLock(db)  # released: the next server takes it
+    again.release()
+
+
+def test_restored_rooms_never_lock_anyone_out(tmp_path):
+    """A restart closes the rooms no person sits in, keeps the others, and charges none of
+    them to its creator again: the creator can still create as many rooms as before."""
+    db = str(tmp_path / "rooms.sqlite3")
+
+    async def seat_someone(server, room) -> None:
+        async with Page(server, room) as ana:
+            await ana.join("ana")
+
+    server = start_server(db=db, rooms_per_client=2)
+    try:
+        kept = new_room(server)
+        new_room(server)  # nobody joins this one
+        run_bounded(lambda: seat_someone(server, kept))
+        assert http(server.url + "/api/rooms", {"language": "en"})[0] == 429  # the quota, as it stands
+    finally:
+        server.stop()
+    server = start_server(db=db, rooms_per_client=2)
+    try:
+        rooms = server.app.state.rooms
+        assert set(rooms.rooms) == {kept}  # the empty room closed at the restart
+        assert [new_room(server), new_room(server)]  # the creator's quota is whole again
+    finally:
+        server.stop()
+    assert {saved.record["id"] for saved in RoomStore(db).load()} >= {kept}
+
+
+OLD_SCHEMA = """
+CREATE TABLE rooms (id TEXT PRIMARY KEY, record TEXT NOT NULL);
+CREATE TABLE hands (room TEXT PRIMARY KEY, setup TEXT NOT NULL, progress TEXT NOT NULL);
+CREATE TABLE inputs (room TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (room, seq));
+"""
+
+
+def test_a_database_of_an_older_schema_is_migrated_forward(tmp_path):
+    """A file written before the schema had a version (version 0: no `live` table) opens,
+    is brought to SCHEMA_VERSION, and reads back its room and hand; a file of a newer schema
+    is refused rather than misread."""
+    db = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(db)
+    old.executescript(OLD_SCHEMA)
+    old.execute("INSERT INTO rooms VALUES ('r1', ?)", (json.dumps({"id": "r1"}),))
+    old.execute(
+        "INSERT INTO hands VALUES ('r1', ?, ?)", (json.dumps({"seed": 5}), json.dumps({"clock": 3.0, "steps": 4}))
+    )
+    old.execute("INSERT INTO inputs VALUES ('r1', 0, ?)", (json.dumps({"step": 1, "input": "leave", "seat": 0}),))
+    old.commit()
+    old.close()
+
+    store = RoomStore(db)
+    (room,) = store.load()
+    assert room.record == {"id": "r1"} and room.hand is not None
+    assert room.hand.progress == {"clock": 3.0, "steps": 4} and room.hand.journal[0]["input"] == "leave"
+    assert room.hand.live == {}
+    store.save_live("r1", 0, [[0, 0, "A"]], {"clock": 4.0, "steps": 5}).result(10)
+    store.close()
+    newer = sqlite3.connect(db)
+    assert newer.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert RoomStore(db).load()[0].hand.live == {0: [[0, 0, "A"]]}
+    newer.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    newer.commit()
+    newer.close()
+    with pytest.raises(ValueError, match="newer than this bananas knows"):
+        RoomStore(db)
