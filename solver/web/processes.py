@@ -35,7 +35,7 @@ worker's: a queue belongs to its process.
 Supervision. A worker that dies is started again by the front (it reloads its rooms from the
 room database, `--db`, and takes up their hands); the other workers never stop. Before that
 the front zeroes the dead worker's column of the quota table: what it held is released,
-whatever killed it, and the rooms it reloads count for their creators again. While it
+whatever killed it (the rooms it reloads are not charged to their creators again). While it
 starts, its rooms' connections are answered 503 and the rest go to the live workers. A
 worker that keeps dying (RESTARTS_BEFORE_BACKOFF deaths within RESTART_WINDOW_SECONDS) is
 reported and started again only after a growing pause, up to MAX_RESTART_PAUSE_SECONDS.
@@ -498,7 +498,7 @@ async def _front_until_stopped(front: Front, workers: list, configs: list[WebCon
         loop.remove_reader(workers[index].sentinel)
         if not stopped.done():
             front.down.add(index)
-            quotas.zero_column(index)  # what it held died with it; its restored rooms count again
+            quotas.zero_column(index)  # what it held died with it (its restored rooms are not charged)
             restarting.add(loop.create_task(restart(index)))
 
     async def restart(index: int) -> None:
