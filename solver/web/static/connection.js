@@ -4,7 +4,7 @@
 import { t } from "./i18n.js";
 import { $ } from "./page.js";
 import { saved } from "./saved.js";
-import { get } from "./state.js";
+import { get, update } from "./state.js";
 
 let socket = null;
 let retries = 0;
@@ -22,12 +22,15 @@ function connect(join) {
   socket = current;
   current.addEventListener("open", () => {
     retries = 0;
+    update({ connected: true });
     $("connection").textContent = "";
     if (join) current.send(JSON.stringify(join));
   });
   current.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   current.addEventListener("close", () => {
-    if (socket !== current || get("finished")) return;
+    if (socket !== current) return;
+    update({ connected: false });
+    if (get("finished")) return;
     if (!get("joined")) {
       if (retries++ < 3) setTimeout(() => connect(join), 1000);
       return;

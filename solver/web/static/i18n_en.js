@@ -258,6 +258,8 @@ export const EN = {
   no_grid: "no grid",
   reconnecting: "Connection lost: reconnecting…",
   restarting: "The server is restarting: reconnecting…",
+  grid_restored: "The server restarted: your last {count} tiles were restored.",
+  grid_restored_one: "The server restarted: your last tile was restored.",
   closed_idle: "This room closed after a long time without play.",
   closed_empty: "This room closed: everyone left.",
   "closed_server stopping": "The server is stopping.",

@@ -265,6 +265,8 @@ export const FR = {
   no_grid: "pas de grille",
   reconnecting: "Connexion perdue : reconnexion…",
   restarting: "Le serveur redémarre : reconnexion…",
+  grid_restored: "Le serveur a redémarré : vos {count} dernières tuiles ont été remises en place.",
+  grid_restored_one: "Le serveur a redémarré : votre dernière tuile a été remise en place.",
   closed_idle: "Cette salle a fermé après une longue inactivité.",
   closed_empty: "Cette salle a fermé : tout le monde est parti.",
   "closed_server stopping": "Le serveur s'arrête.",

@@ -7,6 +7,7 @@ const state = {
   roomId: null, // the room this page shows (null on the home page)
   joined: false, // the server welcomed this page to a seat
   finished: false, // the room closed or we left: no reconnecting
+  connected: false, // the room's socket is open (while it is not, the game clock shown stands still)
   spectator: false, // came while a hand ran: watches it, plays the next
   myName: "", // the name the server gave this page (`welcome`)
   room: null, // the last `room` message: seats, phase, settings

@@ -11,7 +11,7 @@ import { miniGrid } from "./grids.js";
 import { t } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $, currentView, onShow, toast } from "./page.js";
-import { get, update, you } from "./state.js";
+import { get, subscribe, update, you } from "./state.js";
 import { hideRotten } from "./log.js";
 import { watchersText } from "./spectators.js";
 import { clockText } from "./text.js";
@@ -61,6 +61,7 @@ export function keepViewFor(roomId) {
 // -- the grid, sent as it changes -------------------------------------------------------------
 let gridTimer = null;
 let seq = 0; // the number of the last grid sent: its check answers with it
+let answered = 0; // the number of the last grid whose check came
 
 function scheduleGrid() {
   if (gridTimer) return;
@@ -157,13 +158,23 @@ export function onTable(message) {
   updateButtons();
 }
 
-// The game clock: the server's (each `table` message's `clock`), run on between messages.
+// The game clock: the server's (each `table` message's `clock`), run on between messages while
+// the socket is open. Disconnected, it stands still: the server's clock may have stopped too (a
+// restart), and the next `table` message says where it is.
 let clockAt = { clock: 0, seen: 0, running: false };
+function clockNow() {
+  return clockAt.clock + (clockAt.running ? (performance.now() - clockAt.seen) / 1000 : 0);
+}
 function showClock() {
-  const elapsed = clockAt.clock + (clockAt.running ? (performance.now() - clockAt.seen) / 1000 : 0);
-  $("clock").textContent = clockText(elapsed);
+  $("clock").textContent = clockText(clockNow());
 }
 setInterval(() => clockAt.running && showClock(), 1000);
+subscribe((changed) => {
+  if (changed.includes("connected") && !get("connected")) {
+    clockAt = { clock: clockNow(), seen: performance.now(), running: false };
+    showClock();
+  }
+});
 
 /** The `tiles` message: this page's tiles (and, after a reload, its grid). */
 export function onTiles(message) {
@@ -172,7 +183,14 @@ export function onTiles(message) {
   update({ me: { active: message.active, waiting: message.waiting } });
   if ("hints_left" in message) update({ hintsLeft: message.hints_left });
   board.enabled = message.active;
-  board.setHeld(message.held, message.cells || null);
+  const kept = message.cells && message.active ? ownGridKept(message) : 0;
+  board.setHeld(message.held, kept ? board.cellList() : message.cells || null);
+  if (kept) {
+    flushGrid(); // the server's copy of the grid is this page's again
+    const text = t(kept === 1 ? "grid_restored_one" : "grid_restored", { count: kept });
+    toast(text);
+    announce(text);
+  }
   if (message.cells) saidCells = new Map(board.cells); // a grid restored, not placed
   sayReceived(before, message.held);
   if (message.cells && !board.restoreView()) board.centre(); // a reload keeps its zoom and place
@@ -180,8 +198,26 @@ export function onTiles(message) {
   updateButtons();
 }
 
+/** After a reconnect, whether the page keeps its own grid rather than the server's (`cells`):
+ * when the server's lacks moves the page sent but never heard answered (the server restarted
+ * before it saved them; with spellcheck off, no grid is answered) and the page's grid uses
+ * only tiles the server says it holds. The number of the page's tiles the server lacked, or 0. */
+function ownGridKept(message) {
+  const mine = board.cellList();
+  const theirs = new Set(message.cells.map(([row, col, letter]) => `${row},${col},${letter}`));
+  const lacking = mine.filter(([row, col, letter]) => !theirs.has(`${row},${col},${letter}`)).length;
+  const unanswered = seq > answered || !get("room")?.spellcheck;
+  if (!mine.length || (!lacking && mine.length === message.cells.length) || !unanswered) return 0;
+  const held = countLetters([...message.held]);
+  for (const [letter, count] of countLetters(mine.map(([, , letter]) => letter))) {
+    if ((held.get(letter) ?? 0) < count) return 0;
+  }
+  return lacking;
+}
+
 /** The `check` message: the invalid and loose cells of the grid last sent. */
 export function onCheck(message) {
+  if (message.seq !== null) answered = Math.max(answered, message.seq);
   if (message.seq !== null && message.seq !== seq) return; // an older grid's check
   board.setMarks(message.invalid_cells, message.loose_cells);
   if (changeTimer) sayChange(); // the move first, then its verdict
