@@ -121,4 +121,3 @@ def test_the_match_refuses_a_move_out_of_turn_or_for_a_bot(en):
     with pytest.raises(SpellevateError, match="is a bot"):
         match.move(2, None)
     assert match.journal == [] and match.steps == 0
-
