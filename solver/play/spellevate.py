@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, get_args
 
 import numpy as np
 
@@ -29,24 +29,12 @@ from solver.core.limits import MAX_SPELLEVATE_TURNS
 from solver.core.tiles import ALPHABET, ENGLISH, TileCounts
 from solver.lexicon.loader import Lexicon
 from solver.play import spellevate_events as sp
-from solver.play.refusals import Refusal
+from solver.play.refusals import PlayRefusal, Refusal
 
 MIN_PLAYERS = 3  # the smallest table (docs/RULES.md, Spellevate: 3 or more players)
 
 # The codes of `RoundState.move_error`'s refusals (solver.play.refusals): front-ends translate them.
-SPELLEVATE_REFUSALS = (
-    "round_over",
-    "not_your_turn",
-    "leader_must_play",
-    "not_in_hand",
-    "too_many_tiles",
-    "too_short",
-    "not_a_word",
-    "letter_too_early",
-    "table_holds_a_letter",
-    "wrong_length",
-    "word_too_early",
-)
+SPELLEVATE_REFUSALS: tuple[PlayRefusal, ...] = get_args(PlayRefusal)
 
 
 class SpellevateError(ValueError):
