@@ -113,7 +113,7 @@ class HandLogWriter:
         if events.kind_of(event) == events.END:
             # The persons' grids that waited are written before the end, at its time: nothing
             # of a hand follows its `end` but the `grids` line (a snapshot written after it
-            # failed the hand's review: issue 33).
+            # would fail the hand's review).
             self.flush(event["t"], force=True)
         if self.write(event, optional=events.kind_of(event) == events.SNAPSHOT):  # a bot's give way like a person's
             self.engine_lines += 1

@@ -235,7 +235,7 @@ class Room:
             raise RoomError("unknown_type", f"unknown message type {quote(kind)}")
         async with self.lobby_lock:
             await handler(connection, seat, message)
-        if kind in READ_ONLY_MESSAGES:  # reading a hand's log again and again is not play (issue 34)
+        if kind in READ_ONLY_MESSAGES:  # reading a hand's log again and again is not play
             return
         self.last_activity = time.monotonic()  # accepted: a refused message is not play
         self.save()
