@@ -103,8 +103,10 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
     """One game: the rounds shown one line each (or every event as JSON lines); with a
     person at P1, every event as it happens."""
     from solver.cli.spellevate_terminal import HumanSeat, LeftTable, TableLog
-    from solver.play.spellevate import SpellevateBot, check_table, play_spellevate_rounds
+    from solver.play import spellevate_events as sp
+    from solver.play.spellevate import SpellevateBot, check_table
     from solver.play.spellevate_bots import check_spellevate_spec, make_spellevate_bot
+    from solver.play.spellevate_match import play_spellevate_rounds
 
     for spec in specs:
         check_spellevate_spec(spec)
@@ -135,7 +137,7 @@ def spellevate_game(specs: list[str], human: bool, rounds: int, seed: int, tiles
             continue
         if human:
             continue
-        plays = sum(1 for event in result.events if event["event"] == "play")
+        plays = sum(1 for event in result.events if event["event"] == sp.PLAY)
         click.echo(
             f"round {number}: P{result.leader + 1} leads; {plays} plays; P{result.winner + 1} wins; "
             f"scores {' '.join(f'P{i + 1} {s:+d}' for i, s in enumerate(result.scores))}"

@@ -15,6 +15,7 @@ import click
 
 from solver.core.limits import MAX_SHOWN_PLAYS
 from solver.lexicon.loader import Lexicon
+from solver.play import spellevate_events as sp
 from solver.play.spellevate import Play, SeatView, SpellevateError, parse_play
 from solver.play.spellevate_bots import beating_plays, word_index
 
@@ -42,23 +43,23 @@ class TableLog:
     def who(self, seat: int) -> str:
         return seat_label(self.names, seat).ljust(self.width)
 
-    def event(self, event: dict) -> None:
-        kind = event["event"]
-        if kind == "lead_draw":
+    def event(self, event: sp.SpellevateEvent) -> None:
+        """Print the event's line."""
+        if event["event"] == sp.LEAD_DRAW:
             for number, draw in enumerate(event["draws"]):
                 contenders = ", ".join(f"{letter}" for letter in draw)
                 lead = "redraw" if number < len(event["draws"]) - 1 else f"P{event['leader'] + 1} leads"
                 self.echo(f"draw for the lead{' (tie)' * (number > 0)}: {contenders} -> {lead}")
-        elif kind == "deal":
+        elif event["event"] == sp.DEAL:
             sizes = " ".join(str(size) for size in event["hands"])
             self.echo(f"-- round {event['round']}: P{event['leader'] + 1} leads; hands {sizes} --")
-        elif kind == "play":
+        elif event["event"] == sp.PLAY:
             self.echo(f"{self.who(event['player'])}  plays {event['letters']}  ({event['left']} left)")
-        elif kind == "pass":
+        elif event["event"] == sp.PASS:
             self.echo(f"{self.who(event['player'])}  passes")
-        elif kind == "clear":
+        elif event["event"] == sp.CLEAR:
             self.echo(f"{self.who(event['player'])}  clears the table and leads")
-        elif kind == "win":
+        elif event["event"] == sp.WIN:
             scores = " ".join(f"P{seat + 1} {score:+d}" for seat, score in enumerate(event["scores"]))
             self.echo(f"{self.who(event['player'])}  goes out and wins the round; scores {scores}")
 

@@ -158,7 +158,7 @@ class CompileWatch:
 
 
 # Cold JIT compile of each entry kernel (with its callees; `native.ENTRIES`, every one:
-# tests/cli/test_startup.py), benchmarks/results/*-startup.md and issue 38's cold `bananas play`.
+# tests/cli/test_startup.py), benchmarks/results/*-startup.md and a cold `bananas play`.
 ENTRY_COMPILE_SECONDS = {
     "search": 15.0,
     "hostable_letters": 1.0,

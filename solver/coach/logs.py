@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -94,7 +94,7 @@ class GameLog:
 # -- writing --------------------------------------------------------------------------------------
 
 
-def log_line(hand: int, event: dict) -> dict:
+def log_line(hand: int, event: Mapping[str, Any]) -> dict:
     """An engine event (`Hand.log`) as a log line of hand number `hand`, for every writer of
     logs (`bananas play --json`, the rooms). In a log `hand` is always the hand number, so the
     tiles a `stuck` event names (the engine's own `hand` field) are written as `tiles`."""

@@ -15,7 +15,7 @@ players are seat indexes.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, overload
 
 SPLIT: Literal["split"] = "split"
 PEEL: Literal["peel"] = "peel"
@@ -32,24 +32,29 @@ HINT: Literal["hint"] = "hint"  # a room's person was shown a hint
 GRIDS: Literal["grids"] = "grids"  # every player's final grid, after the end
 
 
+Outcome = Literal["win", "shared", "unawarded", "replay"]  # how a hand ended (`End.outcome`)
+
+
 class Event(TypedDict):
     t: float  # the game clock, simulated seconds since the split
-    event: str  # the kind: one of KINDS
 
 
 class Split(Event):
+    event: Literal["split"]
     hands: list[str]  # each seat's dealt tiles
     bunch: int  # tiles left in the bunch
     unused: str  # tiles the variant sets aside
 
 
 class Peel(Event):
+    event: Literal["peel"]
     player: int  # who called PEEL
     drawn: dict[str, str]  # seat (as text) -> the tile it drew
     bunch: int
 
 
 class Dump(Event):
+    event: Literal["dump"]
     player: int
     returned: str  # the tile put back
     drawn: str  # the three drawn
@@ -57,21 +62,25 @@ class Dump(Event):
 
 
 class Stuck(Event):
+    event: Literal["stuck"]
     player: int
     hand: str  # the tiles not on the player's grid
 
 
 class Bananas(Event):
+    event: Literal["bananas"]
     player: int
     grid: list[str] | None  # the grid shown for inspection
 
 
 class Inspection(Event):
+    event: Literal["inspection"]
     player: int
     valid: bool
 
 
 class Rotten(Event):
+    event: Literal["rotten"]
     player: int
     problems: list[str]  # what the inspection found
     faults: NotRequired[list[dict]]  # the same by code (solver.core.grid.Report.faults), for a page's own words
@@ -79,21 +88,29 @@ class Rotten(Event):
 
 
 class Left(Event):
+    event: Literal["left"]
     player: int
     bunch: int
 
 
 class Snapshot(Event):
+    event: Literal["snapshot"]
     player: int
     grid: list[str]  # the player's grid as the table sees it
 
 
-class End(Event, total=False):
+class _EndKind(Event):
+    event: Literal["end"]
+
+
+class End(_EndKind, total=False):
     # (t and event always; the rest as below, plus the variant's scores: `time`, `words`)
-    outcome: str  # win | shared | unawarded | replay
+    outcome: Outcome
     winners: list[int]
     reason: str  # in English; the code and its params are the HandResult's
 
+
+HandEvent = Split | Peel | Dump | Stuck | Bananas | Inspection | Rotten | Left | Snapshot | End
 
 KINDS: dict[str, type] = {
     SPLIT: Split,
@@ -119,9 +136,32 @@ def fields_of(kind: str) -> frozenset[str]:
     return frozenset(KINDS[kind].__required_keys__)  # type: ignore[attr-defined]  # (a TypedDict's)
 
 
-def make(kind: str, t: float, **fields: Any) -> dict[str, Any]:
-    """An event of `kind` at clock `t`: ValueError if a field its kind requires is missing
-    (so a new field is added here first, and every reader learns of it)."""
+@overload
+def make(kind: Literal["split"], t: float, **fields: Any) -> Split: ...
+@overload
+def make(kind: Literal["peel"], t: float, **fields: Any) -> Peel: ...
+@overload
+def make(kind: Literal["dump"], t: float, **fields: Any) -> Dump: ...
+@overload
+def make(kind: Literal["stuck"], t: float, **fields: Any) -> Stuck: ...
+@overload
+def make(kind: Literal["bananas"], t: float, **fields: Any) -> Bananas: ...
+@overload
+def make(kind: Literal["inspection"], t: float, **fields: Any) -> Inspection: ...
+@overload
+def make(kind: Literal["rotten"], t: float, **fields: Any) -> Rotten: ...
+@overload
+def make(kind: Literal["left"], t: float, **fields: Any) -> Left: ...
+@overload
+def make(kind: Literal["snapshot"], t: float, **fields: Any) -> Snapshot: ...
+@overload
+def make(kind: Literal["end"], t: float, **fields: Any) -> End: ...
+@overload
+def make(kind: str, t: float, **fields: Any) -> dict[str, Any]: ...
+def make(kind: str, t: float, **fields: Any) -> Any:
+    """An event of `kind` at clock `t`, typed as its kind's TypedDict: ValueError if a field
+    its kind requires is missing (so a new field is added here first, and every reader learns
+    of it). A kind known only at run time gives a plain dict."""
     event: dict[str, Any] = {"t": round(t, 3), "event": kind, **fields}
     missing = fields_of(kind) - event.keys()
     if missing:

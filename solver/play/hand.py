@@ -53,9 +53,9 @@ from solver.lexicon.loader import get_lexicon
 from solver.play import events
 from solver.play.cost import JITTER, Charge, measure_work, work_seconds
 from solver.play.layout import grid_while_building
-from solver.play.refusals import Refusal
+from solver.play.refusals import CallRefusal, Refusal
 from solver.play.remote import is_remote
-from solver.play.rules import CALLS, END_REASONS, WHY, Bot, Decision, RuleError, Rules, TableView, grid_tiles
+from solver.play.rules import CALLS, END_REASONS, WHY, Bot, Decision, EndReason, RuleError, Rules, TableView, grid_tiles
 
 
 @dataclass
@@ -392,7 +392,7 @@ class Hand:
             return Refusal("bananas_too_early", "BANANAS only when the bunch has fewer tiles than players", params)
         if not self.rules.peel_and_dump:
             title = self.rules.kind.title
-            code = "no_peel" if decision.action == "peel" else "no_dump"
+            code: CallRefusal = "no_peel" if decision.action == "peel" else "no_dump"
             return Refusal(code, f"there is no {call} in {title}", {"variant": self.rules.variant})
         shown = decision.grid.tiles() if decision.grid is not None else grid_tiles(seat.bot)
         if not seat.held.contains(shown):
@@ -656,7 +656,7 @@ class Hand:
             return self.end("win", leaders, "longest_word", why=why, best=best)
         return self.end("replay", leaders, "equal_longest", why=why, best=best)
 
-    def end(self, outcome: str, winners: list[int], code: str, **params) -> HandResult:
+    def end(self, outcome: events.Outcome, winners: list[int], code: EndReason, **params) -> HandResult:
         """The hand ends: `code` says why (END_REASONS, filled in with `params`)."""
         reason = END_REASONS[code].format(**{**params, "why": WHY.get(params.get("why", ""), "")})
         scores = self.rules.kind.scores(self, winners)

@@ -4,7 +4,8 @@ A person at a browser room's table and a program over the engine protocol's host
 play the same way: the engine deals them tiles and judges their calls; they build their
 grid in their own time and show it. `RemoteSeat` is that seat, with the `Bot` interface
 (`solver.play.rules.Bot`) the hand drives every player through; `decide` answers
-`remote`, so the hand never waits on it.
+`remote`, so the hand never waits on it. A Spellevate match seats it the same way
+(`begin`: the deal told; its moves come through `SpellevateMatch.move`).
 
 Two grids, on purpose. The outside shows a grid whenever it likes (a page sends one on
 every move, from the event loop, while a bot may be thinking in a worker thread): that is
@@ -28,6 +29,7 @@ from typing import TypeGuard
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
 from solver.play.rules import Decision, Rules, TableView
+from solver.play.spellevate import SeatView
 
 Cell = tuple[int, int]
 TilesSent = Callable[[TileCounts, str], None]  # (tiles, "split" | "draw"): tell the player
@@ -87,6 +89,11 @@ class RemoteSeat:
                 self._set_live({at: letter for at, letter in self.cells.items() if at != cell})
                 self.rack_tiles = self.rack_tiles + returned
             self.tiles, self.rack_tiles = self.tiles - returned, self.rack_tiles - returned
+
+    def begin(self, view: SeatView) -> None:
+        """A Spellevate round dealt (the `SpellevateBot` interface): its hand told as a split.
+        The match keeps the hand; the seat's moves come through `SpellevateMatch.move`."""
+        self.tell(view.hand, "split")
 
     def decide(self, view: TableView) -> Decision:
         """Always "remote": the seat decides on its own time, through `Hand.external_call`."""

@@ -11,10 +11,11 @@ its clock's cost model `solver.play.cost`, matches `solver.play.match`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol, get_args
 
 from solver.core.grid import MIN_WORD_LENGTHS, Grid
 from solver.core.tiles import DISTRIBUTIONS, TileCounts
+from solver.play.refusals import CallRefusal
 from solver.play.variants import ENGINE_VARIANTS, VARIANTS, Variant, WayToPlay
 
 
@@ -123,33 +124,27 @@ class TableView:
 
 
 # The codes of `call_error`'s refusals (solver.play.refusals): front-ends translate them.
-REFUSAL_CODES = (
-    "hand_over",
-    "out_of_hand",
-    "no_peel",
-    "no_dump",
-    "bunch_too_small",
-    "rack_not_empty",
-    "not_your_tile",
-    "bananas_too_early",
-)
+REFUSAL_CODES: tuple[CallRefusal, ...] = get_args(CallRefusal)
 
 
 CALLS = ("peel", "dump", "bananas", "wait")  # a Decision's calls ("wait": stuck)
 
 # Why a hand ended: a stable code (for front-ends to translate, with its params) -> the
 # English reason of the `end` event. `why` is `tie` (a tied finish) or `stalemate`.
-END_REASONS = {
+EndReason = Literal[
+    "bananas", "shared", "stalemate", "all_rotten", "all_left", "event_limit", "longest_word", "equal_longest"
+]
+END_REASONS: dict[EndReason, str] = {
     "bananas": "BANANAS with a valid grid",
     "shared": "valid BANANAS calls at the same moment",
     "stalemate": "every remaining player is stuck",
     "all_rotten": "every player went rotten",
     "all_left": "every player left",
-    "event_limit": "event limit reached",
+    "event_limit": "the hand ran too long",
     "longest_word": "{why}: longest word ({best} letters)",
     "equal_longest": "{why}: equal longest words ({best} letters): another hand",
 }
-WHY = {"tie": "tied finish", "stalemate": "stalemate"}
+WHY: dict[Literal["tie", "stalemate"], str] = {"tie": "tied finish", "stalemate": "stalemate"}
 
 
 @dataclass

@@ -21,31 +21,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, get_args
 
 import numpy as np
 
 from solver.core.limits import MAX_SPELLEVATE_TURNS
 from solver.core.tiles import ALPHABET, ENGLISH, TileCounts
-from solver.lexicon.loader import Lexicon, get_lexicon
-from solver.play.refusals import Refusal
+from solver.lexicon.loader import Lexicon
+from solver.play import spellevate_events as sp
+from solver.play.refusals import PlayRefusal, Refusal
 
 MIN_PLAYERS = 3  # the smallest table (docs/RULES.md, Spellevate: 3 or more players)
 
 # The codes of `RoundState.move_error`'s refusals (solver.play.refusals): front-ends translate them.
-SPELLEVATE_REFUSALS = (
-    "round_over",
-    "not_your_turn",
-    "leader_must_play",
-    "not_in_hand",
-    "too_many_tiles",
-    "too_short",
-    "not_a_word",
-    "letter_too_early",
-    "table_holds_a_letter",
-    "wrong_length",
-    "word_too_early",
-)
+SPELLEVATE_REFUSALS: tuple[PlayRefusal, ...] = get_args(PlayRefusal)
 
 
 class SpellevateError(ValueError):
@@ -146,7 +135,7 @@ class RoundState:
     last_player: int = -1
     passes: int = 0
     played: TileCounts = field(default_factory=TileCounts)
-    events: list[dict] = field(default_factory=list)
+    events: list[sp.SpellevateEvent] = field(default_factory=list)
     winner: int | None = None
 
     def __post_init__(self) -> None:
@@ -193,24 +182,25 @@ class RoundState:
             return Refusal("too_many_tiles", message, {"play": play.letters, "held": self.sizes[player]})
         return shape_error(play, self.table, lexicon, min_length)
 
-    def apply(self, player: int, play: Play | None) -> list[dict]:
+    def apply(self, player: int, play: Play | None) -> list[sp.SpellevateEvent]:
         """Make a legal move (see `move_error`); return the events it caused."""
         start = len(self.events)
         if play is None:
             self.passes += 1
-            self.events.append({"event": "pass", "player": player})
+            self.events.append(sp.Passed(event=sp.PASS, player=player))
             if self.passes == self.players - 1:  # everyone else passed in turn: the last player clears and leads
-                self.events.append({"event": "clear", "player": self.last_player})
+                self.events.append(sp.Cleared(event=sp.CLEAR, player=self.last_player))
                 self.table, self.turn, self.passes = None, self.last_player, 0
                 return self.events[start:]
         else:
             self.sizes[player] -= len(play.letters)
             self.played = self.played + play.tiles()
-            self.events.append({"event": "play", "player": player, "letters": play.letters, "left": self.sizes[player]})
+            left = self.sizes[player]
+            self.events.append(sp.Played(event=sp.PLAY, player=player, letters=play.letters, left=left))
             self.table, self.last_player, self.passes = play, player, 0
             if self.sizes[player] == 0:
                 self.winner = player
-                self.events.append({"event": "win", "player": player, "scores": scores(self.sizes, player)})
+                self.events.append(sp.Won(event=sp.WIN, player=player, scores=scores(self.sizes, player)))
                 return self.events[start:]
         self.turn = (self.turn + 1) % self.players
         return self.events[start:]
@@ -264,7 +254,7 @@ class SpellevateResult:
     leader: int
     scores: list[int]
     hands_left: list[str]
-    events: list[dict] = field(default_factory=list)
+    events: list[sp.SpellevateEvent] = field(default_factory=list)
 
 
 class SpellevateRound:
@@ -285,7 +275,7 @@ class SpellevateRound:
         """Why `player` may not make this move now, tiles included (None: legal)."""
         return self.state.move_error(player, play, self.lexicon, self.min_length, self.hands[player])
 
-    def move(self, player: int, play: Play | None) -> list[dict]:
+    def move(self, player: int, play: Play | None) -> list[sp.SpellevateEvent]:
         """Make a move; SpellevateError (with the reason) if it is illegal."""
         error = self.move_error(player, play)
         if error is not None:
@@ -349,7 +339,7 @@ def play_spellevate_round(
     lexicon: Lexicon,
     bots: Sequence[SpellevateBot],
     min_length: int = 2,
-    observer: Callable[[dict], None] | None = None,
+    observer: Callable[[sp.SpellevateEvent], None] | None = None,
 ) -> SpellevateResult:
     """Play one round from the given hands; the first to empty their hand wins. A bot's
     illegal move is a bug: SpellevateError."""
@@ -376,36 +366,3 @@ def set_of(sets: int, distribution: TileCounts = ENGLISH) -> TileCounts:
     if sets not in (1, 2):
         raise SpellevateError(f"one or two sets, not {sets}")
     return TileCounts(distribution.counts * sets)
-
-
-def play_spellevate_rounds(
-    seats: Sequence[SpellevateBot],
-    rounds: int = 1,
-    seed: int = 0,
-    lexicon: Lexicon | str = "en",
-    tiles: TileCounts = ENGLISH,
-    min_length: int = 2,
-    observer: Callable[[dict], None] | None = None,
-) -> list[SpellevateResult]:
-    """Rounds between the given seats: the first leader is drawn, later rounds are led by
-    the previous round's winner, and each round deals the whole set anew starting with
-    its leader. `observer` sees every event as it happens: the lead draw, each round's
-    `deal` (hand sizes), then its plays, passes, clears and win."""
-    players = len(seats)
-    check_table(players, tiles)
-    lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
-    rng = np.random.default_rng(seed)
-    results = []
-    leader, draws = first_leader(players, tiles, rng)
-    notify = observer or (lambda event: None)
-    lead_draw = {"event": "lead_draw", "draws": draws, "leader": leader}
-    notify(lead_draw)
-    for number in range(1, rounds + 1):
-        hands = deal(players, tiles, rng, first=leader)
-        notify({"event": "deal", "round": number, "leader": leader, "hands": [len(hand) for hand in hands]})
-        result = play_spellevate_round(hands, leader, lexicon, seats, min_length, observer)
-        if number == 1:
-            result.events.insert(0, lead_draw)
-        results.append(result)
-        leader = result.winner
-    return results

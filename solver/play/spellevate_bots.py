@@ -27,20 +27,15 @@ Presets take settings like Bananagrams' bots: 'planner:beam=8,lost_lead=3'.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from solver.core.tiles import ALPHABET, ENGLISH, HARD_FIRST, TileCounts
-from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.core.tiles import ALPHABET, HARD_FIRST, TileCounts
+from solver.lexicon.loader import Lexicon
 from solver.play.spellevate import (
     Play,
     SeatView,
-    SpellevateError,
-    SpellevateResult,
-    check_table,
-    play_spellevate_rounds,
 )
 
 LEAD_MAX_LENGTH = 7  # longest word the simple bot looks for when leading (today's behaviour)
@@ -477,22 +472,3 @@ def check_spellevate_spec(spec: str) -> None:
         parse_spec(spec)
     except ValueError as error:
         raise ValueError(f"--bots: {spec!r}: {error}") from None
-
-
-def play_spellevate(
-    players: int,
-    rounds: int = 1,
-    seed: int = 0,
-    lexicon: Lexicon | str = "en",
-    tiles: TileCounts = ENGLISH,
-    min_length: int = 2,
-    bots: Sequence[str] | None = None,
-) -> list[SpellevateResult]:
-    """Rounds of Spellevate between bots (presets by seat, default all `simple`)."""
-    check_table(players, tiles)
-    specs = list(bots) if bots is not None else ["simple"] * players
-    if len(specs) != players:
-        raise SpellevateError(f"{len(specs)} bots for {players} players")
-    lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
-    seats = [make_spellevate_bot(spec, lexicon, min_length) for spec in specs]
-    return play_spellevate_rounds(seats, rounds, seed, lexicon, tiles, min_length)

@@ -2,9 +2,9 @@
 
 Why. The engine sessions (`/engine`) and the solve API (`/api/solve`, ...) share a few worker
 threads (`Limits.workers`; the kernels release the GIL). Served first come, first served, one
-address sending the costliest solves the API allows, at its allowed rate, kept every thread
-busy for seconds at a time: another address's 6-tile solve waited 13-15 s or was refused, an
-engine bot's call took 4-19 s (issue 34).
+address sending the costliest solves the API allows, at its allowed rate, would keep every
+thread busy for seconds at a time: another address's small solve or an engine bot's call would
+wait behind it, or be refused.
 
 How. A job waits in its client's queue (the client is its address), which holds at most
 `per_client_queued` jobs. A client runs at most `per_client_running` jobs at once (default:

@@ -188,8 +188,8 @@ class HostMode:
     def remote_turn(self) -> bool:
         """Instant clock: a remote player still in the hand was sent tiles and has not called
         since (stuck counts). The game waits for it, however fast the bots are: the same seed
-        and the same messages give the same game (issue 41: the bots used to finish the game
-        before a remote player's answer was read)."""
+        and the same messages give the same game (the bots never finish it before a remote
+        player's answer is read)."""
         if self.session.options.clock != "instant" or self.round is None:
             return False
         return any(is_remote(s.bot) and s.active and s.bot.to_answer for s in self.round.seats)

@@ -14,33 +14,32 @@ message that made it its turn.
         public events, asks a remote player to move (`spellevate_turn`) and takes its
         `spellevate_move`.
 
-Both modes run the rules of `solver.play.spellevate` (`RoundState`), so an illegal move
+Both modes run the rules of `solver.play.spellevate` (`RoundState`; the host drives a
+`solver.play.spellevate_match.SpellevateMatch`), so an illegal move
 is refused with the referee's reason and changes nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import numpy as np
+from dataclasses import dataclass
 
 from solver.core.limits import MAX_PROTOCOL_SPELLEVATE_PLAYERS, MAX_SEED, MAX_SPELLEVATE_ROUNDS
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.play.remote import RemoteSeat, is_remote
 from solver.play.spellevate import (
     Play,
     RoundState,
     SeatView,
     SpellevateBot,
     SpellevateError,
-    SpellevateRound,
     check_table,
-    deal,
-    first_leader,
     parse_play,
     set_of,
 )
 from solver.play.spellevate_bots import PRESETS, make_spellevate_bot, parse_spec
+from solver.play.spellevate_events import SpellevateEvent
+from solver.play.spellevate_match import SpellevateMatch
 from solver.protocol.fields import ProtocolError
 from solver.protocol.fields import need as _need
 from solver.protocol.fields import tiles as _tiles
@@ -122,7 +121,7 @@ def _move_message(player: int, play: Play | None) -> dict:
     return {"type": "spellevate_move", "player": player, "play": play.letters}
 
 
-def _event(event: dict, round_number: int) -> dict:
+def _event(event: SpellevateEvent, round_number: int) -> dict:
     return {"type": "spellevate_event", "round": round_number, **event}
 
 
@@ -230,87 +229,60 @@ def on_seat_move(options: Options, table: SeatTable, message: dict):
 # -- host mode: the engine referees -----------------------------------------------------
 
 
-@dataclass
-class RemoteSeat:
-    """A hosted seat whose moves come over the protocol."""
-
-    name: str
-
-    def begin(self, view: SeatView) -> None:
-        pass
-
-
-@dataclass
 class HostedTable:
-    """A whole Spellevate game refereed by the engine."""
+    """A whole Spellevate game refereed by the engine: its `SpellevateMatch`, and the
+    messages the match's events, deals and turns make (`start`, `remote_move`). A remote
+    player's seat is a `RemoteSeat`, told its tiles at each deal."""
 
-    seats: list
-    names: list[str]
-    rounds: int
-    seed: int
-    tiles: TileCounts
-    lexicon: Lexicon
-    min_length: int
-    rng: np.random.Generator = field(init=False)
-    number: int = 0
-    game: SpellevateRound | None = None
-    winners: list[int] = field(default_factory=list)
-    totals: list[int] = field(default_factory=list)
-    finished: bool = False
+    def __init__(self, seats: list, names: list[str], seed: int, rounds: int, tiles: TileCounts, options: Options):
+        self.names = names
+        self.outbox: list[dict] = []
+        for index, seat in enumerate(seats):
+            if is_remote(seat):
+                seat.on_tiles = self._tiles_to(index)
+        lexicon = get_lexicon(options.lexicon)
+        self.match = SpellevateMatch(
+            seats, seed, lexicon, rounds=rounds, tiles=tiles, min_length=options.min_length, observer=self._public
+        )
 
-    def __post_init__(self) -> None:
-        self.rng = np.random.default_rng(self.seed)
-        self.totals = [0] * len(self.seats)
+    @property
+    def finished(self) -> bool:
+        return self.match.over
+
+    def _tiles_to(self, player: int):
+        def tell(tiles: TileCounts, reason: str) -> None:
+            self.outbox.append({"type": "spellevate_tiles", "player": player, "tiles": tiles.letters()})
+
+        return tell
+
+    def _public(self, event: SpellevateEvent) -> None:
+        self.outbox.append(_event(event, self.match.number or 1))  # the lead draw comes before round 1's deal
 
     def start(self) -> list[dict]:
-        leader, draws = first_leader(len(self.seats), self.tiles, self.rng)
-        out = [_event({"event": "lead_draw", "draws": draws, "leader": leader}, 1)]
-        return out + self.deal(leader)
-
-    def deal(self, leader: int) -> list[dict]:
-        self.number += 1
-        hands = deal(len(self.seats), self.tiles, self.rng, first=leader)
-        self.game = SpellevateRound(hands, leader, self.lexicon, self.min_length)
-        out = []
-        for seat, tiles in enumerate(hands):
-            self.seats[seat].begin(self.game.view(seat))
-            if isinstance(self.seats[seat], RemoteSeat):
-                out.append({"type": "spellevate_tiles", "player": seat, "tiles": tiles.letters()})
-        out.append(_event({"event": "deal", "leader": leader, "hands": [len(hand) for hand in hands]}, self.number))
-        return out + self.run()
+        self.match.start()
+        return self.run()
 
     def run(self) -> list[dict]:
-        """Play the bots' moves until a remote player must move or the game ends."""
-        assert self.game is not None  # deal() starts a round before the bots play
-        out: list[dict] = []
-        while True:
-            state = self.game.state
-            if state.over:
-                result = self.game.result()
-                self.winners.append(result.winner)
-                self.totals = [total + score for total, score in zip(self.totals, result.scores, strict=True)]
-                if self.number < self.rounds:
-                    return out + self.deal(result.winner)
-                self.finished = True
-                over = {"type": "spellevate_over", "winners": self.winners, "scores": self.totals}
-                return [*out, over]
-            seat = self.seats[state.turn]
-            if isinstance(seat, RemoteSeat):
-                table = state.table.letters if state.table is not None else None
-                return [*out, {"type": "spellevate_turn", "player": state.turn, "table": table, "hands": state.sizes}]
-            play = seat.choose(self.game.view(state.turn))
-            out.extend(_event(event, self.number) for event in self.game.move(state.turn, play))
+        """Play the bots' moves until a remote player must move or the game ends: the
+        messages made since the last call, and what the game now waits for."""
+        match = self.match
+        match.play_bots()
+        out, self.outbox = self.outbox, []
+        if match.over:
+            return [*out, {"type": "spellevate_over", "winners": match.winners, "scores": match.totals}]
+        state = match.state
+        table = state.table.letters if state.table is not None else None
+        return [*out, {"type": "spellevate_turn", "player": state.turn, "table": table, "hands": state.sizes}]
 
     def remote_move(self, player: int, play: Play | None) -> list[dict]:
-        if not isinstance(self.seats[player], RemoteSeat):
+        match = self.match
+        if match.is_bot(player):
             raise ProtocolError("bad_value", f"player {player} is a bot")
         if self.finished:
             raise ProtocolError("out_of_order", "the game is over")
-        game = self.game
-        assert game is not None  # a hosted table deals its first round when it starts
-        _refuse(game.state, player, play, self.lexicon, self.min_length, game.hands[player])
-        events = [_event(event, self.number) for event in game.move(player, play)]
-        return events + self.run()
+        _refuse(match.state, player, play, match.lexicon, match.min_length, match.hand(player))
+        match.move(player, play)
+        return self.run()
 
 
 def on_start(options: Options, table, message: dict):
@@ -341,7 +313,7 @@ def on_start(options: Options, table, message: dict):
         check_table(len(seats), tiles)
     except SpellevateError as error:
         raise ProtocolError("bad_value", str(error)) from None
-    hosted = HostedTable(seats, names, rounds, seed, tiles, lexicon, min_length)
+    hosted = HostedTable(seats, names, seed, rounds, tiles, options)
     game = {"type": "spellevate_game", "players": names, "seed": seed, "rounds": rounds, "sets": sets}
     return [game], hosted.start(), hosted
 
@@ -352,7 +324,7 @@ def on_move(options: Options, table, message: dict):
         return on_seat_move(options, table, message)
     if table is None:
         raise ProtocolError("out_of_order", "no Spellevate game: send spellevate_seat or spellevate_start first")
-    player = _int(message, "player", 0, len(table.seats) - 1)
+    player = _int(message, "player", 0, len(table.match.seats) - 1)
     play = _move(message)
     return [{"type": "ok"}], table.remote_move(player, play), table
 
@@ -361,12 +333,12 @@ def on_hand(options: Options, table, message: dict):
     """`spellevate_hand`: the engine seat's hand (seat mode) or a remote player's (host mode)."""
     if isinstance(table, SeatTable):
         return [{"type": "spellevate_hand", "player": table.seat, "tiles": table.hand.letters()}], [], table
-    if table is None or table.game is None:
+    if table is None:
         raise ProtocolError("out_of_order", "no Spellevate game: send spellevate_seat or spellevate_start first")
-    player = _int(message, "player", 0, len(table.seats) - 1)
-    if not isinstance(table.seats[player], RemoteSeat):
+    player = _int(message, "player", 0, len(table.match.seats) - 1)
+    if table.match.is_bot(player):
         raise ProtocolError("bad_value", f"player {player} is a bot: its hand is private")
-    return [{"type": "spellevate_hand", "player": player, "tiles": table.game.hands[player].letters()}], [], table
+    return [{"type": "spellevate_hand", "player": player, "tiles": table.match.hand(player).letters()}], [], table
 
 
 def on_info(options: Options, table, message: dict):

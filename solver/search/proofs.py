@@ -45,7 +45,7 @@ WALK_BUDGET = 4_000_000  # DAWG steps spent listing them
 SCARCE_LETTERS = 4  # the hand's letters held by the fewest words that the crossing argument tries, alone and in pairs
 CROSSING_SHARE = 0.25  # of the time left: the crossing argument settles in tens of ms or not at all; the
 # word search that follows needs the rest (a 21-tile hand of 5,792 words spent 0.76 s here, in vain)
-# Seconds one of its integer programs may take: on issue 36's hands and 400 seeded double-Q
+# Seconds one of its integer programs may take: on the hard vowel-poor hands and 400 seeded double-Q
 # hands every program of a proof found took 3 ms or less, and hands it fails on spent 20-210 ms
 # a program, ten programs a hand (AAEEEIIILMNNOOQQRSTTT: 1.07 s in all, the word search beside
 # it done long before). A program that runs out makes no claim and ends the argument.

@@ -110,9 +110,7 @@ What it prunes, each a property of every valid grid reachable from the state:
   and each group enough uses for its tiles; the tile alone one way likewise. Trying such an
   option would prune it; listed out, an item with none left prunes its state before any is
   tried, and the fewest-options choice sees the real counts. Sound deeper down too: what a
-  deeper state with the option laid reaches, this one with it laid reaches. On issue 36's
-  hands: ACDDEFJLMNNNOQQRRTTTZ from Q 593,827 -> 100,566 decisions (1.36 -> 0.69 s),
-  BCDEFIKKLNNNNNPRRRSST from B 1,202,722 -> 16,500 (a grid).
+  deeper state with the option laid reaches, this one with it laid reaches.
 
 Every grid it returns passes `solver.core.grid.validate` (the caller checks); its "no grid"
 answers are tested against `solver.search.reference.exhaustive_grid_exists` on small hands.
@@ -322,8 +320,8 @@ def spent_letter_weights(counts: np.ndarray, lengths: np.ndarray, hand: np.ndarr
     """More rows for `SpelledWords.weight` (float64[rows, 26]): for each letter of the hand, the
     lightest weights for the hand without that letter's tiles. A state that has laid them all
     weighs less by these than by the whole hand's (the letter weighs what it must, at almost no
-    cost); every row is valid weights, so each bounds every state. (Weights >= 0 besides, for
-    the hand and for each letter, cut no more decisions on issue 36's hands.)"""
+    cost); every row is valid weights, so each bounds every state. (Weights are not held >= 0
+    besides: on the hard vowel-poor hands that cuts no more decisions.)"""
     rows = []
     for code in np.flatnonzero(hand > 0).tolist():
         high = 2.0 * hand
@@ -489,7 +487,7 @@ ROOTS = 3  # searches run side by side, each from another of the hardest letters
 TURN_NODES = 2_000
 # Which search gets the next turn: each in turn for the first WARM_TURNS rounds, then the one
 # whose tree looks nearest its end (`_turns_left`), but never fewer than 1 in FAIR_SHARE turns
-# each (an estimate can be wrong by orders of magnitude). On issue 36's vowel-poor hands the
+# each (an estimate can be wrong by orders of magnitude). On the hard vowel-poor hands the
 # fastest root is 3-4x faster than the next, and this took the word search's time from 1.1-1.3 s
 # to 0.4-0.5 s on three of them.
 WARM_TURNS = 4
@@ -583,7 +581,7 @@ class WordSearch:
         while len(turns) < workers and (left is None or left > 0 or not turns):
             # With two workers or more, the first search (from the hardest letter) takes one turn of
             # every round, and the others share the rest. It was the fastest of the three on 42 of
-            # 71 hard hands; on 64 hard hands (2,400 seeded draws' slowest, issue 36's) two workers
+            # 71 hard hands; on 64 hard hands (2,400 seeded draws' slowest) two workers
             # took 8.08 s in all with every turn shared, 7.34 s with it pinned
             # (EEEOOOOPPPPSSSVVVVVVV: 0.73 -> 0.53 s), though a hand whose fastest root is another
             # takes longer (AAEFGGIKLMOOOOQQSTVXZ: 0.16 -> 0.51 s).

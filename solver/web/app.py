@@ -47,10 +47,11 @@ from solver.protocol.fair import FairPool
 from solver.protocol.network import CLOSE_CODES, drive_session, load_for_cheap_requests
 from solver.protocol.session import Session
 from solver.search import native
-from solver.web.config import ClientCounter, TokenBucket, WebConfig
+from solver.web.config import ClientCounter, WebConfig
 from solver.web.gate import Gate, client_of
 from solver.web.health import Load, LoopWatch, Metrics, health_routes, shed_response
 from solver.web.quotas import client_counter
+from solver.web.rates import TokenBucket
 from solver.web.rooms import ClientQuota, Room, Rooms
 from solver.web.solve_api import solve_routes
 from solver.web.table import DEFAULT_HINT_COUNT, RoomError

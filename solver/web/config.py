@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -99,26 +98,6 @@ class WebConfig:
         """The bots a room of `game` offers: preset shown in the page -> bot spec
         (Bananagrams: `bots`, set by `bananas serve --bot`; other games: the catalogue's)."""
         return self.bots if game == BANANAGRAMS else {name: name for name in preset_names(game)}
-
-
-class TokenBucket:
-    """Message rate limit: `rate` per second on average, bursts of up to `burst`."""
-
-    def __init__(self, rate: float, burst: int, clock=time.monotonic):
-        self.rate = rate
-        self.burst = burst
-        self.clock = clock
-        self.tokens = float(burst)
-        self.stamp = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class ClientCounter:

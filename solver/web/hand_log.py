@@ -26,7 +26,8 @@ the hand's progress and written back at their places (`restore`).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from solver.coach.logs import LogError, log_line
 from solver.coach.record import HandRecord, HandRecorder
@@ -68,7 +69,7 @@ class HandLogWriter:
         self.closed = False  # the `grids` line is written: nothing follows
 
     # -- writing ----------------------------------------------------------------------------------
-    def write(self, entry: dict, optional: bool = False) -> bool:
+    def write(self, entry: Mapping[str, Any], optional: bool = False) -> bool:
         """Append one line (with this hand's number) and read it into the record; an optional
         one only while the log is short of its reserve, before the hand's end, and when the
         record takes it. Whether it was written."""
@@ -90,7 +91,7 @@ class HandLogWriter:
         self.size += len(text) + 1
         return True
 
-    def keep(self, line: dict) -> None:
+    def keep(self, line: Mapping[str, Any]) -> None:
         """A person's line the figures rest on, kept for a resumed hand (module docstring)."""
         self.keepsakes.append([self.engine_lines, line])
 
@@ -112,7 +113,7 @@ class HandLogWriter:
         if events.kind_of(event) == events.END:
             # The persons' grids that waited are written before the end, at its time: nothing
             # of a hand follows its `end` but the `grids` line (a snapshot written after it
-            # failed the hand's review: issue 33).
+            # would fail the hand's review).
             self.flush(event["t"], force=True)
         if self.write(event, optional=events.kind_of(event) == events.SNAPSHOT):  # a bot's give way like a person's
             self.engine_lines += 1

@@ -1,4 +1,4 @@
-"""What an operator watches, and what the server refuses when it is overloaded (issue 34).
+"""What an operator watches, and what the server refuses when it is overloaded.
 
 - `GET /healthz`: 200 while the process serves at all (its event loop answers).
 - `GET /readyz`: 200 when it takes new work, 503 while it sheds load (below) or its room

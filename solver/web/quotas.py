@@ -217,13 +217,3 @@ def client_counter(table: QuotaTable | None, kind: str, total: float, per_client
     if table is None:
         return ClientCounter(total, per_client)
     return SharedClientCounter(total, per_client, table, kind)
-
-
-class SharedBuckets:
-    """A token bucket per client address, in the shared table (`AddressBuckets`' interface)."""
-
-    def __init__(self, table: QuotaTable, kind: str, rate: float, burst: int):
-        self.table, self.kind, self.rate, self.burst = table, kind, rate, burst
-
-    def take(self, client: str) -> bool:
-        return self.table.take_token(self.kind, client, self.rate, self.burst)

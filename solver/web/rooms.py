@@ -34,9 +34,10 @@ from solver.play.pace import preset_pace
 from solver.play.presets import check_spec, describe
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, WayToPlay
 from solver.web.bananagrams_table import BananagramsTable
-from solver.web.config import TokenBucket, WebConfig
+from solver.web.config import WebConfig
 from solver.web.persistence import RoomStore, SavedHand, keep_table, restored_seat, room_record, setup_record
 from solver.web.quotas import client_counter
+from solver.web.rates import rate_limiter
 from solver.web.spellevate_table import SpellevateTable
 from solver.web.table import (
     DEFAULT_HINT_COUNT,
@@ -232,7 +233,7 @@ class Room:
             raise RoomError("unknown_type", f"unknown message type {quote(kind)}")
         async with self.lobby_lock:
             await handler(connection, seat, message)
-        if kind in READ_ONLY_MESSAGES:  # reading a hand's log again and again is not play (issue 34)
+        if kind in READ_ONLY_MESSAGES:  # reading a hand's log again and again is not play
             return
         self.last_activity = time.monotonic()  # accepted: a refused message is not play
         self.save()
@@ -634,7 +635,8 @@ class Rooms:
         self.created = 0
         # Each client address's open rooms (in the workers' shared table under --processes) ...
         self.held = client_counter(config.quotas, "rooms", math.inf, config.rooms_per_client)
-        self.creations: dict[str, TokenBucket] = {}  # ... and, in one process, its room-creation rate
+        per_minute = config.room_creations_per_minute  # ... and its room-creation rate
+        self.creations = rate_limiter(config.quotas, "room_creations", per_minute / 60, per_minute, MAX_TRACKED_CLIENTS)
         if config.distribution:
             try:
                 load_distribution(config.distribution)
@@ -690,28 +692,10 @@ class Rooms:
         if not self.held.take(client):
             most = self.config.rooms_per_client
             raise ClientQuota("too_many_rooms", f"you have {most} rooms open: play in one, or wait for one to close")
-        if not self.take_creation(client):
+        if not self.creations.take(client):
             self.held.give_back(client)
             per_minute = self.config.room_creations_per_minute
             raise ClientQuota("rate_limited", f"at most {per_minute} new rooms a minute: try again shortly")
-
-    def take_creation(self, client: str) -> bool:
-        """A token of `client`'s room-creation rate: from the workers' shared table, or this process's."""
-        per_minute = self.config.room_creations_per_minute
-        if self.config.quotas is not None:
-            return self.config.quotas.take_token("room_creations", client, per_minute / 60, per_minute)
-        if client not in self.creations and len(self.creations) >= MAX_TRACKED_CLIENTS:
-            self.forget_rested_clients()
-        return self.creations.setdefault(client, TokenBucket(per_minute / 60, per_minute)).take()
-
-    def forget_rested_clients(self) -> None:
-        """Drop the rate of every address whose bucket has refilled (remembering it changes nothing)."""
-        for client, bucket in list(self.creations.items()):
-            bucket.take()
-            if bucket.tokens + 1 >= bucket.burst:
-                del self.creations[client]
-        while len(self.creations) >= MAX_TRACKED_CLIENTS:  # all busy: the oldest go
-            del self.creations[next(iter(self.creations))]
 
     def discard(self, room: Room) -> None:
         counted = self.rooms.pop(room.id, None) is not None

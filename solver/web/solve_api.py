@@ -24,7 +24,7 @@ import json
 import logging
 import math
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -57,10 +57,10 @@ from solver.lexicon.files import LEVEL_SEPARATOR, LEVELLED, split_level
 from solver.lexicon.loader import LEVELS, SHIPPED, Lexicon, get_lexicon
 from solver.protocol.fair import FairPool, QueueFull
 from solver.search.objectives import OBJECTIVES
-from solver.web.config import TokenBucket
 from solver.web.gate import client_of
 from solver.web.health import RETRY_AFTER_SECONDS, Load, Metrics
-from solver.web.quotas import QuotaTable, SharedBuckets
+from solver.web.quotas import QuotaTable
+from solver.web.rates import rate_limiter
 
 PAGE = Path(__file__).resolve().parent / "static" / "solve.html"
 log = logging.getLogger("bananas.web.solve")
@@ -374,24 +374,6 @@ HANDLERS: dict[str, Callable[[Body], dict]] = {
 # -- around the handlers: rate, body, pool ------------------------------------------------------
 
 
-class AddressBuckets:
-    """A token bucket per client address, for at most `capacity` addresses: the one heard from
-    least recently is forgotten first (it starts again with a full burst). Issue 25 may move
-    the per-client limits of every route into one place; this one covers the API only. The
-    address is the one the gate found (`solver.web.gate`: behind a trusted proxy, the client's)."""
-
-    def __init__(self, rate: float, burst: int, capacity: int, clock=time.monotonic):
-        self.rate, self.burst, self.capacity, self.clock = rate, burst, capacity, clock
-        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
-
-    def take(self, address: str) -> bool:
-        bucket = self.buckets.pop(address, None) or TokenBucket(self.rate, self.burst, self.clock)
-        self.buckets[address] = bucket
-        while len(self.buckets) > self.capacity:
-            self.buckets.popitem(last=False)
-        return bucket.take()
-
-
 def json_response(data: dict, status: int = 200) -> Response:
     """Strict JSON in ASCII: no NaN, and no lone surrogate from a request can break the encoding."""
     text = json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
@@ -443,11 +425,7 @@ def solve_routes(
     which raises `too_large` past its limit). Each address's requests wait in a queue of its
     own (`FairPool`): a client flooding costly solves waits behind its own. The rate per
     address is counted in `quotas`, the table `serve --processes`' workers share, if given."""
-    rates: AddressBuckets | SharedBuckets
-    if quotas is None:
-        rates = AddressBuckets(API_REQUESTS_PER_SECOND, API_REQUEST_BURST, MAX_API_ADDRESSES)
-    else:
-        rates = SharedBuckets(quotas, "api_requests", API_REQUESTS_PER_SECOND, API_REQUEST_BURST)
+    rates = rate_limiter(quotas, "api_requests", API_REQUESTS_PER_SECOND, API_REQUEST_BURST, MAX_API_ADDRESSES)
     jobs = {"open": 0}
 
     async def parsed_body(request: Request) -> Body:

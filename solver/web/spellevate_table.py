@@ -1,12 +1,14 @@
 """Spellevate at a room's table: the server referees a round with the engine.
 
 The lobby (seats, host, bots, reconnect tokens) is the room's (`solver.web.rooms`); this
-module is the round, behind the room's table interface (`solver.web.table`). It runs
-`solver.play.spellevate.SpellevateRound`, the referee of `bananas spellevate`: the deal, the lead,
-each seat's turn, the table clearing and the scores are the engine's, and a person's play is
-checked by the engine's own `move_error` (its reason is the page's `error` message, and
-nothing changes). Bots (`simple`, `planner`) play on the server, one move per
-`spellevate_delay` seconds so a person can follow the table.
+module is the round, behind the room's table interface (`solver.web.table`). It drives a
+`solver.play.spellevate_match.SpellevateMatch` of one round, the engine of `bananas spellevate`:
+the lead draw, the deal, each seat's turn, the table clearing and the scores are the match's,
+a person's seat is a `RemoteSeat` and their play is judged by the match's `move_error` (its
+reason is the page's `error` message, and nothing changes). Bots (`simple`, `planner`) play on
+the server, one move per `spellevate_delay` seconds so a person can follow the table. The
+match's `journal` holds every input a person made: with the table's setup it rebuilds the
+round (`spellevate_match.replay`).
 
 Pages see the public state (whose turn, the table and who played it, every hand's size, the
 log) and only their own hand; at the end, scores and counts of the tiles left, never letters.
@@ -18,38 +20,20 @@ from __future__ import annotations
 import asyncio
 import time
 
-import numpy as np
-
 from solver.core.limits import MAX_SHOWN_PLAYS, MAX_SPELLEVATE_PLAY_LETTERS
-from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
-from solver.play.spellevate import (
-    Play,
-    SpellevateBot,
-    SpellevateError,
-    SpellevateRound,
-    check_table,
-    deal,
-    first_leader,
-    parse_play,
-    scores,
-)
+from solver.play import spellevate_events as sp
+from solver.play.remote import RemoteSeat
+from solver.play.spellevate import Play, SpellevateBot, SpellevateError, parse_play, scores
 from solver.play.spellevate_bots import beating_plays, make_spellevate_bot, word_index
+from solver.play.spellevate_match import SpellevateMatch
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log, quote
 
-STAND_IN = "simple"  # the bot that finishes the round for a person who left
-
-
-def check_players(players: int, tiles: TileCounts) -> None:
-    try:
-        check_table(players, tiles)
-    except SpellevateError as error:
-        raise RoomError("bad_start", str(error)) from None
+LOG_KINDS = {sp.PLAY: "sp_play", sp.PASS: "sp_pass", sp.CLEAR: "sp_clear", sp.WIN: "sp_win", sp.LEFT: "sp_left"}
 
 
 class SpellevateTable:
-    """One round at a room's table: the engine's `SpellevateRound`, the bots at its seats, and what
-    pages see."""
+    """One round at a room's table: the engine's `SpellevateMatch`, and what pages see."""
 
     messages = frozenset({"play", "pass"})
     durable = False  # a round is not saved: its room comes back to the lobby
@@ -57,38 +41,38 @@ class SpellevateTable:
     def __init__(self, setup: TableSetup, handle: TableHandle):
         self.handle = handle
         self.seats: list[Seat] = list(setup.seats)
-        tiles = setup.distribution
-        check_players(len(self.seats), tiles)
         self.delay = setup.bot_delay
-        # The last round's winner leads the next
+        # The last round's winner leads the next; the room's first round draws for the lead
         leader = self.seats.index(setup.last_winner) if setup.last_winner in self.seats else None
         self.lexicon = get_lexicon(setup.language)
         self.index = word_index(self.lexicon)  # built once per process: the legal plays shown to persons
         self.min_length = setup.variant.min_length
-        rng = np.random.default_rng(setup.seed)
-        draws: list[list[str]] = []
+        players: list[SpellevateBot | RemoteSeat] = [self.player(seat) for seat in self.seats]
         try:
-            if leader is None:  # the room's first round: each player draws a tile, the latest letter leads
-                leader, draws = first_leader(len(self.seats), tiles, rng)
-            hands = deal(len(self.seats), tiles, rng, first=leader)
-            self.round = SpellevateRound(hands, leader, self.lexicon, self.min_length)
-        except SpellevateError as error:  # a tile set the rules cannot play (--distribution)
+            self.match = SpellevateMatch(
+                players, setup.seed, self.lexicon, tiles=setup.distribution, min_length=self.min_length, leader=leader
+            )
+            self.match.start()
+        except SpellevateError as error:  # too few players, or a tile set the rules cannot play (--distribution)
             raise RoomError("bad_start", str(error)) from None
-        self.bots: dict[int, SpellevateBot] = {}
-        for index, seat in enumerate(self.seats):
-            if seat.kind == "bot":
-                assert seat.spec is not None  # a bot seat always names its preset
-                self.bots[index] = make_spellevate_bot(seat.spec, self.lexicon, self.min_length)
-        for index, bot in self.bots.items():
-            bot.begin(self.round.view(index))
         self.started = time.monotonic()
         self.log: list[dict] = []
         self.final: dict | None = None
         self.lock = asyncio.Lock()
         self.poke = asyncio.Event()
         self.sent_held: dict[int, tuple] = {}  # connection id -> the private message last sent
-        draw = " ".join("/".join(letters) for letters in draws)  # empty when the last winner leads
-        self.opening = [{"t": 0.0, "kind": "sp_lead", "who": self.seats[leader].name, "letters": draw}]
+        draw = self.match.lead_draw
+        letters = " ".join("/".join(group) for group in draw["draws"]) if draw else ""  # "": the last winner leads
+        self.opening = [
+            {"t": 0.0, "kind": "sp_lead", "who": self.seats[self.match.state.leader].name, "letters": letters}
+        ]
+
+    def player(self, seat: Seat) -> SpellevateBot | RemoteSeat:
+        """The match's player at a room's seat: its bot, or a person's `RemoteSeat`."""
+        if seat.kind != "bot":
+            return RemoteSeat(seat.name)
+        assert seat.spec is not None  # a bot seat always names its preset
+        return make_spellevate_bot(seat.spec, self.lexicon, self.min_length)
 
     def index_of(self, seat: Seat) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is seat), None)
@@ -111,18 +95,18 @@ class SpellevateTable:
 
     @property
     def over(self) -> bool:
-        return self.round.state.over
+        return self.match.over
 
     # -- what pages see ----------------------------------------------------------------------
     def table(self) -> dict:
-        state = self.round.state
+        state = self.match.state
         return {
             "type": "spellevate",
             "players": [
                 {
                     "seat": index,
                     "name": seat.name,
-                    "kind": "bot" if index in self.bots else "person",
+                    "kind": "bot" if self.match.is_bot(index) else "person",
                     "tiles": state.sizes[index],
                     "connected": seat.connected,
                 }
@@ -137,9 +121,9 @@ class SpellevateTable:
 
     def private(self, index: int) -> dict:
         """A person's own hand, and when it is their turn the plays they may make."""
-        state = self.round.state
-        hand = self.round.hands[index]
-        your_turn = not state.over and state.turn == index and index not in self.bots
+        state = self.match.state
+        hand = self.match.hand(index)
+        your_turn = not state.over and state.turn == index and not self.match.is_bot(index)
         plays: list[str] = []
         if your_turn:
             if state.table is None:
@@ -149,15 +133,20 @@ class SpellevateTable:
                 plays = beating_plays(self.index, hand, state.table, self.min_length)[:MAX_SHOWN_PLAYS]
         return {"type": "hand", "letters": hand.letters(), "your_turn": your_turn, "plays": plays}
 
-    def log_entry(self, event: dict) -> dict | None:
-        kind = event["event"]
-        entry = {"t": self.clock(), "kind": f"sp_{kind}", "who": self.name(event["player"])}
-        if kind == "play":
-            entry.update(letters=event["letters"], left=event["left"])
-        return entry
+    def log_entries(self, events: list[sp.SpellevateEvent]) -> list[dict]:
+        """The room log's entries for a move's or a leave's events."""
+        entries = []
+        for event in events:
+            if event["event"] == sp.LEAD_DRAW or event["event"] == sp.DEAL:
+                continue  # the opening's (`sp_lead`)
+            entry = {"t": self.clock(), "kind": LOG_KINDS[event["event"]], "who": self.name(event["player"])}
+            if event["event"] == sp.PLAY:
+                entry.update(letters=event["letters"], left=event["left"])
+            entries.append(entry)
+        return entries
 
     def end_message(self) -> dict:
-        state = self.round.state
+        state = self.match.state
         assert state.winner is not None  # called once the round is over
         result = scores(state.sizes, state.winner)
         return {
@@ -178,13 +167,13 @@ class SpellevateTable:
         handle.broadcast(self.table())
         for connection, seat in handle.pages():
             index = self.index_of(seat)
-            if index is not None and index not in self.bots:
+            if index is not None and not self.match.is_bot(index):
                 private = self.private(index)
                 key = (private["letters"], private["your_turn"], tuple(private["plays"]))
                 if self.sent_held.get(id(connection)) != key:
                     self.sent_held[id(connection)] = key
                     connection.send(private)
-        winner = self.round.state.winner
+        winner = self.match.state.winner
         if winner is not None and self.final is None:
             self.final = self.end_message()
             handle.broadcast(self.final)
@@ -209,7 +198,7 @@ class SpellevateTable:
         connection.send({"type": "log", "entries": self.log, "reset": True})
         self.handle.broadcast(self.table())  # everyone sees the seat connected again
         index = self.index_of(seat)
-        if index is not None and index not in self.bots:
+        if index is not None and not self.match.is_bot(index):
             private = self.private(index)
             self.sent_held[id(connection)] = (private["letters"], private["your_turn"], tuple(private["plays"]))
             connection.send(private)
@@ -220,7 +209,7 @@ class SpellevateTable:
     async def person_move(self, seat: Seat, message: dict, passing: bool) -> None:
         """A person's play (`letters`: a word or one letter from their hand) or pass."""
         index = self.index_of(seat)
-        if index is None or index in self.bots:
+        if index is None or self.match.is_bot(index):
             raise RoomError("out_of_order", "you are not playing in this round")
         play: Play | None = None
         if not passing:
@@ -236,30 +225,26 @@ class SpellevateTable:
                 reason = f"{quote(letters)} is not a play: type letters A-Z (a word or one letter)"
                 raise RoomError("bad_play", reason) from None
         async with self.lock:
-            state = self.round.state
-            if state.over:
+            if self.over:
                 raise RoomError("out_of_order", "the round is over")
-            if state.turn != index:
-                raise RoomError("not_your_turn", f"it is {self.name(state.turn)}'s turn")
-            error = self.round.move_error(index, play)
+            turn = self.match.state.turn
+            if turn != index:
+                raise RoomError("not_your_turn", f"it is {self.name(turn)}'s turn")
+            error = self.match.move_error(index, play)
             if error is not None:  # the engine's reason, its code for the page to translate
                 raise RoomError(
                     "bad_play", error.replace("the hand", "your hand"), {"reason": error.code, **error.params}
                 )
-            events = self.round.move(index, play)
-            self.publish([entry for event in events if (entry := self.log_entry(event)) is not None])
+            self.publish(self.log_entries(self.match.move(index, play)))
 
     async def leave(self, seat: Seat) -> None:
-        """A person left mid-round: a `simple` bot plays their hand to the end."""
+        """A person left mid-round: a stand-in bot plays their hand to the end (the match's)."""
         index = self.index_of(seat)
         assert index is not None  # the room asks only for a seat dealt in
         async with self.lock:
-            if self.over or index in self.bots:
-                return
-            bot = make_spellevate_bot(STAND_IN, self.lexicon, self.min_length)
-            bot.begin(self.round.view(index))
-            self.bots[index] = bot
-            self.publish([{"t": self.clock(), "kind": "sp_left", "who": self.name(index)}])
+            events = self.match.leave(index)
+            if events:
+                self.publish(self.log_entries(events))
 
     async def drive(self, delay: float) -> None:
         """The bots' moves: whenever it is a bot's turn, it plays after `delay` seconds."""
@@ -272,17 +257,16 @@ class SpellevateTable:
             raise
 
     async def bot_moves(self, delay: float) -> None:
+        match = self.match
         while not self.over and not self.handle.closed:
-            turn = self.round.state.turn
-            if turn not in self.bots:
+            if not match.bot_to_move:
                 self.poke.clear()
                 await self.poke.wait()  # a person's move, or their leaving, pokes
                 continue
+            turn = match.state.turn
             await asyncio.sleep(delay)
             async with self.lock:
-                if self.over or self.round.state.turn != turn or turn not in self.bots:
+                if not match.bot_to_move or match.state.turn != turn:
                     continue
-                bot = self.bots[turn]
-                play = await asyncio.to_thread(bot.choose, self.round.view(turn))
-                events = self.round.move(turn, play)  # a bot's illegal move is a bug: it surfaces
-                self.publish([entry for event in events if (entry := self.log_entry(event)) is not None])
+                play = await asyncio.to_thread(match.bot_choice)
+                self.publish(self.log_entries(match.make_bot_move(play)))  # an illegal move is a bug: it surfaces

@@ -6,8 +6,8 @@ import pytest
 from helpers import run_cli
 
 from solver.cli.spellevate_terminal import HumanSeat, LeftTable, TableLog
-from solver.play.spellevate import play_spellevate_rounds
 from solver.play.spellevate_bots import SimpleBot
+from solver.play.spellevate_match import play_spellevate_rounds
 from solver.play.spellevate_tournament import run_series
 
 

@@ -14,7 +14,6 @@ from solver.play.spellevate import (
     first_leader,
     parse_play,
     play_spellevate_round,
-    play_spellevate_rounds,
     scores,
     set_of,
 )
@@ -25,9 +24,9 @@ from solver.play.spellevate_bots import (
     SimpleBot,
     beating_plays,
     make_spellevate_bot,
-    play_spellevate,
     word_index,
 )
+from solver.play.spellevate_match import play_spellevate, play_spellevate_rounds
 
 
 def hands_of(*letters: str) -> list[TileCounts]:

@@ -259,28 +259,29 @@ def test_max_sessions_closes_the_extra_connection_with_1013_and_frees_slots():
     on_engine_socket(scenario, Limits(max_sessions=2))
 
 
-def test_idle_client_is_closed_with_1000_within_about_two_seconds():
+def test_an_idle_client_is_closed_with_1000_while_another_keeps_talking():
     async def scenario(url):
         async with connect(url) as busy, connect(url) as silent:
-            started = time.monotonic()
+            talked: list[int] = []
 
             async def keep_talking():
-                # 1.8 s of traffic, longer than the idle timeout: talking resets the clock
-                for _ in range(6):
+                # 1.8 s of traffic at least, longer than the idle timeout: talking resets the clock
+                for turn in range(6):
                     await asyncio.sleep(0.3)
                     assert (await request(busy, {"type": "hello"}))[0]["type"] == "hello"
+                    talked.append(turn)
 
             async def wait_for_close():
                 code = await closed_code(silent, timeout=5)
-                return code, time.monotonic() - started
+                return code, len(talked)
 
-            _, (code, elapsed) = await asyncio.gather(keep_talking(), wait_for_close())
+            _, (code, talked_before) = await asyncio.gather(keep_talking(), wait_for_close())
             assert (await request(busy, {"type": "hello", "id": "after"}))[0]["id"] == "after"
-            return code, elapsed
+            return code, talked_before
 
-    code, elapsed = on_engine_socket(scenario, Limits(idle_timeout=1))
+    code, talked_before = on_engine_socket(scenario, Limits(idle_timeout=1))
     assert code == 1000
-    assert 0.9 <= elapsed <= 4.0, elapsed  # lower bound: talking elsewhere does not keep it alive
+    assert talked_before < 6  # closed while the other still talked: talking elsewhere does not keep it alive
 
 
 def test_oversized_message_closes_that_connection_with_1009_and_others_keep_going():

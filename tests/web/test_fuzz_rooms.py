@@ -268,7 +268,7 @@ def room_problems(room: Room) -> list[str]:
         problems.append("the host has no seat")
     game = room.table
     if game is not None and not isinstance(game, BananagramsTable):
-        spellevate = game.round
+        spellevate = game.match.round
         held = sum(spellevate.hands, spellevate.state.played)
         if held != spellevate.tiles or [len(hand) for hand in spellevate.hands] != spellevate.state.sizes:
             problems.append("Spellevate: hands + tiles played are not the tiles dealt")
@@ -439,7 +439,7 @@ async def bots_moved(room: Room, timeout: float = 5.0) -> None:
     table = room.table
     deadline = time.monotonic() + timeout
     while table is not None and time.monotonic() < deadline:
-        if room.table is not table or table.over or table.round.state.turn not in table.bots:
+        if room.table is not table or table.over or not table.match.bot_to_move:
             return
         await asyncio.sleep(0.005)
 

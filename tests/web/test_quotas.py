@@ -14,7 +14,8 @@ import time
 import pytest
 
 from solver.web import quotas as quotas_module
-from solver.web.quotas import QuotaTable, SharedBuckets, client_counter
+from solver.web.quotas import QuotaTable, client_counter
+from solver.web.rates import SharedRates
 
 
 def columns(workers: int = 2, slots: int = 1024) -> tuple[QuotaTable, list[QuotaTable]]:
@@ -70,7 +71,7 @@ def test_a_token_bucket_is_shared_by_every_column_and_refills(monkeypatch):
     now = [1000.0]
     monkeypatch.setattr(quotas_module.time, "monotonic", lambda: now[0])
     _, (first, second) = columns()
-    rate = SharedBuckets(first, "api", rate=2.0, burst=4), SharedBuckets(second, "api", rate=2.0, burst=4)
+    rate = SharedRates(first, "api", rate=2.0, burst=4), SharedRates(second, "api", rate=2.0, burst=4)
     assert [rate[n % 2].take("10.0.0.1") for n in range(6)] == [True] * 4 + [False] * 2
     assert rate[0].take("10.0.0.2")  # another address: a full burst of its own
     now[0] += 0.5  # one token back
@@ -146,3 +147,21 @@ def test_a_take_costs_microseconds():
         first.give_back("connections", f"10.0.{n % 256}.1")
     per_pair = (time.perf_counter() - started) / 2000
     assert per_pair < 1e-3, per_pair  # ~15 us a pair on the 2-core machine; a ceiling that catches a slow path
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_the_room_creation_rate_holds_over_every_worker(shared):
+    """`Rooms` counts each address's new rooms a minute in one rate limit: this process's, or
+    the table's, where two workers' rooms draw on the same rate."""
+    from solver.web.config import WebConfig
+    from solver.web.rooms import ClientQuota, Rooms
+
+    tables = columns()[1] if shared else [None, None]
+    workers = [Rooms(WebConfig(room_creations_per_minute=2, quotas=table)) for table in tables]
+    lobby = workers if shared else workers[:1]  # without a table, one process's rooms
+    for rooms in (lobby * 2)[:2]:
+        rooms.create("en", True, "classic", client="10.0.0.1")
+    with pytest.raises(ClientQuota) as refused:
+        lobby[-1].create("en", True, "classic", client="10.0.0.1")
+    assert refused.value.code == "rate_limited"
+    assert lobby[0].create("en", True, "classic", client="10.0.0.2")  # another address: its own rate

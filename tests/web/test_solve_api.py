@@ -35,8 +35,8 @@ from solver.core.limits import (
 )
 from solver.core.tiles import ENGLISH, FRENCH, TileCounts, draw
 from solver.web import BackgroundServer, WebConfig, solve_api
+from solver.web.rates import LocalRates
 from solver.web.solve_api import (
-    AddressBuckets,
     ApiError,
     check_request,
     dump_request,
@@ -297,9 +297,9 @@ def test_the_rate_per_address_and_the_jobs_waiting_are_bounded(monkeypatch):
         assert (status, reply["code"]) == (503, "busy")
 
 
-def test_address_buckets_keep_a_bounded_number_of_addresses():
+def test_local_rates_keep_a_bounded_number_of_addresses():
     now = [0.0]
-    buckets = AddressBuckets(rate=1.0, burst=2, capacity=3, clock=lambda: now[0])
+    buckets = LocalRates(rate=1.0, burst=2, capacity=3, clock=lambda: now[0])
     assert [buckets.take("a") for _ in range(3)] == [True, True, False]
     assert buckets.take("b") and buckets.take("c")
     assert not buckets.take("a")  # still remembered: its bucket is empty
