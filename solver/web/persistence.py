@@ -9,7 +9,9 @@
   in, each leave, with its place among the hand's events) as it takes it, and its progress
   (the game clock, the person's log lines the end's figures rest on) at least once a second;
 - each person's live grid (`save_live`): the grid their page last sent, cell by cell in the
-  page's own coordinates, written before the page's `check` is answered.
+  page's own coordinates, written before the page's `check` is answered;
+- a Spellevate round the same way: its setup, its journal (each person's move or leave), and
+  its progress (the moves made, the room's log) after each move.
 
 A server started again on the same file rebuilds each room, replays each hand from its seed
 and inputs up to the saved clock (`solver.play.hand.replay`: the bots' work comes back as it

@@ -549,9 +549,8 @@ class Room:
             self.store.save_room(self.id, room_record(self))
 
     def keep_hand(self, setup: TableSetup, table: Table) -> None:
-        """A Bananagrams hand is saved as it goes: its setup now, its inputs, progress and the
-        persons' live grids as they come (a Spellevate round is not: its room comes back to
-        the lobby)."""
+        """A durable table's hand (or round) is saved as it goes: its setup now, its inputs,
+        progress and the persons' live grids as they come."""
         store, handle = self.store, self.table_handle
         if store is None or handle is None or not table.durable:
             return
@@ -603,8 +602,8 @@ class Room:
         )
 
     async def resume(self, saved: SavedHand | None) -> None:
-        """Take up the hand the room was playing when it was saved; without one (a Spellevate
-        round, or a hand whose inputs were lost) the room comes back to the lobby."""
+        """Take up the hand (or round) the room was playing when it was saved; without one (its
+        inputs were lost) the room comes back to the lobby."""
         if self.phase != "playing":
             return
         factory = TABLES[self.variant.game]

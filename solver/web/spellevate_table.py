@@ -8,7 +8,9 @@ a person's seat is a `RemoteSeat` and their play is judged by the match's `move_
 reason is the page's `error` message, and nothing changes). Bots (`simple`, `planner`) play on
 the server, one move per `spellevate_delay` seconds so a person can follow the table. The
 match's `journal` holds every input a person made: with the table's setup it rebuilds the
-round (`spellevate_match.replay`).
+round (`spellevate_match.replay`). A durable room saves both (solver.web.persistence): each
+input before the person hears of it, the moves made and the room's log after each move, so a
+restarted server takes the round up where it was.
 
 Pages see the public state (whose turn, the table and who played it, every hand's size, the
 log) and only their own hand; at the end, scores and counts of the tiles left, never letters.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import Future
 
 from solver.core.limits import MAX_SHOWN_PLAYS, MAX_SPELLEVATE_PLAY_LETTERS
 from solver.lexicon.loader import get_lexicon
@@ -26,7 +29,8 @@ from solver.play import spellevate_events as sp
 from solver.play.remote import RemoteSeat
 from solver.play.spellevate import Play, SpellevateBot, SpellevateError, parse_play, scores
 from solver.play.spellevate_bots import beating_plays, make_spellevate_bot, word_index
-from solver.play.spellevate_match import SpellevateMatch
+from solver.play.spellevate_match import SpellevateMatch, replay
+from solver.web.persistence import SavedHand
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log, quote
 
 LOG_KINDS = {sp.PLAY: "sp_play", sp.PASS: "sp_pass", sp.CLEAR: "sp_clear", sp.WIN: "sp_win", sp.LEFT: "sp_left"}
@@ -36,9 +40,9 @@ class SpellevateTable:
     """One round at a room's table: the engine's `SpellevateMatch`, and what pages see."""
 
     messages = frozenset({"play", "pass"})
-    durable = False  # a round is not saved: its room comes back to the lobby
+    durable = True  # its round is saved as it goes and resumes after a restart
 
-    def __init__(self, setup: TableSetup, handle: TableHandle):
+    def __init__(self, setup: TableSetup, handle: TableHandle, resume: SavedHand | None = None):
         self.handle = handle
         self.seats: list[Seat] = list(setup.seats)
         self.delay = setup.bot_delay
@@ -52,11 +56,16 @@ class SpellevateTable:
             self.match = SpellevateMatch(
                 players, setup.seed, self.lexicon, tiles=setup.distribution, min_length=self.min_length, leader=leader
             )
-            self.match.start()
+            if resume is None:
+                self.match.start()
+            else:
+                self.take_up(resume)
         except SpellevateError as error:  # too few players, or a tile set the rules cannot play (--distribution)
             raise RoomError("bad_start", str(error)) from None
-        self.started = time.monotonic()
-        self.log: list[dict] = []
+        self.last_write: Future | None = None  # the last write to the store (a durable room)
+        self.match.on_input = lambda entry: self.written(handle.record_input(len(self.match.journal) - 1, dict(entry)))
+        clock = resume.progress.get("clock", 0.0) if resume is not None else 0.0
+        self.started = time.monotonic() - clock
         self.final: dict | None = None
         self.lock = asyncio.Lock()
         self.poke = asyncio.Event()
@@ -66,6 +75,19 @@ class SpellevateTable:
         self.opening = [
             {"t": 0.0, "kind": "sp_lead", "who": self.seats[self.match.state.leader].name, "letters": letters}
         ]
+        self.log: list[dict] = []
+        if resume is not None:  # the log as it was shown: the saved entries' times, the rest now
+            shown = resume.progress.get("log", [])
+            entries = self.opening + self.log_entries(self.match.log)
+            self.log = [{**entry, "t": before["t"]} for entry, before in zip(entries, shown)] + entries[len(shown) :]
+            self.opening = []
+
+    def take_up(self, saved: SavedHand) -> None:
+        """A saved round, as it was: every input made again after the same moves, the bots'
+        moves that followed played up to the moves saved."""
+        replay(self.match, saved.journal)  # type: ignore[arg-type]
+        while self.match.steps < saved.progress.get("steps", 0) and self.match.bot_to_move:
+            self.match.bot_move()
 
     def player(self, seat: Seat) -> SpellevateBot | RemoteSeat:
         """The match's player at a room's seat: its bot, or a person's `RemoteSeat`."""
@@ -81,8 +103,17 @@ class SpellevateTable:
         return self.index_of(seat) is not None
 
     def progress(self) -> dict:
-        """Nothing: a Spellevate round is not saved (`durable` is False)."""
-        return {}
+        """What a durable room saves besides the inputs: the moves made, the room's log, the clock."""
+        return {"steps": self.match.steps, "log": self.log, "clock": time.monotonic() - self.started}
+
+    def written(self, write: Future | None) -> None:
+        if write is not None:
+            self.last_write = write
+
+    async def committed(self) -> None:
+        """Wait until every write so far is committed: what a person is answered stays."""
+        if self.last_write is not None:
+            await asyncio.wrap_future(self.last_write)
 
     def hand_log(self) -> str | None:
         return None  # no review or replay for Spellevate (yet): the room says so
@@ -173,6 +204,7 @@ class SpellevateTable:
                 if self.sent_held.get(id(connection)) != key:
                     self.sent_held[id(connection)] = key
                     connection.send(private)
+        self.written(handle.record_progress(self.progress()))
         winner = self.match.state.winner
         if winner is not None and self.final is None:
             self.final = self.end_message()
@@ -235,7 +267,9 @@ class SpellevateTable:
                 raise RoomError(
                     "bad_play", error.replace("the hand", "your hand"), {"reason": error.code, **error.params}
                 )
-            self.publish(self.log_entries(self.match.move(index, play)))
+            events = self.match.move(index, play)
+            await self.committed()  # the move saved before anyone hears of it
+            self.publish(self.log_entries(events))
 
     async def leave(self, seat: Seat) -> None:
         """A person left mid-round: a stand-in bot plays their hand to the end (the match's)."""
@@ -243,6 +277,7 @@ class SpellevateTable:
         assert index is not None  # the room asks only for a seat dealt in
         async with self.lock:
             events = self.match.leave(index)
+            await self.committed()
             if events:
                 self.publish(self.log_entries(events))
 
@@ -265,8 +300,13 @@ class SpellevateTable:
                 continue
             turn = match.state.turn
             await asyncio.sleep(delay)
-            async with self.lock:
-                if not match.bot_to_move or match.state.turn != turn:
-                    continue
-                play = await asyncio.to_thread(match.bot_choice)
-                self.publish(self.log_entries(match.make_bot_move(play)))  # an illegal move is a bug: it surfaces
+            await self.move_bot(turn)
+
+    async def move_bot(self, turn: int) -> None:
+        """The bot at `turn` moves, if it is still its turn (its choice in a worker thread)."""
+        match = self.match
+        async with self.lock:
+            if not match.bot_to_move or match.state.turn != turn:
+                return
+            play = await asyncio.to_thread(match.bot_choice)
+            self.publish(self.log_entries(match.make_bot_move(play)))  # an illegal move is a bug: it surfaces

@@ -1,4 +1,4 @@
-"""Replay is play: a hand its server crashes out of, any number of times, goes on exactly as
+"""Replay is play: a hand (or a Spellevate round) its server crashes out of, any number of times, goes on exactly as
 it would have gone without the crashes (docs/ROOMS.md, *Reconnecting*).
 
 A property test in the manner of simulation testing: a seeded person plays a whole hand at a
@@ -37,6 +37,7 @@ from solver.play.variants import VARIANTS
 from solver.search import solve
 from solver.web.bananagrams_table import BananagramsTable
 from solver.web.persistence import RoomStore, keep_table, setup_record
+from solver.web.spellevate_table import SpellevateTable
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup
 
 ROOM = "w1-crashes"
@@ -239,3 +240,68 @@ def test_any_crashes_at_any_moments_keep_the_hand(tmp_path, seed):
     crashes = {index: rng.choice(CRASHES) for index in sorted(rng.sample(range(1, 25), rng.randrange(2, 6)))}
     state = same_hand(tmp_path, 100 + seed, bots, crashes, moves)
     check_grids(state)
+
+
+# -- a Spellevate round (solver.web.spellevate_table) ----------------------------------------------
+
+SP_BOTS = ("simple", "planner")
+
+
+def spellevate_setup(seed: int) -> TableSetup:
+    seats = (Seat("person", "ana", token="t"), *(Seat("bot", f"bot {i}", spec=spec) for i, spec in enumerate(SP_BOTS)))
+    return TableSetup(seats, VARIANTS["spellevate"], "en", DISTRIBUTIONS["en"], True, seed, None, 0.0, hand=1)
+
+
+async def open_round(db, setup: TableSetup, resume: bool) -> tuple[RoomStore, SpellevateTable, Page]:
+    store = SlowStore(db)
+    page = Page()
+    handle = Handle(ROOM, lambda: [(page, setup.seats[0])], lambda winner: None, lambda: False)
+    keep_table(store, ROOM, handle)
+    saved = store.load()[0].hand if resume else None
+    table = SpellevateTable(setup, handle, saved)
+    if saved is None:
+        store.start_hand(ROOM, setup_record(setup), table.progress())
+        store.save_room(ROOM, {"id": ROOM})
+    await table.start()
+    return store, table, page
+
+
+async def play_round(db, seed: int, crashes: dict[int, str], moves: int = 30) -> SpellevateTable:
+    """A round of the person's `moves` turns (fewer if it ends) between bots, crashing before
+    turn i as `crashes[i]` says; the last table."""
+    setup = spellevate_setup(seed)
+    store, table, page = await open_round(db, setup, resume=False)
+    for index in range(moves):
+        if index in crashes:
+            if crashes[index] == "term":
+                store.save_progress(ROOM, table.progress())
+                store.close()
+            else:
+                kill(store)
+            store, table, page = await open_round(db, setup, resume=True)
+        while table.match.bot_to_move:
+            await table.move_bot(table.match.state.turn)
+        if table.over:
+            break
+        plays = table.private(0)["plays"]
+        rng = random.Random(f"{seed}/{index}")
+        move = {"type": "play", "letters": rng.choice(plays)} if plays and rng.random() < 0.8 else {"type": "pass"}
+        try:
+            await table.on_message(page, setup.seats[0], move)
+        except RoomError:
+            await table.on_message(page, setup.seats[0], {"type": "pass"})  # leading, a pass is refused too
+    store.close()
+    return table
+
+
+@pytest.mark.parametrize(
+    "crashes", [{2: "kill", 4: "term"}, pytest.param({1: "term", 3: "kill", 5: "kill"}, marks=pytest.mark.slow)]
+)
+def test_a_spellevate_round_comes_back_as_it_would_have_gone_on(tmp_path, crashes):
+    plain = asyncio.run(play_round(tmp_path / "plain.sqlite3", 5, {}))
+    crashed = asyncio.run(play_round(tmp_path / "crashed.sqlite3", 5, crashes))
+    assert len(plain.match.journal) > 3
+    assert crashed.match.log == plain.match.log  # every move, every hand
+    assert crashed.match.journal == plain.match.journal
+    assert [entry["kind"] for entry in crashed.log] == [entry["kind"] for entry in plain.log]  # the room's log
+    assert crashed.match.state.sizes == plain.match.state.sizes
