@@ -27,7 +27,6 @@ import math
 import re
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import TypeVar
 
 from solver.coach.logs import room_header
@@ -168,14 +167,13 @@ class BananagramsTable:
         self.round = Hand(
             self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True
         )  # loads word lists
-        self.last_write: Future | None = None  # the last write to the store (a durable room)
         self.resumed_at = 0.0  # the hand's clock when this table took it up
         if resume is None:
             self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
         else:
             self.take_up(resume)
         journal = self.round.journal  # each new input saved as the hand takes it (after a replay's)
-        self.round.on_input = lambda entry: self.written(handle.record_input(len(journal) - 1, entry))
+        self.round.on_input = lambda entry: handle.record_input(len(journal) - 1, entry)
         self.lexicon = self.round.lexicon
         if any(not is_remote(player) for player in self.players):
             # The bots' search kernels compiled now, in the room's worker thread, before the
@@ -281,7 +279,7 @@ class BananagramsTable:
         async with self.lock:
             if self.round.result is None:
                 await self.step(lambda: self.round.leave(index, self.clock()))
-                await self.committed()
+                await self.handle.committed()
             self.publish(self.drain_events())
 
     def disconnected(self, connection) -> None:
@@ -305,10 +303,8 @@ class BananagramsTable:
         grid = person.board()[1]
         complete = grid is not None and not len(person.rack())  # a first grid is written at its moment
         self.record.snapshot(index, self.clock(), grid.to_json() if grid is not None else None, complete)
-        self.written(
-            self.handle.record_live(index, [[r, c, letter] for (r, c), letter in cells.items()], self.progress())
-        )
-        await self.committed()
+        self.handle.record_live(index, [[r, c, letter] for (r, c), letter in cells.items()], self.progress())
+        await self.handle.committed()
         if self.spellcheck:
             connection.send({"type": "check", "seq": seq, **self.check(cells, grid)})
         self.person_tiles_left()
@@ -331,7 +327,7 @@ class BananagramsTable:
             decision = Decision(PAGE_CALLS[call], tile=tile, grid=person.board()[1])
             # The call is shown at once; what it sets off (the bots' new moves) the driver plays next.
             refusal = await self.step(lambda: self.round.external_call(index, decision, self.clock(), settle=False))
-            await self.committed()  # the call and its verdict saved before the page hears of it
+            await self.handle.committed()  # the call and its verdict saved before the page hears of it
             self.publish(self.drain_events())
         self.poke.set()
         if refusal is not None:
@@ -361,7 +357,7 @@ class BananagramsTable:
             self.last_hint[index] = self.clock()
             self.record.hint(index, self.clock())  # counted from the log, as every figure
             self.save_progress()  # (a hint is saved with the hand at once)
-            await self.committed()
+            await self.handle.committed()
         connection.send({"type": "hint", "hint": found, "hints_left": self.hints_left(index)})
 
     # -- engine steps (call with the lock held; they run in a worker thread) -------------------
@@ -496,17 +492,7 @@ class BananagramsTable:
 
     def save_progress(self) -> None:
         self.saved_at = self.clock()
-        self.written(self.handle.record_progress(self.progress()))
-
-    def written(self, write: Future | None) -> None:
-        """Note a write to the store (the writer commits in order: the last one says all)."""
-        if write is not None:
-            self.last_write = write
-
-    async def committed(self) -> None:
-        """Wait until every write so far is committed: what a person is answered stays."""
-        if self.last_write is not None:
-            await asyncio.wrap_future(self.last_write)
+        self.handle.record_progress(self.progress())
 
     async def send_review(self) -> None:
         """The coach's review of the hand (once, off the event loop) to every page."""

@@ -254,9 +254,9 @@ class RoomStore:
 
 def keep_table(store: RoomStore, room_id: str, handle: TableHandle) -> None:
     """A table's writes, through its handle, into `room_id`'s rows of `store`."""
-    handle.record_input = lambda seq, entry: store.add_input(room_id, seq, entry)
-    handle.record_progress = lambda progress: store.save_progress(room_id, progress)
-    handle.record_live = lambda seat, cells, progress: store.save_live(room_id, seat, cells, progress)
+    handle.store_input = lambda seq, entry: store.add_input(room_id, seq, entry)
+    handle.store_progress = lambda progress: store.save_progress(room_id, progress)
+    handle.store_live = lambda seat, cells, progress: store.save_live(room_id, seat, cells, progress)
 
 
 def hand_gone(room_id: str) -> list[Statement]:

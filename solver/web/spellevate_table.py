@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from concurrent.futures import Future
 
 from solver.core.limits import MAX_SHOWN_PLAYS, MAX_SPELLEVATE_PLAY_LETTERS
 from solver.lexicon.loader import get_lexicon
@@ -62,8 +61,7 @@ class SpellevateTable:
                 self.take_up(resume)
         except SpellevateError as error:  # too few players, or a tile set the rules cannot play (--distribution)
             raise RoomError("bad_start", str(error)) from None
-        self.last_write: Future | None = None  # the last write to the store (a durable room)
-        self.match.on_input = lambda entry: self.written(handle.record_input(len(self.match.journal) - 1, dict(entry)))
+        self.match.on_input = lambda entry: handle.record_input(len(self.match.journal) - 1, dict(entry))
         clock = resume.progress.get("clock", 0.0) if resume is not None else 0.0
         self.started = time.monotonic() - clock
         self.final: dict | None = None
@@ -105,15 +103,6 @@ class SpellevateTable:
     def progress(self) -> dict:
         """What a durable room saves besides the inputs: the moves made, the room's log, the clock."""
         return {"steps": self.match.steps, "log": self.log, "clock": time.monotonic() - self.started}
-
-    def written(self, write: Future | None) -> None:
-        if write is not None:
-            self.last_write = write
-
-    async def committed(self) -> None:
-        """Wait until every write so far is committed: what a person is answered stays."""
-        if self.last_write is not None:
-            await asyncio.wrap_future(self.last_write)
 
     def hand_log(self) -> str | None:
         return None  # no review or replay for Spellevate (yet): the room says so
@@ -204,7 +193,7 @@ class SpellevateTable:
                 if self.sent_held.get(id(connection)) != key:
                     self.sent_held[id(connection)] = key
                     connection.send(private)
-        self.written(handle.record_progress(self.progress()))
+        handle.record_progress(self.progress())
         winner = self.match.state.winner
         if winner is not None and self.final is None:
             self.final = self.end_message()
@@ -268,7 +257,7 @@ class SpellevateTable:
                     "bad_play", error.replace("the hand", "your hand"), {"reason": error.code, **error.params}
                 )
             events = self.match.move(index, play)
-            await self.committed()  # the move saved before anyone hears of it
+            await self.handle.committed()  # the move saved before anyone hears of it
             self.publish(self.log_entries(events))
 
     async def leave(self, seat: Seat) -> None:
@@ -277,7 +266,7 @@ class SpellevateTable:
         assert index is not None  # the room asks only for a seat dealt in
         async with self.lock:
             events = self.match.leave(index)
-            await self.committed()
+            await self.handle.committed()
             if events:
                 self.publish(self.log_entries(events))
 

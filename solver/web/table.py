@@ -106,12 +106,35 @@ class TableHandle:
         self._ended = ended
         self._is_closed = is_closed
         self.tasks: list[asyncio.Task] = []
-        # A durable room's store (solver.web.persistence), as the table may use it: each input
-        # the hand takes, the hand's progress, a person's live grid (with the progress). Each
-        # returns the write's Future (done once committed); None for a room kept in memory only.
-        self.record_input: Callable[[int, dict], Future | None] = lambda seq, entry: None
-        self.record_progress: Callable[[dict], Future | None] = lambda progress: None
-        self.record_live: Callable[[int, list, dict], Future | None] = lambda seat, cells, progress: None
+        # A durable room's store (solver.web.persistence.keep_table), as the table may use it
+        # through `record_*`: each returns the write's Future (done once committed), None for
+        # a room kept in memory only.
+        self.store_input: Callable[[int, dict], Future | None] = lambda seq, entry: None
+        self.store_progress: Callable[[dict], Future | None] = lambda progress: None
+        self.store_live: Callable[[int, list, dict], Future | None] = lambda seat, cells, progress: None
+        self.last_write: Future | None = None  # the store commits in order: the last write says all
+
+    # -- a durable room's writes ---------------------------------------------------------------
+    def record_input(self, seq: int, entry: dict) -> None:
+        """The hand's `seq`th input (its journal entry), as the hand takes it (any thread)."""
+        self._written(self.store_input(seq, entry))
+
+    def record_progress(self, progress: dict) -> None:
+        """The hand's progress besides its inputs (`Table.progress`)."""
+        self._written(self.store_progress(progress))
+
+    def record_live(self, seat: int, cells: list, progress: dict) -> None:
+        """A person's live grid (`[[row, col, letter], ...]`), with the hand's progress."""
+        self._written(self.store_live(seat, cells, progress))
+
+    def _written(self, write: Future | None) -> None:
+        if write is not None:
+            self.last_write = write
+
+    async def committed(self) -> None:
+        """Wait until every write recorded so far is committed: what a person is answered stays."""
+        if self.last_write is not None:
+            await asyncio.wrap_future(self.last_write)
 
     def pages(self) -> Iterator[tuple[Any, Seat]]:
         """Each joined page's connection, and the seat it acts for."""
