@@ -391,7 +391,8 @@ class BananagramsTable:
         async with self.lock:
             if hand.result is None and not poked and not self.due_now():
                 self.show_building()  # nothing to referee: only thumbnails to move
-                if self.clock() - self.saved_at >= PROGRESS_SECONDS:
+                # Ticks come a PROGRESS_SECONDS apart: each saves (half of it, as a tick may come early).
+                if self.clock() - self.saved_at >= PROGRESS_SECONDS / 2:
                     self.save_progress()
                 return
             if hand.result is None:
