@@ -35,7 +35,7 @@ from solver.core.tiles import DISTRIBUTIONS, TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.play.variants import VARIANTS
 from solver.search import solve
-from solver.web.bananagrams_table import BananagramsTable
+from solver.web.bananagrams_table import PROGRESS_SECONDS, BananagramsTable
 from solver.web.persistence import RoomStore, keep_table, setup_record
 from solver.web.spellevate_table import SpellevateTable
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup
@@ -305,3 +305,25 @@ def test_a_spellevate_round_comes_back_as_it_would_have_gone_on(tmp_path, crashe
     assert crashed.match.journal == plain.match.journal
     assert [entry["kind"] for entry in crashed.log] == [entry["kind"] for entry in plain.log]  # the room's log
     assert crashed.match.state.sizes == plain.match.state.sizes
+
+
+def test_the_clock_is_saved_at_every_tick_of_the_driver(tmp_path):
+    """While nothing happens at the table the driver still wakes once a PROGRESS_SECONDS and
+    saves the clock: a restart then loses at most that much of it (a tick a moment early must
+    not skip its save)."""
+
+    async def ticks() -> list[tuple[float, float]]:
+        clock = Clock()
+        server = await open_server(tmp_path / "rooms.sqlite3", setup_of(3, ()), clock, resume=False)
+        saved = []
+        for _ in range(4):
+            clock.now += PROGRESS_SECONDS * 0.98  # asyncio's timeouts may wake a little early
+            await server.table.tick()
+            server.store.flush()
+            (room,) = server.store.load()
+            saved.append((room.hand.progress["clock"], server.table.clock()))
+        server.store.close()
+        return saved
+
+    for stored, shown in asyncio.run(ticks()):
+        assert stored == pytest.approx(shown)
