@@ -352,7 +352,7 @@ def test_serve_command_exits_2_with_an_error_line_when_the_port_is_taken():
         blocker.listen()
         port = blocker.getsockname()[1]
         done = subprocess.run(
-            [bananas_script(), "serve", "--port", str(port)],
+            [bananas_script(), "serve", "--port", str(port), "--db", "none"],
             capture_output=True,
             text=True,
             timeout=60,
@@ -371,7 +371,7 @@ def test_serve_command_prints_its_urls_serves_the_page_and_the_engine_and_stops_
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
-        [bananas_script(), "serve", "--port", str(port), "--idle-timeout", "5"],
+        [bananas_script(), "serve", "--port", str(port), "--db", "none", "--idle-timeout", "5"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
