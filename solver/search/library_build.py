@@ -20,6 +20,7 @@ from solver.search.library import (
     CALLING_CONVENTION,
     LAYOUT,
     LIBRARY,
+    PACKED_SUFFIX,
     build_lock,
     cache_dir,
     failure_note,
@@ -139,15 +140,44 @@ def _compile_and_link(work: Path) -> None:
         "void NRT_MemSys_init(void);\n"
         "__attribute__((constructor)) static void bananas_kernels_start(void) { NRT_MemSys_init(); }\n"
     )
+    (work / "packed.c").write_text(packed_source())
     runtime = Path(numba.__file__).parent
     toolchain = Toolchain()
     objects = toolchain.compile_objects(
-        [str(runtime / "core" / "runtime" / "nrt.cpp"), str(work / "start.c")],
+        [str(runtime / "core" / "runtime" / "nrt.cpp"), str(work / "start.c"), str(work / "packed.c")],
         str(work),
         include_dirs=[str(runtime)],
         extra_cflags=["-fPIC"],
     )
     toolchain.link_shared(str(work / LIBRARY), [str(work / "kernels.o"), *objects], extra_ldflags=["-Wl,-Bsymbolic"])
+
+
+def packed_source() -> str:
+    """C source of every entry's packed twin (`library.PACKED_SUFFIX`): `NAME_packed(result,
+    exception, words)` calls `NAME(result, exception, words[0], words[1], ...)`, a double
+    argument read from its word's bits."""
+    import ctypes
+
+    from solver.search import native
+
+    lines = [
+        "#include <stdint.h>",
+        "#include <string.h>",
+        "static double bananas_double(int64_t word) { double value; memcpy(&value, &word, 8); return value; }",
+    ]
+    for name, (_, arguments) in native.ENTRIES.items():
+        kinds = native._flat_kinds(arguments)
+        types = ", ".join("double" if kind is ctypes.c_double else "int64_t" for kind in kinds)
+        values = ", ".join(
+            f"bananas_double(w[{index}])" if kind is ctypes.c_double else f"w[{index}]"
+            for index, kind in enumerate(kinds)
+        )
+        lines += [
+            f"int32_t {name}(void *, void *, {types});",
+            f"int32_t {name}{PACKED_SUFFIX}(void *result, void *exception, const int64_t *w) "
+            f"{{ return {name}(result, exception, {values}); }}",
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def verify_calling_convention(signature) -> None:

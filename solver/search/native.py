@@ -25,13 +25,16 @@ package: where its folder cannot be written, the kernels compile uncached.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import ctypes
 import errno
 import functools
 import hashlib
 import importlib
+import operator
 import os
+import struct
 import sys
 import threading
 import time
@@ -405,13 +408,19 @@ def _describe(value: object) -> str:
 
 
 def _checked(name: str, compiled: Callable) -> Callable:
-    """`compiled` behind an argument check; on a mismatch the kernel moves to numba's JIT."""
+    """`compiled` behind an argument check; on a mismatch the kernel moves to numba's JIT. A
+    `LibraryEntry` (or a callable marked `checks_arguments`) checks its own arguments, once per
+    bundle, and raises `ArgumentMismatch`."""
+    checks_itself = isinstance(compiled, LibraryEntry) or getattr(compiled, "checks_arguments", False)
 
     def call(*args):
-        if argument_problem(name, args):
+        try:
+            if not checks_itself and argument_problem(name, args):
+                raise ArgumentMismatch(argument_problem(name, args))
+            return compiled(*args)
+        except ArgumentMismatch:
             bind_jit(replace=(name,))
             return getattr(entry_module(name), name)(*args)
-        return compiled(*args)
 
     call.__name__ = call.__qualname__ = name
     call.py_func = _declared[entry_module(name).__name__][name].py_func  # type: ignore[attr-defined]  # numba's dispatcher attribute
@@ -457,28 +466,96 @@ def _flatten(values: tuple, kinds: tuple, flat: list) -> None:
         elif kind == "int":
             flat.append(int(value))
         elif kind == "float":
-            flat.append(float(value))
+            flat.append(_DOUBLE_WORD.unpack(_DOUBLE.pack(float(value)))[0])
         else:  # no meminfo, no parent: the kernel does not own the array
             flat += [0, 0, value.size, value.itemsize, value.ctypes.data, *value.shape, *value.strides]
 
 
+_DOUBLE, _DOUBLE_WORD = struct.Struct("=d"), struct.Struct("=q")  # a double passed as its 64-bit word
+
+
+class ArgumentMismatch(TypeError):
+    """A call into the library with arguments it was not compiled for (`argument_problem`)."""
+
+
+BUNDLE_MEMO = 32  # bundles whose words an entry keeps (a search's workspace and graph, a word search's state)
+
+
 class LibraryEntry:
     """An entry kernel of the compiled library, called through ctypes on numpy arrays as numba
-    passes them (`library.CALLING_CONVENTION`). ctypes releases the GIL during the call, as the
-    JIT's `nogil` kernels do."""
+    passes them (`library.CALLING_CONVENTION`), through its packed twin: the arguments go as
+    one buffer of 64-bit words, so ctypes converts three arguments instead of hundreds. A
+    bundle's words (and its check against `ENTRIES`) are computed once per bundle, kept while
+    the bundle is (up to BUNDLE_MEMO of them, the bundle held so that the arrays' addresses stay
+    valid): a search's workspace and graph are checked and flattened once, not at every call.
+    Arguments of any other type or layout raise `ArgumentMismatch` before any call. ctypes
+    releases the GIL during the call, as the JIT's `nogil` kernels do."""
 
     def __init__(self, handle: ctypes.CDLL, name: str):
         self.name = name
         self.result, self.kinds = ENTRIES[name]
-        self.function = getattr(handle, name)
+        self.function = getattr(handle, name + library.PACKED_SUFFIX)
         self.function.restype = ctypes.c_int32
-        self.function.argtypes = [ctypes.c_void_p, ctypes.c_void_p, *_flat_kinds(self.kinds)]
+        self.function.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        # Memos, each entry holding what it was computed from (so no id is reused meanwhile):
+        # a bundle's words by its identity and by its fields' (a new Graph of the same arrays);
+        # for an entry of bundles only, the whole packed call (read only by the kernel: threads share it).
+        self._bundles: dict[object, tuple[tuple, list[int]]] = {}
+        self._calls: dict[tuple, tuple[tuple, array.array]] | None = (
+            {} if all(isinstance(kind, Bundle) for kind in self.kinds) else None
+        )
+
+    def words(self, args: tuple) -> list[int]:
+        """The flattened arguments, checked; raises `ArgumentMismatch`."""
+        if len(args) != len(self.kinds):
+            raise ArgumentMismatch(argument_problem(self.name, args))
+        words: list[int] = []
+        for value, kind in zip(args, self.kinds, strict=True):
+            if isinstance(kind, Bundle):
+                found = self._bundles.get(id(value))
+                if found is None or found[0] is not value:
+                    found = self._bundle(value, kind, args)
+                words += found[1]
+            elif _problem((value,), (kind,), "argument"):
+                raise ArgumentMismatch(argument_problem(self.name, args))
+            else:
+                _flatten((value,), (kind,), words)
+        return words
+
+    def _bundle(self, value: tuple, kind: Bundle, args: tuple) -> tuple[tuple, list[int]]:
+        """(value, its words), from the memo of the same fields or checked and flattened now."""
+        fields_key = (type(value), *map(id, value))
+        found = self._bundles.get(fields_key)
+        if found is None:
+            if _problem((value,), (kind,), "argument"):
+                raise ArgumentMismatch(argument_problem(self.name, args))
+            words: list[int] = []
+            _flatten((value,), (kind,), words)
+            found = (value, words)
+        if len(self._bundles) >= 2 * BUNDLE_MEMO:
+            self._bundles.clear()
+        self._bundles[fields_key] = found
+        self._bundles[id(value)] = (value, found[1])
+        return self._bundles[id(value)]
+
+    def packed(self, args: tuple) -> array.array:
+        """The call's arguments as one buffer of words."""
+        if self._calls is None:
+            return array.array("q", self.words(args))
+        key = tuple(map(id, args))
+        found = self._calls.get(key)
+        if found is not None and all(map(operator.is_, found[0], args)):
+            return found[1]
+        packed = array.array("q", self.words(args))
+        if len(self._calls) >= BUNDLE_MEMO:
+            self._calls.clear()
+        self._calls[key] = (args, packed)
+        return packed
 
     def __call__(self, *args):
-        flat: list = []
-        _flatten(args, self.kinds, flat)
+        packed = self.packed(args)
         result, error = ctypes.c_int64(0), ctypes.c_void_p()
-        status = self.function(ctypes.byref(result), ctypes.byref(error), *flat)
+        status = self.function(ctypes.byref(result), ctypes.byref(error), packed.buffer_info()[0])
         if status != 0:  # the kernels raise nothing: a library at odds with its sources
             raise RuntimeError(f"the compiled {self.name} kernel failed (status {status})")
         return result.value if self.result == "int" else None
@@ -532,6 +609,7 @@ def bound_to_library(path: Path) -> Iterator[dict[str, int]]:
                 calls[name] = calls.get(name, 0) + 1
                 return entry(*args)
 
+            call.checks_arguments = True  # type: ignore[attr-defined]  # the entry checks them
             return call
 
         _bind_entries({name: counted(name, entry) for name, entry in library_entries(path).items()})

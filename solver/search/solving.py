@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.core.grid import MIN_WORD_LENGTHS, Grid, find_words
+from solver.core.grid import MIN_WORD_LENGTHS, Grid, word_texts
 from solver.core.limits import MAX_SOLVE_TILES
 from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
@@ -216,9 +216,18 @@ class _Run:
         return self.space.frames[0, layout.F_GENERATED] == 1
 
 
+_GRAPHS: dict[int, tuple[Lexicon, layout.Graph]] = {}  # id(lexicon) -> (it, its graph): one bundle a list
+
+
 def _graph(lexicon: Lexicon) -> layout.Graph:
-    """The kernels' word-graph bundle of `lexicon` (a tuple of its arrays: cheap to make)."""
-    return layout.graph_of(lexicon.forward, lexicon.reverse)
+    """The kernels' word-graph bundle of `lexicon`, made once per word list (the same bundle at
+    every call: the library checks and flattens a bundle once, `native.LibraryEntry`)."""
+    found = _GRAPHS.get(id(lexicon))
+    if found is None or found[0] is not lexicon:
+        if len(_GRAPHS) >= 16:
+            _GRAPHS.clear()
+        found = _GRAPHS[id(lexicon)] = (lexicon, layout.graph_of(lexicon.forward, lexicon.reverse))
+    return found[1]
 
 
 @dataclass(frozen=True)
@@ -440,9 +449,7 @@ def extend(
     warm_kernels(lexicon, include_extend=True)  # a process's first call: before its clock starts
     started = search_clock()
     if len(tiles) == 0:
-        return Solution(
-            base.tiles(), "solved", base, [w.text for w in find_words(base)], (search_clock() - started) * 1000
-        )
+        return Solution(base.tiles(), "solved", base, word_texts(base), (search_clock() - started) * 1000)
     return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes, plan, None)
 
 
@@ -474,7 +481,7 @@ def _run_phases(
     all_tiles = tiles if base is None else tiles + base.tiles()
 
     def finish(status: str, grid: Grid | None = None, nodes: int = 0, proof: str = "") -> Solution:
-        words = [w.text for w in find_words(grid)] if grid else []
+        words = word_texts(grid) if grid else []
         return Solution(all_tiles, status, grid, words, (search_clock() - started) * 1000, nodes, objective, proof)
 
     def counting_proof(stop: Callable[[], bool] = lambda: False, crossings: bool = True) -> str:
@@ -781,4 +788,4 @@ def _tighten_bounds(run: _Run, objective: str, grid: Grid) -> None:
     if objective == "compact":
         run.state[layout.ST_BOUND_AREA] = grid.height * grid.width
     elif objective == "fewest-words":
-        run.state[layout.ST_BOUND_DEPTH] = max(len(find_words(grid)) - 1, 1)
+        run.state[layout.ST_BOUND_DEPTH] = max(len(word_texts(grid)) - 1, 1)
