@@ -12,7 +12,11 @@ times the `check` that answers it. When a hand ends the host starts another. Mea
 sampler loads the home page four times a second. After set-up, for `--seconds`:
 
     server CPU (user + system, % of one core), RSS at the end (MiB), grid -> check latency
-    p50 / p99 / max (ms), page GET p99 (ms), checks answered, errors
+    p50 / p99 / max (ms), page GET p99 (ms), checks answered, errors, rooms set up, refusals
+
+A request the server sheds (503 or 429, room creation or a room's socket during set-up) is
+retried after its Retry-After (at most SETUP_SECONDS in all per room); each refusal is counted
+and reported, and a room never set up is reported, not fatal.
 
 The load generator shares the machine's cores with the server (say so when quoting figures).
 `--rss-every S` also prints the server's RSS every S seconds (memory over time);
@@ -37,13 +41,17 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 
 from results_file import machine, record
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 TICKS = os.sysconf("SC_CLK_TCK")
+SETUP_SECONDS = 300.0  # a room's set-up, refusals retried, before it is given up (and reported)
+MAX_RETRY_AFTER = 30.0
 OPEN_SECONDS = 120.0  # a busy server's handshakes queue behind its rooms' messages: wait, then fail
 
 # The server process. With --tracemalloc, SIGUSR1 takes a snapshot: the first is the
@@ -74,6 +82,20 @@ class Figures:
     page_gets: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     hands: int = 0
+    refusals: dict[str, int] = field(default_factory=dict)  # "POST /api/rooms 503" -> times, retried
+    rooms_set_up: int = 0
+
+    def refused(self, what: str, status: int) -> None:
+        key = f"{what} {status}"
+        self.refusals[key] = self.refusals.get(key, 0) + 1
+
+
+def retry_after(headers, fallback: float = 1.0) -> float:
+    """The seconds a refusal's Retry-After asks for (a number of seconds; else `fallback`), capped."""
+    try:
+        return min(MAX_RETRY_AFTER, max(0.1, float(headers.get("Retry-After", fallback))))
+    except (TypeError, ValueError):
+        return fallback
 
 
 def start_server(
@@ -120,12 +142,25 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
-def post_room(base: str) -> str:
-    request = urllib.request.Request(
-        base + "/api/rooms", data=b'{"language":"en"}', headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())["id"]
+def post_room(base: str, figures: Figures) -> str | None:
+    """A new room's id; a shed request (503, 429) is retried after its Retry-After, for up to
+    SETUP_SECONDS (None then: the room is not set up)."""
+    deadline = time.monotonic() + SETUP_SECONDS
+    while True:
+        request = urllib.request.Request(
+            base + "/api/rooms", data=b'{"language":"en"}', headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read())["id"]
+        except urllib.error.HTTPError as error:
+            if error.code not in (429, 503):
+                raise
+            figures.refused("POST /api/rooms", error.code)
+            wait = retry_after(error.headers)
+        if time.monotonic() + wait > deadline:
+            return None
+        time.sleep(wait)
 
 
 def get_page(base: str) -> float:
@@ -147,8 +182,22 @@ class Person:
         self.restarted = False  # the host started the next hand after this one's end
         self.joined = asyncio.Event()
 
+    async def connect(self):
+        """The room's socket; a refused handshake (503, 429) retried after its Retry-After, for up
+        to SETUP_SECONDS."""
+        deadline = time.monotonic() + SETUP_SECONDS
+        while True:
+            try:
+                return await connect(self.url, max_size=2**22, open_timeout=OPEN_SECONDS)
+            except InvalidStatus as error:
+                status = error.response.status_code
+                if status not in (429, 503) or time.monotonic() > deadline:
+                    raise
+                self.figures.refused("room socket", status)
+                await asyncio.sleep(retry_after(error.response.headers))
+
     async def run(self, host_of: list[str] | None, stop: asyncio.Event, table: list[Person]) -> None:
-        async with connect(self.url, max_size=2**22, open_timeout=OPEN_SECONDS) as ws:
+        async with await self.connect() as ws:
             await ws.send(json.dumps({"type": "join", "name": self.name}))
             reader = asyncio.create_task(self.read(ws, host_of is not None))
             if host_of is not None:  # once every person of the room has a seat: a person joining later only watches
@@ -213,7 +262,10 @@ async def load(
     tasks = []
     for number in range(rooms):
         base = bases[number % len(bases)]
-        room = await asyncio.to_thread(post_room, base)
+        room = await asyncio.to_thread(post_room, base, figures)
+        if room is None:
+            continue
+        figures.rooms_set_up += 1
         url = base.replace("http://", "ws://") + f"/r/{room}/ws"
         table = [Person(url, f"P{number}-{index}", figures, measuring) for index in range(people)]
         for index, person in enumerate(table):
@@ -231,7 +283,9 @@ async def load(
     while (now := time.monotonic()) - started < seconds:
         try:
             figures.page_gets.append(await asyncio.to_thread(get_page, bases[len(figures.page_gets) % len(bases)]))
-        except OSError as error:  # a timeout or a refusal is a figure too
+        except urllib.error.HTTPError as error:  # a refusal is a figure too
+            figures.errors.append(f"GET {error.code}")
+        except OSError as error:  # a timeout too
             figures.errors.append(f"GET {type(error).__name__}")
         if rss_every and now >= next_rss:
             rss_trace.append((round(now - started), sum(map(rss_mib, pids))))
@@ -310,10 +364,12 @@ def main() -> None:
         ms = [value * 1000 for value in figures.latencies]
         gets = [value * 1000 for value in figures.page_gets]
         errors = ", ".join(f"{code} x{figures.errors.count(code)}" for code in sorted(set(figures.errors))) or "none"
+        refusals = ", ".join(f"{what} x{count}" for what, count in sorted(figures.refusals.items())) or "none"
         rows.append(
             f"| {rooms} | {args.servers} x {args.processes} | {db_kind} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
             f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
-            f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} |"
+            f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} | {figures.rooms_set_up} "
+            f"| {refusals} |"
         )
         if trace:
             traces.append(f"{rooms} rooms, RSS MiB over time: " + ", ".join(f"{t} s {m:.0f}" for t, m in trace))
@@ -324,8 +380,8 @@ def main() -> None:
         f"load average at the end {load_now}.",
         "",
         "| rooms | servers x processes | db | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
-        "| checks | hands ended | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| checks | hands ended | errors | rooms set up | refused (retried after Retry-After) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         *traces,

@@ -42,12 +42,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 
 from solver.lexicon.loader import cache_root, cache_unwritable
-from solver.search import library
+from solver.search import library, numba_internals
 
 
 @dataclass(frozen=True)
@@ -256,21 +255,23 @@ def one_time_setup() -> Iterator[None]:
 
 
 def _count_compile_time() -> None:
-    from numba.core import event
+    # Compiles nest (a kernel's callees) and numba serializes them: count the outermost. A
+    # compile in the background (`library_until_jit`) delays no search: not counted.
+    def on_start(ev) -> None:
+        if getattr(_background, "compiling", False):
+            return
+        if _compiling["depth"] == 0:
+            _compiling["since"] = time.perf_counter()
+        _compiling["depth"] += 1
 
-    class CompileTime(event.Listener):
-        # Compiles nest (a kernel's callees) and numba serializes them: count the outermost.
-        def on_start(self, ev: event.Event) -> None:
-            if _compiling["depth"] == 0:
-                _compiling["since"] = time.perf_counter()
-            _compiling["depth"] += 1
+    def on_end(ev) -> None:
+        if getattr(_background, "compiling", False):
+            return
+        _compiling["depth"] -= 1
+        if _compiling["depth"] == 0:
+            _compiling["seconds"] += time.perf_counter() - _compiling["since"]
 
-        def on_end(self, ev: event.Event) -> None:
-            _compiling["depth"] -= 1
-            if _compiling["depth"] == 0:
-                _compiling["seconds"] += time.perf_counter() - _compiling["since"]
-
-    event.register("numba:compile", CompileTime())
+    numba_internals.listen_to_compiles(on_start, on_end)
 
 
 _numba_hooks: list[Callable[[], None]] = [_count_compile_time]  # run once, when the kernels first need numba
@@ -285,27 +286,100 @@ def when_numba_is_needed(hook: Callable[[], None]) -> None:
 def bind_jit(replace: tuple[str, ...] = ()) -> None:
     """Bind every kernel not bound yet (and the `replace` ones) to numba, with numba's cache in
     `numba_cache_dir()`."""
-    import numba
+    with _lock:
+        wanted = [
+            (module, name)
+            for module in kernel_modules()
+            for name in _declared.get(module.__name__, {})
+            if isinstance(getattr(module, name), LazyKernel) or name in replace
+        ]
+        for (module, name), dispatcher in zip(wanted, _dispatchers(wanted), strict=True):
+            setattr(module, name, dispatcher)
+        _share_bindings()
 
+
+def _dispatchers(kernels: list[tuple[ModuleType, str]]) -> list[Callable]:
+    """New numba dispatchers of `kernels` (module, name), caching in `numba_cache_dir()`
+    (uncached where it cannot be written)."""
     with _lock:
         while _numba_hooks:
             _numba_hooks.pop(0)()
-        config: Any = numba.config  # its settings are set from the environment at import
-        unkeyed = config.CACHE_DIR
         cache_dir = numba_cache_dir()
-        config.CACHE_DIR = str(cache_dir)  # read as each dispatcher is made, below
         # numba falls back to a __pycache__ beside the source when its cache folder cannot be
         # written: inside an installed package, where an uninstall leaves it behind. Never.
         caching = _writable(cache_dir)
-        try:
-            for module in kernel_modules():
-                for name, kernel in _declared.get(module.__name__, {}).items():
-                    if isinstance(getattr(module, name), LazyKernel) or name in replace:
-                        options = kernel.options if caching else {**kernel.options, "cache": False}
-                        setattr(module, name, numba.njit(**options)(kernel.py_func))
-        finally:
-            config.CACHE_DIR = unkeyed
+        made = []
+        for module, name in kernels:
+            kernel = _declared[module.__name__][name]
+            options = kernel.options if caching else {**kernel.options, "cache": False}
+            made.append(numba_internals.dispatcher(kernel.py_func, options, cache_dir))
+        return made
+
+
+def compile_entries() -> dict[str, Callable]:
+    """Dispatchers of every entry kernel (`ENTRIES`), each compiled for the signature it is
+    declared with - what solving, proofs and the word search pass - or loaded from numba's
+    cache when it holds them; not bound (`use_entries` binds them). Their callees are bound to
+    numba first. The compile of a thread marked `in_background` is left out of
+    `search_clock`: a search running meanwhile on the library keeps its deadline."""
+    with _lock:
+        bind_jit()  # the callees (an entry already bound, to the library, stays so)
+        modules = [entry_module(name) for name in ENTRIES]
+        made = dict(zip(ENTRIES, _dispatchers(list(zip(modules, ENTRIES, strict=True))), strict=True))
+    if not jit_disabled():
+        for name, dispatcher in made.items():
+            dispatcher.compile(numba_signature(*ENTRIES[name]))  # type: ignore[attr-defined]  # a numba dispatcher
+    return made
+
+
+def use_entries(entries: Mapping[str, Callable]) -> None:
+    """Bind the entry kernels to `entries` (name -> callable)."""
+    with _lock:
+        for name, entry in entries.items():
+            setattr(entry_module(name), name, entry)
         _share_bindings()
+
+
+def jit_disabled() -> bool:
+    """NUMBA_DISABLE_JIT is set: numba's decorators return the Python functions."""
+    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+_background = threading.local()  # .compiling: this thread compiles beside the searches
+
+
+def library_until_jit(ready: threading.Event | None = None) -> threading.Event:
+    """For a long-running process (the server): the entry kernels answer from the compiled
+    library at once, when one is built, while numba's JIT compiles them (or loads them from its
+    cache) in a thread of its own; once every entry is compiled, the entries move to the JIT
+    (compiled for this CPU, where the library's code is for the architecture's generic one).
+    No call waits for a compile unless no library is found. Returns the event set once the
+    entries are on the JIT (or the compile failed: the library keeps serving): `ready`, or a new one."""
+    ready = ready or threading.Event()
+    with _lock:
+        lazy = any(isinstance(getattr(entry_module(name), name), LazyKernel) for name in ENTRIES)
+        entries = _load_library() if lazy and fast_start_enabled() else None
+        if entries is not None:
+            _bind_entries(entries)
+
+    def compile_then_switch() -> None:
+        _background.compiling = True
+        try:
+            use_entries(compile_entries())
+        except Exception:  # noqa: BLE001 - the library (or a call's own compile) still serves
+            import logging
+
+            logging.getLogger(__name__).exception("compiling the kernels")
+        finally:
+            ready.set()
+
+    threading.Thread(target=compile_then_switch, name="bananas-jit", daemon=True).start()
+    return ready
+
+
+def entries_on_jit() -> bool:
+    """Whether every entry kernel is bound to numba's JIT (a dispatcher, not the library)."""
+    return all(type(getattr(entry_module(name), name)).__name__ == "CPUDispatcher" for name in ENTRIES)
 
 
 def _writable(directory: Path) -> bool:
@@ -348,17 +422,17 @@ def cache_writable() -> bool:
 
 
 def jit_cache_warm() -> bool:
-    """Whether numba's cache holds this copy of the search kernel compiled: its index file, in
-    the folder numba names after the kernels' folder (`numba.core.caching`: the folder's name
-    and a SHA-1 of its absolute path; each checkout or install has its own)."""
-    from solver.search import kernels
+    """Whether numba's cache holds every entry kernel of this copy compiled (`uncached_entries`)."""
+    return not uncached_entries()
 
-    folder = os.path.dirname(os.path.abspath(kernels.__file__))
-    subpath = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
-    try:
-        return any((numba_cache_dir() / subpath).glob("movesearch.search-*.nbi"))
-    except OSError:
-        return False
+
+def uncached_entries() -> list[str]:
+    """The entry kernels numba's cache folder (`numba_cache_dir`) has no index file for."""
+    return [
+        name
+        for name in ENTRIES
+        if not numba_internals.cache_index_glob(numba_cache_dir(), entry_module(name).__file__ or "", name)
+    ]
 
 
 # -- checking a call into the library -------------------------------------------------------------------
