@@ -99,9 +99,9 @@ def retry_after(headers, fallback: float = 1.0) -> float:
 
 
 def start_server(
-    max_rooms: int, trace: bool = False, prefix: str | None = None, processes: int = 1, db: str = "none"
+    max_rooms: int, trace: bool = False, prefix: str | None = None, processes: int = 1, db: str = "none", port: int = 0
 ) -> tuple[subprocess.Popen, str]:
-    command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", "0", "--db", db]
+    command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", str(port), "--db", db]
     command += ["--room-prefix", prefix] if prefix else []
     command += ["--processes", str(processes)] if processes > 1 else []
     command += ["--max-rooms", str(max_rooms), "--rooms-per-client", str(max_rooms)]
@@ -327,6 +327,7 @@ def main() -> None:
         help="the servers' room database: 'none' (memory only) or 'file' (a new SQLite file per run: the cost of "
         "durable rooms); 'none,file' runs each room count both ways, one after the other (side by side)",
     )
+    parser.add_argument("--port", type=int, default=0, help="the first server's port (0: any free one)")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     header = machine("uvicorn", "websockets", "starlette")
@@ -337,7 +338,10 @@ def main() -> None:
         prefixes = [f"s{k + 1}" for k in range(args.servers)] if args.servers > 1 else [None]
         folder = tempfile.mkdtemp(prefix="bench-load-")
         db = "none" if db_kind == "none" else f"{folder}/rooms.sqlite3"
-        started = [start_server(rooms + 10, args.tracemalloc, prefix, args.processes, db) for prefix in prefixes]
+        started = [
+            start_server(rooms + 10, args.tracemalloc, prefix, args.processes, db, args.port + k if args.port else 0)
+            for k, prefix in enumerate(prefixes)
+        ]
         try:
             time.sleep(1.0)
             pids = [pid for server, _ in started for pid in process_tree(server.pid)]
