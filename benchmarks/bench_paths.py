@@ -63,10 +63,17 @@ for line in sys.stdin:
 class Worker:
     """A long-lived process answering one hand a line with one JSON line."""
 
-    def __init__(self, name: str, command: list[str], env: dict, time_key: str, ready_line: bool):
+    def __init__(self, name: str, command: list[str], env: dict, time_key: str, ready_line: bool, tree: str):
         self.name, self.time_key = name, time_key
+        # In `tree` (`python -c` puts the working folder first on sys.path, before PYTHONPATH).
         self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=dict(env, PYTHONPATH=tree),
+            cwd=tree,
         )
         if ready_line:
             line = self.process.stdout.readline()
@@ -105,18 +112,18 @@ def peer_times(command: str, hands: list[str]) -> list[float]:
 
 
 def start_workers(args, numba_cold: str) -> list[Worker]:
-    here = str(REPOSITORY)
-    base = dict(os.environ, PYTHONPATH=here)
+    here, base = str(REPOSITORY), dict(os.environ)
     batch = [sys.executable, "-c", RUN_MAIN, "solve", "-", "--json", "--time-limit", str(TIME_LIMIT)]
     api = [sys.executable, "-c", API_WORKER, str(TIME_LIMIT)]
     workers = [
-        Worker("batch", batch, base, "elapsed_ms", False),
-        Worker("batch-jit", batch, dict(base, BANANAS_FAST_START="0"), "elapsed_ms", False),
-        Worker("api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True),
-        Worker("api-jit", api, base, "ms", True),
+        Worker("batch", batch, base, "elapsed_ms", False, here),
+        Worker("batch-jit", batch, dict(base, BANANAS_FAST_START="0"), "elapsed_ms", False, here),
+        Worker("api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True, here),
+        Worker("api-jit", api, base, "ms", True, here),
     ]
     if args.old_tree:
-        workers.append(Worker("old-batch", batch, dict(os.environ, PYTHONPATH=args.old_tree), "elapsed_ms", False))
+        workers.append(Worker("old-batch", batch, base, "elapsed_ms", False, args.old_tree))
+        workers.append(Worker("old-api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True, args.old_tree))
     return workers
 
 

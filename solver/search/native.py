@@ -552,18 +552,22 @@ class ArgumentMismatch(TypeError):
     """A call into the library with arguments it was not compiled for (`argument_problem`)."""
 
 
-BUNDLE_MEMO = 32  # bundles whose words an entry keeps (a search's workspace and graph, a word search's state)
+BUNDLE_MEMO = 8  # bundles, and whole calls, whose words an entry keeps (a search's workspace and graph)
 
 
 class LibraryEntry:
     """An entry kernel of the compiled library, called through ctypes on numpy arrays as numba
     passes them (`library.CALLING_CONVENTION`), through its packed twin: the arguments go as
-    one buffer of 64-bit words, so ctypes converts three arguments instead of hundreds. A
-    bundle's words (and its check against `ENTRIES`) are computed once per bundle, kept while
-    the bundle is (up to BUNDLE_MEMO of them, the bundle held so that the arrays' addresses stay
-    valid): a search's workspace and graph are checked and flattened once, not at every call.
-    Arguments of any other type or layout raise `ArgumentMismatch` before any call. ctypes
-    releases the GIL during the call, as the JIT's `nogil` kernels do."""
+    one buffer of 64-bit words, so ctypes converts three arguments instead of hundreds.
+
+    The words are memoised, each memo holding what it was computed from (so no id is reused and
+    no array's address changes meanwhile): a whole call's buffer by its arguments' identities
+    (a search's workspace, graph and ordering; a proof's reused hand buffer and constants), and a
+    bundle's words by its identity and by its fields' (a new Graph of the same arrays); so a
+    bundle is checked against `ENTRIES` and flattened once, not at every call, and the kernel only
+    reads the buffer (threads share it). Arguments of another type or layout raise
+    `ArgumentMismatch` before any call. ctypes releases the GIL during the call, as the JIT's
+    `nogil` kernels do."""
 
     def __init__(self, handle: ctypes.CDLL, name: str):
         self.name = name
@@ -571,13 +575,8 @@ class LibraryEntry:
         self.function = getattr(handle, name + library.PACKED_SUFFIX)
         self.function.restype = ctypes.c_int32
         self.function.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-        # Memos, each entry holding what it was computed from (so no id is reused meanwhile):
-        # a bundle's words by its identity and by its fields' (a new Graph of the same arrays);
-        # for an entry of bundles only, the whole packed call (read only by the kernel: threads share it).
         self._bundles: dict[object, tuple[tuple, list[int]]] = {}
-        self._calls: dict[tuple, tuple[tuple, array.array]] | None = (
-            {} if all(isinstance(kind, Bundle) for kind in self.kinds) else None
-        )
+        self._calls: dict[tuple, tuple[tuple, array.array]] = {}
 
     def words(self, args: tuple) -> list[int]:
         """The flattened arguments, checked; raises `ArgumentMismatch`."""
@@ -614,8 +613,6 @@ class LibraryEntry:
 
     def packed(self, args: tuple) -> array.array:
         """The call's arguments as one buffer of words."""
-        if self._calls is None:
-            return array.array("q", self.words(args))
         key = tuple(map(id, args))
         found = self._calls.get(key)
         if found is not None and all(map(operator.is_, found[0], args)):

@@ -220,8 +220,7 @@ _GRAPHS: dict[int, tuple[Lexicon, layout.Graph]] = {}  # id(lexicon) -> (it, its
 
 
 def _graph(lexicon: Lexicon) -> layout.Graph:
-    """The kernels' word-graph bundle of `lexicon`, made once per word list (the same bundle at
-    every call: the library checks and flattens a bundle once, `native.LibraryEntry`)."""
+    """The kernels' word-graph bundle of `lexicon`, the same at every call (`native.LibraryEntry`)."""
     found = _GRAPHS.get(id(lexicon))
     if found is None or found[0] is not lexicon:
         if len(_GRAPHS) >= 16:
@@ -298,6 +297,14 @@ def engine_plan(objective: str) -> SearchPlan:
 
 EXHAUSTIVE_UP_TO = 30
 PROOF_COMPLETE_UP_TO = 5  # the move model reaches every grid of up to this many tiles
+HOSTABLE_BUDGET = 5_000_000  # DAWG steps of the stranded-letter check
+_HANDS = threading.local()  # .hand: this thread's, the same array at every call (`native.LibraryEntry` memo)
+
+
+def _hand_buffer() -> np.ndarray:
+    if getattr(_HANDS, "hand", None) is None:
+        _HANDS.hand = np.zeros(len(ALPHABET), dtype=np.int64)
+    return _HANDS.hand
 
 
 def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
@@ -307,8 +314,9 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
         return "a grid needs at least two tiles"
     if count < min_length:
         return f"fewer tiles than the minimum word length {min_length}"
-    hand = tiles.counts.astype(np.int64)  # a copy: the kernel takes tiles out and puts them back
-    covered = spelling.hostable_letters(hand, min_length, 5_000_000, _graph(lexicon))
+    hand = _hand_buffer()  # the kernel takes tiles out and puts them back
+    hand[:] = tiles.counts
+    covered = spelling.hostable_letters(hand, min_length, HOSTABLE_BUDGET, _graph(lexicon))
     if covered < 0:
         return ""
     stranded = [ALPHABET[code] for code in np.flatnonzero(hand).tolist() if not covered & (1 << code)]
