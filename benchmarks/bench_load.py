@@ -15,8 +15,9 @@ sampler loads the home page four times a second. After set-up, for `--seconds`:
     p50 / p99 / max (ms), page GET p99 (ms), checks answered, errors, rooms set up, refusals
 
 A request the server sheds (503 or 429, room creation or a room's socket during set-up) is
-retried after its Retry-After (at most SETUP_SECONDS in all per room); each refusal is counted
-and reported, and a room never set up is reported, not fatal.
+retried after its Retry-After, a room creation that times out after a second (at most
+SETUP_SECONDS in all per room); each refusal is counted and reported, and a room never set up
+is reported, not fatal.
 
 The load generator shares the machine's cores with the server (say so when quoting figures).
 `--rss-every S` also prints the server's RSS every S seconds (memory over time);
@@ -26,6 +27,11 @@ and creates the rooms on each in turn, as a proxy in front of them would; CPU an
 the servers' sums (CPU in % of one core: 200% is both cores). `--processes N` runs each server
 as `serve --processes N` (a front and N workers, solver/web/processes.py): CPU and RSS are then
 summed over each server's process tree.
+`--py-spy PATH --profile-seconds S` samples every server process (the front and its workers) with
+py-spy (`pip install py-spy`; PATH its binary) for S seconds once the measure starts, and prints
+where their CPU goes: per process, the functions holding the most samples themselves (self) and
+the project's functions by the share of samples they are on the stack (inclusive); the collapsed
+stacks are kept in --profile-dir.
 --record writes benchmarks/results/<date>-load.md.
 """
 
@@ -84,8 +90,9 @@ class Figures:
     hands: int = 0
     refusals: dict[str, int] = field(default_factory=dict)  # "POST /api/rooms 503" -> times, retried
     rooms_set_up: int = 0
+    profiles: list[tuple[int, str]] = field(default_factory=list)  # (pid, collapsed stacks file)
 
-    def refused(self, what: str, status: int) -> None:
+    def refused(self, what: str, status: int | str) -> None:
         key = f"{what} {status}"
         self.refusals[key] = self.refusals.get(key, 0) + 1
 
@@ -158,6 +165,9 @@ def post_room(base: str, figures: Figures) -> str | None:
                 raise
             figures.refused("POST /api/rooms", error.code)
             wait = retry_after(error.headers)
+        except (TimeoutError, urllib.error.URLError, ConnectionError) as error:  # no answer in time: again
+            figures.refused("POST /api/rooms", type(getattr(error, "reason", error)).__name__)
+            wait = 1.0
         if time.monotonic() + wait > deadline:
             return None
         time.sleep(wait)
@@ -245,6 +255,59 @@ class Person:
                     print(self.name, message, file=sys.stderr)
 
 
+def start_profiles(
+    py_spy: str, pids: list[int], seconds: float, folder: str
+) -> list[tuple[int, subprocess.Popen, str]]:
+    """py-spy recording each of `pids` for `seconds` (collapsed stacks, idle threads left out)."""
+    profiles = []
+    for pid in pids:
+        path = f"{folder}/profile-{pid}.txt"
+        command = [py_spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--format", "raw"]
+        command += ["--output", path, "--rate", "50", "--nonblocking"]
+        profiles.append((pid, subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), path))
+    return profiles
+
+
+def frame_name(frame: str) -> str:
+    """'function (path/to/file.py:12)' -> 'function (file.py)', the project's path kept from solver/."""
+    found = re.match(r"(?P<function>.*?) \((?P<path>[^:]*)(:\d+)?\)$", frame.strip())
+    if not found:
+        return frame.strip()
+    path = found["path"]
+    path = path[path.index("solver/") :] if "solver/" in path else os.path.basename(path)
+    return f"{found['function']} ({path})"
+
+
+def profile_summary(path: str, top: int = 15) -> list[str]:
+    """The collapsed stacks at `path`: samples, the top functions by self samples, and the
+    project's functions (solver/) by inclusive samples, each as a share of the samples."""
+    self_counts: dict[str, int] = {}
+    inclusive: dict[str, int] = {}
+    total = 0
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return ["(no profile)"]
+    for line in lines:
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        frames = [frame_name(frame) for frame in stack.split(";")]
+        total += count
+        self_counts[frames[-1]] = self_counts.get(frames[-1], 0) + count
+        for name in set(frames):
+            if "(solver/" in name:
+                inclusive[name] = inclusive.get(name, 0) + count
+    if not total:
+        return ["(no samples)"]
+    out = [f"{total} samples (busy threads only)", "", "self:"]
+    out += [f"- {count / total:.1%} {name}" for name, count in sorted(self_counts.items(), key=lambda x: -x[1])[:top]]
+    out += ["", "the project's functions, inclusive:"]
+    out += [f"- {count / total:.1%} {name}" for name, count in sorted(inclusive.items(), key=lambda x: -x[1])[:top]]
+    return out
+
+
 async def load(
     bases: list[str],
     rooms: int,
@@ -254,6 +317,7 @@ async def load(
     pids: list[int],
     rss_every: float,
     trace: bool,
+    profiling: tuple[str, float, str] | None = None,
 ):
     """Rooms created on each server in turn (what a proxy in front of them does), then measured
     for `seconds`: the figures, the servers' CPU (a share of one core, summed), RSS (MiB, summed)
@@ -275,6 +339,7 @@ async def load(
     await asyncio.sleep(3.0)  # every hand dealt
     measuring.set()
     cpu_before, started = sum(map(cpu_seconds, pids)), time.monotonic()
+    profiles = start_profiles(*profiling[:1], pids, *profiling[1:]) if profiling else []
     if trace:
         for pid in pids:
             os.kill(pid, signal.SIGUSR1)  # the baseline snapshot
@@ -297,6 +362,9 @@ async def load(
         for pid in pids:
             os.kill(pid, signal.SIGUSR1)  # what grew, printed by each server
         await asyncio.sleep(min(30.0, 5.0 + rooms / 5))
+    for _, profiler, _ in profiles:
+        await asyncio.to_thread(profiler.wait, 120)
+    figures.profiles = [(pid, path) for pid, _, path in profiles]
     stop.set()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     figures.errors += [type(result).__name__ for result in done if isinstance(result, BaseException)]
@@ -328,6 +396,9 @@ def main() -> None:
         "durable rooms); 'none,file' runs each room count both ways, one after the other (side by side)",
     )
     parser.add_argument("--port", type=int, default=0, help="the first server's port (0: any free one)")
+    parser.add_argument("--py-spy", help="py-spy's binary: profile every server process (--profile-seconds)")
+    parser.add_argument("--profile-seconds", type=float, default=30.0)
+    parser.add_argument("--profile-dir", default="", help="where the collapsed stacks go (default: a temporary folder)")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     header = machine("uvicorn", "websockets", "starlette")
@@ -355,6 +426,7 @@ def main() -> None:
                     pids,
                     args.rss_every,
                     args.tracemalloc,
+                    (args.py_spy, args.profile_seconds, args.profile_dir or folder) if args.py_spy else None,
                 )
             )
         finally:
@@ -377,6 +449,10 @@ def main() -> None:
         )
         if trace:
             traces.append(f"{rooms} rooms, RSS MiB over time: " + ", ".join(f"{t} s {m:.0f}" for t, m in trace))
+        for pid, path in figures.profiles:
+            role = "server" if len(pids) == 1 else "front" if pid == pids[0] else "worker"
+            traces += ["", f"### py-spy, {rooms} rooms, db {db_kind}: process {pid} ({role}), {path}", ""]
+            traces += profile_summary(path)
         print(rows[-1], file=sys.stderr)
     load_now = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     table = [

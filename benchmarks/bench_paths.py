@@ -178,6 +178,7 @@ def main() -> None:
             for worker in workers:
                 worker.close()
     api_numba = {worker.name: worker.numba for worker in workers if worker.numba}
+    args.load_at_end = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     text = markdown(header, rows, names, args, api_numba)
     print(text)
     if args.record:
@@ -195,6 +196,8 @@ def markdown(header: str, rows: list, names: list[str], args, api_numba: dict) -
         + (f"; old tree {args.old_tree}" if args.old_tree else "")
         + (f"; peer `{args.against}`" if args.against else "")
         + ".",
+        f"Load average at the end: {args.load_at_end}. A loaded machine slows a long computation (preempted "
+        "again and again) more than a sub-millisecond one: the peer's ratios are larger than on a quiet one.",
         "numba imported by the API workers: " + ", ".join(f"{k}: {sorted(v)}" for k, v in api_numba.items()) + ".",
         "",
         "Median ms a hand (settled hands of the path in brackets):",
@@ -210,12 +213,16 @@ def markdown(header: str, rows: list, names: list[str], args, api_numba: dict) -
         lines[-1] += "; `peer /` : the peer's median over the path's (how many times faster than the peer)"
     lines += [""]
     others = [name for name in names if name not in ("batch-jit", "peer")]
-    columns = [f"{name} / jit" for name in others] + (
-        [f"peer / {name}" for name in names[:-1]] if "peer" in names else []
+    pairs = [(name, f"{name}-jit") for name in names if f"{name}-jit" in names]  # each way against its JIT
+    columns = (
+        [f"{name} / jit" for name in others]
+        + [f"{name} / {jit}" for name, jit in pairs]
+        + ([f"peer / {name}" for name in names[:-1]] if "peer" in names else [])
     )
     lines += ["| tiles | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for size, _, medians, _ in rows:
         cells = [f"{medians[name] / medians['batch-jit']:.2f}" for name in others]
+        cells += [f"{medians[name] / medians[jit]:.2f}" for name, jit in pairs]
         if "peer" in names:
             cells += [f"{medians['peer'] / medians[name]:.1f}x" for name in names[:-1]]
         lines.append(f"| {size} | " + " | ".join(cells) + " |")

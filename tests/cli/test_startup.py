@@ -22,6 +22,7 @@ from solver.cli.warmup import ENTRY_COMPILE_SECONDS, CompileWatch, Notice
 from solver.search.native import ENTRIES
 
 RUN_MAIN = "import sys; from solver.cli import main; sys.argv[0] = 'bananas'; main()"
+JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 
 def python_cli(*args: str) -> list[str]:
@@ -232,6 +233,7 @@ def test_compile_watch_shows_a_notice_only_for_a_real_compilation():
 # -- bananas warm-up ---------------------------------------------------------------------------
 
 
+@pytest.mark.skipif(JIT_DISABLED, reason="warm-up says the JIT is off")
 def test_warm_up_builds_then_finds_everything_cached(tmp_path, monkeypatch):
     monkeypatch.setenv("BANANAS_CACHE", str(tmp_path / "cache"))
     path = str(word_list(tmp_path))
@@ -251,6 +253,7 @@ def test_warm_up_builds_then_finds_everything_cached(tmp_path, monkeypatch):
 CACHED = "cached; checked: a new process loads all 6 entries from the cache"
 
 
+@pytest.mark.skipif(JIT_DISABLED, reason="warm-up says the JIT is off")
 def test_warm_up_never_says_cached_for_kernels_numba_s_cache_does_not_hold(tmp_path, monkeypatch):
     """numba's cache folder empty after the compile (here: the compile made nothing): warm-up
     names what is missing and where, never 'cached'."""
