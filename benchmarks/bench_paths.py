@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shlex
 import statistics
 import subprocess
@@ -103,12 +104,23 @@ class Worker:
             self.process.kill()
 
 
-def peer_times(command: str, hands: list[str]) -> list[float]:
+def peer_times(command: str, hands: list[str]) -> tuple[list[float], float]:
+    """The other command's own ms per hand, and the CPU ms its process took (user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = subprocess.run([*shlex.split(command), *hands], capture_output=True, text=True, timeout=60 + 60 * len(hands))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     found = [float(m["ms"]) for m in map(PEER_LINE.search, run.stdout.splitlines()) if m]
     if len(found) != len(hands):
         raise SystemExit(f"{command}: {len(found)} result lines for {len(hands)} hands")
-    return found
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return found, cpu
+
+
+def peer_load_cpu(command: str, runs: int = 5) -> float:
+    """The CPU ms of the other command's process on a two-tile hand: its word list's load and
+    start, taken off each chunk's CPU to estimate the CPU a hand takes (a loaded machine slows a
+    long solve's wall time far more than its CPU time)."""
+    return statistics.median(peer_times(command, ["AT"])[1] for _ in range(runs))
 
 
 def start_workers(args, numba_cold: str) -> list[Worker]:
@@ -147,6 +159,7 @@ def main() -> None:
     header = machine()
     with tempfile.TemporaryDirectory() as numba_cold:
         workers = start_workers(args, numba_cold)
+        load_cpu = peer_load_cpu(args.against) if args.against else 0.0
         names = [worker.name for worker in workers] + (["peer"] if args.against else [])
         rows = []
         try:
@@ -155,6 +168,7 @@ def main() -> None:
                 rng = np.random.default_rng([args.seed, int(size)])
                 hands = [draw(ENGLISH, int(size), rng).letters() for _ in range(int(count or 50))]
                 times: dict[str, list[float]] = {name: [] for name in names}
+                peer_cpu: list[float] = []  # per chunk: (its CPU - the load's) / hands
                 settled: dict[str, int] = dict.fromkeys(names, 0)
                 for first in range(0, len(hands), args.chunk):
                     chunk = hands[first : first + args.chunk]
@@ -168,10 +182,13 @@ def main() -> None:
                                     raise SystemExit(f"{worker.name}: INVALID GRID for {answer['tiles']}")
                             settled[worker.name] += answer["status"] in ("solved", "no-grid")
                     if args.against:
-                        peer = peer_times(args.against, chunk)
+                        peer, cpu = peer_times(args.against, chunk)
                         times["peer"] += peer
                         settled["peer"] += len(peer)
+                        peer_cpu.append(max(cpu - load_cpu, 0.0) / len(chunk))
                 medians = {name: statistics.median(values) for name, values in times.items()}
+                if peer_cpu:
+                    medians["peer-cpu"] = statistics.median(peer_cpu)
                 rows.append((size, len(hands), medians, settled))
                 print(size, {name: round(value, 3) for name, value in medians.items()}, file=sys.stderr)
         finally:
@@ -208,6 +225,18 @@ def markdown(header: str, rows: list, names: list[str], args, api_numba: dict) -
     for size, count, medians, settled in rows:
         cells = [f"{medians[name]:.3f} ({settled[name]})" for name in names]
         lines.append(f"| {size} ({count}) | " + " | ".join(cells) + " |")
+    if "peer" in names:
+        lines += [
+            "",
+            "The peer's CPU ms a hand (median over chunks of its process's CPU, less that of a two-tile run: "
+            "the word list's load), against `batch`'s and `api`'s wall medians: the ratio a loaded machine skews least.",
+            "",
+            "| tiles | peer CPU ms a hand | peer CPU / batch | peer CPU / api |",
+            "|---|---|---|---|",
+        ]
+        for size, _, medians, _ in rows:
+            cpu = medians["peer-cpu"]
+            lines.append(f"| {size} | {cpu:.1f} | {cpu / medians['batch']:.1f}x | {cpu / medians['api']:.1f}x |")
     lines += ["", "Ratios: each path's median over `batch-jit`'s (below 1: faster than the JIT)"]
     if "peer" in names:
         lines[-1] += "; `peer /` : the peer's median over the path's (how many times faster than the peer)"
