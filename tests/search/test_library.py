@@ -141,7 +141,7 @@ def test_a_packed_call_answers_as_the_flat_one_and_checks_a_bundle_once(built_li
     graph = _graph(en)
     hand = TileCounts.from_letters("QQQAEST").counts.copy()
     packed = entries["hostable_letters"](hand, 2, 5_000_000, graph)
-    flat_function = getattr(ctypes.CDLL(str(built_library / library.LIBRARY)), "hostable_letters")
+    flat_function = ctypes.CDLL(str(built_library / library.LIBRARY)).hostable_letters
     flat_function.restype = ctypes.c_int32
     flat_function.argtypes = [
         ctypes.c_void_p,
