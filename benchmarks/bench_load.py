@@ -12,7 +12,12 @@ times the `check` that answers it. When a hand ends the host starts another. Mea
 sampler loads the home page four times a second. After set-up, for `--seconds`:
 
     server CPU (user + system, % of one core), RSS at the end (MiB), grid -> check latency
-    p50 / p99 / max (ms), page GET p99 (ms), checks answered, errors
+    p50 / p99 / max (ms), page GET p99 (ms), checks answered, errors, rooms set up, refusals
+
+A request the server sheds (503 or 429, room creation or a room's socket during set-up) is
+retried after its Retry-After, a room creation that times out after a second (at most
+SETUP_SECONDS in all per room); each refusal is counted and reported, and a room never set up
+is reported, not fatal.
 
 The load generator shares the machine's cores with the server (say so when quoting figures).
 `--rss-every S` also prints the server's RSS every S seconds (memory over time);
@@ -22,6 +27,11 @@ and creates the rooms on each in turn, as a proxy in front of them would; CPU an
 the servers' sums (CPU in % of one core: 200% is both cores). `--processes N` runs each server
 as `serve --processes N` (a front and N workers, solver/web/processes.py): CPU and RSS are then
 summed over each server's process tree.
+`--py-spy PATH --profile-seconds S` samples every server process (the front and its workers) with
+py-spy (`pip install py-spy`; PATH its binary) for S seconds once the measure starts, and prints
+where their CPU goes: per process, the functions holding the most samples themselves (self) and
+the project's functions by the share of samples they are on the stack (inclusive); the collapsed
+stacks are kept in --profile-dir.
 --record writes benchmarks/results/<date>-load.md.
 """
 
@@ -37,13 +47,17 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 
 from results_file import machine, record
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 TICKS = os.sysconf("SC_CLK_TCK")
+SETUP_SECONDS = 300.0  # a room's set-up, refusals retried, before it is given up (and reported)
+MAX_RETRY_AFTER = 30.0
 OPEN_SECONDS = 120.0  # a busy server's handshakes queue behind its rooms' messages: wait, then fail
 
 # The server process. With --tracemalloc, SIGUSR1 takes a snapshot: the first is the
@@ -74,12 +88,27 @@ class Figures:
     page_gets: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     hands: int = 0
+    refusals: dict[str, int] = field(default_factory=dict)  # "POST /api/rooms 503" -> times, retried
+    rooms_set_up: int = 0
+    profiles: list[tuple[int, str]] = field(default_factory=list)  # (pid, collapsed stacks file)
+
+    def refused(self, what: str, status: int | str) -> None:
+        key = f"{what} {status}"
+        self.refusals[key] = self.refusals.get(key, 0) + 1
+
+
+def retry_after(headers, fallback: float = 1.0) -> float:
+    """The seconds a refusal's Retry-After asks for (a number of seconds; else `fallback`), capped."""
+    try:
+        return min(MAX_RETRY_AFTER, max(0.1, float(headers.get("Retry-After", fallback))))
+    except (TypeError, ValueError):
+        return fallback
 
 
 def start_server(
-    max_rooms: int, trace: bool = False, prefix: str | None = None, processes: int = 1, db: str = "none"
+    max_rooms: int, trace: bool = False, prefix: str | None = None, processes: int = 1, db: str = "none", port: int = 0
 ) -> tuple[subprocess.Popen, str]:
-    command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", "0", "--db", db]
+    command = [sys.executable, "-c", SERVER.format(trace=trace), "serve", "--port", str(port), "--db", db]
     command += ["--room-prefix", prefix] if prefix else []
     command += ["--processes", str(processes)] if processes > 1 else []
     command += ["--max-rooms", str(max_rooms), "--rooms-per-client", str(max_rooms)]
@@ -120,12 +149,28 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
-def post_room(base: str) -> str:
-    request = urllib.request.Request(
-        base + "/api/rooms", data=b'{"language":"en"}', headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())["id"]
+def post_room(base: str, figures: Figures) -> str | None:
+    """A new room's id; a shed request (503, 429) is retried after its Retry-After, for up to
+    SETUP_SECONDS (None then: the room is not set up)."""
+    deadline = time.monotonic() + SETUP_SECONDS
+    while True:
+        request = urllib.request.Request(
+            base + "/api/rooms", data=b'{"language":"en"}', headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read())["id"]
+        except urllib.error.HTTPError as error:
+            if error.code not in (429, 503):
+                raise
+            figures.refused("POST /api/rooms", error.code)
+            wait = retry_after(error.headers)
+        except (TimeoutError, urllib.error.URLError, ConnectionError) as error:  # no answer in time: again
+            figures.refused("POST /api/rooms", type(getattr(error, "reason", error)).__name__)
+            wait = 1.0
+        if time.monotonic() + wait > deadline:
+            return None
+        time.sleep(wait)
 
 
 def get_page(base: str) -> float:
@@ -147,8 +192,22 @@ class Person:
         self.restarted = False  # the host started the next hand after this one's end
         self.joined = asyncio.Event()
 
+    async def connect(self):
+        """The room's socket; a refused handshake (503, 429) retried after its Retry-After, for up
+        to SETUP_SECONDS."""
+        deadline = time.monotonic() + SETUP_SECONDS
+        while True:
+            try:
+                return await connect(self.url, max_size=2**22, open_timeout=OPEN_SECONDS)
+            except InvalidStatus as error:
+                status = error.response.status_code
+                if status not in (429, 503) or time.monotonic() > deadline:
+                    raise
+                self.figures.refused("room socket", status)
+                await asyncio.sleep(retry_after(error.response.headers))
+
     async def run(self, host_of: list[str] | None, stop: asyncio.Event, table: list[Person]) -> None:
-        async with connect(self.url, max_size=2**22, open_timeout=OPEN_SECONDS) as ws:
+        async with await self.connect() as ws:
             await ws.send(json.dumps({"type": "join", "name": self.name}))
             reader = asyncio.create_task(self.read(ws, host_of is not None))
             if host_of is not None:  # once every person of the room has a seat: a person joining later only watches
@@ -196,6 +255,59 @@ class Person:
                     print(self.name, message, file=sys.stderr)
 
 
+def start_profiles(
+    py_spy: str, pids: list[int], seconds: float, folder: str
+) -> list[tuple[int, subprocess.Popen, str]]:
+    """py-spy recording each of `pids` for `seconds` (collapsed stacks, idle threads left out)."""
+    profiles = []
+    for pid in pids:
+        path = f"{folder}/profile-{pid}.txt"
+        command = [py_spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--format", "raw"]
+        command += ["--output", path, "--rate", "50", "--nonblocking"]
+        profiles.append((pid, subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), path))
+    return profiles
+
+
+def frame_name(frame: str) -> str:
+    """'function (path/to/file.py:12)' -> 'function (file.py)', the project's path kept from solver/."""
+    found = re.match(r"(?P<function>.*?) \((?P<path>[^:]*)(:\d+)?\)$", frame.strip())
+    if not found:
+        return frame.strip()
+    path = found["path"]
+    path = path[path.index("solver/") :] if "solver/" in path else os.path.basename(path)
+    return f"{found['function']} ({path})"
+
+
+def profile_summary(path: str, top: int = 15) -> list[str]:
+    """The collapsed stacks at `path`: samples, the top functions by self samples, and the
+    project's functions (solver/) by inclusive samples, each as a share of the samples."""
+    self_counts: dict[str, int] = {}
+    inclusive: dict[str, int] = {}
+    total = 0
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return ["(no profile)"]
+    for line in lines:
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        frames = [frame_name(frame) for frame in stack.split(";")]
+        total += count
+        self_counts[frames[-1]] = self_counts.get(frames[-1], 0) + count
+        for name in set(frames):
+            if "(solver/" in name:
+                inclusive[name] = inclusive.get(name, 0) + count
+    if not total:
+        return ["(no samples)"]
+    out = [f"{total} samples (busy threads only)", "", "self:"]
+    out += [f"- {count / total:.1%} {name}" for name, count in sorted(self_counts.items(), key=lambda x: -x[1])[:top]]
+    out += ["", "the project's functions, inclusive:"]
+    out += [f"- {count / total:.1%} {name}" for name, count in sorted(inclusive.items(), key=lambda x: -x[1])[:top]]
+    return out
+
+
 async def load(
     bases: list[str],
     rooms: int,
@@ -205,6 +317,7 @@ async def load(
     pids: list[int],
     rss_every: float,
     trace: bool,
+    profiling: tuple[str, float, str] | None = None,
 ):
     """Rooms created on each server in turn (what a proxy in front of them does), then measured
     for `seconds`: the figures, the servers' CPU (a share of one core, summed), RSS (MiB, summed)
@@ -213,7 +326,10 @@ async def load(
     tasks = []
     for number in range(rooms):
         base = bases[number % len(bases)]
-        room = await asyncio.to_thread(post_room, base)
+        room = await asyncio.to_thread(post_room, base, figures)
+        if room is None:
+            continue
+        figures.rooms_set_up += 1
         url = base.replace("http://", "ws://") + f"/r/{room}/ws"
         table = [Person(url, f"P{number}-{index}", figures, measuring) for index in range(people)]
         for index, person in enumerate(table):
@@ -223,6 +339,7 @@ async def load(
     await asyncio.sleep(3.0)  # every hand dealt
     measuring.set()
     cpu_before, started = sum(map(cpu_seconds, pids)), time.monotonic()
+    profiles = start_profiles(*profiling[:1], pids, *profiling[1:]) if profiling else []
     if trace:
         for pid in pids:
             os.kill(pid, signal.SIGUSR1)  # the baseline snapshot
@@ -231,7 +348,9 @@ async def load(
     while (now := time.monotonic()) - started < seconds:
         try:
             figures.page_gets.append(await asyncio.to_thread(get_page, bases[len(figures.page_gets) % len(bases)]))
-        except OSError as error:  # a timeout or a refusal is a figure too
+        except urllib.error.HTTPError as error:  # a refusal is a figure too
+            figures.errors.append(f"GET {error.code}")
+        except OSError as error:  # a timeout too
             figures.errors.append(f"GET {type(error).__name__}")
         if rss_every and now >= next_rss:
             rss_trace.append((round(now - started), sum(map(rss_mib, pids))))
@@ -243,6 +362,9 @@ async def load(
         for pid in pids:
             os.kill(pid, signal.SIGUSR1)  # what grew, printed by each server
         await asyncio.sleep(min(30.0, 5.0 + rooms / 5))
+    for _, profiler, _ in profiles:
+        await asyncio.to_thread(profiler.wait, 120)
+    figures.profiles = [(pid, path) for pid, _, path in profiles]
     stop.set()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     figures.errors += [type(result).__name__ for result in done if isinstance(result, BaseException)]
@@ -273,6 +395,10 @@ def main() -> None:
         help="the servers' room database: 'none' (memory only) or 'file' (a new SQLite file per run: the cost of "
         "durable rooms); 'none,file' runs each room count both ways, one after the other (side by side)",
     )
+    parser.add_argument("--port", type=int, default=0, help="the first server's port (0: any free one)")
+    parser.add_argument("--py-spy", help="py-spy's binary: profile every server process (--profile-seconds)")
+    parser.add_argument("--profile-seconds", type=float, default=30.0)
+    parser.add_argument("--profile-dir", default="", help="where the collapsed stacks go (default: a temporary folder)")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     header = machine("uvicorn", "websockets", "starlette")
@@ -283,7 +409,10 @@ def main() -> None:
         prefixes = [f"s{k + 1}" for k in range(args.servers)] if args.servers > 1 else [None]
         folder = tempfile.mkdtemp(prefix="bench-load-")
         db = "none" if db_kind == "none" else f"{folder}/rooms.sqlite3"
-        started = [start_server(rooms + 10, args.tracemalloc, prefix, args.processes, db) for prefix in prefixes]
+        started = [
+            start_server(rooms + 10, args.tracemalloc, prefix, args.processes, db, args.port + k if args.port else 0)
+            for k, prefix in enumerate(prefixes)
+        ]
         try:
             time.sleep(1.0)
             pids = [pid for server, _ in started for pid in process_tree(server.pid)]
@@ -297,6 +426,7 @@ def main() -> None:
                     pids,
                     args.rss_every,
                     args.tracemalloc,
+                    (args.py_spy, args.profile_seconds, args.profile_dir or folder) if args.py_spy else None,
                 )
             )
         finally:
@@ -310,13 +440,19 @@ def main() -> None:
         ms = [value * 1000 for value in figures.latencies]
         gets = [value * 1000 for value in figures.page_gets]
         errors = ", ".join(f"{code} x{figures.errors.count(code)}" for code in sorted(set(figures.errors))) or "none"
+        refusals = ", ".join(f"{what} x{count}" for what, count in sorted(figures.refusals.items())) or "none"
         rows.append(
             f"| {rooms} | {args.servers} x {args.processes} | {db_kind} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
             f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
-            f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} |"
+            f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} | {figures.rooms_set_up} "
+            f"| {refusals} |"
         )
         if trace:
             traces.append(f"{rooms} rooms, RSS MiB over time: " + ", ".join(f"{t} s {m:.0f}" for t, m in trace))
+        for pid, path in figures.profiles:
+            role = "server" if len(pids) == 1 else "front" if pid == pids[0] else "worker"
+            traces += ["", f"### py-spy, {rooms} rooms, db {db_kind}: process {pid} ({role}), {path}", ""]
+            traces += profile_summary(path)
         print(rows[-1], file=sys.stderr)
     load_now = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     table = [
@@ -324,8 +460,8 @@ def main() -> None:
         f"load average at the end {load_now}.",
         "",
         "| rooms | servers x processes | db | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
-        "| checks | hands ended | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| checks | hands ended | errors | rooms set up | refused (retried after Retry-After) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         *traces,

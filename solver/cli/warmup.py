@@ -130,29 +130,22 @@ class CompileWatch:
         self._listener: object | None = None  # a numba event.Listener once entered
 
     def __enter__(self) -> CompileWatch:
-        from numba.core import event  # the caller is about to use numba anyway
+        from solver.search import numba_internals  # the caller is about to use numba anyway
 
-        watch = self
+        def on_start(ev) -> None:
+            if not self.compiled:
+                self.compiled = True
+                if self.stream is not None:
+                    self._notice = Notice(self.stream, self.what, self.seconds, ("compiling", "compiled"))
+                    self._notice.__enter__()
 
-        class FirstCompile(event.Listener):
-            def on_start(self, ev: event.Event) -> None:
-                if not watch.compiled:
-                    watch.compiled = True
-                    if watch.stream is not None:
-                        watch._notice = Notice(watch.stream, watch.what, watch.seconds, ("compiling", "compiled"))
-                        watch._notice.__enter__()
-
-            def on_end(self, ev: event.Event) -> None:
-                pass
-
-        self._listener = FirstCompile()
-        event.register("numba:compile", self._listener)
+        self._listener = numba_internals.listen_to_compiles(on_start, lambda ev: None)
         return self
 
     def __exit__(self, *exc_info) -> None:
-        from numba.core import event
+        from solver.search import numba_internals
 
-        event.unregister("numba:compile", self._listener)
+        numba_internals.stop_listening(self._listener)
         if self._notice is not None:
             self._notice.__exit__(*exc_info)
 
@@ -183,32 +176,30 @@ def show_compile_notices() -> None:
 
 
 def _watch_entry_compiles() -> None:
-    from numba.core import event
-
+    from solver.search import numba_internals
     from solver.search.native import ENTRIES, KERNELS_PACKAGE
 
     depth: list[Notice | None] = []  # one slot per compile in progress; callees nest
 
-    class EntryCompiles(event.Listener):
-        def on_start(self, ev: event.Event) -> None:
-            # Whatever raised the event (not always a dispatcher of ours): nothing to announce.
-            function = getattr(ev.data.get("dispatcher"), "py_func", None)
-            name, module = getattr(function, "__name__", ""), getattr(function, "__module__", "") or ""
-            notice = None
-            if not depth and module.startswith(f"{KERNELS_PACKAGE}.") and name in ENTRIES:
-                what = f"the solver's {name} kernel"
-                seconds = ENTRY_COMPILE_SECONDS[name]
-                # sys.stderr as it is now: a command run in-process swaps it between runs.
-                notice = Notice(sys.stderr, what, seconds, ("compiling", "compiled"))
-                notice.__enter__()
-            depth.append(notice)
+    def on_start(ev) -> None:
+        # Whatever raised the event (not always a dispatcher of ours): nothing to announce.
+        function = getattr(ev.data.get("dispatcher"), "py_func", None)
+        name, module = getattr(function, "__name__", ""), getattr(function, "__module__", "") or ""
+        notice = None
+        if not depth and module.startswith(f"{KERNELS_PACKAGE}.") and name in ENTRIES:
+            what = f"the solver's {name} kernel"
+            seconds = ENTRY_COMPILE_SECONDS[name]
+            # sys.stderr as it is now: a command run in-process swaps it between runs.
+            notice = Notice(sys.stderr, what, seconds, ("compiling", "compiled"))
+            notice.__enter__()
+        depth.append(notice)
 
-        def on_end(self, ev: event.Event) -> None:
-            notice = depth.pop()
-            if notice is not None:
-                notice.__exit__(None, None, None)
+    def on_end(ev) -> None:
+        notice = depth.pop()
+        if notice is not None:
+            notice.__exit__(None, None, None)
 
-    event.register("numba:compile", EntryCompiles())
+    numba_internals.listen_to_compiles(on_start, on_end)
 
 
 class KernelPrep:
@@ -281,7 +272,6 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
     """
     from solver.play.bots import PRESETS
     from solver.search import native
-    from solver.search.solving import warm_kernels
 
     show_build_notices()
     specs = lexicons or SHIPPED
@@ -296,12 +286,65 @@ def warm_up(lexicons: tuple[str, ...]) -> None:
         click.echo(f"{lexicon.name}: {done_or_cached('cold_build_s' in lexicon.timings, 'built', started)}")
 
     click.echo(f"compiled kernels: {library_state()}")
-
-    started = time.perf_counter()  # the JIT kernels: for the library, games and the server
-    with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
-        warm_kernels(loaded[0], include_extend=True)
-    click.echo(f"numba kernels: {done_or_cached(watch.compiled, 'compiled', started)}")
+    click.echo(f"numba kernels: {jit_state(loaded[0])}")
     click.echo(f"# caches: word lists and compiled kernels in {cache_root()}, numba's in {native.numba_cache_dir()}")
+
+
+# A process that loads the entry kernels from numba's cache, counting what it had to compile
+# instead: warm-up's check that the cache it filled is the one the commands will read.
+CHECK_SCRIPT = """
+from solver.cli.warmup import CompileWatch
+from solver.search import native
+with CompileWatch() as watch:
+    native.compile_entries()
+print("compiled" if watch.compiled else "loaded")
+"""
+
+
+def jit_state(lexicon: Lexicon) -> str:
+    """Compile every entry kernel into numba's cache (what `serve`, `play` and the Python API
+    run once the cache is warm: `native.compile_entries`), then run the tiny solves on them and
+    check: each entry's index file is in the cache folder, and a new process loads them all
+    without compiling. Say which, and how long it took."""
+    from solver.search import native
+    from solver.search.solving import warm_kernels
+
+    if native.jit_disabled():
+        return "off (NUMBA_DISABLE_JIT set)"
+    started = time.perf_counter()
+    with CompileWatch() as watch:  # announced, on a terminal, by show_compile_notices
+        native.use_entries(native.compile_entries())
+        warm_kernels(lexicon, include_extend=True)
+    missing = native.uncached_entries()
+    if missing:
+        return f"NOT cached: no {', '.join(missing)} in {native.numba_cache_dir()} (numba could not write there?)"
+    problem = _child_loads_from_cache()
+    if problem:
+        return f"NOT cached: {problem}"
+    verb = done("compiled", started) if watch.compiled else "cached"
+    return f"{verb}; checked: a new process loads all {len(native.ENTRIES)} entries from the cache"
+
+
+def _child_loads_from_cache() -> str:
+    """'' when a new Python process (this copy of the package, this environment) loads every
+    entry kernel from numba's cache without compiling; else what happened."""
+    import subprocess
+
+    package_root = str(Path(solver.__file__).resolve().parents[1])
+    path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
+    run = subprocess.run(
+        [sys.executable, "-c", CHECK_SCRIPT],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=path),
+        timeout=600,
+    )
+    outcome = run.stdout.strip().splitlines()[-1:] if run.returncode == 0 else []
+    if outcome == ["loaded"]:
+        return ""
+    if outcome == ["compiled"]:
+        return "a new process compiled the kernels again instead of loading them"
+    return f"the check failed (exit {run.returncode}): {run.stderr.strip()[-300:]}"
 
 
 def library_state() -> str:

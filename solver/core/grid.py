@@ -253,14 +253,23 @@ def fault_text(fault: dict) -> str:
 def find_words(grid: Grid) -> list[Word]:
     """Every maximal horizontal and vertical run of 2+ letters: across first, each direction in
     the order of its first cell (row, then column)."""
-    across = [
-        Word(text, "across", tuple(zip(repeat(row), range(col, col + len(text)))))
-        for row, col, text in _runs(grid.rows)
+    across, down = _word_runs(grid)
+    return [Word(text, "across", tuple(zip(repeat(row), range(col, col + len(text))))) for row, col, text in across] + [
+        Word(text, "down", tuple(zip(range(row, row + len(text)), repeat(col)))) for row, col, text in down
     ]
+
+
+def word_texts(grid: Grid) -> list[str]:
+    """The texts of `find_words(grid)`, in its order, without their cells (a solve's words)."""
+    across, down = _word_runs(grid)
+    return [text for _, _, text in across] + [text for _, _, text in down]
+
+
+def _word_runs(grid: Grid) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+    """(row, col, text) of the across runs in order, and of the down runs in the order of their
+    first cell."""
     columns = ["".join(column) for column in zip(*grid.rows, strict=True)]
-    starts = sorted((row, col, text) for col, row, text in _runs(columns))
-    down = [Word(text, "down", tuple(zip(range(row, row + len(text)), repeat(col)))) for row, col, text in starts]
-    return across + down
+    return list(_runs(grid.rows)), sorted((row, col, text) for col, row, text in _runs(columns))
 
 
 def _runs(lines: Iterable[str]) -> Iterator[tuple[int, int, str]]:

@@ -58,7 +58,7 @@ class TileCounts:
     int64 array of length 26 (index 0 = A), the form the numba kernels take.
     """
 
-    __slots__ = ("_counts",)
+    __slots__ = ("_counts", "_total")
 
     def __init__(self, counts: Iterable[int] | np.ndarray | None = None):
         array = np.zeros(ALPHABET_SIZE, dtype=np.int64) if counts is None else np.array(counts, dtype=np.int64)
@@ -114,7 +114,11 @@ class TileCounts:
         return int(self._counts[letter_code(letter) - 1])
 
     def __len__(self) -> int:
-        return int(self._counts.sum())
+        try:
+            return self._total
+        except AttributeError:  # counted once: the counts never change
+            self._total: int = int(self._counts.sum())
+            return self._total
 
     def __iter__(self) -> Iterator[str]:
         """Letters in alphabetical order, each repeated by its count."""

@@ -23,11 +23,12 @@ cache is not built yet, no grid in the first pass - returns None and the caller 
 solver (which repeats the first pass, a few milliseconds, and goes on). tests/search/test_bare.py
 checks that both paths give the same grid and node count.
 
-Arguments are passed as `library.CALLING_CONVENTION` says.
+Arguments are passed as `library.CALLING_CONVENTION` says, packed in one buffer of words.
 """
 
 from __future__ import annotations
 
+import array
 import ctypes
 import math
 import mmap
@@ -38,6 +39,7 @@ from pathlib import Path
 
 from solver.lexicon.files import arrays_dir, arrays_key
 from solver.search import library
+from solver.search.library import PACKED_SUFFIX
 
 SYMBOL = "search"
 _FORMATS = {"i1": "b", "u1": "B", "i4": "i", "i8": "q", "f8": "d"}  # numpy dtype -> memoryview format
@@ -114,9 +116,10 @@ class BareSolver:
         self.ordering = _zeroed("f8", [len(layout["ordering"]["letter"])])
         for index, weight in enumerate(layout["ordering"]["letter"]):
             self.ordering.items[index] = weight
-        self.kernel = getattr(ctypes.CDLL(str(library)), SYMBOL)
+        self.kernel = getattr(ctypes.CDLL(str(library)), SYMBOL + PACKED_SUFFIX)  # the words in one buffer
         self.kernel.restype = ctypes.c_int32
-        self.spaces: dict[int, tuple[dict[str, Buffer], list]] = {}
+        self.kernel.argtypes = [ctypes.c_void_p] * 3
+        self.spaces: dict[int, tuple[dict[str, Buffer], array.array]] = {}
 
     @classmethod
     def load(cls, lexicon: str = "en") -> BareSolver | None:
@@ -139,7 +142,7 @@ class BareSolver:
         side = self._start(space, counts)
         slot, column = self.layout["state"], self.layout["frame"]
         result, error = ctypes.c_void_p(), ctypes.c_void_p()
-        if self.kernel(ctypes.byref(result), ctypes.byref(error), *arguments) != 0:
+        if self.kernel(ctypes.byref(result), ctypes.byref(error), arguments.buffer_info()[0]) != 0:
             return None  # an exception in the kernel (it raises none): the full path decides
         state = space["state"].items
         if state[slot["ST_STATUS"]] != self.layout["status"]["SOLVED"]:
@@ -151,9 +154,9 @@ class BareSolver:
         rows = ["".join(text[cells[r * side + c]] for c in range(cmin, cmax + 1)) for r in range(rmin, rmax + 1)]
         return rows, state[slot["ST_NODES"]]
 
-    def _space(self, tile_count: int) -> tuple[dict[str, Buffer], list]:
+    def _space(self, tile_count: int) -> tuple[dict[str, Buffer], array.array]:
         """The workspace for the smallest board size taking `tile_count` tiles (made once), and
-        the kernel's flattened arguments over it (the argument types set to match)."""
+        the kernel's flattened arguments over it, packed as 64-bit words (a double as its bits)."""
         size = min(int(size) for size in self.layout["workspaces"] if tile_count <= int(size))
         if size not in self.spaces:
             fields = self.layout["workspaces"][str(size)]
@@ -161,14 +164,9 @@ class BareSolver:
             arguments = [
                 value for buffer in [*space.values(), *self.graph, self.ordering] for value in buffer.arguments()
             ]
-            scalars = [float(value) for value in self.layout["ordering"]["scalars"]]
-            self.spaces[size] = space, arguments + scalars
-        space, arguments = self.spaces[size]
-        integers = len(arguments) - len(self.layout["ordering"]["scalars"])
-        self.kernel.argtypes = (
-            [ctypes.c_void_p] * 2 + [ctypes.c_int64] * integers + [ctypes.c_double] * (len(arguments) - integers)
-        )
-        return space, arguments
+            scalars = array.array("d", [float(value) for value in self.layout["ordering"]["scalars"]])
+            self.spaces[size] = space, array.array("q", arguments + array.array("q", scalars.tobytes()).tolist())
+        return self.spaces[size]
 
     def _start(self, space: dict[str, Buffer], counts: list[int]) -> int:
         """Set the buffers as `solving._Run` does for a first pass from an empty board; the side."""

@@ -18,8 +18,10 @@ Both go through the same file, built from the same sources by `library_build.bui
    (`numba.pycc.compiler.ModuleCompiler`: numba's ahead-of-time lowering, kept for its object
    output; no Python extension is made), for the generic CPU of the architecture (the file
    may move to another machine of the same kind, e.g. inside a container image);
-2. the C compiler compiles numba's runtime and a constructor that starts it, and links all
-   three (`-Bsymbolic`: the library's own runtime, whatever else the process has loaded);
+2. the C compiler compiles numba's runtime, a constructor that starts it and the packed twins,
+   and links them all (`-Bsymbolic`: the library's own runtime, whatever else the process has loaded);
+   and each entry's packed twin (`PACKED_SUFFIX`: the arguments as one buffer of words,
+   what `native` and `bare` call);
 3. **the library proves itself**: a fixed set of hands (`library_build.SELF_CHECK_HANDS`) is solved once with
    the JIT and once with the new library; unless every grid, status and node count agree and
    every entry was called, the build fails and nothing is installed;
@@ -63,14 +65,20 @@ LIBRARY = "_bananas_kernels.so"
 LAYOUT = "_bananas_kernels.json"
 # Beside the kernels, the modules whose code decides what the library computes, how it is
 # called and what its layout file says.
-SOURCES = ("solving.py", "bare.py", "native.py", "library.py", "library_build.py")
+SOURCES = ("solving.py", "bare.py", "native.py", "library.py", "library_build.py", "numba_internals.py")
 # How `bare` and `native` call an entry, as numba 0.59-0.68 lower it: the build checks numba
 # still does (`verify_calling_convention`) and stamps the layout file with this text; a library
 # stamped otherwise is never called.
 CALLING_CONVENTION = (
     "numba-cpu/1: int32 status(void *result, void *exception, arguments...); an array as meminfo, parent, "
-    "nitems, itemsize, data, shape[ndim], strides[ndim] (64-bit words); a tuple as its fields; int64; double"
+    "nitems, itemsize, data, shape[ndim], strides[ndim] (64-bit words); a tuple as its fields; int64; double; "
+    "packed/1: int32 NAME_packed(void *result, void *exception, const int64 *words), the same arguments "
+    "as consecutive 64-bit words (a double as its bits)"
 )
+# Each entry's packed twin, a C function the build generates (`library_build.packed_source`):
+# it takes the flattened arguments as one buffer of words and calls the entry with them, so a
+# call through ctypes converts three arguments, not the hundreds of a workspace's arrays.
+PACKED_SUFFIX = "_packed"
 ARRAY_FIELDS = ("meminfo", "parent", "nitems", "itemsize", "data", "shape", "strides")
 
 

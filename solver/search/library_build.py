@@ -15,11 +15,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from solver.search import numba_internals
 from solver.search.library import (
     ARRAY_FIELDS,
     CALLING_CONVENTION,
     LAYOUT,
     LIBRARY,
+    PACKED_SUFFIX,
     build_lock,
     cache_dir,
     failure_note,
@@ -46,20 +48,10 @@ def build_blocker() -> str:
     """Why the library cannot be built here ('' when it can): a C compiler and setuptools
     (numba drives the compiler through it) are needed."""
     import importlib.util
-    import warnings
 
     if importlib.util.find_spec("setuptools") is None:
         return "setuptools is not installed"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
-            from numba.pycc.platform import external_compiler_works
-
-        if not external_compiler_works():
-            return "no working C compiler"
-    except Exception as error:  # numba.pycc missing or broken in this numba version
-        return f"numba's ahead-of-time compiler is unavailable: {error}"
-    return ""
+    return numba_internals.compiler_works()
 
 
 def build_into_cache() -> str:
@@ -114,40 +106,57 @@ def build(directory: Path) -> None:
 
 
 def _compile_and_link(work: Path) -> None:
-    import warnings
-
-    import numba
-    from numba.pycc.compiler import ExportEntry, ModuleCompiler
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numba.pycc is "pending deprecation"; the JIT is the fallback
-        from numba.pycc.platform import Toolchain
-
     from solver.search import native
 
     entries = []
     for name, (result, arguments) in native.ENTRIES.items():
         signature = native.numba_signature(result, arguments)
         verify_calling_convention(signature)
-        entries.append(ExportEntry(name, signature, getattr(native.entry_module(name), name).py_func))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        compiler = ModuleCompiler(entries, "bananas_kernels", use_nrt=True, cpu_name="")
-        compiler.write_native_object(str(work / "kernels.o"), wrap=False)
+        entries.append((name, signature, getattr(native.entry_module(name), name).py_func))
+    numba_internals.write_entries_object(entries, work / "kernels.o")
     # numba's runtime (the kernels' allocations), set up when the library loads.
     (work / "start.c").write_text(
         "void NRT_MemSys_init(void);\n"
         "__attribute__((constructor)) static void bananas_kernels_start(void) { NRT_MemSys_init(); }\n"
     )
-    runtime = Path(numba.__file__).parent
-    toolchain = Toolchain()
+    (work / "packed.c").write_text(packed_source())
+    runtime, include = numba_internals.runtime_source()
+    toolchain = numba_internals.toolchain()
     objects = toolchain.compile_objects(
-        [str(runtime / "core" / "runtime" / "nrt.cpp"), str(work / "start.c")],
+        [str(runtime), str(work / "start.c"), str(work / "packed.c")],
         str(work),
-        include_dirs=[str(runtime)],
+        include_dirs=[str(include)],
         extra_cflags=["-fPIC"],
     )
     toolchain.link_shared(str(work / LIBRARY), [str(work / "kernels.o"), *objects], extra_ldflags=["-Wl,-Bsymbolic"])
+
+
+def packed_source() -> str:
+    """C source of every entry's packed twin (`library.PACKED_SUFFIX`): `NAME_packed(result,
+    exception, words)` calls `NAME(result, exception, words[0], words[1], ...)`, a double
+    argument read from its word's bits."""
+    import ctypes
+
+    from solver.search import native
+
+    lines = [
+        "#include <stdint.h>",
+        "#include <string.h>",
+        "static double bananas_double(int64_t word) { double value; memcpy(&value, &word, 8); return value; }",
+    ]
+    for name, (_, arguments) in native.ENTRIES.items():
+        kinds = native._flat_kinds(arguments)
+        types = ", ".join("double" if kind is ctypes.c_double else "int64_t" for kind in kinds)
+        values = ", ".join(
+            f"bananas_double(w[{index}])" if kind is ctypes.c_double else f"w[{index}]"
+            for index, kind in enumerate(kinds)
+        )
+        lines += [
+            f"int32_t {name}(void *, void *, {types});",
+            f"int32_t {name}{PACKED_SUFFIX}(void *result, void *exception, const int64_t *w) "
+            f"{{ return {name}(result, exception, {values}); }}",
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def verify_calling_convention(signature) -> None:
@@ -155,8 +164,6 @@ def verify_calling_convention(signature) -> None:
     (CALLING_CONVENTION): a numba that changed its array model or argument packing builds no
     library (the JIT serves) instead of one that a ctypes call would crash."""
     from numba.core import types
-    from numba.core.datamodel import default_manager
-    from numba.core.registry import cpu_target
 
     def words(kind) -> list[str]:
         if isinstance(kind, types.Array):
@@ -165,16 +172,12 @@ def verify_calling_convention(signature) -> None:
             return [word for field in kind.types for word in words(field)]  # type: ignore[attr-defined]
         return {types.int64: ["word"], types.float64: ["double"]}.get(kind, [str(kind)])
 
-    def lowered(llvm_type) -> str:
-        text = str(llvm_type)
-        return "word" if text in ("i64", "ptr") or text.endswith("*") else text
-
-    function = cpu_target.target_context.call_conv.get_function_type(signature.return_type, signature.args)
+    returns, found = numba_internals.lowered_arguments(signature)
     expected = ["word", "word", *(word for kind in signature.args for word in words(kind))]
-    found = [lowered(argument) for argument in function.args]
-    fields = default_manager.lookup(types.Array(types.int64, 1, "C"))._fields
-    if str(function.return_type) != "i32" or found != expected or tuple(fields) != ARRAY_FIELDS:
-        raise RuntimeError(f"numba's calling convention changed ({function}); the library needs {CALLING_CONVENTION}")
+    if returns != "i32" or found != expected or numba_internals.array_fields() != ARRAY_FIELDS:
+        raise RuntimeError(
+            f"numba's calling convention changed ({returns} {found}); the library needs {CALLING_CONVENTION}"
+        )
 
 
 def self_check(library: Path, hands: tuple[str, ...] = SELF_CHECK_HANDS) -> None:

@@ -25,13 +25,16 @@ package: where its folder cannot be written, the kernels compile uncached.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import ctypes
 import errno
 import functools
 import hashlib
 import importlib
+import operator
 import os
+import struct
 import sys
 import threading
 import time
@@ -39,12 +42,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 
 from solver.lexicon.loader import cache_root, cache_unwritable
-from solver.search import library
+from solver.search import library, numba_internals
 
 
 @dataclass(frozen=True)
@@ -253,21 +255,23 @@ def one_time_setup() -> Iterator[None]:
 
 
 def _count_compile_time() -> None:
-    from numba.core import event
+    # Compiles nest (a kernel's callees) and numba serializes them: count the outermost. A
+    # compile in the background (`library_until_jit`) delays no search: not counted.
+    def on_start(ev) -> None:
+        if getattr(_background, "compiling", False):
+            return
+        if _compiling["depth"] == 0:
+            _compiling["since"] = time.perf_counter()
+        _compiling["depth"] += 1
 
-    class CompileTime(event.Listener):
-        # Compiles nest (a kernel's callees) and numba serializes them: count the outermost.
-        def on_start(self, ev: event.Event) -> None:
-            if _compiling["depth"] == 0:
-                _compiling["since"] = time.perf_counter()
-            _compiling["depth"] += 1
+    def on_end(ev) -> None:
+        if getattr(_background, "compiling", False):
+            return
+        _compiling["depth"] -= 1
+        if _compiling["depth"] == 0:
+            _compiling["seconds"] += time.perf_counter() - _compiling["since"]
 
-        def on_end(self, ev: event.Event) -> None:
-            _compiling["depth"] -= 1
-            if _compiling["depth"] == 0:
-                _compiling["seconds"] += time.perf_counter() - _compiling["since"]
-
-    event.register("numba:compile", CompileTime())
+    numba_internals.listen_to_compiles(on_start, on_end)
 
 
 _numba_hooks: list[Callable[[], None]] = [_count_compile_time]  # run once, when the kernels first need numba
@@ -282,27 +286,100 @@ def when_numba_is_needed(hook: Callable[[], None]) -> None:
 def bind_jit(replace: tuple[str, ...] = ()) -> None:
     """Bind every kernel not bound yet (and the `replace` ones) to numba, with numba's cache in
     `numba_cache_dir()`."""
-    import numba
+    with _lock:
+        wanted = [
+            (module, name)
+            for module in kernel_modules()
+            for name in _declared.get(module.__name__, {})
+            if isinstance(getattr(module, name), LazyKernel) or name in replace
+        ]
+        for (module, name), dispatcher in zip(wanted, _dispatchers(wanted), strict=True):
+            setattr(module, name, dispatcher)
+        _share_bindings()
 
+
+def _dispatchers(kernels: list[tuple[ModuleType, str]]) -> list[Callable]:
+    """New numba dispatchers of `kernels` (module, name), caching in `numba_cache_dir()`
+    (uncached where it cannot be written)."""
     with _lock:
         while _numba_hooks:
             _numba_hooks.pop(0)()
-        config: Any = numba.config  # its settings are set from the environment at import
-        unkeyed = config.CACHE_DIR
         cache_dir = numba_cache_dir()
-        config.CACHE_DIR = str(cache_dir)  # read as each dispatcher is made, below
         # numba falls back to a __pycache__ beside the source when its cache folder cannot be
         # written: inside an installed package, where an uninstall leaves it behind. Never.
         caching = _writable(cache_dir)
-        try:
-            for module in kernel_modules():
-                for name, kernel in _declared.get(module.__name__, {}).items():
-                    if isinstance(getattr(module, name), LazyKernel) or name in replace:
-                        options = kernel.options if caching else {**kernel.options, "cache": False}
-                        setattr(module, name, numba.njit(**options)(kernel.py_func))
-        finally:
-            config.CACHE_DIR = unkeyed
+        made = []
+        for module, name in kernels:
+            kernel = _declared[module.__name__][name]
+            options = kernel.options if caching else {**kernel.options, "cache": False}
+            made.append(numba_internals.dispatcher(kernel.py_func, options, cache_dir))
+        return made
+
+
+def compile_entries() -> dict[str, Callable]:
+    """Dispatchers of every entry kernel (`ENTRIES`), each compiled for the signature it is
+    declared with - what solving, proofs and the word search pass - or loaded from numba's
+    cache when it holds them; not bound (`use_entries` binds them). Their callees are bound to
+    numba first. The compile of a thread marked `in_background` is left out of
+    `search_clock`: a search running meanwhile on the library keeps its deadline."""
+    with _lock:
+        bind_jit()  # the callees (an entry already bound, to the library, stays so)
+        modules = [entry_module(name) for name in ENTRIES]
+        made = dict(zip(ENTRIES, _dispatchers(list(zip(modules, ENTRIES, strict=True))), strict=True))
+    if not jit_disabled():
+        for name, dispatcher in made.items():
+            dispatcher.compile(numba_signature(*ENTRIES[name]))  # type: ignore[attr-defined]  # a numba dispatcher
+    return made
+
+
+def use_entries(entries: Mapping[str, Callable]) -> None:
+    """Bind the entry kernels to `entries` (name -> callable)."""
+    with _lock:
+        for name, entry in entries.items():
+            setattr(entry_module(name), name, entry)
         _share_bindings()
+
+
+def jit_disabled() -> bool:
+    """NUMBA_DISABLE_JIT is set: numba's decorators return the Python functions."""
+    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+_background = threading.local()  # .compiling: this thread compiles beside the searches
+
+
+def library_until_jit(ready: threading.Event | None = None) -> threading.Event:
+    """For a long-running process (the server): the entry kernels answer from the compiled
+    library at once, when one is built, while numba's JIT compiles them (or loads them from its
+    cache) in a thread of its own; once every entry is compiled, the entries move to the JIT
+    (compiled for this CPU, where the library's code is for the architecture's generic one).
+    No call waits for a compile unless no library is found. Returns the event set once the
+    entries are on the JIT (or the compile failed: the library keeps serving): `ready`, or a new one."""
+    ready = ready or threading.Event()
+    with _lock:
+        lazy = any(isinstance(getattr(entry_module(name), name), LazyKernel) for name in ENTRIES)
+        entries = _load_library() if lazy and fast_start_enabled() else None
+        if entries is not None:
+            _bind_entries(entries)
+
+    def compile_then_switch() -> None:
+        _background.compiling = True
+        try:
+            use_entries(compile_entries())
+        except Exception:  # noqa: BLE001 - the library (or a call's own compile) still serves
+            import logging
+
+            logging.getLogger(__name__).exception("compiling the kernels")
+        finally:
+            ready.set()
+
+    threading.Thread(target=compile_then_switch, name="bananas-jit", daemon=True).start()
+    return ready
+
+
+def entries_on_jit() -> bool:
+    """Whether every entry kernel is bound to numba's JIT (a dispatcher, not the library)."""
+    return all(type(getattr(entry_module(name), name)).__name__ == "CPUDispatcher" for name in ENTRIES)
 
 
 def _writable(directory: Path) -> bool:
@@ -345,17 +422,17 @@ def cache_writable() -> bool:
 
 
 def jit_cache_warm() -> bool:
-    """Whether numba's cache holds this copy of the search kernel compiled: its index file, in
-    the folder numba names after the kernels' folder (`numba.core.caching`: the folder's name
-    and a SHA-1 of its absolute path; each checkout or install has its own)."""
-    from solver.search import kernels
+    """Whether numba's cache holds every entry kernel of this copy compiled (`uncached_entries`)."""
+    return not uncached_entries()
 
-    folder = os.path.dirname(os.path.abspath(kernels.__file__))
-    subpath = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
-    try:
-        return any((numba_cache_dir() / subpath).glob("movesearch.search-*.nbi"))
-    except OSError:
-        return False
+
+def uncached_entries() -> list[str]:
+    """The entry kernels numba's cache folder (`numba_cache_dir`) has no index file for."""
+    return [
+        name
+        for name in ENTRIES
+        if not numba_internals.cache_index_glob(numba_cache_dir(), entry_module(name).__file__ or "", name)
+    ]
 
 
 # -- checking a call into the library -------------------------------------------------------------------
@@ -405,13 +482,19 @@ def _describe(value: object) -> str:
 
 
 def _checked(name: str, compiled: Callable) -> Callable:
-    """`compiled` behind an argument check; on a mismatch the kernel moves to numba's JIT."""
+    """`compiled` behind an argument check; on a mismatch the kernel moves to numba's JIT. A
+    `LibraryEntry` (or a callable marked `checks_arguments`) checks its own arguments, once per
+    bundle, and raises `ArgumentMismatch`."""
+    checks_itself = isinstance(compiled, LibraryEntry) or getattr(compiled, "checks_arguments", False)
 
     def call(*args):
-        if argument_problem(name, args):
+        try:
+            if not checks_itself and argument_problem(name, args):
+                raise ArgumentMismatch(argument_problem(name, args))
+            return compiled(*args)
+        except ArgumentMismatch:
             bind_jit(replace=(name,))
             return getattr(entry_module(name), name)(*args)
-        return compiled(*args)
 
     call.__name__ = call.__qualname__ = name
     call.py_func = _declared[entry_module(name).__name__][name].py_func  # type: ignore[attr-defined]  # numba's dispatcher attribute
@@ -457,28 +540,93 @@ def _flatten(values: tuple, kinds: tuple, flat: list) -> None:
         elif kind == "int":
             flat.append(int(value))
         elif kind == "float":
-            flat.append(float(value))
+            flat.append(_DOUBLE_WORD.unpack(_DOUBLE.pack(float(value)))[0])
         else:  # no meminfo, no parent: the kernel does not own the array
             flat += [0, 0, value.size, value.itemsize, value.ctypes.data, *value.shape, *value.strides]
 
 
+_DOUBLE, _DOUBLE_WORD = struct.Struct("=d"), struct.Struct("=q")  # a double passed as its 64-bit word
+
+
+class ArgumentMismatch(TypeError):
+    """A call into the library with arguments it was not compiled for (`argument_problem`)."""
+
+
+BUNDLE_MEMO = 8  # bundles, and whole calls, whose words an entry keeps (a search's workspace and graph)
+
+
 class LibraryEntry:
     """An entry kernel of the compiled library, called through ctypes on numpy arrays as numba
-    passes them (`library.CALLING_CONVENTION`). ctypes releases the GIL during the call, as the
-    JIT's `nogil` kernels do."""
+    passes them (`library.CALLING_CONVENTION`), through its packed twin: the arguments go as
+    one buffer of 64-bit words, so ctypes converts three arguments instead of hundreds.
+
+    The words are memoised, each memo holding what it was computed from (so no id is reused and
+    no array's address changes meanwhile): a whole call's buffer by its arguments' identities
+    (a search's workspace, graph and ordering; a proof's reused hand buffer and constants), and a
+    bundle's words by its identity and by its fields' (a new Graph of the same arrays); so a
+    bundle is checked against `ENTRIES` and flattened once, not at every call, and the kernel only
+    reads the buffer (threads share it). Arguments of another type or layout raise
+    `ArgumentMismatch` before any call. ctypes releases the GIL during the call, as the JIT's
+    `nogil` kernels do."""
 
     def __init__(self, handle: ctypes.CDLL, name: str):
         self.name = name
         self.result, self.kinds = ENTRIES[name]
-        self.function = getattr(handle, name)
+        self.function = getattr(handle, name + library.PACKED_SUFFIX)
         self.function.restype = ctypes.c_int32
-        self.function.argtypes = [ctypes.c_void_p, ctypes.c_void_p, *_flat_kinds(self.kinds)]
+        self.function.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        self._bundles: dict[object, tuple[tuple, list[int]]] = {}
+        self._calls: dict[tuple, tuple[tuple, array.array]] = {}
+
+    def words(self, args: tuple) -> list[int]:
+        """The flattened arguments, checked; raises `ArgumentMismatch`."""
+        if len(args) != len(self.kinds):
+            raise ArgumentMismatch(argument_problem(self.name, args))
+        words: list[int] = []
+        for value, kind in zip(args, self.kinds, strict=True):
+            if isinstance(kind, Bundle):
+                found = self._bundles.get(id(value))
+                if found is None or found[0] is not value:
+                    found = self._bundle(value, kind, args)
+                words += found[1]
+            elif _problem((value,), (kind,), "argument"):
+                raise ArgumentMismatch(argument_problem(self.name, args))
+            else:
+                _flatten((value,), (kind,), words)
+        return words
+
+    def _bundle(self, value: tuple, kind: Bundle, args: tuple) -> tuple[tuple, list[int]]:
+        """(value, its words), from the memo of the same fields or checked and flattened now."""
+        fields_key = (type(value), *map(id, value))
+        found = self._bundles.get(fields_key)
+        if found is None:
+            if _problem((value,), (kind,), "argument"):
+                raise ArgumentMismatch(argument_problem(self.name, args))
+            words: list[int] = []
+            _flatten((value,), (kind,), words)
+            found = (value, words)
+        if len(self._bundles) >= 2 * BUNDLE_MEMO:
+            self._bundles.clear()
+        self._bundles[fields_key] = found
+        self._bundles[id(value)] = (value, found[1])
+        return self._bundles[id(value)]
+
+    def packed(self, args: tuple) -> array.array:
+        """The call's arguments as one buffer of words."""
+        key = tuple(map(id, args))
+        found = self._calls.get(key)
+        if found is not None and all(map(operator.is_, found[0], args)):
+            return found[1]
+        packed = array.array("q", self.words(args))
+        if len(self._calls) >= BUNDLE_MEMO:
+            self._calls.clear()
+        self._calls[key] = (args, packed)
+        return packed
 
     def __call__(self, *args):
-        flat: list = []
-        _flatten(args, self.kinds, flat)
+        packed = self.packed(args)
         result, error = ctypes.c_int64(0), ctypes.c_void_p()
-        status = self.function(ctypes.byref(result), ctypes.byref(error), *flat)
+        status = self.function(ctypes.byref(result), ctypes.byref(error), packed.buffer_info()[0])
         if status != 0:  # the kernels raise nothing: a library at odds with its sources
             raise RuntimeError(f"the compiled {self.name} kernel failed (status {status})")
         return result.value if self.result == "int" else None
@@ -532,6 +680,7 @@ def bound_to_library(path: Path) -> Iterator[dict[str, int]]:
                 calls[name] = calls.get(name, 0) + 1
                 return entry(*args)
 
+            call.checks_arguments = True  # type: ignore[attr-defined]  # the entry checks them
             return call
 
         _bind_entries({name: counted(name, entry) for name, entry in library_entries(path).items()})

@@ -8,21 +8,21 @@ longest-word  longest word (the Banana Smoothie tiebreak), then fewest words
 
 from __future__ import annotations
 
-from solver.core.grid import Grid, find_words
+from solver.core.grid import Grid, word_texts
 
 OBJECTIVES = ("any", "fewest-words", "compact", "longest-word")
 
 
 def objective_key(objective: str, grid: Grid) -> tuple:
     """A sort key for `grid` under `objective`: smaller is better."""
-    words = find_words(grid)
+    words = word_texts(grid)
     area = grid.height * grid.width
     if objective == "fewest-words":
         return (len(words), area)
     if objective == "compact":
         return (area, len(words))
     if objective == "longest-word":
-        return (-max((len(w.text) for w in words), default=0), len(words))
+        return (-max(map(len, words), default=0), len(words))
     return ()
 
 

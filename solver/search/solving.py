@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver.core.grid import MIN_WORD_LENGTHS, Grid, find_words
+from solver.core.grid import MIN_WORD_LENGTHS, Grid, word_texts
 from solver.core.limits import MAX_SOLVE_TILES
 from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
@@ -216,9 +216,17 @@ class _Run:
         return self.space.frames[0, layout.F_GENERATED] == 1
 
 
+_GRAPHS: dict[int, tuple[Lexicon, layout.Graph]] = {}  # id(lexicon) -> (it, its graph): one bundle a list
+
+
 def _graph(lexicon: Lexicon) -> layout.Graph:
-    """The kernels' word-graph bundle of `lexicon` (a tuple of its arrays: cheap to make)."""
-    return layout.graph_of(lexicon.forward, lexicon.reverse)
+    """The kernels' word-graph bundle of `lexicon`, the same at every call (`native.LibraryEntry`)."""
+    found = _GRAPHS.get(id(lexicon))
+    if found is None or found[0] is not lexicon:
+        if len(_GRAPHS) >= 16:
+            _GRAPHS.clear()
+        found = _GRAPHS[id(lexicon)] = (lexicon, layout.graph_of(lexicon.forward, lexicon.reverse))
+    return found[1]
 
 
 @dataclass(frozen=True)
@@ -289,6 +297,14 @@ def engine_plan(objective: str) -> SearchPlan:
 
 EXHAUSTIVE_UP_TO = 30
 PROOF_COMPLETE_UP_TO = 5  # the move model reaches every grid of up to this many tiles
+HOSTABLE_BUDGET = 5_000_000  # DAWG steps of the stranded-letter check
+_HANDS = threading.local()  # .hand: this thread's, the same array at every call (`native.LibraryEntry` memo)
+
+
+def _hand_buffer() -> np.ndarray:
+    if getattr(_HANDS, "hand", None) is None:
+        _HANDS.hand = np.zeros(len(ALPHABET), dtype=np.int64)
+    return _HANDS.hand
 
 
 def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
@@ -298,8 +314,9 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
         return "a grid needs at least two tiles"
     if count < min_length:
         return f"fewer tiles than the minimum word length {min_length}"
-    hand = tiles.counts.astype(np.int64)  # a copy: the kernel takes tiles out and puts them back
-    covered = spelling.hostable_letters(hand, min_length, 5_000_000, _graph(lexicon))
+    hand = _hand_buffer()  # the kernel takes tiles out and puts them back
+    hand[:] = tiles.counts
+    covered = spelling.hostable_letters(hand, min_length, HOSTABLE_BUDGET, _graph(lexicon))
     if covered < 0:
         return ""
     stranded = [ALPHABET[code] for code in np.flatnonzero(hand).tolist() if not covered & (1 << code)]
@@ -440,9 +457,7 @@ def extend(
     warm_kernels(lexicon, include_extend=True)  # a process's first call: before its clock starts
     started = search_clock()
     if len(tiles) == 0:
-        return Solution(
-            base.tiles(), "solved", base, [w.text for w in find_words(base)], (search_clock() - started) * 1000
-        )
+        return Solution(base.tiles(), "solved", base, word_texts(base), (search_clock() - started) * 1000)
     return _search(tiles, lexicon, base, started, time_limit, "any", seed, min_length, max_nodes, plan, None)
 
 
@@ -474,7 +489,7 @@ def _run_phases(
     all_tiles = tiles if base is None else tiles + base.tiles()
 
     def finish(status: str, grid: Grid | None = None, nodes: int = 0, proof: str = "") -> Solution:
-        words = [w.text for w in find_words(grid)] if grid else []
+        words = word_texts(grid) if grid else []
         return Solution(all_tiles, status, grid, words, (search_clock() - started) * 1000, nodes, objective, proof)
 
     def counting_proof(stop: Callable[[], bool] = lambda: False, crossings: bool = True) -> str:
@@ -781,4 +796,4 @@ def _tighten_bounds(run: _Run, objective: str, grid: Grid) -> None:
     if objective == "compact":
         run.state[layout.ST_BOUND_AREA] = grid.height * grid.width
     elif objective == "fewest-words":
-        run.state[layout.ST_BOUND_DEPTH] = max(len(find_words(grid)) - 1, 1)
+        run.state[layout.ST_BOUND_DEPTH] = max(len(word_texts(grid)) - 1, 1)

@@ -313,7 +313,13 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     # served in turn by client address (solver.protocol.fair), engine sessions first.
     pool = FairPool(config.engine.workers, MAX_API_JOBS_PER_CLIENT, fair=os.environ.get("BANANAS_FAIR_QUEUES") != "0")
     watch = LoopWatch()
-    load = Load(watch, lambda: pool.depths()["waiting"], lambda: rooms.store.failed if rooms.store else None)
+    on_jit = threading.Event()  # set once the kernels run on numba's JIT (native.library_until_jit)
+    load = Load(
+        watch,
+        lambda: pool.depths()["waiting"],
+        lambda: rooms.store.failed if rooms.store else None,
+        kernels_compiling=lambda: not on_jit.is_set(),
+    )
 
     metrics = Metrics(functools.partial(server_figures, rooms, engine_sessions, pool, load))
 
@@ -471,8 +477,9 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bananas-table")
         )
         # A long-lived process: numba's JIT kernels, compiled for this CPU (the library's are
-        # for the architecture's generic one) and cached by the warm-up (native.prefer_library).
-        native.prefer_library(False)
+        # for the architecture's generic one) and cached by the warm-up; until they are loaded
+        # (or compiled, on a cold cache), the compiled library answers and /readyz says 503.
+        native.library_until_jit(on_jit)
         await asyncio.to_thread(load_for_cheap_requests)
         restored = await rooms.restore()  # a durable server's rooms, each hand where it was
         if restored:

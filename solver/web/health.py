@@ -1,8 +1,10 @@
 """What an operator watches, and what the server refuses when it is overloaded.
 
 - `GET /healthz`: 200 while the process serves at all (its event loop answers).
-- `GET /readyz`: 200 when it takes new work, 503 while it sheds load (below) or its room
-  database cannot be written; a load balancer sends new rooms elsewhere meanwhile.
+- `GET /readyz`: 200 when it takes new work, 503 while it sheds load (below), its room
+  database cannot be written, or its solver kernels are still compiling (numba's JIT, in the
+  background: meanwhile solves run on the compiled library, `native.library_until_jit`); a
+  load balancer sends new rooms elsewhere meanwhile.
 - `GET /metrics`: Prometheus' text format, written by the prometheus-client library: rooms,
   seats, room sockets, engine sessions, the worker pool's queue, API latency by route,
   refusals by code, event-loop lag, database writes. Served to loopback peers only, or to the
@@ -81,6 +83,7 @@ class Load:
     watch: LoopWatch
     waiting_jobs: Callable[[], int]
     database_failed: Callable[[], str | None]
+    kernels_compiling: Callable[[], bool] = lambda: False  # the solver's kernels are not on the JIT yet
 
     def overloaded(self) -> str:
         """Why the server sheds new work now ('' when it does not)."""
@@ -193,6 +196,7 @@ def health_routes(load: Load, metrics: Metrics, allowed: tuple[str, ...]) -> lis
     async def readyz(request: Request) -> Response:
         failed = load.database_failed()
         why = load.overloaded() or (f"the room database cannot be written: {failed}" if failed else "")
+        why = why or ("the solver's kernels are compiling" if load.kernels_compiling() else "")
         return PlainTextResponse(f"not ready: {why}\n" if why else "ready\n", status_code=503 if why else 200)
 
     async def metrics_page(request: Request) -> Response:

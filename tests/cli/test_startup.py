@@ -22,6 +22,7 @@ from solver.cli.warmup import ENTRY_COMPILE_SECONDS, CompileWatch, Notice
 from solver.search.native import ENTRIES
 
 RUN_MAIN = "import sys; from solver.cli import main; sys.argv[0] = 'bananas'; main()"
+JIT_DISABLED = os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
 
 
 def python_cli(*args: str) -> list[str]:
@@ -232,6 +233,7 @@ def test_compile_watch_shows_a_notice_only_for_a_real_compilation():
 # -- bananas warm-up ---------------------------------------------------------------------------
 
 
+@pytest.mark.skipif(JIT_DISABLED, reason="warm-up says the JIT is off")
 def test_warm_up_builds_then_finds_everything_cached(tmp_path, monkeypatch):
     monkeypatch.setenv("BANANAS_CACHE", str(tmp_path / "cache"))
     path = str(word_list(tmp_path))
@@ -241,10 +243,50 @@ def test_warm_up_builds_then_finds_everything_cached(tmp_path, monkeypatch):
     assert lines[0].startswith("mini.txt: built (")
     assert lines[1] == "compiled kernels: off (BANANAS_FAST_START=0 or NUMBA_DISABLE_JIT set)"  # as in tests
     assert lines[2].startswith("numba kernels: ")  # compiled or cached, depending on numba's cache
+    assert lines[2].endswith("; checked: a new process loads all 6 entries from the cache")
     assert lines[3].startswith(f"# caches: word lists and compiled kernels in {tmp_path / 'cache'}")
     second = CliRunner().invoke(main, ["warm-up", "--lexicon", path])
     assert second.exit_code == 0
-    assert second.stdout.splitlines()[:3] == ["mini.txt: cached", lines[1], "numba kernels: cached"]
+    assert second.stdout.splitlines()[:3] == ["mini.txt: cached", lines[1], "numba kernels: " + CACHED]
+
+
+CACHED = "cached; checked: a new process loads all 6 entries from the cache"
+
+
+@pytest.mark.skipif(JIT_DISABLED, reason="warm-up says the JIT is off")
+def test_warm_up_never_says_cached_for_kernels_numba_s_cache_does_not_hold(tmp_path, monkeypatch):
+    """numba's cache folder empty after the compile (here: the compile made nothing): warm-up
+    names what is missing and where, never 'cached'."""
+    from solver.search import native
+
+    monkeypatch.setenv("BANANAS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setattr(native, "compile_entries", dict)  # compiles nothing, binds nothing
+    result = CliRunner().invoke(main, ["warm-up", "--lexicon", str(word_list(tmp_path))])
+    assert result.exit_code == 0, result.output
+    line = result.stdout.splitlines()[2]
+    assert line.startswith("numba kernels: NOT cached: no search, hostable_letters, word_letter_counts, lay_grid")
+    assert str(tmp_path / "numba") in line and "cached;" not in line
+
+
+@pytest.mark.slow  # compiles every entry kernel into an empty cache (a minute or more)
+def test_warm_up_fills_numba_s_cache_with_every_entry_the_commands_load(tmp_path):
+    env = dict(os.environ, BANANAS_CACHE=str(tmp_path / "cache"), NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    run = subprocess.run(
+        python_cli("warm-up", "--lexicon", str(word_list(tmp_path))),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1800,
+    )
+    assert run.returncode == 0, run.stderr
+    line = run.stdout.splitlines()[2]
+    assert line.startswith("numba kernels: compiled (") and line.endswith("loads all 6 entries from the cache")
+    check = "from solver.search import native; print(native.uncached_entries(), native.numba_cache_dir())"
+    missing, folder = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, env=env, check=True
+    ).stdout.split(" ", 1)
+    assert missing == "[]" and folder.strip().startswith(str(tmp_path / "numba"))
 
 
 def test_warm_up_reports_a_missing_word_list(tmp_path):

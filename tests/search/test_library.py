@@ -123,6 +123,47 @@ def test_the_self_check_wants_every_entry_called(built_library):
     assert native.entry_module("search").search is before  # the bindings put back
 
 
+# -- calling it ----------------------------------------------------------------------------------
+
+
+def test_a_packed_call_answers_as_the_flat_one_and_checks_a_bundle_once(built_library, en):
+    """Each entry's packed twin takes the arguments as one buffer of words; the entry checks and
+    flattens a bundle once, and a bundle with a field of another type is refused, never served
+    from that memo."""
+    import ctypes
+
+    import numpy as np
+
+    from solver.search.kernels import layout
+    from solver.search.solving import _graph
+
+    entries = native.library_entries(built_library / library.LIBRARY)
+    graph = _graph(en)
+    hand = TileCounts.from_letters("QQQAEST").counts.copy()
+    packed = entries["hostable_letters"](hand, 2, 5_000_000, graph)
+    flat_function = ctypes.CDLL(str(built_library / library.LIBRARY)).hostable_letters
+    flat_function.restype = ctypes.c_int32
+    flat_function.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_void_p,
+        *native._flat_kinds(native.ENTRIES["hostable_letters"][1]),
+    ]
+    words: list[int] = []
+    native._flatten((hand, 2, 5_000_000, graph), native.ENTRIES["hostable_letters"][1], words)
+    result, error = ctypes.c_int64(0), ctypes.c_void_p()
+    assert flat_function(ctypes.byref(result), ctypes.byref(error), *words) == 0
+    assert packed == result.value > 0
+    entry = entries["hostable_letters"]
+    assert len(entry._bundles) == 2  # the graph, by identity and by fields
+    entry(hand, 2, 5_000_000, layout.graph_of(en.forward, en.reverse))  # a new bundle of the same arrays
+    assert len(entry._bundles) == 3
+    wrong = graph._replace(child=graph.child.astype(np.int64))
+    with pytest.raises(native.ArgumentMismatch, match="Graph field 0"):
+        entry(hand, 2, 5_000_000, wrong)
+    with pytest.raises(native.ArgumentMismatch, match="argument 1 is bool"):
+        entry(hand, True, 5_000_000, graph)
+
+
 # -- which library is found ----------------------------------------------------------------------
 
 

@@ -1,0 +1,262 @@
+"""Every way a hand reaches the kernels, side by side in one run: the batch command and the Python
+API, each on the compiled library and on numba's JIT, and (optionally) another solver.
+
+    python benchmarks/bench_paths.py [--sizes 11:200,21:200,40:30,144:20] [--chunk 10]
+                                     [--against "WATSON --fresh --quiet --dict WORDS.txt"]
+                                     [--old-tree DIR] [--record]
+
+Each path is one long-lived process fed the same seeded hands in chunks, the paths taking turns
+chunk by chunk (so all see the same machine load); each hand's own time is read back:
+
+- `batch`: `bananas solve - --json` as a user runs it (the library: KernelPrep prefers it), its
+  `elapsed_ms`;
+- `batch-jit`: the same with BANANAS_FAST_START=0 (numba's JIT, its cache warm);
+- `api`: `solver.solve(hand)` in a process whose numba cache is empty (a fresh install: the
+  library), the call's wall time;
+- `api-jit`: the same with numba's cache warm (the JIT);
+- `old-batch` (with --old-tree, a checkout of an earlier commit with its caches built): its
+  `bananas solve -`, for before/after in the same run;
+- `peer` (with --against): the other command on the chunk's hands, its own per-hand ms.
+
+The hands' grids are checked by the validator. Per size: the median ms of each path, the ratio of
+each to `batch-jit` (below 1: faster than the JIT) and the peer's median over each path's.
+Steady state only: each process loads and compiles before its first hand (not timed), which
+bench_startup and bench_process measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from results_file import REPOSITORY, machine, record
+
+PEER_LINE = re.compile(r"\b(?P<outcome>solved|FAILED) in (?P<ms>[\d.]+) ms")
+SIZES = "11:200,15:100,21:200,40:30,144:20"
+TIME_LIMIT = 1.0
+RUN_MAIN = "import sys; from solver.cli import main; sys.argv[0] = 'bananas'; main()"
+# The API path: one hand a line in, one JSON line out (the call's wall ms, the result).
+API_WORKER = """
+import json, sys, time
+from solver import solve
+from solver.lexicon.loader import get_lexicon
+lexicon = get_lexicon("en")
+solve("AEEIRSTQUNL", lexicon)  # the first call's load, not timed
+print("ready", flush=True)
+for line in sys.stdin:
+    started = time.perf_counter()
+    result = solve(line.strip(), lexicon, time_limit=float(sys.argv[1]))
+    took = (time.perf_counter() - started) * 1000
+    print(json.dumps({"ms": took, "status": result.status, "tiles": result.tiles.letters(),
+                      "grid": result.grid.rows if result.grid else None, "numba": "numba" in sys.modules}), flush=True)
+"""
+
+
+class Worker:
+    """A long-lived process answering one hand a line with one JSON line."""
+
+    def __init__(self, name: str, command: list[str], env: dict, time_key: str, ready_line: bool, tree: str):
+        self.name, self.time_key = name, time_key
+        # In `tree` (`python -c` puts the working folder first on sys.path, before PYTHONPATH).
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=dict(env, PYTHONPATH=tree),
+            cwd=tree,
+        )
+        if ready_line:
+            line = self.process.stdout.readline()
+            if line.strip() != "ready":
+                raise SystemExit(f"{name}: did not start ({line!r})")
+        self.numba: set[bool] = set()
+
+    def solve(self, hands: list[str]) -> list[tuple[float, dict]]:
+        self.process.stdin.write("".join(hand + "\n" for hand in hands))
+        self.process.stdin.flush()
+        found = []
+        for _ in hands:
+            line = self.process.stdout.readline()
+            if not line:
+                raise SystemExit(f"{self.name}: ended early")
+            answer = json.loads(line)
+            if "numba" in answer:
+                self.numba.add(answer["numba"])
+            found.append((float(answer[self.time_key]), answer))
+        return found
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def peer_times(command: str, hands: list[str]) -> tuple[list[float], float]:
+    """The other command's own ms per hand, and the CPU ms its process took (user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run([*shlex.split(command), *hands], capture_output=True, text=True, timeout=60 + 60 * len(hands))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    found = [float(m["ms"]) for m in map(PEER_LINE.search, run.stdout.splitlines()) if m]
+    if len(found) != len(hands):
+        raise SystemExit(f"{command}: {len(found)} result lines for {len(hands)} hands")
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return found, cpu
+
+
+def peer_load_cpu(command: str, runs: int = 5) -> float:
+    """The CPU ms of the other command's process on a two-tile hand: its word list's load and
+    start, taken off each chunk's CPU to estimate the CPU a hand takes (a loaded machine slows a
+    long solve's wall time far more than its CPU time)."""
+    return statistics.median(peer_times(command, ["AT"])[1] for _ in range(runs))
+
+
+def start_workers(args, numba_cold: str) -> list[Worker]:
+    here, base = str(REPOSITORY), dict(os.environ)
+    batch = [sys.executable, "-c", RUN_MAIN, "solve", "-", "--json", "--time-limit", str(TIME_LIMIT)]
+    api = [sys.executable, "-c", API_WORKER, str(TIME_LIMIT)]
+    workers = [
+        Worker("batch", batch, base, "elapsed_ms", False, here),
+        Worker("batch-jit", batch, dict(base, BANANAS_FAST_START="0"), "elapsed_ms", False, here),
+        Worker("api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True, here),
+        Worker("api-jit", api, base, "ms", True, here),
+    ]
+    if args.old_tree:
+        workers.append(Worker("old-batch", batch, base, "elapsed_ms", False, args.old_tree))
+        workers.append(Worker("old-api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True, args.old_tree))
+    return workers
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default=SIZES, help="SIZE:HANDS,...")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--chunk", type=int, default=10)
+    parser.add_argument("--against", help="another solver's command (the hands appended); prints 'solved in X ms'")
+    parser.add_argument("--old-tree", help="a checkout of an earlier commit, its caches built: its batch beside")
+    parser.add_argument("--record", action="store_true", help="write benchmarks/results/<date>-paths.md")
+    args = parser.parse_args()
+
+    import numpy as np
+
+    from solver.core.grid import Grid, validate
+    from solver.core.tiles import ENGLISH, TileCounts, draw
+    from solver.lexicon.loader import get_lexicon
+
+    lexicon = get_lexicon("en")
+    header = machine()
+    with tempfile.TemporaryDirectory() as numba_cold:
+        workers = start_workers(args, numba_cold)
+        load_cpu = peer_load_cpu(args.against) if args.against else 0.0
+        names = [worker.name for worker in workers] + (["peer"] if args.against else [])
+        rows = []
+        try:
+            for item in args.sizes.split(","):
+                size, _, count = item.partition(":")
+                rng = np.random.default_rng([args.seed, int(size)])
+                hands = [draw(ENGLISH, int(size), rng).letters() for _ in range(int(count or 50))]
+                times: dict[str, list[float]] = {name: [] for name in names}
+                peer_cpu: list[float] = []  # per chunk: (its CPU - the load's) / hands
+                settled: dict[str, int] = dict.fromkeys(names, 0)
+                for first in range(0, len(hands), args.chunk):
+                    chunk = hands[first : first + args.chunk]
+                    turn = (first // args.chunk) % len(workers)  # who goes first rotates
+                    for worker in workers[turn:] + workers[:turn]:
+                        for took, answer in worker.solve(chunk):
+                            times[worker.name].append(took)
+                            if answer["grid"] is not None:
+                                tiles = TileCounts.from_letters(answer["tiles"])
+                                if not validate(Grid.from_rows(answer["grid"]), lexicon, tiles).ok:
+                                    raise SystemExit(f"{worker.name}: INVALID GRID for {answer['tiles']}")
+                            settled[worker.name] += answer["status"] in ("solved", "no-grid")
+                    if args.against:
+                        peer, cpu = peer_times(args.against, chunk)
+                        times["peer"] += peer
+                        settled["peer"] += len(peer)
+                        peer_cpu.append(max(cpu - load_cpu, 0.0) / len(chunk))
+                medians = {name: statistics.median(values) for name, values in times.items()}
+                if peer_cpu:
+                    medians["peer-cpu"] = statistics.median(peer_cpu)
+                rows.append((size, len(hands), medians, settled))
+                print(size, {name: round(value, 3) for name, value in medians.items()}, file=sys.stderr)
+        finally:
+            for worker in workers:
+                worker.close()
+    api_numba = {worker.name: worker.numba for worker in workers if worker.numba}
+    args.load_at_end = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    text = markdown(header, rows, names, args, api_numba)
+    print(text)
+    if args.record:
+        record(text, "paths")
+
+
+def markdown(header: str, rows: list, names: list[str], args, api_numba: dict) -> str:
+    lines = [
+        f"# Paths to the kernels, side by side ({Path(__file__).name})",
+        "",
+        header,
+        f"Seed {args.seed}, time limit {TIME_LIMIT} s a hand, chunks of {args.chunk} hands, the paths taking turns.",
+        "Paths: "
+        + ", ".join(names)
+        + (f"; old tree {args.old_tree}" if args.old_tree else "")
+        + (f"; peer `{args.against}`" if args.against else "")
+        + ".",
+        f"Load average at the end: {args.load_at_end}. A loaded machine slows a long computation (preempted "
+        "again and again) more than a sub-millisecond one: the peer's ratios are larger than on a quiet one.",
+        "numba imported by the API workers: " + ", ".join(f"{k}: {sorted(v)}" for k, v in api_numba.items()) + ".",
+        "",
+        "Median ms a hand (settled hands of the path in brackets):",
+        "",
+        "| tiles (hands) | " + " | ".join(names) + " |",
+        "|---" * (len(names) + 1) + "|",
+    ]
+    for size, count, medians, settled in rows:
+        cells = [f"{medians[name]:.3f} ({settled[name]})" for name in names]
+        lines.append(f"| {size} ({count}) | " + " | ".join(cells) + " |")
+    if "peer" in names:
+        lines += [
+            "",
+            "The peer's CPU ms a hand (median over chunks of its process's CPU, less that of a two-tile run: "
+            "the word list's load), against `batch`'s and `api`'s wall medians: the ratio a loaded machine skews least.",
+            "",
+            "| tiles | peer CPU ms a hand | peer CPU / batch | peer CPU / api |",
+            "|---|---|---|---|",
+        ]
+        for size, _, medians, _ in rows:
+            cpu = medians["peer-cpu"]
+            lines.append(f"| {size} | {cpu:.1f} | {cpu / medians['batch']:.1f}x | {cpu / medians['api']:.1f}x |")
+    lines += ["", "Ratios: each path's median over `batch-jit`'s (below 1: faster than the JIT)"]
+    if "peer" in names:
+        lines[-1] += "; `peer /` : the peer's median over the path's (how many times faster than the peer)"
+    lines += [""]
+    others = [name for name in names if name not in ("batch-jit", "peer")]
+    pairs = [(name, f"{name}-jit") for name in names if f"{name}-jit" in names]  # each way against its JIT
+    columns = (
+        [f"{name} / jit" for name in others]
+        + [f"{name} / {jit}" for name, jit in pairs]
+        + ([f"peer / {name}" for name in names[:-1]] if "peer" in names else [])
+    )
+    lines += ["| tiles | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for size, _, medians, _ in rows:
+        cells = [f"{medians[name] / medians['batch-jit']:.2f}" for name in others]
+        cells += [f"{medians[name] / medians[jit]:.2f}" for name, jit in pairs]
+        if "peer" in names:
+            cells += [f"{medians['peer'] / medians[name]:.1f}x" for name in names[:-1]]
+        lines.append(f"| {size} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
