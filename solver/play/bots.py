@@ -269,13 +269,18 @@ class SolverBot:
         gambles = view.can_bananas and self.settings.risk > 0
         self.board.patience = self.settings.patience if can_dump or gambles else None
         if self.settings.flexible:  # keep room for the awkward tiles still to come
-            unseen = self.rules.distribution - self.board.tiles
-            self.board.keep_open = TileCounts.from_letters("".join(ch for ch in unseen.letters() if ch in AWKWARD))
+            self.board.keep_open = self.awkward_to_come()
         result = self.board.rebuild(up_to=self.settings.rebuild if can_dump else "resolve")
         work = Decision("wait", looks=result.nodes)  # a search node is one look
         if result.ok:
             return self.call_when_done(view, work)
         return self.when_stuck(view, work)
+
+    def awkward_to_come(self) -> TileCounts:
+        """The awkward letters (AWKWARD) whose hook spots a flexible bot keeps open: every one it
+        has not seen, since any may still be drawn."""
+        unseen = self.rules.distribution - self.board.tiles if self.board else self.rules.distribution
+        return TileCounts.from_letters("".join(ch for ch in unseen.letters() if ch in AWKWARD))
 
     def dumps(self, view: TableView) -> bool:
         """Whether the bot would DUMP now: not in the endgame (fewer PEELs left than its

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from solver.core.limits import MAX_LINEUPS
-from solver.play.hand import play_hand
-from solver.play.rules import Rules
+from solver.play.hand import Hand
+from solver.play.rules import Bot, Rules
 
 
 @dataclass
@@ -78,15 +79,22 @@ def schedule(entries: int, players: int, games: int, seed: int) -> list[tuple[in
     return tasks
 
 
-def play_game(task: tuple, bot_specs: list[str], rules: Rules) -> GameRecord:
-    """Run one scheduled game (in a worker process or in-process)."""
+def play_game(task: tuple, bot_specs: list[str], rules: Rules, make: Callable[[str], Bot] | None = None) -> GameRecord:
+    """Run one scheduled game (in a worker process or in-process). `make` builds a bot from a
+    spec (default `solver.play.bots.make_bot`); a bot with a `watch` method is handed the
+    `Hand` before the split (the ceiling study's oracle reads the table through it)."""
     from solver.play.bots import (
         make_bot,  # numba-backed: imported where games are played
     )
 
     index, group, rotation, seed, seated = task
-    bots = [make_bot(bot_specs[entry]) for entry in seated]
-    result = play_hand(rules, bots, seed)
+    bots = [(make or make_bot)(bot_specs[entry]) for entry in seated]
+    hand = Hand(rules, bots, seed)
+    for bot in bots:
+        watch = getattr(bot, "watch", None)
+        if watch is not None:
+            watch(hand)
+    result = hand.play()
     dumps = [0] * len(bots)
     rotten = [0] * len(bots)
     for event in result.events:

@@ -44,7 +44,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 
 from solver.play.cluster import play_on_cluster
-from solver.play.rules import Rules
+from solver.play.rules import Bot, Rules
 from solver.play.schedule import GameRecord, entry_names, play_game, schedule
 from solver.play.stats import confidence_interval
 
@@ -273,6 +273,7 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     start_method: str | None = None,
     scheduler: str | None = None,
+    make: Callable[[str], Bot] | None = None,
 ) -> TournamentResult:
     """Play `games` games (rounded up to whole rotation groups) of `players` bots drawn
     from `bot_specs`; `progress(done, total)` is called after each game, in this process.
@@ -284,6 +285,9 @@ def run_tournament(
 
     `scheduler` ('tcp://HOST:PORT') plays the games on that Dask cluster instead of local
     processes (`workers` is then ignored); see `solver.play.cluster`.
+
+    `make` builds a bot from a spec instead of `make_bot` (local games only: a top-level
+    function, so that spawned workers can pickle it; the ceiling study seats its oracle so).
 
     `bot_specs` are presets or specs ('hard:speed=3'); the same arguments give the same games.
     ValueError for no bots, a bad spec, `games` or `workers` below 1; RuleError for a number
@@ -298,8 +302,10 @@ def run_tournament(
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     rules.check_players(players)
+    if make is not None and scheduler is not None:
+        raise ValueError("a bot factory (make) plays local games only, not on a cluster")
     for spec in bot_specs:
-        make_bot(spec)  # a bad spec fails here, before any worker starts
+        (make or make_bot)(spec)  # a bad spec fails here, before any worker starts
     tasks = schedule(len(bot_specs), players, games, seed)
     started = time.perf_counter()
     records: list[GameRecord] = []
@@ -314,19 +320,19 @@ def run_tournament(
         workers = play_on_cluster(scheduler, tasks, bot_specs, rules, done)
     elif workers == 1 or len(tasks) == 1:
         for task in tasks:
-            done(play_game(task, bot_specs, rules))
+            done(play_game(task, bot_specs, rules, make))
     else:
         pending = tasks
         if method == "fork":
             # Play the first game here: it warms this process up (lexicons loaded, kernels
             # compiled or loaded from the cache), and forked workers inherit all of it.
-            done(play_game(tasks[0], bot_specs, rules))
+            done(play_game(tasks[0], bot_specs, rules, make))
             pending = tasks[1:]
         context = multiprocessing.get_context(method)
         with ProcessPoolExecutor(
             max_workers=min(workers, len(pending)), mp_context=context, initializer=_import_bots
         ) as pool:
-            futures = [pool.submit(play_game, task, bot_specs, rules) for task in pending]
+            futures = [pool.submit(play_game, task, bot_specs, rules, make) for task in pending]
             try:
                 for future in as_completed(futures):
                     done(future.result())

@@ -1,0 +1,118 @@
+"""The strategy-ceiling study (issue 64): the luck share, the portfolio ceiling, the held-out
+chooser, the dealt hands' features, and the oracle that reads the bunch's draws."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from solver.core.tiles import TileCounts, draw
+from solver.play import oracle
+from solver.play.ceiling import (
+    bucket_table,
+    candidate_scores,
+    chooser,
+    dealt_hands,
+    hand_features,
+    luck_share,
+    portfolio,
+    score,
+)
+from solver.play.hand import Hand, play_hand
+from solver.play.rules import Rules
+from solver.play.schedule import GameRecord
+from solver.play.tournament import run_tournament
+
+
+def game(group: int, rotation: int, winner: int | None, outcome: str = "win") -> GameRecord:
+    """A 2-player game of a seat-rotated series: entry 0 sits at seat `rotation`."""
+    entries = [0, 1] if rotation == 0 else [1, 0]
+    winners = [] if winner is None else [winner]
+    return GameRecord(group * 2 + rotation, group, rotation, 7, entries, outcome, winners, "", 1.0, [0, 0], [0, 0], 1)
+
+
+def test_luck_share_tells_the_seat_from_the_bot():
+    games = [
+        game(0, 0, 0), game(0, 1, 0),  # seat 0 wins both: the deal decides
+        game(1, 0, 0), game(1, 1, 1),  # entry 0 wins both (seat 0, then seat 1)
+        game(2, 0, 1), game(2, 1, 0),  # entry 1 wins both
+        game(3, 0, None, "unawarded"), game(3, 1, 0),  # not decided in both games
+    ]  # fmt: skip
+    share = luck_share(games)
+    assert (share.deals, share.decided, share.same_seat, share.same_entry) == (4, 3, 1, 2)
+    assert share.by_entry == {0: 1, 1: 1}
+    assert candidate_scores(games)[(1, 1)] == 1.0  # entry 0 at seat 1 won
+    assert candidate_scores(games)[(2, 0)] == 0.0
+
+
+def test_score_counts_sole_and_shared_wins_of_the_entry():
+    assert score(game(0, 1, 1), 0) == 1.0  # entry 0 sits at seat 1 in rotation 1
+    assert score(game(0, 1, 0), 0) == 0.0
+    shared = GameRecord(0, 0, 0, 7, [0, 1], "shared", [0, 1], "", 1.0, [0, 0], [0, 0], 1)
+    assert score(shared, 1) == 0.5
+
+
+def test_portfolio_ceilings_take_the_better_candidate():
+    scores = {
+        "a": {(0, 0): 1.0, (0, 1): 0.0, (1, 0): 0.0, (1, 1): 0.0},
+        "b": {(0, 0): 0.0, (0, 1): 1.0, (1, 0): 0.0, (1, 1): 1.0},
+    }
+    folio = portfolio(scores)
+    assert folio.games == 4
+    assert folio.means == {"a": 0.25, "b": 0.5}
+    assert folio.per_game == 0.75  # a on (0, 0), b on (0, 1) and (1, 1)
+    assert folio.per_deal == 0.5  # one candidate a deal: 1 of deal 0, 1 of deal 1
+
+
+def test_chooser_learns_a_feature_that_decides_on_the_other_fold():
+    # "b" wins every game in an odd rotation, "a" every other: the rotation predicts it.
+    keys = [(group, rotation) for group in range(8) for rotation in (0, 1)]
+    scores = {
+        "a": {key: float(key[1] == 0) for key in keys},
+        "b": {key: float(key[1] == 1) for key in keys},
+    }
+    assert chooser(scores, lambda key: key[1], default="a") == 1.0
+    assert chooser(scores, lambda key: "all", default="a") == 0.5  # no feature: a tie, the default
+    table = bucket_table(scores, lambda key: key[1])
+    assert table[1] == (8, {"a": 0.0, "b": 1.0})
+
+
+def test_dealt_hands_are_the_referees_split():
+    rules = Rules()
+    result = play_hand(rules, [oracle.make("greedy"), oracle.make("greedy")], 11)
+    hands = dealt_hands(rules, 2, 11)
+    assert [tiles.letters() for tiles in hands] == result.events[0]["hands"]
+    features = hand_features(TileCounts.from_letters("AEQXZBB"))
+    assert features == {"vowel_share": 2 / 7, "awkward": 3.0, "size": 7.0}
+
+
+def test_the_oracle_replays_the_referees_next_draws():
+    rules = Rules()
+    bot = oracle.make("oracle")
+    hand = Hand(rules, [bot, oracle.make("hard")], 3)
+    bot.watch(hand)
+    hand.split()
+    ahead = bot.next_draws(2)
+    rng = copy.deepcopy(hand.rng)
+    assert ahead == [draw(hand.bunch, 1, rng), draw(hand.bunch - ahead[0], 1, rng)]
+    assert bot.dump_draw("E") == draw(hand.bunch + TileCounts.from_letters("E"), 3, copy.deepcopy(hand.rng))
+    assert bot.next_draws(2) == ahead  # reading the future draws nothing
+
+
+def test_oracle_specs():
+    assert isinstance(oracle.make("oracle:racks"), oracle.OracleBot) and oracle.make("oracle:racks").racks
+    assert oracle.make("oracle::node_budget=900").settings.node_budget == 900
+    assert not isinstance(oracle.make("hard"), oracle.OracleBot)
+    with pytest.raises(ValueError):
+        oracle.make("oracle:psychic")
+
+
+def test_an_oracle_series_is_a_function_of_its_seed():
+    first = run_tournament(["oracle:racks", "hard"], 2, seed=4, make=oracle.make)
+    again = run_tournament(["oracle:racks", "hard"], 2, seed=4, make=oracle.make)
+    assert [(g.outcome, g.winners, g.clock) for g in first.games] == [
+        (g.outcome, g.winners, g.clock) for g in again.games
+    ]
+    with pytest.raises(ValueError):
+        run_tournament(["oracle", "hard"], 2, make=oracle.make, scheduler="tcp://localhost:1")
