@@ -26,6 +26,9 @@ benchmarks/bench_strength.py measures::
     rebuild*     the last tier tried while a DUMP is possible: hook (never move a tile),
                  lift, rebuild or resolve (see `solver.search.board`); with no DUMP possible the
                  bot goes all the way
+    opening*     search nodes the first grid's search goes on past its first grid, keeping
+                 the grid with the fewest words (each word is WORD_SECONDS on the clock, each
+                 node a look): 0 = the first grid found
     patience*    looks a decision may spend placing tiles before the bot gives up and
                  dumps (dump timing: small = dump early); None = the node budgets only.
                  With no DUMP possible there is no such limit.
@@ -86,7 +89,8 @@ class BotSettings:
     or never), `risk` (0 to 1: the chance of an unchecked BANANAS when stuck), `strategy` (long-words or
     compact), `node_budget` (search nodes per rebuild, 1 to 1,000,000), `hooks` (cheap or first), `rebuild`
     (how far it goes while it could dump), `patience` (looks before dumping), `endgame` (no dumps with
-    fewer PEELs left), `flexible` (keep hook spots for awkward letters), `lead` (pacer: its grid's lead on
+    fewer PEELs left), `flexible` (keep hook spots for awkward letters), `opening` (nodes the first grid's
+    search goes on for fewer words), `lead` (pacer: its grid's lead on
     the table's, None for a fixed speed), `search` (the search's passes: BOT_SEARCH). ValueError for a value
     out of range.
     """
@@ -103,6 +107,7 @@ class BotSettings:
     patience: int | None = 40
     endgame: int = 0
     flexible: bool = False
+    opening: int = 0
     lead: float | None = None
     search: SearchPlan = BOT_SEARCH
 
@@ -123,6 +128,8 @@ class BotSettings:
             raise ValueError("node_budget must be between 1 and 1,000,000")
         if self.patience is not None and not 1 <= self.patience <= 1_000_000:
             raise ValueError("patience must be between 1 and 1,000,000 looks, or none")
+        if not 0 <= self.opening <= 1000:
+            raise ValueError("opening must be between 0 and 1,000 search nodes")
         if not 0 <= self.endgame <= 144:
             raise ValueError("endgame must be between 0 and 144 PEELs")
         if self.lead is not None and not (math.isfinite(self.lead) and -0.9 <= self.lead <= 2.0):
@@ -204,6 +211,7 @@ class SolverBot:
             plan=self.settings.search,
         )
         self.board.cheap_hooks = self.settings.hooks == "cheap"
+        self.board.opening = self.settings.opening
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
         if rules.kind.search_objective(rules) != "any":
@@ -463,6 +471,7 @@ SETTING_KINDS: dict[str, Callable[[str], Any]] = {
     "patience": int,
     "endgame": int,
     "flexible": lambda value: {"yes": True, "no": False}[value],
+    "opening": int,
     "lead": float,
 }
 

@@ -21,7 +21,7 @@ origin on the table).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from solver.core.grid import Cell, Grid, best_translation, find_words, validate
 from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.native import search_clock
-from solver.search.solving import SearchPlan, extend, solve, warm_kernels
+from solver.search.solving import SearchPlan, Solution, extend, solve, warm_kernels
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
 
@@ -189,6 +189,7 @@ class Board:
         self.cheap_hooks = False  # one tile goes where it forms the fewest words (one look)
         self.patience: int | None = None  # search nodes a whole rebuild may spend (None: no cap)
         self.keep_open = TileCounts()  # cheap hooks avoid covering these letters' hook spots
+        self.opening = 0  # nodes the first grid's search goes on past its first grid, for fewer words
         self.nodes = 0  # search nodes spent by the current rebuild
         if self.grid is not None:
             report = validate(self.grid, self.lexicon, min_length=min_length)
@@ -384,6 +385,7 @@ class Board:
         budget = self._cap(None if self.node_budget is None else 4 * self.node_budget)
         if remaining <= 0 or budget == 0:
             return None
+        objective = self.objective if budget else "any"
         result = solve(
             self.tiles,
             self.lexicon,
@@ -391,14 +393,40 @@ class Board:
             seed=self.seed,
             min_length=self.min_length,
             max_nodes=budget,
-            objective=self.objective if budget else "any",
+            objective=objective,
             plan=self.plan,
         )
+        if result.solved and self.grid is None and self.opening and objective == "any":
+            result = self._opening(result, budget, deadline)
         self.nodes += result.nodes
         if not result.solved:
             return None
         assert result.grid is not None  # a solved result carries its grid
         return ("resolve", result.grid)
+
+
+    def _opening(self, first: Solution, budget: int | None, deadline: float) -> Solution:
+        """The first grid with the fewest words that the same search finds within `opening` nodes past
+        `first` (its first grid): the search run again, seeking fewest words, capped there. Up to its
+        first grid that search examines the very same nodes (the objective prunes only once it has a
+        grid), so its node count is the looks of one search that went on a little: what is charged."""
+        cap = first.nodes + self.opening if budget is None else min(budget, first.nodes + self.opening)
+        remaining = deadline - search_clock()
+        if cap <= first.nodes or remaining <= 0:
+            return first
+        better = solve(
+            self.tiles,
+            self.lexicon,
+            time_limit=remaining,
+            seed=self.seed,
+            min_length=self.min_length,
+            max_nodes=cap,
+            objective="fewest-words",
+            plan=self.plan,
+        )
+        if better.solved and len(better.words) <= len(first.words):
+            return better
+        return replace(first, nodes=max(first.nodes, better.nodes))  # the looks were spent all the same
 
 
 # -- dump advice -----------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The strategy-ceiling study (issue 64): the luck share, the portfolio ceiling, the held-out
-chooser, the dealt hands' features, and the oracle that reads the bunch's draws."""
+chooser, the dealt hands' features, the oracle that reads the bunch's draws, and the opening
+lever (the first grid's search goes on for fewer words)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import copy
 
 import pytest
 
+from solver.core.grid import find_words
 from solver.core.tiles import TileCounts, draw
 from solver.play import oracle
+from solver.play.bots import BOT_SEARCH
 from solver.play.ceiling import (
     bucket_table,
     candidate_scores,
@@ -23,6 +26,7 @@ from solver.play.hand import Hand, play_hand
 from solver.play.rules import Rules
 from solver.play.schedule import GameRecord
 from solver.play.tournament import run_tournament
+from solver.search.board import Board
 
 
 def game(group: int, rotation: int, winner: int | None, outcome: str = "win") -> GameRecord:
@@ -116,3 +120,21 @@ def test_an_oracle_series_is_a_function_of_its_seed():
     ]
     with pytest.raises(ValueError):
         run_tournament(["oracle", "hard"], 2, make=oracle.make, scheduler="tcp://localhost:1")
+
+
+# -- the opening: the first grid's search goes on for fewer words ------------------------
+
+
+@pytest.mark.parametrize("hand", ["AAAABCDDEEFJNOOPTUVWY", "ADEFFILLNNOOORSSTUUVZ", "AADDEEHHNOOORRRSTTWXX"])
+def test_the_opening_keeps_a_grid_of_fewer_words_for_its_extra_node(hand):
+    def first(opening: int):
+        board = Board("en", hand=hand, node_budget=2000, plan=BOT_SEARCH, time_limit=30.0)
+        board.opening, board.patience = opening, 5
+        result = board.rebuild()
+        assert result.ok and len(result.hand) == 0
+        return len(find_words(result.grid)), result.nodes, result.grid
+
+    plain, opened = first(0), first(1)
+    assert opened[1] == plain[1] + 1  # one more look, charged
+    assert opened[0] < plain[0]  # these hands: fewer words (each 3 s on the referee's clock)
+    assert first(1) == opened  # deterministic under the node cap
