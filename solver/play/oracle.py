@@ -16,13 +16,19 @@ search) and uses that knowledge in two places:
                next LOOKAHEAD single draws (the tiles PEELs will actually bring), instead of
                for every unseen awkward letter
 
+With `first` (version 3, a ceiling of the first grid, where a race at equal pace is mostly won:
+the player ahead after it PEELs and the other's planned PEELs keep being overtaken) it lays the
+first grid with the fewest words the search finds within FIRST_NODES nodes, but is charged only the
+looks of its plain first grid: a player who sees the best opening at a glance.
+
 With `racks` it also sees the other players' hands (version 2): when it is stuck while another
 player has placed every tile (that player's PEEL is coming), it works out the tile that PEEL
 will bring it and waits for it instead of dumping when a quick rebuild places its hand with
 that tile. Everything it does is deterministic (node caps
 and the table's own seeded generator) and costed on the referee's clock like any bot's work.
 
-Specs: 'oracle' (hard with the bunch's order), 'oracle:racks' (and the others' racks), with
+Specs: 'oracle' (hard with the bunch's order), 'oracle:racks' (and the others' racks),
+'oracle:first' (and the best opening for the looks of the plain one), with
 hard's settings after a second colon: 'oracle::node_budget=800'. `make` builds either, and
 any ordinary spec (`solver.play.bots.make_bot`), for `run_tournament(..., make=make)`.
 """
@@ -38,6 +44,7 @@ from solver.play.rules import Decision
 from solver.search.board import Board
 
 LOOKAHEAD = 6  # single draws ahead whose awkward letters a flexible oracle keeps room for
+FIRST_NODES = 60  # the search nodes a `first` oracle's opening may use, uncharged beyond its plain first grid's
 TRIAL_BUDGET = 12  # search nodes per tier of each trial rebuild (as the dump advice's trials)
 
 
@@ -45,14 +52,43 @@ class OracleBot(SolverBot):
     """A SolverBot that reads the bunch's future draws (and with `racks` the others' hands) off the
     table it `watch`es; see the module docstring."""
 
-    def __init__(self, settings=PRESETS["hard"], racks: bool = False):
+    def __init__(self, settings=PRESETS["hard"], racks: bool = False, first: bool = False):
         super().__init__(settings)
         self.racks = racks
+        self.first = first
         self.table = None  # the Hand, once watched
 
     def watch(self, hand) -> None:
         """Called by the game's driver with the `Hand` before the split: the table it reads."""
         self.table = hand
+
+    def play(self, view):
+        """SolverBot's play; a `first` oracle's first grid is the fewest-words one of a FIRST_NODES
+        search, its looks those of the plain first grid (module docstring)."""
+        assert self.board is not None  # start() made the board
+        if not self.first or self.board.grid is not None:
+            return super().play(view)
+        plain = Board(
+            self.board.lexicon,
+            None,
+            self.board.hand,
+            self.board.min_length,
+            None,
+            5.0,
+            self.settings.node_budget,
+            plan=self.board.plan,
+        )
+        plain.patience = self.settings.patience
+        looks = plain.rebuild().nodes
+        self.board.opening = FIRST_NODES
+        patience, self.settings = self.settings.patience, replace(self.settings, patience=None)
+        try:
+            decision = super().play(view)
+        finally:
+            self.settings = replace(self.settings, patience=patience)
+            self.board.opening = self.settings.opening
+        decision.looks = looks
+        return decision
 
     def next_draws(self, count: int, returned: str = "") -> list[TileCounts]:
         """The tiles the next `count` draws of one tile each would bring (a DUMP's three when
@@ -143,8 +179,8 @@ def make(spec: str) -> SolverBot | GreedyBot:
     if name != "oracle":
         return make_bot(spec)
     mode, _, options = rest.partition(":")
-    if mode not in ("", "racks"):
-        raise ValueError(f"unknown oracle mode {mode!r} (oracle, oracle:racks)")
+    if mode not in ("", "racks", "first"):
+        raise ValueError(f"unknown oracle mode {mode!r} (oracle, oracle:racks, oracle:first)")
     base = make_bot(f"hard:{options}" if options else "hard")
     assert isinstance(base, SolverBot)
-    return OracleBot(replace(base.settings, name=spec), racks=mode == "racks")
+    return OracleBot(replace(base.settings, name=spec), racks=mode == "racks", first=mode == "first")
