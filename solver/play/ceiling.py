@@ -15,7 +15,8 @@ same seat.
                  the candidate that scored best in that bucket on the other fold)
 
 The features of a dealt hand (`hand_features`): its vowel share, its awkward letters (J, Q, X,
-Z, V) and its size; `dealt_hands` deals them with the referee's own split.
+Z, V) and its size; `dealt_hands` deals them with the referee's own split. What the first grid
+costs a bot on the clock (`first_grid_seconds`) is the feature that tells the seats apart.
 """
 
 from __future__ import annotations
@@ -128,6 +129,22 @@ class _Dealt:
 
     def holding(self) -> TileCounts:
         return self.tiles
+
+
+def first_grid_seconds(spec: str, tiles: TileCounts, rules: Rules, players: int = 2) -> float:
+    """What the referee charges the bot of `spec` for its first decision on the dealt `tiles` at the
+    split of a `players`-player hand (`solver.play.cost.work_seconds`, before the jitter): in a race
+    at equal pace, the seat whose first grid is cheaper is the one ahead."""
+    from solver.play.bots import make_bot
+    from solver.play.cost import measure_work, work_seconds
+    from solver.play.rules import TableView
+
+    bot = make_bot(spec)
+    bot.start(tiles, rules, 0)
+    bunch = len(rules.distribution) - players * rules.hand_size(players)
+    decision = bot.decide(TableView(bunch, players, rules))
+    grid = decision.grid if decision.grid is not None else bot.current_grid()
+    return work_seconds(decision, bot.speed, measure_work(None, grid))
 
 
 def hand_features(tiles: TileCounts) -> dict[str, float]:

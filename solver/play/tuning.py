@@ -2,7 +2,8 @@
 games against reference bots, pace and vocabulary held fixed (`bananas tune`).
 
 Each trial draws strategy settings (`SPACE`: search effort, patience, endgame, hooks, flexible
-hook spots, strategy, dump policy, risk, how far a rebuild goes) onto a base preset whose speed
+hook spots, strategy, dump policy, risk, how far a rebuild goes, how far the first grid's search
+goes on for fewer words) onto a base preset whose speed
 and vocabulary level stay as given, and plays `TuneSetup.games` games against each reference
 (`run_tournament`: seat-rotated deals, locally or on a Dask cluster). Every trial plays the same
 deals (common random numbers: the differences between trials are the settings', not the
@@ -55,6 +56,7 @@ SPACE = (
     Knob("dump_policy", "choice", choices=("advice", "hardest")),
     Knob("risk", "float", 0.0, 0.3),
     Knob("rebuild", "choice", choices=("hook", "lift", "rebuild", "resolve")),
+    Knob("opening", "int", 0, 4),
 )
 
 
