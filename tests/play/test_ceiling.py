@@ -17,6 +17,7 @@ from solver.play.ceiling import (
     candidate_scores,
     chooser,
     dealt_hands,
+    first_grid_seconds,
     hand_features,
     luck_share,
     portfolio,
@@ -138,3 +139,10 @@ def test_the_opening_keeps_a_grid_of_fewer_words_for_its_extra_node(hand):
     assert opened[1] == plain[1] + 1  # one more look, charged
     assert opened[0] < plain[0]  # these hands: fewer words (each 3 s on the referee's clock)
     assert first(1) == opened  # deterministic under the node cap
+
+
+def test_first_grid_seconds_is_the_referees_charge_of_the_first_decision(no_jitter):
+    rules = Rules()
+    result = play_hand(rules, [oracle.make("hard"), oracle.make("hard")], 11)
+    first = [charge for charge in result.ledger if charge.player == 0][0]
+    assert first_grid_seconds("hard", dealt_hands(rules, 2, 11)[0], rules) == pytest.approx(first.seconds)
