@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from solver.core.tiles import TileCounts
-from solver.play.rules import Rules
+from solver.play.rules import Decision, Rules, TableView
 from solver.play.schedule import GameRecord
 
 VOWELS = "AEIOU"
@@ -130,6 +130,18 @@ class _Dealt:
     def holding(self) -> TileCounts:
         return self.tiles
 
+    def receive(self, tiles: TileCounts) -> None:
+        self.tiles = self.tiles + tiles
+
+    def give_back(self, tile: str) -> None:
+        self.tiles = self.tiles - TileCounts.from_letters(tile)
+
+    def current_grid(self) -> None:
+        return None
+
+    def decide(self, view: TableView) -> Decision:
+        return Decision("wait")
+
 
 def first_grid_seconds(spec: str, tiles: TileCounts, rules: Rules, players: int = 2) -> float:
     """What the referee charges the bot of `spec` for its first decision on the dealt `tiles` at the
@@ -137,7 +149,6 @@ def first_grid_seconds(spec: str, tiles: TileCounts, rules: Rules, players: int 
     at equal pace, the seat whose first grid is cheaper is the one ahead."""
     from solver.play.bots import make_bot
     from solver.play.cost import measure_work, work_seconds
-    from solver.play.rules import TableView
 
     bot = make_bot(spec)
     bot.start(tiles, rules, 0)
