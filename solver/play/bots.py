@@ -29,6 +29,7 @@ benchmarks/bench_strength.py measures::
     opening*     search nodes the first grid's search goes on past its first grid, keeping
                  the grid with the fewest words (each word is WORD_SECONDS on the clock, each
                  node a look): 0 = the first grid found
+    room*        the letters a flexible bot keeps hook spots open for (AWKWARD: C J Q V Z)
     patience*    looks a decision may spend placing tiles before the bot gives up and
                  dumps (dump timing: small = dump early); None = the node budgets only.
                  With no DUMP possible there is no such limit.
@@ -89,7 +90,7 @@ class BotSettings:
     or never), `risk` (0 to 1: the chance of an unchecked BANANAS when stuck), `strategy` (long-words or
     compact), `node_budget` (search nodes per rebuild, 1 to 1,000,000), `hooks` (cheap or first), `rebuild`
     (how far it goes while it could dump), `patience` (looks before dumping), `endgame` (no dumps with
-    fewer PEELs left), `flexible` (keep hook spots for awkward letters), `opening` (nodes the first grid's
+    fewer PEELs left), `flexible` (keep hook spots for the letters of `room`), `opening` (nodes the first grid's
     search goes on for fewer words), `lead` (pacer: its grid's lead on
     the table's, None for a fixed speed), `search` (the search's passes: BOT_SEARCH). ValueError for a value
     out of range.
@@ -108,6 +109,7 @@ class BotSettings:
     endgame: int = 0
     flexible: bool = False
     opening: int = 0
+    room: str = AWKWARD
     lead: float | None = None
     search: SearchPlan = BOT_SEARCH
 
@@ -128,6 +130,8 @@ class BotSettings:
             raise ValueError("node_budget must be between 1 and 1,000,000")
         if self.patience is not None and not 1 <= self.patience <= 1_000_000:
             raise ValueError("patience must be between 1 and 1,000,000 looks, or none")
+        if not self.room.isascii() or not self.room.isalpha() or not self.room.isupper():
+            raise ValueError("room must be capital letters A-Z (the letters a flexible bot keeps hook spots for)")
         if not 0 <= self.opening <= 1000:
             raise ValueError("opening must be between 0 and 1,000 search nodes")
         if not 0 <= self.endgame <= 144:
@@ -285,10 +289,10 @@ class SolverBot:
         return self.when_stuck(view, work)
 
     def awkward_to_come(self) -> TileCounts:
-        """The awkward letters (AWKWARD) whose hook spots a flexible bot keeps open: every one it
-        has not seen, since any may still be drawn."""
+        """The letters of its `room` setting (AWKWARD by default) whose hook spots a flexible bot keeps
+        open: every one it has not seen, since any may still be drawn."""
         unseen = self.rules.distribution - self.board.tiles if self.board else self.rules.distribution
-        return TileCounts.from_letters("".join(ch for ch in unseen.letters() if ch in AWKWARD))
+        return TileCounts.from_letters("".join(ch for ch in unseen.letters() if ch in self.settings.room))
 
     def dumps(self, view: TableView) -> bool:
         """Whether the bot would DUMP now: not in the endgame (fewer PEELs left than its
@@ -472,6 +476,7 @@ SETTING_KINDS: dict[str, Callable[[str], Any]] = {
     "endgame": int,
     "flexible": lambda value: {"yes": True, "no": False}[value],
     "opening": int,
+    "room": str.upper,
     "lead": float,
 }
 

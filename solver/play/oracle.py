@@ -12,9 +12,11 @@ search) and uses that knowledge in two places:
                runs (hook and a few lifts, capped in search nodes, the nodes charged as looks),
                and dumps the first letter, hardest first, whose draw it can place; if none
                can, the hardest letter
-    hook room  a flexible oracle keeps hook spots open for the awkward letters among the
-               next LOOKAHEAD single draws (the tiles PEELs will actually bring), instead of
-               for every unseen awkward letter
+    hook room  a flexible oracle keeps hook spots open for the awkward letters the bunch
+               really holds, not for every unseen one (a first version kept room only for the
+               awkward letters of the next 6 draws: it won 35.5% of 400 games against hard,
+               benchmarks/results/2026-12-06-strategy-ceiling.md, so room for the letters
+               further off matters)
 
 With `first` (version 3, a ceiling of the first grid, where a race at equal pace is mostly won:
 the player ahead after it PEELs and the other's planned PEELs keep being overtaken) it lays the
@@ -39,11 +41,10 @@ import copy
 from dataclasses import replace
 
 from solver.core.tiles import HARD_FIRST, TileCounts, draw
-from solver.play.bots import AWKWARD, PRESETS, GreedyBot, SolverBot, make_bot
+from solver.play.bots import PRESETS, GreedyBot, SolverBot, make_bot
 from solver.play.rules import Decision
 from solver.search.board import Board
 
-LOOKAHEAD = 6  # single draws ahead whose awkward letters a flexible oracle keeps room for
 FIRST_NODES = 60  # the search nodes a `first` oracle's opening may use, uncharged beyond its plain first grid's
 TRIAL_BUDGET = 12  # search nodes per tier of each trial rebuild (as the dump advice's trials)
 
@@ -110,13 +111,11 @@ class OracleBot(SolverBot):
         return draw(self.table.bunch + TileCounts.from_letters(letter), 3, rng)
 
     def awkward_to_come(self) -> TileCounts:
-        """The awkward letters among the next LOOKAHEAD draws; before the table is watched, SolverBot's."""
+        """The awkward letters the bunch really holds (not those in the others' hands and grids, which
+        no PEEL brings); before the table is watched, SolverBot's."""
         if self.table is None:
             return super().awkward_to_come()
-        coming = TileCounts()
-        for tile in self.next_draws(LOOKAHEAD):
-            coming = coming + tile
-        return TileCounts.from_letters("".join(ch for ch in coming.letters() if ch in AWKWARD))
+        return TileCounts.from_letters("".join(ch for ch in self.table.bunch.letters() if ch in self.settings.room))
 
     def coming_peel_tile(self) -> TileCounts | None:
         """With `racks`: the tile this seat gets from the PEEL of the first other active player
