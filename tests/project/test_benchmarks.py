@@ -32,6 +32,8 @@ SMALLEST = {
     + ["--against", f"{sys.executable} -c pass"],
     "load": ["bench_load.py", "--rooms", "2", "--seconds", "5", "--processes", "2"],
     "fair": ["bench_fair.py", "--seconds", "2", "--flood", "1"],
+    "ceiling": ["bench_ceiling.py", "--games", "2", "--oracle-games", "2", "--confirm-seed", "0"]
+    + ["--candidates", "hard;tuned", "--cache", "cache"],
     "tune": ["bench_tune.py", "--storage", "sqlite:///tune.db", "--trials", "2", "--games", "2"]
     + ["--confirm-games", "2", "--dump-games", "2", "--order-games", "4", "--workers", "1"],
 }
