@@ -195,7 +195,7 @@ def first_grid_section(runs: dict[str, list[GameRecord]], opening: str) -> list[
             ahead += (seconds[0] < seconds[1]) == (game.winners == [0])
     decided = deals - ties
     return [
-        "## What decides a deal: the first grid",
+        "## 3. What decides a deal: the first grid",
         "",
         f"`hard` against itself, {deals} deals: the seat whose first grid the referee charges less (before the jitter) "
         f"won {ahead} of the {decided} deals where the two differ ({ahead / max(decided, 1):.1%}; {ties} ties).",
