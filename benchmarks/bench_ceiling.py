@@ -65,9 +65,6 @@ CANDIDATES = (
     "long:speed=2",
     "compact:speed=2",
     "medium:speed=2,level=none",
-    "club:speed=2,level=none",
-    "hard:dump_policy=never",
-    "hard:flexible=no",
 )
 OPENING = "hard:opening=1"  # the opening lever (solver.play.bots: `opening`)
 ORACLES = ("oracle", "oracle:racks", "oracle:first")
