@@ -146,3 +146,14 @@ def test_first_grid_seconds_is_the_referees_charge_of_the_first_decision(no_jitt
     result = play_hand(rules, [oracle.make("hard"), oracle.make("hard")], 11)
     first = [charge for charge in result.ledger if charge.player == 0][0]
     assert first_grid_seconds("hard", dealt_hands(rules, 2, 11)[0], rules) == pytest.approx(first.seconds)
+
+
+def test_room_names_the_letters_a_flexible_bot_keeps_hook_spots_for():
+    bot = oracle.make("hard:room=jqx")
+    assert bot.settings.room == "JQX"
+    bot.start(TileCounts.from_letters("QUIXOTE"), Rules(), 0)
+    unseen = Rules().distribution - TileCounts.from_letters("QUIXOTE")
+    assert bot.awkward_to_come() == TileCounts.from_letters("".join(ch * unseen[ch] for ch in "JQX"))  # not C V Z
+    for spec in ("hard:room=J1", "hard:opening=-1"):
+        with pytest.raises(ValueError):
+            oracle.make(spec)
