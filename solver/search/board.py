@@ -404,7 +404,6 @@ class Board:
         assert result.grid is not None  # a solved result carries its grid
         return ("resolve", result.grid)
 
-
     def _opening(self, first: Solution, budget: int | None, deadline: float) -> Solution:
         """The first grid with the fewest words that the same search finds within `opening` nodes past
         `first` (its first grid): the search run again, seeking fewest words, capped there. Up to its
