@@ -157,7 +157,9 @@ def fetch(dest: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--source-dir", type=Path, metavar="DIR", help=f"use {NAUGHTY_FILE} and the French dictionary from DIR")
+    parser.add_argument(
+        "--source-dir", type=Path, metavar="DIR", help=f"use {NAUGHTY_FILE} and the French dictionary from DIR"
+    )
     parser.add_argument("--check", action="store_true", help="rebuild into a temp dir and compare with lexicons/")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -169,7 +171,9 @@ def main() -> int:
         out_dir = Path(tmp, "out") if args.check else LEXICON_DIR
         build(source_dir, out_dir)
         if args.check:
-            different = [name for name in OUTPUT_FILES if (out_dir / name).read_bytes() != (LEXICON_DIR / name).read_bytes()]
+            different = [
+                name for name in OUTPUT_FILES if (out_dir / name).read_bytes() != (LEXICON_DIR / name).read_bytes()
+            ]
             print("different: " + ", ".join(different) if different else "same")
             return 1 if different else 0
     return 0

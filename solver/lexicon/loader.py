@@ -41,18 +41,18 @@ from solver.lexicon.dawg import ARRAY_NAMES, build_dawg
 
 # The numpy-free part of loading (where lists and caches live), re-exported from here as before.
 from solver.lexicon.files import LEVELS as LEVELS
+from solver.lexicon.files import OFFENSIVE_MARK as OFFENSIVE_MARK
 from solver.lexicon.files import SHIPPED as SHIPPED
 from solver.lexicon.files import SHIPPED_DIR as SHIPPED_DIR
 from solver.lexicon.files import LexiconError as LexiconError
-from solver.lexicon.files import OFFENSIVE_MARK as OFFENSIVE_MARK
 from solver.lexicon.files import arrays_dir, cache_key, offensive_path, source_path, split_level, split_offensive
-from solver.lexicon.files import language_of as language_of
-from solver.lexicon.files import with_offensive as with_offensive
 from solver.lexicon.files import arrays_key as arrays_key
 from solver.lexicon.files import cache_root as cache_root
 from solver.lexicon.files import cache_unwritable as cache_unwritable
+from solver.lexicon.files import language_of as language_of
 from solver.lexicon.files import prebuilt_wanted as prebuilt_wanted
 from solver.lexicon.files import shipped_dir as shipped_dir
+from solver.lexicon.files import with_offensive as with_offensive
 
 
 @dataclass(frozen=True)
@@ -276,8 +276,8 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     `max_level` (or a name's '@LEVEL') limits an English list to SCOWL sizes <= that level
     (35/50/60/70/80; 50 and below are common words). A shipped list's offensive words are valid
     but in no graph, unless the name ends in the offensive mark ('en+offensive'; module
-    docstring). A path names a word list of one word a line (plain or .gz). The first load of a list builds its arrays (seconds) into
-    `cache_root()`; later loads map them (milliseconds).
+    docstring). A path names a word list of one word a line (plain or .gz). The first load of a
+    list builds its arrays (seconds) into `cache_root()`; later loads map them (milliseconds).
     LexiconError for an unknown name, an unreadable file or a bad level.
     """
     spec, max_level = with_level(spec, max_level)

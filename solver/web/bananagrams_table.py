@@ -27,6 +27,7 @@ import math
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TypeVar
 
 from solver.coach.logs import room_header
@@ -34,6 +35,7 @@ from solver.coach.record import HandRecord
 from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
 from solver.core.tiles import DISTRIBUTIONS, TileCounts
+from solver.lexicon.loader import with_offensive
 from solver.play import events
 from solver.play.bots import GreedyBot, SolverBot, make_bot
 from solver.play.hand import Hand, replay
@@ -115,7 +117,7 @@ def table_rules(setup: TableSetup) -> Rules:
         rules.check_players(players)
     except RuleError as error:
         raise RoomError("bad_start", str(error)) from None
-    return rules
+    return replace(rules, lexicon=with_offensive(rules.lexicon, setup.offensive_words))
 
 
 class BananagramsTable:
@@ -147,7 +149,7 @@ class BananagramsTable:
         self.hint_count = setup.hint_count  # each person's hints a hand
         self.hinting: set[int] = set()  # players whose hint is being worked out
         self.last_hint = [-HINT_COOLDOWN_SECONDS] * count  # the hand's clock at each player's last hint
-        self.common_words = common_words(setup.language)
+        self.common_words = common_words(setup.language, setup.offensive_words)
         # The hand's log, and the record of its end every figure is read from (solver.coach.record).
         keepsakes = resume.progress.get("keepsakes", []) if resume is not None else []
         self.record = HandLogWriter(setup.hand, self.log_header(setup), self.rules.distribution, keepsakes)

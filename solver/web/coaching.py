@@ -13,7 +13,7 @@ import io
 import solver.coach as coach
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
-from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.lexicon.loader import Lexicon, get_lexicon, with_offensive
 from solver.play.rules import Rules
 
 Cell = tuple[int, int]
@@ -30,9 +30,10 @@ def review_of(log_text: str, lexicon: Lexicon | None = None, common: Lexicon | N
 COMMON_WORDS_LEVEL = 50  # SCOWL sizes up to 50: the words people know (the bots' vocabulary levels)
 
 
-def common_words(language: str) -> Lexicon | None:
-    """The common-words list a hint tries first (English only: the French list has no levels)."""
-    return get_lexicon("en", COMMON_WORDS_LEVEL) if language == "en" else None
+def common_words(language: str, offensive: bool = False) -> Lexicon | None:
+    """The common-words list a hint tries first (English only: the French list has no levels);
+    with `offensive`, its slurs and profanity too."""
+    return get_lexicon(with_offensive("en", offensive), COMMON_WORDS_LEVEL) if language == "en" else None
 
 
 def hint_for(

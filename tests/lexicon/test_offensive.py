@@ -7,6 +7,7 @@ fails if the shipped lists lose one of them."""
 from __future__ import annotations
 
 import pytest
+from helpers import run_cli
 
 from solver.coach import hint
 from solver.coach.reviews import best_grid
@@ -17,9 +18,21 @@ from solver.play.bots import make_bot
 from solver.play.rules import Rules
 from solver.search.board import Board
 from solver.search.solving import solve
-from helpers import run_cli
 
-ENGLISH = ("fuck", "shit", "cunt", "nigger", "faggot", "motherfucker", "bitch", "slut", "whore", "kike", "spic", "wetback")
+ENGLISH = (
+    "fuck",
+    "shit",
+    "cunt",
+    "nigger",
+    "faggot",
+    "motherfucker",
+    "bitch",
+    "slut",
+    "whore",
+    "kike",
+    "spic",
+    "wetback",
+)
 FRENCH = ("merde", "putain", "salope", "connard", "encule", "pede", "negre", "enfoire", "pute", "bougnoule")
 SPECS = ("en", "en@35", "en@50", "fr")
 
@@ -59,7 +72,9 @@ def test_the_solver_never_lays_them(spec):
             assert not offensive_words_of(found.grid), (spec, word, found.grid)
 
 
-@pytest.mark.parametrize(("rows", "hand"), [(["BIT"], "CH"), (["WHO"], "RE"), (["WET"], "BACK"), (["MOTHER"], "FUCKER")])
+@pytest.mark.parametrize(
+    ("rows", "hand"), [(["BIT"], "CH"), (["WHO"], "RE"), (["WET"], "BACK"), (["MOTHER"], "FUCKER")]
+)
 def test_hints_never_suggest_them(rows, hand):
     grid = Grid.from_rows(rows)
     move = hint(grid, TileCounts.from_letters(hand), get_lexicon("en"))

@@ -143,6 +143,7 @@ export const EN = {
   status_lost: "lost",
   dealing: "Dealing the tiles…",
   show_letters: "Show the letters of the others' grids while playing",
+  offensive_words: "Let bots and hints use swear words and slurs",
   name_needed: "Please enter a name (letters, not only spaces).",
   name_cut: "Your name was shortened to {count} characters: {name}.",
   name_taken: "That name was taken: you play as {name}.",

@@ -150,6 +150,7 @@ export const FR = {
   status_lost: "perdu",
   dealing: "Distribution des tuiles…",
   show_letters: "Montrer les lettres des grilles des autres pendant la partie",
+  offensive_words: "Permettre aux robots et aux indices les gros mots et les insultes",
   name_needed: "Entrez un nom (des lettres, pas seulement des espaces).",
   name_cut: "Votre nom a été raccourci à {count} caractères : {name}.",
   name_taken: "Ce nom était pris : vous jouez sous le nom {name}.",
