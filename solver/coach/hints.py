@@ -115,7 +115,7 @@ def hint(
     words = lexicon if isinstance(lexicon, Lexicon) else get_lexicon(lexicon or (rules.lexicon if rules else "en"))
     if not len(hand):
         return None
-    search = HintSearch(hand, shortest, time_limit)
+    search = HintSearch(words, hand, shortest, time_limit)
     cells = grid.cells() if grid is not None else {}
     old = Grid.from_cells(cells) if cells else None
     lists = [*common, words]
@@ -123,23 +123,23 @@ def hint(
         return next(filter(None, (search.first_grid(known) for known in lists)), None)
     top, left = min(row for row, _ in cells), min(col for _, col in cells)
     if not validate(old, words, min_length=shortest).ok:  # the grid must be mended first
-        found = search.moving_move(old, words, mend=True)
-        return shifted(found, top, left) if found is not None else None
-    tries = [(search.still_move, known) for known in common] + [(search.moving_move, known) for known in common]
-    tries += [(search.still_move, words), (search.moving_move, words)]
+        tries = [(search.mending_move, known) for known in lists]
+    else:
+        tries = [(search.still_move, known) for known in common] + [(search.moving_move, known) for known in common]
+        tries += [(search.still_move, words), (search.moving_move, words)]
     for attempt, known in tries:
-        if validate(old, known, min_length=shortest).ok:  # a list that holds every word of the grid
-            found = attempt(old, known)
-            if found is not None:
-                return shifted(found, top, left)
+        found = attempt(old, known)
+        if found is not None:
+            return shifted(found, top, left)
     return None
 
 
 class HintSearch:
-    """The searches of one hint: a hand, the shortest word, each search bounded by MAX_HINT_NODES
+    """The searches of one hint: the whole list, a hand, the shortest word, each search bounded by MAX_HINT_NODES
     (the whole rebuild by HINT_PATIENCE), so a hint is the same on every machine."""
 
-    def __init__(self, hand: TileCounts, min_length: int, time_limit: float):
+    def __init__(self, whole: Lexicon, hand: TileCounts, min_length: int, time_limit: float):
+        self.whole = whole  # the whole list: what is a word
         self.hand = hand
         self.min_length = min_length
         self.options: dict[str, Any] = {"seed": 0, "time_limit": time_limit, "node_budget": MAX_HINT_NODES}
@@ -161,6 +161,8 @@ class HintSearch:
         """A move that lifts nothing: a word of the whole hand laid on the grid as it is; else a
         hook, one tile (the hardest letter that has one); else the longest word that lays a few of
         the hand's tiles through a letter of the grid."""
+        if not validate(old, lexicon, min_length=self.min_length).ok:  # a list without the grid's words
+            return None
         rebuilt = self.board(lexicon, old, self.hand).rebuild(up_to="hook")
         if rebuilt.ok and rebuilt.grid is not None:
             return one_move(old, rebuilt.grid, lexicon, self.min_length)
@@ -198,10 +200,25 @@ class HintSearch:
                         found.setdefault(tiles.letters(), tiles)
         return sorted(found.values(), key=lambda tiles: (-len(tiles), tiles.letters()))
 
-    def moving_move(self, old: Grid, lexicon: Lexicon, mend: bool = False) -> Hint | None:
-        """The first move of the rebuild that places the whole hand moving the fewest tiles (with
-        `mend`, of a grid that is not valid yet: its wrong tiles are lifted first)."""
-        rebuilt = self.board(lexicon, old, self.hand, mend).rebuild()
+    def moving_move(self, old: Grid, lexicon: Lexicon) -> Hint | None:
+        """The first move of the rebuild that places the whole hand moving the fewest tiles, when
+        `lexicon` holds every word of the grid."""
+        if not validate(old, lexicon, min_length=self.min_length).ok:
+            return None
+        return self.rebuilt_move(old, lexicon, self.board(lexicon, old, self.hand))
+
+    def mending_move(self, old: Grid, lexicon: Lexicon) -> Hint | None:
+        """The first move of the rebuild of a grid that is not valid: its wrong tiles lifted first,
+        when `lexicon` finds the same words wrong as the whole list does."""
+        if {word.text for word in find_words(old) if word.text not in lexicon} != self.misspelled(old):
+            return None
+        return self.rebuilt_move(old, lexicon, self.board(lexicon, old, self.hand, mend=True))
+
+    def misspelled(self, grid: Grid) -> set[str]:
+        return {word.text for word in find_words(grid) if word.text not in self.whole}
+
+    def rebuilt_move(self, old: Grid, lexicon: Lexicon, board: Board) -> Hint | None:
+        rebuilt = board.rebuild()
         if not rebuilt.ok or rebuilt.grid is None:
             return None
         return one_move(old, rebuilt.grid, lexicon, self.min_length)

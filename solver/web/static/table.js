@@ -21,6 +21,7 @@ export const board = new Board({
   layer: $("board-layer"),
   rack: $("rack"),
   onChange: () => {
+    $("hint-text").hidden = true; // a hint is for the grid it was asked for: this one moved on
     scheduleGrid();
     scheduleChangeSaid();
   },
