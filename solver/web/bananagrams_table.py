@@ -539,18 +539,18 @@ class BananagramsTable:
             if hand.seats[index].active and status == "stuck" and not hand.seats[index].waiting:
                 status = self.status[index] = "building"
             grid = grids[index]
-            tiles_left = self.rack_size(index, grid)
+            tiles_left, on_grid = self.rack_size(index, grid), grid.tile_count if grid is not None else 0
             if self.end_record is not None:  # the hand is over: its record, as the end screen shows it
                 tiles_left = self.end_record.players[index].tiles_left
-            elif not hand.seats[index].active:  # out of the hand: as the record will have them
-                tiles_left = self.record.recorder.standing(index, None, hand.clock).tiles_left
+            elif not hand.seats[index].active:  # out of the hand: their tiles went back to the bunch
+                tiles_left = on_grid = 0
             players.append(
                 {
                     "seat": index,
                     "name": seat.name,
                     "kind": seat.kind,
                     "tiles_left": tiles_left,
-                    "on_grid": grid.tile_count if grid is not None else 0,
+                    "on_grid": on_grid,
                     "grid": thumbnail(grid, letters),
                     "active": hand.seats[index].active,
                     "status": status,
