@@ -2,6 +2,8 @@
 // Each event is one line; lines that come in the same moment (a PEEL's log entry and the tile it
 // brought, say) are batched into one item, so the screen reader speaks them as one sentence.
 
+import { sentences } from "./text.js";
+
 const BATCH_MS = 120; // events this close together are one announcement
 const KEPT = 60; // items the log keeps for reading back
 
@@ -21,7 +23,7 @@ function flush() {
   pending = [];
   if (!lines.length) return;
   const item = document.createElement("p");
-  item.textContent = lines.join(" ");
+  item.textContent = sentences(...lines); // each event its own sentence: none runs into the next
   const log = document.getElementById("announcements");
   log.append(item);
   while (log.children.length > KEPT) log.firstElementChild.remove();

@@ -9,7 +9,7 @@
 
 import { announce } from "./announce.js";
 import { fromSpoken, position, readGrid, readLine, readRack, readWords, whereLetter } from "./gridtext.js";
-import { t } from "./i18n.js";
+import { t, tCount } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $ } from "./page.js";
 import { get } from "./state.js";
@@ -140,7 +140,7 @@ const ANSWERS = {
 
 /** The spellcheck's last verdict on this grid, and the rack. */
 function checkText() {
-  const rack = t("rack_left", { count: board.rack.length });
+  const rack = tCount("rack_left", board.rack.length);
   if (!get("room")?.spellcheck) return `${t("check_off")} ${rack}`;
   const check = get("check");
   if (!check || !board.cells.size) return `${t("grid_empty")} ${rack}`;

@@ -3,7 +3,7 @@
 
 import { send } from "./connection.js";
 import { miniGrid } from "./grids.js";
-import { has, t } from "./i18n.js";
+import { has, number, t } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $ } from "./page.js";
 import { renderReview } from "./review.js";
@@ -62,7 +62,7 @@ export function renderEnd(message) {
     const row = document.createElement("tr");
     row.className = endStatus(entry);
     const pace = entry.tiles_per_minute === null || entry.tiles_per_minute === undefined ? "–" :
-      entry.tiles_per_minute.toFixed(1); // the player's own (docs/ROOMS.md, "The end of a hand")
+      number(entry.tiles_per_minute); // the player's own (docs/ROOMS.md, "The end of a hand"), 18,1 in French
     const values = [shownName(entry.name), t(`status_${endStatus(entry)}`), entry.tiles_left, clockText(entry.first_grid),
       pace, entry.peels, entry.dumps, wins[entry.name] || 0];
     for (const value of values) {

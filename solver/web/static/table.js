@@ -8,7 +8,7 @@ import { initCommands, renderCommandHelp, verdictText } from "./commands.js";
 import { send } from "./connection.js";
 import { describeChange, position, readRack } from "./gridtext.js";
 import { miniGrid } from "./grids.js";
-import { t } from "./i18n.js";
+import { t, tCount } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $, currentView, onShow, toast } from "./page.js";
 import { get, update, you } from "./state.js";
@@ -235,7 +235,7 @@ function sayReceived(before, held) {
 /** The bunch is said each time it shrinks while it is low (BANANAS is near). */
 function sayBunch(last, table) {
   const low = table.bunch <= 2 * table.active;
-  if (last && !table.over && low && table.bunch < last.bunch) announce(t("bunch_low", { count: table.bunch }));
+  if (last && !table.over && low && table.bunch < last.bunch) announce(tCount("bunch_low", table.bunch));
 }
 
 // -- the view ---------------------------------------------------------------------------------
