@@ -9,6 +9,12 @@ const KEPT = 60; // items the log keeps for reading back
 
 let pending = [];
 let timer = null;
+const listeners = [];
+
+/** Call `listener(text)` with each announcement as it is said (a batch: one text). */
+export function onAnnounce(listener) {
+  listeners.push(listener);
+}
 
 /** Say `text` (one event) politely; nothing for an empty text. */
 export function announce(text) {
@@ -27,4 +33,5 @@ function flush() {
   const log = document.getElementById("announcements");
   log.append(item);
   while (log.children.length > KEPT) log.firstElementChild.remove();
+  for (const listener of listeners) listener(item.textContent);
 }

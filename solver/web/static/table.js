@@ -14,7 +14,7 @@ import { $, currentView, onShow, toast } from "./page.js";
 import { get, update, you } from "./state.js";
 import { hideRotten } from "./log.js";
 import { watchersText } from "./spectators.js";
-import { clockText } from "./text.js";
+import { clockText, sentence } from "./text.js";
 
 export const board = new Board({
   board: $("board"),
@@ -293,7 +293,7 @@ function renderWatch() {
 function setCall(name, why, values) {
   const button = $(name);
   button.setAttribute("aria-disabled", String(Boolean(why)));
-  $(`${name}-why`).textContent = why ? t(why, values) : "";
+  $(`${name}-why`).textContent = why ? sentence(t(why, values)) : ""; // each a sentence: read in turn, none runs on
 }
 
 function updateButtons() {
