@@ -204,6 +204,7 @@ export const EN = {
   dismiss: "Dismiss",
   log_stuck: "{who} is stuck",
   log_left: "{who} left the table",
+  figure_label: "{label}: ",
   log_end: "Game over", end_said: "Game over: {result}",
   you_are_out: "You are out of this hand: watch the others finish.",
   you_wait: "You said you are stuck: waiting for the table to change.",

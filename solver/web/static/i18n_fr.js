@@ -211,6 +211,7 @@ export const FR = {
   dismiss: "Fermer",
   log_stuck: "{who} est bloqué",
   log_left: "{who} a quitté la table",
+  figure_label: "{label} : ",
   log_end: "Partie terminée", end_said: "Partie terminée : {result}",
   you_are_out: "Vous êtes sorti de cette manche : regardez les autres finir.",
   you_wait: "Vous êtes bloqué : on attend que la table change.",
