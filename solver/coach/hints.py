@@ -147,8 +147,10 @@ class HintSearch:
     def board(self, lexicon: Lexicon, grid: Grid | None, hand: TileCounts, mend: bool = False) -> Board:
         from solver.search.board import Board
 
-        make = Board.mended if mend else Board
-        board = make(lexicon, grid, hand, self.min_length, **self.options)
+        if mend and grid is not None:
+            board = Board.mended(lexicon, grid, hand, self.min_length, **self.options)
+        else:
+            board = Board(lexicon, grid, hand, self.min_length, **self.options)
         board.patience = HINT_PATIENCE  # the whole rebuild's nodes: bounded whatever the grid
         return board
 

@@ -64,7 +64,8 @@ def test_four_players_every_name_and_count_in_view(browser, serve, shots, viewpo
     covered = page.evaluate(
         """() => { const toast = document.getElementById('toast').getBoundingClientRect();
         const mine = document.querySelector('#players .player.me').getBoundingClientRect();
-        const over = r => !(r.right <= toast.left || r.left >= toast.right || r.bottom <= toast.top || r.top >= toast.bottom);
+        const over = r => !(r.right <= toast.left || r.left >= toast.right
+                            || r.bottom <= toast.top || r.top >= toast.bottom);
         return [over(document.querySelector('.bunch').getBoundingClientRect()), over(mine)]; }"""
     )
     assert covered == [False, False]
@@ -97,10 +98,11 @@ def test_the_end_table_shows_every_column_on_a_phone(browser, serve, shots, widt
     page.screenshot(path=str(shots / f"end-{language}-{width}.png"), full_page=True)
     cells = page.evaluate(
         """() => [...document.querySelectorAll('#end-stats th, #end-stats td')].map(cell => {
-          const r = cell.getBoundingClientRect(); return [cell.textContent, r.left >= 0 && r.right <= innerWidth + 0.5]; })"""
+          const r = cell.getBoundingClientRect();
+          return [cell.textContent, r.left >= 0 && r.right <= innerWidth + 0.5]; })"""
     )
     assert len(cells) == 8 * 5
     assert all(inside for _, inside in cells), [text for text, inside in cells if not inside]
-    stats = page.evaluate("() => { const e = document.getElementById('end-stats'); return [e.scrollWidth, e.clientWidth]; }")
+    stats = page.evaluate("() => [document.getElementById('end-stats').scrollWidth, innerWidth]")
     assert stats[0] <= stats[1] + 1, stats
     assert page.errors == []
