@@ -254,7 +254,7 @@ export function renderPlayers() {
     item.className = `player ${status}${player.name === me ? " me" : ""}`;
     item.dataset.name = player.name;
     item.dataset.left = player.tiles_left;
-    item.innerHTML = "<span class=name></span> <b class=count></b> <span class=state></span>";
+    item.innerHTML = "<span class=who><span class=name></span> <span class=state></span></span> <b class=count></b>";
     item.querySelector(".name").textContent = shownName(player.name);
     item.querySelector(".count").textContent = t("tiles_progress", { left: player.tiles_left, placed: player.on_grid });
     item.querySelector(".state").textContent = t(`status_${status}`);
