@@ -26,7 +26,7 @@ from solver.core.limits import (
     MAX_SEED,
 )
 from solver.core.tiles import TileCounts, TileError, fold, load_tiles
-from solver.lexicon.loader import LexiconError
+from solver.lexicon.loader import LexiconError, with_offensive
 
 # Input bounds: every input is read up to its bound, never further (a 100 MB file, /dev/zero).
 
@@ -249,6 +249,25 @@ lexicon_option = click.option(
     "en@35, en@50, en@60, en@70, en@80: the English words up to that vocabulary level "
     "(en@50: common words, as the beginner bots know them).",
 )
+
+
+def offensive_option(command: Callable) -> Callable:
+    """--allow-offensive for a command with --lexicon: its `lexicon` argument then keeps the
+    shipped list's offensive words in the searches (the loader's offensive mark)."""
+
+    @functools.wraps(command)
+    def with_flag(*args, allow_offensive: bool = False, **kwargs):
+        kwargs["lexicon"] = with_offensive(kwargs["lexicon"], allow_offensive)
+        return command(*args, **kwargs)
+
+    return click.option(
+        "--allow-offensive",
+        is_flag=True,
+        help="Let the search lay and list slurs and profanity too (left out by default: "
+        "lexicons/README.md). `check` accepts them as words either way.",
+    )(with_flag)
+
+
 min_length_option = click.option(
     "--min-length", type=int, default=2, show_default=True, metavar="2|3", help="Shortest word allowed on the grid."
 )

@@ -39,7 +39,7 @@ def number_option(name: str, default: float, low: float, high: float, help: str)
 
 
 def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None:
-    """--bot NAME=SPEC (repeatable): the bot presets the page offers (default: every preset)."""
+    """--bot NAME=SPEC (repeatable): bot presets the page offers besides the built-in ones."""
     if not values:
         return None
     presets = {}
@@ -67,7 +67,10 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
 @number_option("--absent", 60.0, 1.0, MAX_SECONDS, "Seconds a disconnected person keeps their seat.")
 @click.option("--distribution", help="Tile set of every room, e.g. A13,B3,... (default: the room's language).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed the rooms' deals (reproducible games).")
-@click.option("--bot", "bots", multiple=True, callback=_bot_presets, help="NAME=SPEC: a bot preset the page offers.")
+@click.option(
+    "--bot", "bots", multiple=True, callback=_bot_presets, help="NAME=SPEC: a bot preset the page offers too."
+)
+@click.option("--only-bots", is_flag=True, help="Offer only the --bot presets, not the built-in ones.")
 @number_option(
     "--spellevate-delay",
     1.0,
@@ -139,6 +142,7 @@ def serve(
     distribution: str | None,
     seed: int | None,
     bots: dict[str, str] | None,
+    only_bots: bool,
     spellevate_delay: float,
     max_sessions: int,
     idle_timeout: float,
@@ -162,7 +166,7 @@ def serve(
 
     from solver.cli.common import fail
     from solver.core.limits import NETWORK
-    from solver.web.config import WebConfig, default_bots
+    from solver.web.config import WebConfig, offered_bots
     from solver.web.persistence import default_path
     from solver.web.uvicorn_runner import bind, serve_forever
 
@@ -177,7 +181,7 @@ def serve(
             public_url=public_url,
             distribution=distribution,
             seed=seed,
-            bots=bots or default_bots(),
+            bots=offered_bots(bots, only_bots),
             spellevate_delay=spellevate_delay,
             engine=replace(
                 NETWORK, max_sessions=max_sessions, idle_timeout=idle_timeout, max_message_bytes=max_message

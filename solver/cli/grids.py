@@ -30,6 +30,7 @@ from solver.cli.common import (
     json_option,
     lexicon_option,
     min_length_option,
+    offensive_option,
     parse_grid,
     parse_hand,
     parse_tiles_option,
@@ -44,7 +45,7 @@ from solver.cli.warmup import KernelPrep, notices_wanted
 from solver.core.grid import Grid, Report, validate
 from solver.core.limits import MAX_DUMP_SAMPLES
 from solver.core.tiles import TileCounts, TileError, load_tiles, spec_kind
-from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.lexicon.loader import Lexicon, get_lexicon, language_of
 from solver.search.objectives import OBJECTIVES
 
 PICTURE_HELP = "Also draw the grid into FILE: SVG, or PNG for FILE.png (needs the 'plots' extra)."
@@ -123,6 +124,7 @@ def print_report(grid: Grid, report: Report) -> None:
 
 @click.command()
 @click.argument("letters")
+@offensive_option
 @lexicon_option
 @min_length_option
 @click.option("--limit", type=int, metavar="N", help="Print at most N words.")
@@ -149,6 +151,7 @@ def words(letters: str, lexicon: str, min_length: int, limit: int | None, as_jso
 
 @click.command()
 @click.argument("letters", metavar="LETTERS|-")
+@offensive_option
 @lexicon_option
 @min_length_option
 @click.option(
@@ -372,6 +375,7 @@ def ready_kernels_for(board, kernels: KernelPrep) -> None:
 @click.command()
 @click.argument("letters")
 @grid_option
+@offensive_option
 @lexicon_option
 @min_length_option
 @click.option(
@@ -414,7 +418,7 @@ def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts
     distribution of the lexicon's language (fr for --lexicon fr, else en)."""
     given = spec is not None
     if spec is None:
-        spec = "fr" if lexicon == "fr" else "en"
+        spec = "fr" if language_of(lexicon) == "fr" else "en"
     elif spec_kind(spec) == "letters":
         return parse_hand(spec)
     try:
@@ -443,6 +447,7 @@ def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts
     help="The tiles left to draw: letters, or a full tile set (en, fr, 'A13,B3,...' or a file) from "
     "which the grid and hand are taken out. Default: the set of the lexicon's language.",
 )
+@offensive_option
 @lexicon_option
 @min_length_option
 @click.option("--samples", type=int, default=16, show_default=True, metavar="N", help="Simulated draws per letter.")

@@ -1,8 +1,16 @@
-"""Hints: one move on a player's own tiles, the first the live-play rebuild would make.
+"""Hints: the smallest move that lays at least one of a player's own tiles.
 
-`hint(grid, hand, lexicon, rules)` asks `solver.search.board.Board` to place the whole hand
-on the grid moving the fewest tiles (within MAX_HINT_NODES per search call: the same hint
-on every machine), then shows one move of that rebuild::
+`hint(grid, hand, lexicon, rules, common=...)` looks for, in this order:
+
+1. a move that lifts nothing: the whole hand laid on the grid as it is (the hook tier of
+   `solver.search.board.Board`); else one tile that joins the grid and makes only words (the
+   hardest letter that can); else a word laid from a few of the hand's tiles through a letter
+   of the grid;
+2. the first move of the rebuild that places the whole hand moving the fewest tiles.
+
+Each is sought in the `common` lists first (words people know: en@35, then en@50), every move
+that lifts nothing before any that lifts tiles, and only then in the whole list. Every search
+is bounded by nodes (MAX_HINT_NODES a call), so a hint is the same on every machine. The move::
 
     hook   nothing moves: one tile joins the grid (a hook, or a letter that lengthens a word)
     word   nothing moves: a word laid from the hand, through the grid's letters; of the new
@@ -18,17 +26,23 @@ no grid, to the hinted word's first letter.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.core.grid import Cell, Grid, Word, best_translation, find_words, validate
 from solver.core.limits import MAX_HINT_NODES
-from solver.core.tiles import TileCounts
+from solver.core.tiles import HARD_FIRST, TileCounts
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.play.rules import Rules
 
 SAFETY_SECONDS = 10.0  # the searches' time limit: their node budgets decide long before
 HINT_PATIENCE = 16 * MAX_HINT_NODES  # search nodes of a whole hint (every tier of the rebuild)
+MAX_WORD_TRIES = 8  # word placements a still move tries when no tile hooks on alone
+MAX_WORD_LENGTH = 8  # the longest of those words
+
+if TYPE_CHECKING:
+    from solver.search.board import Board
 
 
 __all__ = ["hint", "Hint", "place"]
@@ -89,33 +103,127 @@ def hint(
     *,
     min_length: int | None = None,
     time_limit: float = SAFETY_SECONDS,
+    common: Sequence[Lexicon] = (),
 ) -> Hint | None:
-    """One move for a player with `grid` on the table and `hand` still to place (module
-    docstring); None when the hand is empty or the rebuild finds no grid. The shortest word
-    is `min_length`, else the rules', else 2; `time_limit` is only a safety net."""
-    from solver.search.board import Board
-
+    """The smallest move that lays at least one tile of `hand` on `grid` (module docstring);
+    None when the hand is empty or no move is found. Moves that lift nothing come first
+    (`still_move`), then the rebuild's first move (`moving_move`); each is sought in the
+    `common` lists (smallest first: words people know) before the whole `lexicon`, and every
+    still move in the common lists before any moving one. The shortest word is `min_length`,
+    else the rules', else 2; `time_limit` is only a safety net."""
     shortest = min_length if min_length is not None else (rules.min_length if rules is not None else 2)
     words = lexicon if isinstance(lexicon, Lexicon) else get_lexicon(lexicon or (rules.lexicon if rules else "en"))
     if not len(hand):
         return None
-    options: dict[str, Any] = {"seed": 0, "time_limit": time_limit, "node_budget": MAX_HINT_NODES}
+    search = HintSearch(words, hand, shortest, time_limit)
     cells = grid.cells() if grid is not None else {}
     old = Grid.from_cells(cells) if cells else None
+    lists = [*common, words]
     if old is None:
-        board = Board(words, None, hand, shortest, **options)
-    elif validate(old, words, min_length=shortest).ok:
-        board = Board(words, old, hand, shortest, **options)
-    else:
-        board = Board.mended(words, old, hand, shortest, **options)
-    board.patience = HINT_PATIENCE  # the whole rebuild's nodes: bounded whatever the grid
-    rebuilt = board.rebuild()
-    if not rebuilt.ok or rebuilt.grid is None:
-        return None
-    if old is None:
-        return first_word(rebuilt.grid)
+        return next(filter(None, (search.first_grid(known) for known in lists)), None)
     top, left = min(row for row, _ in cells), min(col for _, col in cells)
-    return shifted(one_move(old, rebuilt.grid, words, shortest), top, left)
+    if not validate(old, words, min_length=shortest).ok:  # the grid must be mended first
+        tries = [(search.mending_move, known) for known in lists]
+    else:
+        tries = [(search.still_move, known) for known in common] + [(search.moving_move, known) for known in common]
+        tries += [(search.still_move, words), (search.moving_move, words)]
+    for attempt, known in tries:
+        found = attempt(old, known)
+        if found is not None:
+            return shifted(found, top, left)
+    return None
+
+
+class HintSearch:
+    """The searches of one hint: the whole list, a hand, the shortest word, each search bounded by MAX_HINT_NODES
+    (the whole rebuild by HINT_PATIENCE), so a hint is the same on every machine."""
+
+    def __init__(self, whole: Lexicon, hand: TileCounts, min_length: int, time_limit: float):
+        self.whole = whole  # the whole list: what is a word
+        self.hand = hand
+        self.min_length = min_length
+        self.options: dict[str, Any] = {"seed": 0, "time_limit": time_limit, "node_budget": MAX_HINT_NODES}
+
+    def board(self, lexicon: Lexicon, grid: Grid | None, hand: TileCounts, mend: bool = False) -> Board:
+        from solver.search.board import Board
+
+        if mend and grid is not None:
+            board = Board.mended(lexicon, grid, hand, self.min_length, **self.options)
+        else:
+            board = Board(lexicon, grid, hand, self.min_length, **self.options)
+        board.patience = HINT_PATIENCE  # the whole rebuild's nodes: bounded whatever the grid
+        return board
+
+    def first_grid(self, lexicon: Lexicon) -> Hint | None:
+        """The longest word of the first grid the hand makes, when it makes one."""
+        rebuilt = self.board(lexicon, None, self.hand).rebuild()
+        return first_word(rebuilt.grid) if rebuilt.ok and rebuilt.grid is not None else None
+
+    def still_move(self, old: Grid, lexicon: Lexicon) -> Hint | None:
+        """A move that lifts nothing: a word of the whole hand laid on the grid as it is; else a
+        hook, one tile (the hardest letter that has one); else the longest word that lays a few of
+        the hand's tiles through a letter of the grid."""
+        if not validate(old, lexicon, min_length=self.min_length).ok:  # a list without the grid's words
+            return None
+        rebuilt = self.board(lexicon, old, self.hand).rebuild(up_to="hook")
+        if rebuilt.ok and rebuilt.grid is not None:
+            return one_move(old, rebuilt.grid, lexicon, self.min_length)
+        found = self.hook(old, lexicon)
+        if found is not None:
+            return found
+        for tiles in self.word_tiles(old, lexicon)[:MAX_WORD_TRIES]:
+            rebuilt = self.board(lexicon, old, tiles).rebuild(up_to="hook")
+            if rebuilt.ok and rebuilt.grid is not None:
+                return one_move(old, rebuilt.grid, lexicon, self.min_length)
+        return None
+
+    def hook(self, old: Grid, lexicon: Lexicon) -> Hint | None:
+        """One tile of the hand that joins the grid and makes only words, the hardest letter first."""
+        from solver.search.board import one_tile_hooks
+
+        held = set(self.hand.letters())
+        for letter in (letter for letter in HARD_FIRST if letter in held):
+            hooks = one_tile_hooks(old, letter, lexicon, self.min_length)
+            if hooks:
+                spot = hooks[0][-1]
+                return one_move(old, Grid.from_cells({**old.cells(), spot: letter}), lexicon, self.min_length)
+        return None
+
+    def word_tiles(self, old: Grid, lexicon: Lexicon) -> list[TileCounts]:
+        """The hand's tiles of the words spelled from the hand and one letter of the grid, most
+        tiles first (each set once)."""
+        found: dict[str, TileCounts] = {}
+        for letter in sorted(set(old.tiles().letters())):
+            for word in lexicon.formable_words(self.hand + TileCounts.from_letters(letter), max_length=MAX_WORD_LENGTH):
+                spelled = TileCounts.from_letters(word.upper())
+                if spelled.contains(TileCounts.from_letters(letter)):
+                    tiles = spelled - TileCounts.from_letters(letter)
+                    if len(tiles) and self.hand.contains(tiles):
+                        found.setdefault(tiles.letters(), tiles)
+        return sorted(found.values(), key=lambda tiles: (-len(tiles), tiles.letters()))
+
+    def moving_move(self, old: Grid, lexicon: Lexicon) -> Hint | None:
+        """The first move of the rebuild that places the whole hand moving the fewest tiles, when
+        `lexicon` holds every word of the grid."""
+        if not validate(old, lexicon, min_length=self.min_length).ok:
+            return None
+        return self.rebuilt_move(old, lexicon, self.board(lexicon, old, self.hand))
+
+    def mending_move(self, old: Grid, lexicon: Lexicon) -> Hint | None:
+        """The first move of the rebuild of a grid that is not valid: its wrong tiles lifted first,
+        when `lexicon` finds the same words wrong as the whole list does."""
+        if {word.text for word in find_words(old) if word.text not in lexicon} != self.misspelled(old):
+            return None
+        return self.rebuilt_move(old, lexicon, self.board(lexicon, old, self.hand, mend=True))
+
+    def misspelled(self, grid: Grid) -> set[str]:
+        return {word.text for word in find_words(grid) if word.text not in self.whole}
+
+    def rebuilt_move(self, old: Grid, lexicon: Lexicon, board: Board) -> Hint | None:
+        rebuilt = board.rebuild()
+        if not rebuilt.ok or rebuilt.grid is None:
+            return None
+        return one_move(old, rebuilt.grid, lexicon, self.min_length)
 
 
 def first_word(grid: Grid) -> Hint:

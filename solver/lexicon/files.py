@@ -34,6 +34,9 @@ LEVELS = (35, 50, 60, 70, 80)
 
 LEVELLED = ("en",)  # the shipped lists with a levels file (lexicons/README.md)
 LEVEL_SEPARATOR = "@"
+# A shipped list's name followed by this keeps its offensive words in the word graphs too
+# ('en+offensive', 'en@50+offensive'); without it, no search lays or suggests them.
+OFFENSIVE_MARK = "+offensive"
 
 
 class LexiconError(ValueError):
@@ -44,8 +47,10 @@ def split_level(spec: str) -> tuple[str, int | None]:
     """A lexicon spec and its vocabulary level: 'en@50' -> ('en', 50), the words of SCOWL size
     50 or less (the common ones; the name `Lexicon.name` gives such a list); any other spec ->
     (spec, None). Only a shipped name takes a level, so a path holding '@' is still a path.
-    LexiconError for a level that is not one of LEVELS, or a list that has no levels."""
-    name, separator, level = spec.rpartition(LEVEL_SEPARATOR)
+    LexiconError for a level that is not one of LEVELS, or a list that has no levels.
+    The offensive mark stays with the name: 'en@50+offensive' -> ('en+offensive', 50)."""
+    base, offensive = split_offensive(spec)
+    name, separator, level = base.rpartition(LEVEL_SEPARATOR)
     if not separator or name not in SHIPPED:
         return spec, None
     if name not in LEVELLED:
@@ -53,11 +58,46 @@ def split_level(spec: str) -> tuple[str, int | None]:
     levels = ", ".join(map(str, LEVELS))
     if not (level.isascii() and level.isdigit() and int(level) in LEVELS):
         raise LexiconError(f"vocabulary level must be one of {levels} ({name}@50: common words), got {level!r}")
-    return name, int(level)
+    return name + (OFFENSIVE_MARK if offensive else ""), int(level)
+
+
+def split_offensive(spec: str) -> tuple[str, bool]:
+    """A spec without its offensive mark, and whether it had one: 'en+offensive' -> ('en', True),
+    'en@50+offensive' -> ('en@50', True), 'en' -> ('en', False). Only a shipped list takes the
+    mark (a path ending in it is a path)."""
+    base = spec.removesuffix(OFFENSIVE_MARK)
+    if base != spec and base.partition(LEVEL_SEPARATOR)[0] in SHIPPED:
+        return base, True
+    return spec, False
+
+
+def with_offensive(spec: str, allow: bool) -> str:
+    """`spec` with the offensive mark when `allow` and it names a shipped list, else `spec` as it is."""
+    base, marked = split_offensive(spec)
+    shipped = base.partition(LEVEL_SEPARATOR)[0] in SHIPPED
+    return base + OFFENSIVE_MARK if (allow or marked) and shipped else spec
+
+
+def language_of(spec: str) -> str | None:
+    """The shipped list a spec names, without level or mark ('en@50+offensive' -> 'en'), or None for a path."""
+    name = split_offensive(spec)[0].partition(LEVEL_SEPARATOR)[0]
+    return name if name in SHIPPED else None
+
+
+def offensive_path(spec: str) -> Path | None:
+    """The offensive words of a shipped list the word graphs leave out (lexicons/<name>.offensive.txt,
+    built by scripts/build_offensive.py), or None: a path, or a spec with the offensive mark."""
+    base, offensive = split_offensive(spec)
+    name = base.partition(LEVEL_SEPARATOR)[0]
+    if offensive or name not in SHIPPED:
+        return None
+    return SHIPPED_DIR / f"{name}.offensive.txt"
 
 
 def source_path(spec: str) -> tuple[str, Path]:
-    """(name, file) of a lexicon named 'en' / 'fr' or given by path; LexiconError if unusable."""
+    """(name, file) of a lexicon named 'en' / 'fr' (with or without the offensive mark) or given
+    by path; LexiconError if unusable."""
+    spec = split_offensive(spec)[0]
     if spec in SHIPPED:
         path = SHIPPED_DIR / f"{spec}.txt.gz"
         if not path.is_file():
@@ -103,15 +143,18 @@ def cache_unwritable(error: OSError) -> None:
     )
 
 
-def cache_key(path: Path, max_level: int | None) -> str:
-    """The cache folder's name for a word list: its bytes (and levels), the level and the format."""
+def cache_key(path: Path, max_level: int | None, offensive: Path | None = None) -> str:
+    """The cache folder's name for a word list: its bytes (and levels), the level, the format, and
+    the offensive words its graphs leave out (`offensive_path`; None: none left out)."""
     try:
         digest = hashlib.sha256(path.read_bytes())
         if max_level is not None:  # the levels file decides which words are in
             levels_path = path.with_name(path.name.replace(".txt.gz", ".levels.gz"))
             digest.update(levels_path.read_bytes() if levels_path.is_file() else b"")
+        if offensive is not None:
+            digest.update(b"|offensive=" + offensive.read_bytes())
     except OSError as error:
-        raise LexiconError(f"cannot read word list {path}: {error.strerror or error}") from None
+        raise LexiconError(f"cannot read word list {error.filename or path}: {error.strerror or error}") from None
     digest.update(f"|level={max_level}|format={CACHE_FORMAT}".encode())
     return digest.hexdigest()[:24]
 
@@ -134,5 +177,6 @@ def arrays_dir(key: str) -> Path:
 
 
 def arrays_key(spec: str) -> str:
-    """The folder name of a word list's arrays (all its words), in the cache or the package."""
-    return cache_key(source_path(spec)[1], None)
+    """The folder name of a word list's arrays (all its words, offensive ones aside unless the
+    spec has the offensive mark), in the cache or the package."""
+    return cache_key(source_path(spec)[1], None, offensive_path(spec))

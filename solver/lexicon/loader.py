@@ -9,6 +9,11 @@ package data `solver/lexicon/data/` (see pyproject.toml); any other argument is 
 user word list (one word per line, optionally gzipped; `#` comment lines and blank lines are
 skipped; case is folded; entries with characters outside a-z are skipped and counted).
 
+Offensive words: a shipped list's slurs and profanity (lexicons/<name>.offensive.txt) are
+valid words (`word in lexicon` accepts them, so `check` and the referee do) but sit in no word
+graph and not in `trie`: no search lays or suggests them (bots, hints, reviews, solve, words).
+The offensive mark ('en+offensive', 'en@50+offensive') keeps them in.
+
 Cache: `$BANANAS_CACHE` (default ~/.cache/bananas)/<key>/, where the key hashes the word
 list's bytes, the vocabulary level and the cache format. A warm load memory-maps the
 arrays and the trie, so it costs milliseconds. The package's build puts the default list's
@@ -36,15 +41,18 @@ from solver.lexicon.dawg import ARRAY_NAMES, build_dawg
 
 # The numpy-free part of loading (where lists and caches live), re-exported from here as before.
 from solver.lexicon.files import LEVELS as LEVELS
+from solver.lexicon.files import OFFENSIVE_MARK as OFFENSIVE_MARK
 from solver.lexicon.files import SHIPPED as SHIPPED
 from solver.lexicon.files import SHIPPED_DIR as SHIPPED_DIR
 from solver.lexicon.files import LexiconError as LexiconError
-from solver.lexicon.files import arrays_dir, cache_key, source_path, split_level
+from solver.lexicon.files import arrays_dir, cache_key, offensive_path, source_path, split_level, split_offensive
 from solver.lexicon.files import arrays_key as arrays_key
 from solver.lexicon.files import cache_root as cache_root
 from solver.lexicon.files import cache_unwritable as cache_unwritable
+from solver.lexicon.files import language_of as language_of
 from solver.lexicon.files import prebuilt_wanted as prebuilt_wanted
 from solver.lexicon.files import shipped_dir as shipped_dir
+from solver.lexicon.files import with_offensive as with_offensive
 
 
 @dataclass(frozen=True)
@@ -69,7 +77,8 @@ class WordGraph:
 
 @dataclass
 class Lexicon:
-    """A loaded word list. `word in lexicon` takes any case."""
+    """A loaded word list. `word in lexicon` takes any case and accepts the `offensive` words,
+    which `trie` and the graphs leave out (module docstring)."""
 
     name: str
     trie: marisa_trie.Trie
@@ -77,12 +86,16 @@ class Lexicon:
     reverse: WordGraph
     skipped: int = 0
     timings: dict[str, float] = field(default_factory=dict)
+    offensive: frozenset[str] = frozenset()
 
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and word.lower() in self.trie
+        if not isinstance(word, str):
+            return False
+        word = word.lower()
+        return word in self.trie or word in self.offensive
 
     def __len__(self) -> int:
-        return len(self.trie)
+        return len(self.trie) + len(self.offensive)
 
     def word_id(self, word: str) -> int | None:
         """The trie's id of `word`, or None when it is not a word."""
@@ -171,10 +184,29 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
 # -- the cache --------------------------------------------------------------------------
 
 
+def read_offensive(spec: str) -> frozenset[str]:
+    """The offensive words a spec's graphs leave out (`files.offensive_path`): none for a path or a
+    spec with the offensive mark."""
+    path = offensive_path(spec)
+    if path is None:
+        return frozenset()
+    try:
+        return frozenset(path.read_text("ascii").split())
+    except (OSError, UnicodeDecodeError) as error:
+        raise LexiconError(f"cannot read the offensive words {path}: {error}") from None
+
+
+def split_words(words: list[str], offensive: frozenset[str]) -> tuple[list[str], list[str]]:
+    """(the words the graphs hold, the offensive ones among `words`), both sorted."""
+    return [word for word in words if word not in offensive], [word for word in words if word in offensive]
+
+
 def write_arrays(spec: str, directory: Path) -> None:
-    """Build a word list's arrays (all its words) into `directory` unless they are there."""
+    """Build a word list's arrays (all its words, offensive ones aside unless the spec has the
+    offensive mark) into `directory` unless they are there."""
     if not (directory / "skipped").is_file():
-        _write_cache(directory, *read_words(source_path(spec)[1]))
+        words, skipped = read_words(source_path(spec)[1])
+        _write_cache(directory, *split_words(words, read_offensive(spec)), skipped)
 
 
 def _graph_from_dir(directory: Path, prefix: str) -> WordGraph:
@@ -182,8 +214,9 @@ def _graph_from_dir(directory: Path, prefix: str) -> WordGraph:
     return WordGraph(*(np.asarray(np.load(directory / f"{prefix}.{name}.npy", mmap_mode="r")) for name in ARRAY_NAMES))
 
 
-def _write_cache(directory: Path, words: list[str], skipped: int) -> None:
-    """Build everything into a temporary folder, then rename it into place (atomic)."""
+def _write_cache(directory: Path, words: list[str], offensive: list[str], skipped: int) -> None:
+    """Build everything into a temporary folder, then rename it into place (atomic): the graphs
+    and trie of `words`, and the `offensive` words (valid, in no graph) in offensive.txt."""
     import shutil  # cache builds only: a warm start need not import them
     import tempfile
 
@@ -194,7 +227,9 @@ def _write_cache(directory: Path, words: list[str], skipped: int) -> None:
         for prefix, word_list in (("forward", words), ("reverse", sorted(w[::-1] for w in words))):
             for name, array in build_dawg(word_list).items():
                 np.save(staging / f"{prefix}.{name}.npy", array)
-        (staging / "skipped").write_text(str(skipped))
+        if offensive:
+            (staging / "offensive.txt").write_text("".join(f"{word}\n" for word in offensive))
+        (staging / "skipped").write_text(str(skipped))  # written last: the folder is complete
         staging.rename(directory)
     except OSError:
         if not (directory / "skipped").is_file():
@@ -227,7 +262,8 @@ def estimated_build_seconds(path: Path) -> float:
 
 
 def with_level(spec: str, max_level: int | None) -> tuple[str, int | None]:
-    """The list and level a (spec, max_level) pair names: 'en@50' is ('en', 50)."""
+    """The list and level a (spec, max_level) pair names: 'en@50' is ('en', 50), 'en@50+offensive'
+    is ('en+offensive', 50)."""
     name, level = split_level(spec)
     if level is not None and max_level is not None and level != max_level:
         raise LexiconError(f"lexicon {spec} asked for at level {max_level}")
@@ -238,9 +274,10 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
     """Load a lexicon by name ('en', 'fr', 'en@50') or path, building the cache on first use.
 
     `max_level` (or a name's '@LEVEL') limits an English list to SCOWL sizes <= that level
-    (35/50/60/70/80; 50 and below are common words). A path names a word list of one word a
-    line (plain or .gz). The first load of a list builds its arrays (seconds) into
-    `cache_root()`; later loads map them (milliseconds).
+    (35/50/60/70/80; 50 and below are common words). A shipped list's offensive words are valid
+    but in no graph, unless the name ends in the offensive mark ('en+offensive'; module
+    docstring). A path names a word list of one word a line (plain or .gz). The first load of a
+    list builds its arrays (seconds) into `cache_root()`; later loads map them (milliseconds).
     LexiconError for an unknown name, an unreadable file or a bad level.
     """
     spec, max_level = with_level(spec, max_level)
@@ -248,17 +285,20 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
         raise LexiconError(f"vocabulary level must be one of {LEVELS}, got {max_level}")
     name, path = source_path(spec)
     started = time.perf_counter()
-    directory = arrays_dir(cache_key(path, max_level))
+    offensive_words = read_offensive(spec)
+    directory = arrays_dir(cache_key(path, max_level, offensive_path(spec)))
     timings: dict[str, float] = {}
     label = name if max_level is None else f"{name}@{max_level}"
+    label += OFFENSIVE_MARK if split_offensive(spec)[1] else ""
     if not (directory / "skipped").is_file():
         with (_build_notice or _silent)(f"the {label} word-list arrays", estimated_build_seconds(path)):
             words, skipped = read_words(path, max_level)
+            kept, offensive = split_words(words, offensive_words)
             try:
-                _write_cache(directory, words, skipped)
+                _write_cache(directory, kept, offensive, skipped)
             except OSError as error:  # no cache to be had: build it in memory, for this process
                 cache_unwritable(error)
-                lexicon = _in_memory(label, words, skipped, timings)
+                lexicon = _in_memory(label, kept, offensive, skipped, timings)
                 timings["cold_build_s"] = timings["load_s"] = time.perf_counter() - started
                 return lexicon
         timings["cold_build_s"] = time.perf_counter() - started
@@ -271,12 +311,19 @@ def load_lexicon(spec: str = "en", max_level: int | None = None) -> Lexicon:
         reverse=_graph_from_dir(directory, "reverse"),
         skipped=int((directory / "skipped").read_text()),
         timings=timings,
+        offensive=_offensive_in(directory),
     )
     timings["load_s"] = time.perf_counter() - started
     return lexicon
 
 
-def _in_memory(label: str, words: list[str], skipped: int, timings: dict[str, float]) -> Lexicon:
+def _offensive_in(directory: Path) -> frozenset[str]:
+    """The offensive words a cache folder's graphs leave out (none when it has no offensive.txt)."""
+    path = directory / "offensive.txt"
+    return frozenset(path.read_text("ascii").split()) if path.is_file() else frozenset()
+
+
+def _in_memory(label: str, words: list[str], offensive: list[str], skipped: int, timings: dict[str, float]) -> Lexicon:
     """The lexicon `load_lexicon` would map from the cache, built in memory: the same arrays,
     read-only as the mapped ones are (the kernels are compiled for read-only word graphs)."""
 
@@ -287,7 +334,7 @@ def _in_memory(label: str, words: list[str], skipped: int, timings: dict[str, fl
         return WordGraph(*(arrays[name] for name in ARRAY_NAMES))
 
     reverse = sorted(word[::-1] for word in words)
-    return Lexicon(label, marisa_trie.Trie(words), graph(words), graph(reverse), skipped, timings)
+    return Lexicon(label, marisa_trie.Trie(words), graph(words), graph(reverse), skipped, timings, frozenset(offensive))
 
 
 def _silent(what: str, seconds: float) -> AbstractContextManager:

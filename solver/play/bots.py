@@ -61,7 +61,7 @@ import numpy as np
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import HARD_FIRST, TileCounts
-from solver.lexicon.loader import LEVELS, get_lexicon
+from solver.lexicon.loader import LEVELS, get_lexicon, language_of
 from solver.play.cost import measure_work, work_seconds
 from solver.play.rules import Decision, Rules, TableView
 from solver.search.board import TIERS, Board, dump_advice
@@ -198,7 +198,7 @@ class SolverBot:
 
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
         """Bot.start: a Board on the hand's word list (its `level` of vocabulary, English only), seeded by `seed`."""
-        level = self.settings.level if rules.lexicon == "en" else None
+        level = self.settings.level if language_of(rules.lexicon) == "en" else None
         lexicon = get_lexicon(rules.lexicon, level)
         self.rules = rules
         self.rng = np.random.default_rng(seed)
@@ -378,7 +378,7 @@ class GreedyBot:
     def start(self, tiles: TileCounts, rules: Rules, seed: int) -> None:
         """Bot.start: an empty grid, the hand, the word list (at `level`, English only)."""
         self.rules = rules
-        self.lexicon = get_lexicon(rules.lexicon, self.level if rules.lexicon == "en" else None)
+        self.lexicon = get_lexicon(rules.lexicon, self.level if language_of(rules.lexicon) == "en" else None)
         self.cells = {}
         self.hand = tiles
 

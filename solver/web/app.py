@@ -363,6 +363,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
                 client=client_of(request.scope),
                 hints=body.get("hints", False),
                 hint_count=body.get("hint_count", DEFAULT_HINT_COUNT),
+                offensive_words=body.get("offensive_words", False),
             )
         except RoomError as error:
             status = 429 if isinstance(error, ClientQuota) else 503 if error.code == "too_many_rooms" else 400

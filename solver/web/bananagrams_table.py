@@ -27,6 +27,7 @@ import math
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TypeVar
 
 from solver.coach.logs import room_header
@@ -34,6 +35,7 @@ from solver.coach.record import HandRecord
 from solver.core.grid import Grid, validate
 from solver.core.limits import MAX_GRID_SEQ, MAX_PAGE_COORD
 from solver.core.tiles import DISTRIBUTIONS, TileCounts
+from solver.lexicon.loader import with_offensive
 from solver.play import events
 from solver.play.bots import GreedyBot, SolverBot, make_bot
 from solver.play.hand import Hand, replay
@@ -118,7 +120,7 @@ def table_rules(setup: TableSetup) -> Rules:
         rules.check_players(players)
     except RuleError as error:
         raise RoomError("bad_start", str(error)) from None
-    return rules
+    return replace(rules, lexicon=with_offensive(rules.lexicon, setup.offensive_words))
 
 
 class BananagramsTable:
@@ -158,7 +160,7 @@ class BananagramsTable:
         self.hint_count = setup.hint_count  # each person's hints a hand
         self.hinting: set[int] = set()  # players whose hint is being worked out
         self.last_hint = [-HINT_COOLDOWN_SECONDS] * count  # the hand's clock at each player's last hint
-        self.common_words = common_words(setup.language)
+        self.common_words = common_words(setup.language, setup.offensive_words)
         # The hand's log, and the record of its end every figure is read from (solver.coach.record).
         keepsakes = resume.progress.get("keepsakes", []) if resume is not None else []
         self.record = HandLogWriter(setup.hand, self.log_header(setup), self.rules.distribution, keepsakes)
@@ -581,18 +583,18 @@ class BananagramsTable:
             if hand.seats[index].active and status == "stuck" and not hand.seats[index].waiting:
                 status = self.status[index] = "building"
             grid = grids[index]
-            tiles_left = self.rack_size(index, grid)
+            tiles_left, on_grid = self.rack_size(index, grid), grid.tile_count if grid is not None else 0
             if self.end_record is not None:  # the hand is over: its record, as the end screen shows it
                 tiles_left = self.end_record.players[index].tiles_left
-            elif not hand.seats[index].active:  # out of the hand: as the record will have them
-                tiles_left = self.record.recorder.standing(index, None, hand.clock).tiles_left
+            elif not hand.seats[index].active:  # out of the hand: their tiles went back to the bunch
+                tiles_left = on_grid = 0
             players.append(
                 {
                     "seat": index,
                     "name": seat.name,
                     "kind": seat.kind,
                     "tiles_left": tiles_left,
-                    "on_grid": grid.tile_count if grid is not None else 0,
+                    "on_grid": on_grid,
                     "grid": thumbnail(grid, letters),
                     "active": hand.seats[index].active,
                     "status": status,

@@ -9,43 +9,45 @@ where they show.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 import solver.coach as coach
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
-from solver.lexicon.loader import Lexicon, get_lexicon
+from solver.lexicon.loader import Lexicon, get_lexicon, with_offensive
 from solver.play.rules import Rules
 
 Cell = tuple[int, int]
 
 
-def review_of(log_text: str, lexicon: Lexicon | None = None, common: Lexicon | None = None) -> dict | None:
+def review_of(log_text: str, lexicon: Lexicon | None = None, common: Sequence[Lexicon] = ()) -> dict | None:
     """The review of a room log's one hand (`bananas-review/1`'s hand entry), or None when it
-    has no hand; its best grids in `common` words first (`common_words`)."""
+    has no hand; its best grids in the largest of the `common` lists first (`common_words`)."""
     game = coach.read_log(io.BytesIO(log_text.encode("utf-8")))
-    hands = coach.review(game, lexicon=lexicon, common=common).to_json()["hands"]
+    hands = coach.review(game, lexicon=lexicon, common=common[-1] if common else None).to_json()["hands"]
     return hands[-1] if hands else None
 
 
-COMMON_WORDS_LEVEL = 50  # SCOWL sizes up to 50: the words people know (the bots' vocabulary levels)
+COMMON_WORDS_LEVELS = (35, 50)  # SCOWL sizes: the words most people know, then common ones (the bots' levels)
 
 
-def common_words(language: str) -> Lexicon | None:
-    """The common-words list a hint tries first (English only: the French list has no levels)."""
-    return get_lexicon("en", COMMON_WORDS_LEVEL) if language == "en" else None
+def common_words(language: str, offensive: bool = False) -> tuple[Lexicon, ...]:
+    """The common-word lists a hint tries first, smallest first (English only: the French list
+    has no levels); with `offensive`, their slurs and profanity too."""
+    if language != "en":
+        return ()
+    return tuple(get_lexicon(with_offensive("en", offensive), level) for level in COMMON_WORDS_LEVELS)
 
 
 def hint_for(
-    cells: dict[Cell, str], rack: TileCounts, lexicon: Lexicon, rules: Rules, common: Lexicon | None = None
+    cells: dict[Cell, str], rack: TileCounts, lexicon: Lexicon, rules: Rules, common: Sequence[Lexicon] = ()
 ) -> dict | None:
     """A hint for a page's grid (`cells`, its coordinates) and the rack beside it, in the page's
-    coordinates; None when nothing fits. With `common` (a list inside `lexicon`) the hint is
-    sought among words people know first, then among all of `lexicon`'s: a hint of LOOIE or
-    KAAMA teaches nothing."""
+    coordinates; None when nothing fits. The `common` lists (inside `lexicon`, smallest first)
+    are searched before all of `lexicon` (`solver.coach.hint`): a hint of LOOIE or KAAMA
+    teaches nothing."""
     grid = Grid.from_cells(cells) if cells else None
-    found = coach.hint(grid, rack, common, rules) if common is not None else None
-    if found is None:
-        found = coach.hint(grid, rack, lexicon, rules)
+    found = coach.hint(grid, rack, lexicon, rules, common=common)
     if found is None:
         return None
     data = found.to_json()

@@ -19,6 +19,14 @@ def default_bots() -> dict[str, str]:
     return {name: name for name in preset_names(BANANAGRAMS)}
 
 
+def offered_bots(extra: dict[str, str] | None, only: bool = False) -> dict[str, str]:
+    """The presets `bananas serve` offers: the catalogue's and `extra` (`--bot`; one of the same
+    name replaces the catalogue's), or `extra` alone when `only` (`--only-bots`)."""
+    if only and not extra:
+        raise ValueError("--only-bots needs at least one --bot NAME=SPEC")
+    return dict(extra or {}) if only else {**default_bots(), **(extra or {})}
+
+
 @dataclass
 class WebConfig:
     """Rooms, seats and messages of the browser game, and the engine endpoint's limits."""

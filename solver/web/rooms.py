@@ -102,6 +102,7 @@ class Room:
         hints: bool = False,
         store: RoomStore | None = None,
         hint_count: int = DEFAULT_HINT_COUNT,
+        offensive_words: bool = False,
     ):
         self.id = room_id
         self.store = store  # a durable room's database (solver.web.persistence), None in memory only
@@ -111,6 +112,7 @@ class Room:
         self.show_letters = show_letters  # the others' grids with letters while a hand runs
         self.hints = hints  # a Hint button for the players (a solo game has one anyway)
         self.hint_count = hint_count  # hints a person may be shown in a hand (HINT_COUNTS)
+        self.offensive_words = offensive_words  # bots, hints and reviews may use slurs and profanity
         self.hand_logs: dict[int, dict] = {}  # hand -> its `hand_log` message, for the last few hands
         self.variant: WayToPlay = VARIANTS[variant]
         self.config = config
@@ -147,6 +149,7 @@ class Room:
             "show_letters": self.show_letters,
             "hints": self.hints,
             "hint_count": self.hint_count,
+            "offensive_words": self.offensive_words,
             "hand": self.hands,  # the number of the hand under way or last played
             "wins": self.wins,
             "variant": self.variant.name,
@@ -371,6 +374,7 @@ class Room:
             hand=self.hands + 1,
             hints=self.hints,
             hint_count=self.hint_count,
+            offensive_words=self.offensive_words,
         )
         handle = TableHandle(self.id, lambda: list(self.connections.items()), self.table_ended, lambda: self.closed)
         # The table judges whether the seats can play (bad_start) and loads word lists the first time.
@@ -599,6 +603,7 @@ class Room:
             hand=saved["hand"],
             hints=self.hints,
             hint_count=self.hint_count,
+            offensive_words=self.offensive_words,
         )
 
     async def resume(self, saved: SavedHand | None) -> None:
@@ -656,6 +661,7 @@ class Rooms:
         client: str | None = None,
         hints: bool = False,
         hint_count: int = DEFAULT_HINT_COUNT,
+        offensive_words: bool = False,
     ) -> Room:
         """A new room; `client` (the creator's address) is held to its quotas (None: no quota,
         for callers in the process)."""
@@ -663,12 +669,12 @@ class Rooms:
             raise RoomError("bad_value", f"language is one of {', '.join(LANGUAGES)}")
         if variant not in ROOM_VARIANTS:
             raise RoomError("bad_value", f"variant is one of {', '.join(ROOM_VARIANTS)}")
-        if not isinstance(spellcheck, bool):
-            raise RoomError("bad_value", "spellcheck is true or false")
-        if not isinstance(show_letters, bool):
-            raise RoomError("bad_value", "show_letters is true or false")
-        if not isinstance(hints, bool):
-            raise RoomError("bad_value", "hints is true or false")
+        switches = zip(
+            ("spellcheck", "show_letters", "hints", "offensive_words"),
+            (spellcheck, show_letters, hints, offensive_words),
+        )
+        for name in (name for name, value in switches if not isinstance(value, bool)):
+            raise RoomError("bad_value", f"{name} is true or false")
         if not isinstance(hint_count, int) or isinstance(hint_count, bool) or hint_count not in HINT_COUNTS:
             raise RoomError("bad_value", f"hint_count is one of {', '.join(map(str, HINT_COUNTS))}")
         if len(self.rooms) >= self.config.max_rooms:
@@ -679,7 +685,7 @@ class Rooms:
         if self.config.room_prefix is not None:  # which server holds it, for a proxy in front of several
             room_id = f"{self.config.room_prefix}-{room_id}"
         settings = (language, spellcheck, variant, self.config, show_letters, hints, self.store, hint_count)
-        room = Room(room_id, self.created, *settings)
+        room = Room(room_id, self.created, *settings, offensive_words=offensive_words)
         room.creator = client
         self.created += 1
         self.rooms[room_id] = room

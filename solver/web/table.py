@@ -88,6 +88,7 @@ class TableSetup:
     hand: int = 1  # the room's number for this hand (its log's `hand`)
     hints: bool = False  # the room allows hints (a table may allow them anyway: solo)
     hint_count: int = DEFAULT_HINT_COUNT  # hints a person may be shown in a hand (one of HINT_COUNTS)
+    offensive_words: bool = False  # bots, hints and reviews may use slurs and profanity too (else never)
 
 
 class TableHandle:

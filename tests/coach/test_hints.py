@@ -7,6 +7,7 @@ import pytest
 from solver.coach import hint
 from solver.core.grid import Grid, connected_components, find_words, validate
 from solver.core.tiles import TileCounts
+from solver.lexicon.loader import get_lexicon
 from solver.play.rules import Rules
 
 CROSS = [".M.", "CAT", ".P."]  # CAT across, MAP down
@@ -95,3 +96,34 @@ def test_a_hint_is_the_same_every_time_and_says_what_to_do(en):
     data = first.to_json()
     assert set(data) == {"kind", "word", "row", "col", "across", "cells", "lift", "text"}
     assert data["text"].startswith(("Put", "Lay", "Lift"))
+
+
+def test_a_hook_that_moves_nothing_comes_before_any_rebuild(en):
+    """FORGIVE with RQQQ in hand: the hand cannot all go on, not even by moving tiles, but the R
+    hooks on alone (FORGIVER, OR), so the hint lifts nothing."""
+    grid, hand = Grid.from_rows(["FORGIVE"]), "RQQQ"
+    move = hint(grid, TileCounts.from_letters(hand), en)
+    assert move.kind == "hook" and not move.lift and len(move.cells) == 1
+    after = assert_legal(grid, hand, move, en)
+    assert validate(after, en).ok
+
+
+def test_without_a_hook_a_few_tiles_go_on_through_a_letter_of_the_grid(en):
+    """CAT with QQRPH in hand: the hand cannot all go on without moving tiles; the hint lays a
+    few of them and lifts nothing."""
+    grid = Grid.from_rows(["CAT"])
+    move = hint(grid, TileCounts.from_letters("QQRPH"), en, common=(get_lexicon("en@35"),))
+    assert move is not None and not move.lift
+    assert_legal(grid, "QQRPH", move, en)
+
+
+def test_hints_are_sought_in_the_common_lists_first(en):
+    common = (get_lexicon("en@35"), get_lexicon("en@50"))
+    first = hint(None, TileCounts.from_letters("JINRIKISHA"), en, common=common)
+    assert first.word.lower() in common[0].trie and first.word != "JINRIKISHA"
+    assert_legal(None, "JINRIKISHA", first, en)
+    grid = Grid.from_rows(CROSS)
+    for hand in ("S", "DOGE", "ROSE"):
+        move = hint(grid, TileCounts.from_letters(hand), en, common=common)
+        after = assert_legal(grid, hand, move, en)
+        assert all(word.text.lower() in common[1].trie for word in find_words(after)), after

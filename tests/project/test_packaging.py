@@ -146,6 +146,7 @@ def test_the_wheel_holds_the_word_lists_and_every_module(built):
     assert {name for name in names if name.startswith("bananas-0.1.0.dist-info/licenses/")} == {
         "bananas-0.1.0.dist-info/licenses/lexicons/en.LICENSE",
         "bananas-0.1.0.dist-info/licenses/lexicons/fr.LICENSE",
+        "bananas-0.1.0.dist-info/licenses/lexicons/offensive.LICENSE",
     }
     sources = {str(path.relative_to(ROOT)) for path in (ROOT / "solver").rglob("*.py")}
     assert sources <= names

@@ -71,7 +71,7 @@ def example_sessions() -> list[list[str]]:
 def server_config(command: str) -> WebConfig:
     """The WebConfig of a `$ bananas serve ...` line, its options read by the command itself."""
     from solver.cli.engine import serve
-    from solver.web.config import default_bots
+    from solver.web.config import offered_bots
 
     words = shlex.split(command.removeprefix("$ "))
     assert words[:2] == ["bananas", "serve"], command
@@ -82,7 +82,7 @@ def server_config(command: str) -> WebConfig:
         room_idle_seconds=params["room_idle"],
         distribution=params["distribution"],
         seed=params["seed"],
-        bots=params["bots"] or default_bots(),
+        bots=offered_bots(params["bots"], params["only_bots"]),
         spellevate_delay=params["spellevate_delay"],
     )
 

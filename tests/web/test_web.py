@@ -561,6 +561,7 @@ def test_engine_protocol_at_engine_and_at_the_root_for_older_clients():
         (["--distribution", "A2,%"], "distribution"),
         (["--bot", "kid=easy:speed=-1"], "bot preset"),
         (["--bot", "nonsense"], "NAME=SPEC"),
+        (["--only-bots"], "--only-bots needs at least one --bot"),
     ],
 )
 def test_serve_rejects_bad_settings_with_one_error_line(arguments, message):
@@ -573,6 +574,33 @@ def test_serve_rejects_bad_settings_with_one_error_line(arguments, message):
     )
     assert done.returncode == 2, done.stderr
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_serve_bot_adds_a_preset_to_the_built_in_ones_and_only_bots_keeps_it_alone():
+    from solver.cli.engine import serve
+    from solver.web.config import default_bots, offered_bots
+
+    def offered(*arguments: str) -> dict[str, str]:
+        params = serve.make_context("serve", list(arguments)).params
+        return offered_bots(params["bots"], params["only_bots"])
+
+    assert offered() == default_bots()
+    added = offered("--bot", "fast=hard:speed=20")
+    assert added == {**default_bots(), "fast": "hard:speed=20"} and "medium" in added
+    assert offered("--bot", "medium=easy:speed=3")["medium"] == "easy:speed=3"  # one of the same name replaces it
+    assert offered("--only-bots", "--bot", "fast=hard:speed=20") == {"fast": "hard:speed=20"}
+    with start_server(bots=added) as server:
+        room = new_room(server)
+
+        async def scenario():
+            async with Page(server, room) as ana:
+                await ana.join("Ana")
+                assert {"fast", "medium"} <= set((await ana.until("room"))["bots"])
+                await ana.send({"type": "add_bot", "preset": "medium"})
+                seated = await ana.until(lambda message: message["type"] == "room" and len(message["seats"]) == 2)
+                assert seated["seats"][1]["preset"] == "medium"
+
+        run_bounded(scenario)
 
 
 def fake_host_addresses(monkeypatch, resolved: list[str], routed: str | None) -> None:

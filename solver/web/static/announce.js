@@ -2,11 +2,19 @@
 // Each event is one line; lines that come in the same moment (a PEEL's log entry and the tile it
 // brought, say) are batched into one item, so the screen reader speaks them as one sentence.
 
+import { sentences } from "./text.js";
+
 const BATCH_MS = 120; // events this close together are one announcement
 const KEPT = 60; // items the log keeps for reading back
 
 let pending = [];
 let timer = null;
+const listeners = [];
+
+/** Call `listener(text)` with each announcement as it is said (a batch: one text). */
+export function onAnnounce(listener) {
+  listeners.push(listener);
+}
 
 /** Say `text` (one event) politely; nothing for an empty text. */
 export function announce(text) {
@@ -21,8 +29,9 @@ function flush() {
   pending = [];
   if (!lines.length) return;
   const item = document.createElement("p");
-  item.textContent = lines.join(" ");
+  item.textContent = sentences(...lines); // each event its own sentence: none runs into the next
   const log = document.getElementById("announcements");
   log.append(item);
   while (log.children.length > KEPT) log.firstElementChild.remove();
+  for (const listener of listeners) listener(item.textContent);
 }

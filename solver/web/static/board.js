@@ -577,6 +577,7 @@ export class Board {
       this.step(1); // the grid's letter is the word's: used, not doubled
       this.follow();
       this.render();
+      this.onCursor();
       return;
     }
     while (this.underCursor()) this.step(1); // type through tiles
@@ -590,6 +591,7 @@ export class Board {
     this.step(1);
     this.follow();
     this.changed();
+    this.onCursor(); // the description follows the cursor to its next cell
   }
 
   /** Back one cell, taking the tile there (the one before the cursor) back to the rack. */

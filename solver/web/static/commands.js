@@ -7,9 +7,9 @@
 //   read row 3          read col 5      grid     rack     words     where Q     check
 //   take 3 5            peel     dump Q     bananas     stuck     players     time     help
 
-import { announce } from "./announce.js";
+import { announce, onAnnounce } from "./announce.js";
 import { fromSpoken, position, readGrid, readLine, readRack, readWords, whereLetter } from "./gridtext.js";
-import { t } from "./i18n.js";
+import { t, tCount } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $ } from "./page.js";
 import { get } from "./state.js";
@@ -68,6 +68,7 @@ export function parseCommand(text) {
 
 let board = null;
 let call = null;
+let answerPending = false; // a command was run whose answer is the next announcement
 
 /** The command field's form, acting on `theBoard` and making calls with `makeCall(name, extra)`. */
 export function initCommands(theBoard, makeCall) {
@@ -80,6 +81,12 @@ export function initCommands(theBoard, makeCall) {
     input.value = "";
     $("command-answer").textContent = answer;
     announce(answer);
+    // No answer of its own (a word laid, peel, bananas): what is said next answers it, under the field too.
+    answerPending = !answer;
+  });
+  onAnnounce((text) => {
+    if (answerPending) $("command-answer").textContent = text;
+    answerPending = false;
   });
 }
 
@@ -140,7 +147,7 @@ const ANSWERS = {
 
 /** The spellcheck's last verdict on this grid, and the rack. */
 function checkText() {
-  const rack = t("rack_left", { count: board.rack.length });
+  const rack = tCount("rack_left", board.rack.length);
   if (!get("room")?.spellcheck) return `${t("check_off")} ${rack}`;
   const check = get("check");
   if (!check || !board.cells.size) return `${t("grid_empty")} ${rack}`;

@@ -3,7 +3,7 @@
 
 import { send } from "./connection.js";
 import { miniGrid } from "./grids.js";
-import { has, t } from "./i18n.js";
+import { has, number, t } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $ } from "./page.js";
 import { renderReview } from "./review.js";
@@ -49,27 +49,34 @@ export function renderEnd(message) {
   const solo = message.scores?.time !== undefined; // a solo hand's time as a clock reads: 10:30, not 630.101 s
   const scores = solo ? ` · ${t("solo_score", { ...message.scores, time: clockText(message.scores.time) })}` : "";
   $("end-reason").textContent = reasonText(message) + scores;
+  // Explicit roles: a phone lays each row out as a card (style.css), which must stay a table to a screen reader.
   const head = document.createElement("tr");
-  for (const key of ["player", "col_status", "col_left", "col_first_grid", "col_tpm", "col_peels", "col_dumps",
-    "col_wins"]) {
+  head.setAttribute("role", "row");
+  const labels = ["player", "col_status", "col_left", "col_first_grid", "col_tpm", "col_peels", "col_dumps",
+    "col_wins"].map((key) => t(key));
+  for (const label of labels) {
     const cell = document.createElement("th");
-    cell.textContent = t(key);
+    cell.setAttribute("role", "columnheader");
+    cell.textContent = label;
     head.append(cell);
   }
   const room = get("room");
   const wins = room?.wins || {};
   const rows = message.boards.map((entry) => {
     const row = document.createElement("tr");
+    row.setAttribute("role", "row");
     row.className = endStatus(entry);
     const pace = entry.tiles_per_minute === null || entry.tiles_per_minute === undefined ? "–" :
-      entry.tiles_per_minute.toFixed(1); // the player's own (docs/ROOMS.md, "The end of a hand")
+      number(entry.tiles_per_minute); // the player's own (docs/ROOMS.md, "The end of a hand"), 18,1 in French
     const values = [shownName(entry.name), t(`status_${endStatus(entry)}`), entry.tiles_left, clockText(entry.first_grid),
       pace, entry.peels, entry.dumps, wins[entry.name] || 0];
-    for (const value of values) {
+    values.forEach((value, column) => {
       const cell = document.createElement("td");
+      cell.setAttribute("role", "cell");
+      cell.dataset.label = t("figure_label", { label: labels[column] }); // a phone's card says what each figure is
       cell.textContent = String(value);
       row.append(cell);
-    }
+    });
     return row;
   });
   $("end-stats").replaceChildren(head, ...rows);

@@ -10,6 +10,7 @@ export function miniGrid(rows, badCells = [], className = "mini") {
   const bad = new Set(badCells.map(([row, col]) => `${row},${col}`));
   grid.style.gridTemplateColumns = `repeat(${rows[0].length}, var(--cell))`;
   grid.style.setProperty("--columns", rows[0].length); // a wide grid's cells shrink to fit a phone
+  grid.style.setProperty("--rows", rows.length); // a thumbnail's cells fill its box
   rows.forEach((row, r) => {
     [...row].forEach((letter, c) => {
       const cell = document.createElement("span");

@@ -6,7 +6,7 @@
 // built up or left of it reaches 0 and below). docs/ACCESSIBILITY.md documents the notation.
 
 import { parseKey } from "./board.js";
-import { t } from "./i18n.js";
+import { t, tCount } from "./i18n.js";
 
 const SPOKEN = 1; // the board's (0, 0) is said "row 1, column 1"
 
@@ -99,7 +99,7 @@ export function whereLetter(cells, rackLetters, letter) {
 /** The rack read out: its size and its letters in alphabetical order. */
 export function readRack(rackLetters) {
   if (!rackLetters.length) return t("rack_empty");
-  return t("rack_read", { count: rackLetters.length, letters: [...rackLetters].sort().join(" ") });
+  return tCount("rack_read", rackLetters.length, { letters: [...rackLetters].sort().join(" ") });
 }
 
 /** "hint_across" or "hint_down" when sorted `cells` (two or more) are consecutive in a row or a column. */

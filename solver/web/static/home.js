@@ -38,6 +38,7 @@ export function initHome() {
           spellcheck: $("spellcheck").checked,
           show_letters: $("show-letters").checked,
           hints: $("hints").checked,
+          offensive_words: $("offensive-words").checked,
           hint_count: Number($("hint-count").value), // also a solo hand's, which has hints anyway
           variant,
         }),

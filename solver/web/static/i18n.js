@@ -35,6 +35,11 @@ export function has(key) {
   return key in STRINGS[current];
 }
 
+/** t() of `key_one` when `count` is 1 and the language has that key, else of `key` ({count} filled in). */
+export function tCount(key, count, values = {}) {
+  return t(count === 1 && has(`${key}_one`) ? `${key}_one` : key, { count, ...values });
+}
+
 export function t(key, values = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));

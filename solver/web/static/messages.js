@@ -16,7 +16,7 @@ import { autojoin, saved } from "./saved.js";
 import { onHand, onTable as onSpellevateTable, renderScores, reset as resetSpellevate } from "./spellevate.js";
 import { get, isSpellevate, update, you } from "./state.js";
 import { clearTable, onCheck, onHint, onTable, onTiles, renderPlayers } from "./table.js";
-import { errorText } from "./text.js";
+import { errorText, sentence, sentences } from "./text.js";
 
 /** A new hand, or (a page that joins after it) a hand this page did not see dealt: nothing of
  * the last one stays on screen while this one is dealt. */
@@ -73,7 +73,7 @@ const handlers = {
     update({ lastEnd: message });
     renderEnd(message);
     show("end");
-    announce(`${t("log_end")}: ${$("end-title").textContent}. ${$("end-reason").textContent}.`);
+    announce(sentences(t("end_said", { result: $("end-title").textContent }), $("end-reason").textContent));
     $("end-title").focus(); // the table's controls are gone: the keyboard starts again at the result
   },
   hint(message) {
@@ -96,7 +96,7 @@ const handlers = {
     renderScores(message);
     renderEndControls();
     show("end");
-    announce(`${t("log_end")}: ${$("end-title").textContent}`);
+    announce(sentence(t("end_said", { result: $("end-title").textContent })));
     $("end-title").focus();
   },
   error(message) {

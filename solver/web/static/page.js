@@ -10,11 +10,24 @@ const whenShown = new Map(); // view -> what to do each time it shows
 export function show(view) {
   // A new view starts at its top: the last one's scroll (a lobby scrolled to its Start button)
   // would otherwise leave a phone's table part-way down.
-  if (document.body.dataset.view !== view) window.scrollTo(0, 0);
+  const changed = document.body.dataset.view !== view;
+  if (changed) window.scrollTo(0, 0);
   for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== view;
   document.body.dataset.view = view;
   $("leave").hidden = !(view === "table" || view === "spell");
   whenShown.get(view)?.();
+  if (changed) keepFocus(view);
+}
+
+/** The focus, when the view that held it went (Create room, Start), on the new view's heading:
+ * not dropped on the page's body, where a keyboard or a screen reader starts again at the top. */
+function keepFocus(view) {
+  const active = document.activeElement;
+  if (active && active !== document.body && !active.closest("[hidden]")) return; // still on something shown
+  const heading = document.querySelector(`#${view} h1`);
+  if (!heading) return;
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
 }
 
 /** The view on screen. */

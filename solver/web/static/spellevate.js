@@ -2,7 +2,7 @@
 // The server referees (the engine of `bananas spellevate`); this view shows its state and
 // sends `play` (a word or a letter from the hand) or `pass`. The app module routes messages here.
 
-import { t } from "./i18n.js";
+import { t, tCount } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const view = { send: null, table: null, hand: null, you: null };
@@ -70,7 +70,7 @@ function render() {
     item.dataset.name = player.name;
     item.innerHTML = "<span class=name></span> <b class=count></b> <span class=state></span>";
     item.querySelector(".name").textContent = player.name;
-    item.querySelector(".count").textContent = t("sp_tiles", { count: player.tiles });
+    item.querySelector(".count").textContent = tCount("sp_tiles", player.tiles);
     item.querySelector(".state").textContent = player.connected ? "" : t("status_disconnected");
     return item;
   });

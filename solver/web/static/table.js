@@ -8,19 +8,20 @@ import { initCommands, renderCommandHelp, verdictText } from "./commands.js";
 import { send } from "./connection.js";
 import { describeChange, position, readRack } from "./gridtext.js";
 import { miniGrid } from "./grids.js";
-import { t } from "./i18n.js";
+import { t, tCount } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $, currentView, onShow, toast } from "./page.js";
 import { get, subscribe, update, you } from "./state.js";
 import { hideRotten } from "./log.js";
 import { watchersText } from "./spectators.js";
-import { clockText } from "./text.js";
+import { clockText, sentence } from "./text.js";
 
 export const board = new Board({
   board: $("board"),
   layer: $("board-layer"),
   rack: $("rack"),
   onChange: () => {
+    $("hint-text").hidden = true; // a hint is for the grid it was asked for: this one moved on
     scheduleGrid();
     scheduleChangeSaid();
   },
@@ -270,7 +271,7 @@ function sayReceived(before, held) {
 /** The bunch is said each time it shrinks while it is low (BANANAS is near). */
 function sayBunch(last, table) {
   const low = table.bunch <= 2 * table.active;
-  if (last && !table.over && low && table.bunch < last.bunch) announce(t("bunch_low", { count: table.bunch }));
+  if (last && !table.over && low && table.bunch < last.bunch) announce(tCount("bunch_low", table.bunch));
 }
 
 // -- the view ---------------------------------------------------------------------------------
@@ -289,7 +290,7 @@ export function renderPlayers() {
     item.className = `player ${status}${player.name === me ? " me" : ""}`;
     item.dataset.name = player.name;
     item.dataset.left = player.tiles_left;
-    item.innerHTML = "<span class=name></span> <b class=count></b> <span class=state></span>";
+    item.innerHTML = "<span class=who><span class=name></span> <span class=state></span></span> <b class=count></b>";
     item.querySelector(".name").textContent = shownName(player.name);
     item.querySelector(".count").textContent = t("tiles_progress", { left: player.tiles_left, placed: player.on_grid });
     item.querySelector(".state").textContent = t(`status_${status}`);
@@ -328,7 +329,7 @@ function renderWatch() {
 function setCall(name, why, values) {
   const button = $(name);
   button.setAttribute("aria-disabled", String(Boolean(why)));
-  $(`${name}-why`).textContent = why ? t(why, values) : "";
+  $(`${name}-why`).textContent = why ? sentence(t(why, values)) : ""; // each a sentence: read in turn, none runs on
 }
 
 function updateButtons() {

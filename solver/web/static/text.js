@@ -21,6 +21,12 @@ export function errorText(message) {
   return t(key, { count: get("room")?.max_seats ?? 4, ...(message.params ?? {}) });
 }
 
+/** `text` as a sentence: a full stop added unless it ends in one already (".", "!", "?", "…"). */
+export const sentence = (text) => (/[.!?…]["»)]?$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+
+/** Several texts said one after the other, each a sentence of its own (no "wins!." nor run-ons). */
+export const sentences = (...texts) => texts.filter(Boolean).map(sentence).join(" ");
+
 /** Seconds since the deal as m:ss ("–" when there is no time). */
 export const clockText = (seconds) =>
   seconds === null || seconds === undefined ? "–" : `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
