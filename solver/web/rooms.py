@@ -575,6 +575,7 @@ class Room:
             record["hints"],
             store,
             record.get("hint_count", DEFAULT_HINT_COUNT),  # a room saved before the setting: the old limit
+            offensive_words=record.get("offensive_words", False),
         )
         now = time.monotonic()
         room.seats = [restored_seat(entry, now) for entry in record["seats"]]

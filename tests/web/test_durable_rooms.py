@@ -406,3 +406,29 @@ def test_a_database_of_an_older_schema_is_migrated_forward(tmp_path):
     newer.close()
     with pytest.raises(ValueError, match="newer than this bananas knows"):
         RoomStore(db)
+
+
+def test_a_rooms_settings_come_back_with_it(tmp_path):
+    """Every setting the room was created with is in its record: after a restart the room
+    still allows every word if its creator said so (the offensive ones included)."""
+    db = str(tmp_path / "rooms.sqlite3")
+
+    async def room_message(server, room, token=None) -> tuple[str, dict]:
+        async with Page(server, room) as ana:
+            welcome = await ana.join("ana", token)
+            return welcome["token"], await ana.until(lambda m: m["type"] == "room")
+
+    server = start_server(db=db)
+    try:
+        room = new_room(server, offensive_words=True, hints=True, hint_count=3, show_letters=True)
+        token, before = run_bounded(lambda: room_message(server, room))
+    finally:
+        server.stop()
+    server = start_server(db=db)
+    try:
+        _, after = run_bounded(lambda: room_message(server, room, token))
+    finally:
+        server.stop()
+    settings = ("offensive_words", "hints", "hint_count", "show_letters", "spellcheck", "language", "variant")
+    assert before["offensive_words"] is True
+    assert {key: after[key] for key in settings} == {key: before[key] for key in settings}
