@@ -302,6 +302,7 @@ def room_record(room: Room) -> dict:
         "show_letters": room.show_letters,
         "hints": room.hints,
         "hint_count": room.hint_count,
+        "offensive_words": room.offensive_words,
         "variant": room.variant.name,
         "phase": room.phase,
         "hands": room.hands,
