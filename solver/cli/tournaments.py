@@ -216,7 +216,8 @@ def tournament(
     Each deal is played K times (K players) with the seats rotated, so seat and deal
     luck cancel. The table gives win rates with 95% Wilson intervals, the mean simulated
     game time, dumps, rotten bananas and unawarded hands. With --scheduler the games run
-    on a Dask cluster, with the same results as a local run.
+    on a Dask cluster, with the same results as a local run. Ctrl-C stops the games and the
+    workers at once and prints the table of those that finished (exit code 130).
 
     \b
     Examples:

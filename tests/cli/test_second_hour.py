@@ -62,10 +62,19 @@ def test_tune_reports_a_file_that_is_no_database_in_one_line(tmp_path):
     assert line == f"error: --storage 'sqlite:///{bad}': {bad} is not an SQLite database"
 
 
-def test_tune_says_what_it_does_before_optunas_bar(tmp_path):
+def test_tune_says_what_it_does_before_optunas_bar(tmp_path, monkeypatch):
+    """The line comes before the study opens (Optuna's import, the database, the first trial's
+    games: 13 s before the bar under load); tests/play/test_tuning.py runs real studies."""
+
+    def run_study(*args, **kwargs):
+        raise ValueError("the study would start here")
+
+    monkeypatch.setattr("solver.play.tuning.run_study", run_study)  # imported in the command's body
     result = run_cli("tune", "--trials", "1", "--games", "2", "--storage", f"sqlite:///{tmp_path / 't.db'}")
-    assert result.exit_code == 0, result.output
-    assert result.stderr.startswith("tune: opening study 'bananas' in sqlite:///"), result.stderr
+    assert result.stderr.splitlines() == [
+        f"tune: opening study 'bananas' in sqlite:///{tmp_path / 't.db'} (Optuna), then 1 trials...",
+        "error: the study would start here",
+    ]
 
 
 # -- Ctrl-C ---------------------------------------------------------------------------------
