@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from setuptools import setup
@@ -54,18 +55,30 @@ def build_artifacts(root: Path, reuse: Path | None = None, python: str = sys.exe
     command = [python, "-m", "solver.search.prebuilt", str(root)]
     command += ["--reuse", str(reuse)] if reuse else []
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    report, written = "", []
     try:
-        result = subprocess.run(
-            command, env=dict(os.environ, PYTHONPATH=path), capture_output=True, text=True, timeout=TIMEOUT_SECONDS
-        )
-        report = result.stderr.strip()
-        if result.returncode != 0:
-            report = f"WARNING: the artifacts were not built (exit code {result.returncode}):\n{report[-3000:]}"
+        # The child's lines are passed on as it writes them (a line before each long step, then
+        # each artifact's report), not held until it ends: no silent minute in a build log.
+        with subprocess.Popen(
+            command, env=dict(os.environ, PYTHONPATH=path), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        ) as child:
+            timer = threading.Timer(TIMEOUT_SECONDS, child.kill)  # a compile that hangs must not hang the install
+            timer.start()
+            try:
+                assert child.stderr is not None
+                for line in child.stderr:
+                    written.append(line)
+                    print(line, end="", file=sys.stderr, flush=True)
+            finally:
+                timer.cancel()
+        if child.returncode != 0:  # what it said is above
+            report = f"WARNING: the artifacts were not built (exit code {child.returncode})"
     except (OSError, subprocess.SubprocessError) as error:
         report = f"WARNING: the artifacts were not built ({type(error).__name__}: {error})"
-    if "WARNING" in report:
+    if report or any("WARNING" in line for line in written):
         report += "\nbananas: the package installs without them; a first run builds them (README, Caches)"
-    print(report, file=sys.stderr, flush=True)
+    if report:
+        print(report.strip(), file=sys.stderr, flush=True)
 
 
 class PlatformWheel(Distribution):

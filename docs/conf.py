@@ -119,6 +119,29 @@ def _on_include_read(app, relative_path, parent_docname: str, content: list[str]
     content[0] = _rewrite_links(content[0], included, parent, _pages_showing_files())
 
 
+# -- No stray mail links -----------------------------------------------------------------------
+# reStructuredText makes a link of any word@word: the lexicon names en@35 ... en@80 in the help
+# texts sphinx-click renders (docs/cli.md) and in docstrings (the API pages) became `mailto:`
+# links. No page means to link an address, so every `mailto:` reference is made plain text
+# again (`.ci/run` checks the built site has none; tests/project/test_reference_site.py this
+# transform).
+
+
+def unlink_mail_addresses(document) -> int:
+    """Replace each `mailto:` reference in a doctree by its text; the number replaced."""
+    from docutils import nodes
+
+    found = [node for node in document.findall(nodes.reference) if node.get("refuri", "").startswith("mailto:")]
+    for node in found:
+        node.replace_self(nodes.Text(node.astext()))
+    return len(found)
+
+
+def _no_mail_links(app, doctree, docname: str) -> None:
+    unlink_mail_addresses(doctree)
+
+
 def setup(app):
     app.connect("source-read", _on_source_read)
     app.connect("include-read", _on_include_read)
+    app.connect("doctree-resolved", _no_mail_links)

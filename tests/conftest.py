@@ -25,6 +25,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -108,7 +109,14 @@ def pytest_sessionstart(session):
         return
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return
-    from precompile import run_parts
+    from precompile import PARTS, run_parts
 
+    # Said before the wait (issue 65: no silent minute): on a cold cache this is a minute or more,
+    # and the workers' start and collection (xdist's "bringing up nodes") follow it.
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    say = reporter.write_line if reporter is not None else print
+    started = time.perf_counter()
+    say(f"tests/precompile.py: the kernels into numba's cache ({' and '.join(PARTS)} side by side)...")
     for part in run_parts():  # the workers compile what is missing, and the tests report it
         print(f"tests/precompile.py {part} failed; the workers compile it themselves", file=sys.stderr)
+    say(f"tests/precompile.py: done in {time.perf_counter() - started:.0f} s; the workers start and collect the tests")

@@ -18,14 +18,14 @@ import click
 from solver.core.grid import MIN_WORD_LENGTHS, Cell, Grid, GridError
 from solver.core.limits import (
     MAX_ERROR_CHARS,
+    MAX_GAME_TILES,
     MAX_GRID_BYTES,
     MAX_GRID_TILES,
-    MAX_HAND_LETTERS,
     MAX_LINE_BYTES,
     MAX_SECONDS,
     MAX_SEED,
 )
-from solver.core.tiles import TileCounts, TileError, fold, load_tiles
+from solver.core.tiles import TileCounts, TileError, load_tiles, shown_characters, typed_letters
 from solver.lexicon.loader import LexiconError, with_offensive
 
 # Input bounds: every input is read up to its bound, never further (a 100 MB file, /dev/zero).
@@ -42,11 +42,17 @@ def describe(error: Exception) -> str:
         where = f" {error.filename}" if error.filename is not None else ""
         message = f"cannot read{where}: {error.strerror}"
     elif isinstance(error, UnicodeDecodeError):
-        message = "input is not UTF-8 text"
+        message = f"input is not UTF-8 text ({bad_byte(error)})"
     else:
         message = str(error) or type(error).__name__
     message = " ".join(message.splitlines())
     return message if len(message) <= MAX_ERROR_CHARS else message[: MAX_ERROR_CHARS - 3] + "..."
+
+
+def bad_byte(error: UnicodeDecodeError) -> str:
+    """Where UTF-8 decoding failed, the byte shown as the byte: "byte '\\xff' at byte 1"."""
+    where = error.start + 1
+    return f"byte {shown_characters(chr(0xDC00 + error.object[error.start]))} at byte {where}"
 
 
 def fail(message: str) -> NoReturn:
@@ -112,29 +118,31 @@ def check_count(value: int, option: str, low: int, high: int) -> None:
 
 
 def parse_hand(letters: str) -> TileCounts:
-    """Tiles from letters such as 'catmap' (any case). Accents and ligatures are folded as the
-    word lists fold them (`fold`: ÉCOLE is ECOLE, Œ is OE), in any language, since tiles are
-    A-Z; anything else is rejected."""
+    """Tiles from letters such as 'catmap' (any case): `typed_letters`, the one reading of typed
+    tiles, which the solve API shares. Accents and ligatures are folded as the word lists fold
+    them (ÉCOLE is ECOLE, Œ is OE), in any language, since tiles are A-Z; at most a double set
+    (288 tiles, the API's limit too: a bigger hand is refused at once, not searched for seconds
+    in vain); anything else is rejected, each bad character named."""
     typed = letters.strip()
-    if len(typed) > MAX_HAND_LETTERS:  # checked before folding: fold's work stays bounded
-        raise TileError(f"{len(typed)} letters: at most {MAX_HAND_LETTERS}")
-    hand = typed if typed.isascii() else fold(typed)
-    if not hand:
+    if not typed:
         raise TileError("no tiles given")
-    if len(hand) > MAX_HAND_LETTERS:
-        raise TileError(f"{len(hand)} letters: at most {MAX_HAND_LETTERS}")
-    bad = sorted({ch for ch in hand if not (ch.isascii() and ch.isalpha())})
-    if bad:
-        shown = "".join(bad).upper()
-        raise TileError(f"{typed!r} has characters other than the letters A-Z (and accented ones): {shown!r}")
-    return TileCounts.from_letters(hand)
+    # Spaces between letters are refused here (the API's JSON strings may hold them): 'C T' is
+    # more likely two arguments run together than one hand.
+    return TileCounts.from_letters(typed_letters(typed, MAX_GAME_TILES, shown_text(typed), spaces=False))
+
+
+def shown_text(text: str, limit: int = 24) -> str:
+    """A piece of the input for an error line: quoted, cut short, a byte that was not UTF-8 (a
+    command line's surrogate escape) as that byte."""
+    cut = text if len(text) <= limit else text[:limit] + "..."
+    return "'" + "".join(shown_characters(char)[1:-1] if not char.isprintable() else char for char in cut) + "'"
 
 
 def parse_tiles_option(spec: str) -> TileCounts:
     """--tiles: plain letters ('CATMAP'), or a distribution: en, fr, 'A13,B3,...' or a file
     (`solver.core.tiles.spec_kind` says which)."""
     try:
-        return load_tiles(spec)
+        return load_tiles(spec, MAX_GAME_TILES)  # the solve API's limit too
     except TileError as error:
         raise TileError(f"--tiles: {error}") from None
 
@@ -154,8 +162,8 @@ def read_source(source: str, limit: int = MAX_GRID_BYTES) -> str:
         raise GridError(f"{source_name(source)} is larger than {limit >> 10} KB: not a grid")
     try:
         return data.decode("utf-8-sig")  # -sig: a byte-order mark is not part of the grid
-    except UnicodeDecodeError:
-        raise GridError(f"{source_name(source)} is not UTF-8 text") from None
+    except UnicodeDecodeError as error:
+        raise GridError(f"{source_name(source)} is not UTF-8 text ({bad_byte(error)})") from None
 
 
 def parse_grid(text: str, name: str) -> tuple[Grid, str | None]:
@@ -163,8 +171,8 @@ def parse_grid(text: str, name: str) -> tuple[Grid, str | None]:
     stripped = text.lstrip()
     try:
         if not stripped.startswith(("[", "{")):
-            return check_grid_size(Grid.parse(text)), None
-        grid = check_grid_size(Grid.from_json(stripped))  # checks the JSON and its shape first
+            return check_grid_size(Grid.parse(text, accents=True)), None  # CAFÉ is CAFE, as in a hand
+        grid = check_grid_size(Grid.from_json(stripped, accents=True))  # checks the JSON and its shape first
     except GridError as error:
         raise GridError(f"{name}: {error}") from None
     except RecursionError:
@@ -192,8 +200,8 @@ def hand_lines(stream) -> Iterator[tuple[int, str | None, str]]:
             continue
         try:
             line = raw.decode("utf-8").strip()
-        except UnicodeDecodeError:
-            yield number, None, "line is not UTF-8 text"
+        except UnicodeDecodeError as error:
+            yield number, None, f"line is not UTF-8 text ({bad_byte(error)})"
             continue
         if line and not line.startswith("#"):
             yield number, line, line

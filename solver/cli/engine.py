@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 
 import click
 
@@ -218,14 +219,16 @@ def serve(
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
     started = started_message(sock, processes, public_url)
-    try:
-        if processes == 1:
-            click.echo(started)
-            serve_forever(sock, config)
-        else:
-            _serve_on_workers(sock, config, processes, lambda: click.echo(started))
-    except KeyboardInterrupt:
-        pass
+    # Stopped with Ctrl-C, the command exits 130 as every command does (the group turns the
+    # KeyboardInterrupt into it): the server and the front of --processes say which signal
+    # stopped them. SIGTERM (a service manager's stop) ends it as it always did.
+    if processes == 1:
+        click.echo(started)
+        stopped_by = serve_forever(sock, config)
+    else:
+        stopped_by = _serve_on_workers(sock, config, processes, lambda: click.echo(started))
+    if stopped_by == signal.SIGINT:
+        raise KeyboardInterrupt
 
 
 def started_message(sock, processes: int, public_url: str | None) -> str:
@@ -248,11 +251,12 @@ def started_message(sock, processes: int, public_url: str | None) -> str:
     return "\n".join(lines)
 
 
-def _serve_on_workers(sock, config, processes: int, on_ready) -> None:
+def _serve_on_workers(sock, config, processes: int, on_ready) -> int:
+    """The front and its workers, until a signal stops them: that signal."""
     from solver.web.processes import WorkerError, serve_processes
 
     try:
-        serve_processes(sock, config, processes, on_ready)
+        return serve_processes(sock, config, processes, on_ready)
     except WorkerError as error:
         click.echo(f"error: {error}", err=True)
         raise SystemExit(1) from None

@@ -42,8 +42,8 @@ from solver.cli.common import (
 from solver.cli.outputs import check_writable, write_file, write_text
 from solver.cli.plain import plural, solve_summary
 from solver.cli.warmup import KernelPrep, notices_wanted
-from solver.core.grid import Grid, Report, validate
-from solver.core.limits import MAX_DUMP_SAMPLES
+from solver.core.grid import Grid, Report, check_tile_room, validate
+from solver.core.limits import MAX_DUMP_SAMPLES, MAX_GAME_TILES
 from solver.core.tiles import TileCounts, TileError, load_tiles, spec_kind
 from solver.lexicon.loader import Lexicon, get_lexicon, language_of
 from solver.search.objectives import OBJECTIVES
@@ -348,15 +348,19 @@ grid_option = click.option(
 )
 
 
-def load_board(grid_file: str, lexicon_spec: str, min_length: int, hand: TileCounts | str = "", **options):
+def load_board(
+    grid_file: str, lexicon_spec: str, min_length: int, hand: TileCounts | str = "", added: int = 0, **options
+):
     """A `Board` on the grid read from `grid_file` (read and checked before the word list is
-    loaded); an invalid grid is bad input (exit 2)."""
+    loaded); an invalid grid is bad input (exit 2), and so is a grid that with the hand and
+    `added` tiles to come holds more than a double set (the solve API's limit)."""
     from solver.search.board import (
         Board,  # numba (through solver.search.solving): imported only for live play
     )
 
     name = source_name(grid_file)
     grid, _ = parse_grid(read_source(grid_file), name)
+    check_tile_room(grid, added + len(TileCounts.of(hand)))
     lexicon = get_lexicon(lexicon_spec)
     try:
         return Board(lexicon, grid=grid, hand=hand, min_length=min_length, **options)
@@ -400,7 +404,7 @@ def peel(letters: str, grid_file: str, lexicon: str, min_length: int, time_limit
     check_seconds(time_limit, "--time-limit")
     hand = parse_hand(letters)
     kernels = KernelPrep()
-    board = load_board(grid_file, lexicon, min_length, time_limit=time_limit)
+    board = load_board(grid_file, lexicon, min_length, added=len(hand), time_limit=time_limit)
     ready_kernels_for(board, kernels)
     result = board.add(hand)
     if as_json:
@@ -422,7 +426,7 @@ def parse_bunch(spec: str | None, lexicon: str, taken: TileCounts) -> TileCounts
     elif spec_kind(spec) == "letters":
         return parse_hand(spec)
     try:
-        full = load_tiles(spec)
+        full = load_tiles(spec, MAX_GAME_TILES)
     except TileError as error:
         raise TileError(f"--bunch: {error}") from None
     if not full.contains(taken):

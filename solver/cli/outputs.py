@@ -28,6 +28,7 @@ def progress_bar(total: int, label: str, unit: str = "game", enabled: bool = Tru
     `items`); silent off a terminal."""
     from tqdm import tqdm
 
+    no_monitor_thread()
     return tqdm(
         items,
         total=total,
@@ -38,6 +39,16 @@ def progress_bar(total: int, label: str, unit: str = "game", enabled: bool = Tru
         leave=False,
         dynamic_ncols=True,
     )
+
+
+def no_monitor_thread() -> None:
+    """No tqdm monitor thread (it only tunes how often a slow bar redraws). Every bar starts
+    one, even a disabled bar, and a tournament's workers are forked only from a process of one
+    thread (`solver.play.tournament.default_start_method`): with it they were spawned, each
+    importing and loading everything again, on every `bananas tournament --workers`."""
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0
 
 
 def check_writable(path: str, option: str) -> None:

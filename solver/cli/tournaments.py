@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
+from typing import NoReturn
 
 import click
 
@@ -29,6 +30,7 @@ from solver.cli.game_options import (
     split_specs,
     variant_option,
 )
+from solver.cli.group import INTERRUPTED
 from solver.cli.outputs import STDOUT, check_writable, progress_bar, write_file, write_text
 from solver.play.cluster import normalise_address, require_distributed
 from solver.play.plots import ladder_figure, plot_format, require_matplotlib, save_figure, tournament_figure
@@ -90,25 +92,37 @@ class Series:
     def run(self, runner, **settings):
         """`runner` (`run_tournament`, `run_ladder`: the same leading parameters) on this series
         and `settings`, under a progress bar (a terminal only); then its table, unless quiet."""
-        with progress_bar(self.total, f"playing {self.total} games", enabled=not self.quiet) as bar:
+        from solver.play.tournament import TournamentStopped
 
-            def progress(done: int, _total: int) -> None:
-                bar.update(done - bar.n)
+        try:
+            with progress_bar(self.total, f"playing {self.total} games", enabled=not self.quiet) as bar:
 
-            result = runner(
-                self.specs,
-                self.games,
-                self.players,
-                self.seed,
-                self.workers,
-                self.rules,
-                progress=progress,
-                scheduler=self.scheduler,
-                **settings,
-            )
+                def progress(done: int, _total: int) -> None:
+                    bar.update(done - bar.n)
+
+                result = runner(
+                    self.specs,
+                    self.games,
+                    self.players,
+                    self.seed,
+                    self.workers,
+                    self.rules,
+                    progress=progress,
+                    scheduler=self.scheduler,
+                    **settings,
+                )
+        except TournamentStopped as stopped:
+            self.stopped(stopped.result)
         if not self.quiet:
             click.echo(result.table())
         return result
+
+    def stopped(self, partial) -> NoReturn:
+        """Ctrl-C: the games that finished (their table, unless quiet), no output file, exit 130."""
+        click.echo(f"stopped (Ctrl-C): {len(partial.games)} of {self.total} games finished; no file written", err=True)
+        if not self.quiet and partial.games:
+            click.echo(partial.table())
+        raise click.exceptions.Exit(INTERRUPTED)
 
 
 def check_series(
@@ -202,7 +216,8 @@ def tournament(
     Each deal is played K times (K players) with the seats rotated, so seat and deal
     luck cancel. The table gives win rates with 95% Wilson intervals, the mean simulated
     game time, dumps, rotten bananas and unawarded hands. With --scheduler the games run
-    on a Dask cluster, with the same results as a local run.
+    on a Dask cluster, with the same results as a local run. Ctrl-C stops the games and the
+    workers at once and prints the table of those that finished (exit code 130).
 
     \b
     Examples:

@@ -26,10 +26,10 @@ from solver.cli.game_options import (
     split_specs,
     variant_option,
 )
-from solver.cli.outputs import STDOUT, check_writable, write_text
+from solver.cli.outputs import STDOUT, check_writable, no_monitor_thread, write_text
 from solver.cli.tournaments import check_backend
 from solver.play.plots import require_matplotlib
-from solver.play.tuning import DEFAULT_STORAGE, TuneSetup, require_optuna
+from solver.play.tuning import DEFAULT_STORAGE, TuneSetup, check_storage, require_optuna
 
 MAX_TRIALS = 10_000
 
@@ -124,11 +124,15 @@ def tune(
         require_matplotlib()
     if json_file not in (None, STDOUT):
         check_writable(json_file, "--json")
+    check_storage(storage)
 
     def play(specs: list[str], count: int, seats: int, deal_seed: int):
         return run_tournament(specs, count, seats, deal_seed, workers, rules, scheduler=scheduler)
 
     quiet = json_file == STDOUT
+    no_monitor_thread()  # Optuna's bar is tqdm's: --workers fork only from a single thread
+    if not quiet:  # Optuna's import and the storage's opening come before its bar: seconds under load
+        click.echo(f"tune: opening study {study_name!r} in {storage} (Optuna), then {trials} trials...", err=True)
     study = run_study(setup, trials, storage, study_name, play, progress=not quiet)
     best = best_trial(study)
     if not quiet:

@@ -18,6 +18,7 @@ kernels: it is the oracle that every solver result is checked against in tests.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -25,7 +26,8 @@ from itertools import repeat
 
 import numpy as np
 
-from solver.core.tiles import ALPHABET, TileCounts
+from solver.core.limits import MAX_GAME_TILES
+from solver.core.tiles import ALPHABET, TileCounts, TileError, fold, fold_cell, shown_characters
 
 EMPTY = "."
 MIN_WORD_LENGTHS = (2, 3)  # the shortest words a game may allow: 2 (classic) or 3 (the three-letter variant)
@@ -36,6 +38,39 @@ class GridError(ValueError):
     """Malformed grid notation."""
 
 
+def check_tile_room(grid: Grid, added: int, most: int = MAX_GAME_TILES) -> None:
+    """TileError unless `grid` and `added` more tiles (a PEEL's, a hand) hold at most `most`, a
+    double set: the one check of the command line's `peel` and `dump` and of the solve API's."""
+    if grid.tile_count + added > most:
+        raise TileError(f"the grid and the new tiles hold more than {most} tiles")
+
+
+def _non_ascii_row(row: str, number: int, accents: bool) -> str:
+    """A row holding non-ASCII characters: with `accents`, each accented letter folded to its
+    tile (`fold_cell`, the hands' folding: É is E); GridError naming a character that is no one
+    tile, or any non-ASCII one without `accents`. ('ı'.upper() is 'I', but 'ı' is no tile: only
+    what folds to A-Z is.)"""
+    if not accents:
+        bad = sorted({char for char in row if not char.isascii()})
+        raise GridError(f"row {number} has characters other than A-Z and '.': {shown_characters(bad)}")
+    cells = []
+    for column, char in enumerate(unicodedata.normalize("NFC", row), start=1):
+        if char.isascii():
+            cells.append(char)
+            continue
+        tile = fold_cell(char)
+        if tile is None:
+            spelled = fold(char).upper()
+            if len(spelled) > 1 and spelled.isascii() and spelled.isalpha():
+                raise GridError(
+                    f"row {number}, column {column}: {shown_characters(char)} is {len(spelled)} tiles, "
+                    f"{spelled}: one letter a cell"
+                )
+            raise GridError(f"row {number} has characters other than A-Z and '.': {shown_characters(char)}")
+        cells.append(tile)
+    return "".join(cells)
+
+
 @dataclass(frozen=True)
 class Grid:
     """A rectangle of cells: rows of upper-case letters and '.'."""
@@ -44,10 +79,10 @@ class Grid:
 
     # -- construction -------------------------------------------------------------
     @classmethod
-    def parse(cls, text: str) -> Grid:
+    def parse(cls, text: str, accents: bool = False) -> Grid:
         """A grid from its text notation: rows of A-Z and '.', blank lines around and '#' comment lines (a
-        `bananas solve` summary) left out; lower case is read as upper. GridError if the rows are empty,
-        ragged or hold other characters.
+        `bananas solve` summary) left out; lower case is read as upper (`accents`: see `from_rows`).
+        GridError if the rows are empty, ragged or hold other characters.
         """
         rows = [line.strip() for line in text.splitlines()]
         rows = [row for row in rows if not row.startswith("#")]
@@ -55,18 +90,18 @@ class Grid:
             rows.pop(0)
         while rows and not rows[-1]:
             rows.pop()
-        return cls.from_rows(rows)
+        return cls.from_rows(rows, accents)
 
     @classmethod
-    def from_rows(cls, rows: Iterable[str]) -> Grid:
-        """A grid from row strings (A-Z and '.', any case). GridError if there are no rows, a row is empty,
-        the rows differ in length or hold other characters (non-ASCII included).
+    def from_rows(cls, rows: Iterable[str], accents: bool = False) -> Grid:
+        """A grid from row strings (A-Z and '.', any case). With `accents`, an accented letter is its
+        tile, as in a typed hand (CAFÉ is CAFE: the grids people type, at the command line and on
+        the solve API); without, the strict reading of the engine protocol and of logs. GridError if
+        there are no rows, a row is empty, the rows differ in length or hold other characters (each
+        named: `shown_characters`).
         """
         rows = [str(row) for row in rows]
-        for number, row in enumerate(rows, start=1):
-            if not row.isascii():  # 'ı'.upper() is 'I': only A-Z and '.' are cells
-                raise GridError(f"row {number} has characters other than A-Z and '.'")
-        rows = [row.upper() for row in rows]
+        rows = [(row if row.isascii() else _non_ascii_row(row, n, accents)).upper() for n, row in enumerate(rows, 1)]
         if not rows:
             raise GridError("empty grid: no rows")
         width = len(rows[0])
@@ -77,11 +112,11 @@ class Grid:
                 raise GridError(f"ragged grid: row {number} has {len(row)} cells, row 1 has {width}")
             bad = sorted({ch for ch in row if ch != EMPTY and ch not in ALPHABET})
             if bad:
-                raise GridError(f"row {number} has characters other than A-Z and '.': {''.join(bad)!r}")
+                raise GridError(f"row {number} has characters other than A-Z and '.': {shown_characters(bad)}")
         return cls(tuple(rows))
 
     @classmethod
-    def from_json(cls, text: str) -> Grid:
+    def from_json(cls, text: str, accents: bool = False) -> Grid:
         """A grid from JSON text: a list of row strings, or an object with a `grid` list (a `bananas solve
         --json` result). GridError if the JSON is bad or not of that shape, or the rows are (as
         `from_rows`).
@@ -94,7 +129,7 @@ class Grid:
             data = data["grid"]
         if not isinstance(data, list) or not all(isinstance(row, str) for row in data):
             raise GridError("a JSON grid is a list of row strings")
-        return cls.from_rows(data)
+        return cls.from_rows(data, accents)
 
     @classmethod
     def from_cells(cls, cells: dict[Cell, str]) -> Grid:

@@ -6,13 +6,14 @@ Letters are coded 1..26 (a=1 .. z=26) everywhere a grid or kernel sees them, so 
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
 
-from solver.core.limits import MAX_COUNT_DIGITS, MAX_TILE_FILE_BYTES
+from solver.core.limits import MAX_COUNT_DIGITS, MAX_GAME_TILES, MAX_HAND_LETTERS, MAX_TILE_FILE_BYTES
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ALPHABET_SIZE = 26
@@ -41,6 +42,61 @@ def fold(word: str) -> str:
 
 class TileError(ValueError):
     """Bad tile input: unknown letters, malformed distribution, negative counts."""
+
+
+# -- what a person types: letters and grid cells, accents folded ------------------------------
+# The one reading of typed tiles, shared by every front-end: the command line's hands
+# (`solver.cli.common.parse_hand`), the grids people type (`solver.core.grid.Grid.from_rows` with
+# accents=True: the CLI's grid files, the solve API's grids) and the solve API's letters
+# (`solver.web.solve_api`). The engine protocol stays strict: a program sends A-Z.
+
+
+def fold_cell(char: str) -> str | None:
+    """The tile (A-Z, upper case) one grid cell's character stands for, its accent folded as
+    `fold` folds it (É is E, ç is C); None for anything else: a digit, a symbol, or a ligature
+    (Œ is two tiles, OE: a cell holds one)."""
+    folded = fold(char)  # lower case: 'ı'.upper() would be 'I', and 'ı' is no tile
+    return folded.upper() if len(folded) == 1 and folded.isascii() and folded.isalpha() else None
+
+
+def shown_characters(chars: Iterable[str]) -> str:
+    """Characters of a refused input as a user can read them: each quoted, a printable one as
+    itself (a backslash is one backslash, a space ' '), any other as its code ('\\x00', '\\x09'), and a
+    byte that was not UTF-8 (a command line's surrogate escape) as that byte: '\\xff'."""
+    shown = []
+    for char in chars:
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's escape of the byte code - 0xDC00
+            text = f"\\x{code - 0xDC00:02x}"
+        elif char.isprintable():  # a space too: ' '
+            text = char
+        elif code <= 0xFF:
+            text = f"\\x{code:02x}"
+        else:
+            text = f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+        shown.append(f"'{text}'")
+    return ", ".join(shown)
+
+
+def typed_letters(text: str, most: int = MAX_GAME_TILES, name: str = "tiles", spaces: bool = True) -> str:
+    """The tiles a person typed ('catmap', 'ÉCOLE', 'a e i') as upper-case A-Z: whitespace left
+    out (unless `spaces` is False: then a space is a bad character), accents and ligatures
+    folded (`fold`: É is E, Œ is OE), at most `most` letters (by default a double set, the most
+    any game holds). TileError, naming the input `name`, for no letters, too many, or
+    characters that are no letters (`shown_characters`)."""
+    if len(text) > MAX_HAND_LETTERS:  # before folding: fold's work stays bounded
+        raise TileError(f"{name}: {len(text)} characters, at most {most} letters")
+    letters = "".join(text.split()) if spaces else text
+    if not letters.isascii():
+        letters = fold(letters)
+    if not letters:
+        raise TileError(f"{name}: no letters")
+    if len(letters) > most:
+        raise TileError(f"{name}: {len(letters)} letters, at most {most}")
+    if not letters.isalpha() or not letters.isascii():
+        bad = sorted({char for char in letters if not (char.isascii() and char.isalpha())})
+        raise TileError(f"{name} holds characters other than the letters A-Z: {shown_characters(bad)}")
+    return letters.upper()
 
 
 def letter_code(letter: str) -> int:
@@ -191,10 +247,25 @@ def _distribution_entry(entry: str) -> tuple[str, int]:
     if digits[:1] in (":", "="):
         digits = digits[1:]
     if not (letter.isascii() and letter.isalpha() and digits.isascii() and digits.isdigit()):
-        raise TileError(f"bad distribution entry {_shown(entry)}: expected a letter and a count, e.g. A13")
+        raise TileError(f"bad distribution entry {_shown(entry)}: {_entry_fault(letter, digits)}")
     if len(digits.lstrip("0")) > MAX_COUNT_DIGITS:
         raise TileError(f"bad distribution entry {_shown(entry)}: a count is at most {'9' * MAX_COUNT_DIGITS}")
     return letter, int(digits)
+
+
+def _entry_fault(letter: str, digits: str) -> str:
+    """What is wrong with a distribution entry (a letter, then its count): the first character
+    out of place, named, then what an entry is."""
+    form = "an entry is a letter and its count, e.g. A13 (plain letters, e.g. CAT, are tiles)"
+    if not (letter.isascii() and letter.isalpha()):
+        return f"it starts with {shown_characters(letter)}, not a letter: {form}"
+    if not digits:
+        return f"no count after {letter.upper()}: {form}"
+    count = "".join(itertools.takewhile(lambda char: char.isascii() and char.isdigit(), digits))
+    wrong = shown_characters(digits[len(count)])
+    if not count:
+        return f"{wrong} where the count of {letter.upper()} should be: {form}"
+    return f"{wrong} after the count {count}: {form}"
 
 
 def _shown(text: str, limit: int = 20) -> str:
@@ -228,7 +299,10 @@ def spec_kind(spec: str, letters: bool = True) -> str:
     if text in DISTRIBUTIONS:
         return "name"
     if not text.isascii():
-        return "file"
+        folded = fold(text[:MAX_HAND_LETTERS])  # accented letters are letters (ÉCOLE), as a hand's
+        if not (letters and folded.isascii() and len(text) <= MAX_HAND_LETTERS):
+            return "file"
+        text = folded
     if letters and all(char.isalpha() or char.isspace() for char in text) and any(map(str.isalpha, text)):
         return "letters"
     inline_chars = all(char.isalnum() or char.isspace() or char in SPEC_SEPARATORS + ":=" for char in text)
@@ -244,16 +318,17 @@ def parse_tiles(spec: str, max_tiles: int | None = None, letters: bool = True) -
     if kind == "name":
         tiles = DISTRIBUTIONS[spec.strip()]
     elif kind == "letters":
-        if max_tiles is not None and len(spec) - sum(map(str.isspace, spec)) > max_tiles:
-            raise TileError(f"at most {max_tiles} tiles")
-        tiles = TileCounts.from_letters(spec)
+        count = len(spec) - sum(map(str.isspace, spec))
+        if max_tiles is not None and count > max_tiles:
+            raise TileError(f"{count} letters, at most {max_tiles}")  # as `typed_letters` says it
+        tiles = TileCounts.from_letters(spec if spec.isascii() else fold(spec))
     elif kind == "inline":
         tiles = parse_distribution(spec)
     else:
         wanted = "en, fr, letters or 'A13,B3,...'" if letters else "en, fr or 'A13,B3,...'"
         raise TileError(f"unknown tiles {_shown(spec)}: give {wanted}")
     if max_tiles is not None and len(tiles) > max_tiles:
-        raise TileError(f"{len(tiles)} tiles: at most {max_tiles}")
+        raise TileError(f"{len(tiles)} tiles, at most {max_tiles}")
     return tiles
 
 

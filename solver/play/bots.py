@@ -122,8 +122,10 @@ class BotSettings:
             raise ValueError(f"unknown hooks setting {self.hooks!r} (cheap or first)")
         if self.rebuild not in TIERS[1:5]:
             raise ValueError(f"unknown rebuild setting {self.rebuild!r} (one of {', '.join(TIERS[1:5])})")
-        if not 0.0 <= self.risk <= 1.0 or not (math.isfinite(self.speed) and self.speed > 0):
-            raise ValueError("risk must be in [0, 1] and speed a positive number")
+        if not 0.0 <= self.risk <= 1.0:
+            raise ValueError(f"risk must be from 0 to 1, got {self.risk:g}")
+        if not (math.isfinite(self.speed) and self.speed > 0):
+            raise ValueError(f"speed must be a positive number, got {self.speed:g}")
         if self.level not in LEVELS + (None,):
             raise ValueError(f"vocabulary level must be one of {', '.join(map(str, LEVELS))} or none")
         if not 1 <= self.node_budget <= 1_000_000:

@@ -29,17 +29,24 @@ process plays the first game itself, warming up lexicons and compiled kernels th
 forked workers then inherit. Elsewhere they are spawned (fresh interpreters that import
 and load on their own, about a second each), which needs the usual
 `if __name__ == "__main__":` guard in a calling script.
+
+Ctrl-C (SIGINT, KeyboardInterrupt in the calling process) stops a tournament at once: the
+workers ignore SIGINT (a terminal sends it to all of them), the calling process terminates
+them, and `TournamentStopped` carries the games that had finished (`bananas tournament`
+prints their table and exits 130).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import math
 import multiprocessing
+import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 
@@ -216,6 +223,15 @@ class TournamentResult:
         return "\n".join(lines)
 
 
+class TournamentStopped(KeyboardInterrupt):
+    """Ctrl-C during `run_tournament`: the workers are stopped, and `result` holds the games that
+    had finished (fewer than asked; none, if it came before the first)."""
+
+    def __init__(self, result: TournamentResult):
+        super().__init__()
+        self.result = result
+
+
 def tally(names: list[str], bot_specs: list[str], games: list[GameRecord]) -> list[BotStats]:
     """Each entry's totals (BotStats, in the order of `names`) over `games`: seat-games, sole and shared wins,
     unawarded games, clock, dumps, rotten bananas.
@@ -259,8 +275,43 @@ def default_start_method() -> str:
 
 
 def _import_bots() -> None:
-    """Worker initializer: import the numba modules (compiled code comes from the cache)."""
+    """Worker initializer: import the numba modules (compiled code comes from the cache), and
+    leave SIGINT to the calling process, which stops the workers (`_stop_workers`): Ctrl-C at a
+    terminal reaches every process of the group, and a worker interrupted in a game would
+    only report it and take the next."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by `_play_on_workers` until here
     from solver.play import bots  # noqa: F401
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT held back in this thread meanwhile (delivered when it ends). A process started
+    meanwhile inherits the mask, through a spawn's exec too: a Ctrl-C while a spawned worker
+    imports would otherwise print that worker's traceback."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: its queued games cancelled, its running ones cut short (a worker is
+    terminated, as a game cannot be interrupted from outside), its processes reaped."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=0.5)
+        if process.is_alive():
+            process.kill()
+            process.join()
 
 
 def run_tournament(
@@ -315,41 +366,65 @@ def run_tournament(
         if progress:
             progress(len(records), len(tasks))
 
+    def result() -> TournamentResult:
+        records.sort(key=lambda record: record.index)
+        wall = time.perf_counter() - started
+        return TournamentResult(
+            list(bot_specs),
+            entry_names(bot_specs),
+            players,
+            seed,
+            workers,
+            rules_json(rules),
+            games,
+            list(records),
+            wall,
+            scheduler=scheduler,
+        )
+
     method = start_method or default_start_method()
-    if scheduler is not None:
-        workers = play_on_cluster(scheduler, tasks, bot_specs, rules, done)
-    elif workers == 1 or len(tasks) == 1:
-        for task in tasks:
-            done(play_game(task, bot_specs, rules, make))
-    else:
-        pending = tasks
-        if method == "fork":
-            # Play the first game here: it warms this process up (lexicons loaded, kernels
-            # compiled or loaded from the cache), and forked workers inherit all of it.
-            done(play_game(tasks[0], bot_specs, rules, make))
-            pending = tasks[1:]
-        context = multiprocessing.get_context(method)
-        with ProcessPoolExecutor(
-            max_workers=min(workers, len(pending)), mp_context=context, initializer=_import_bots
-        ) as pool:
-            futures = [pool.submit(play_game, task, bot_specs, rules, make) for task in pending]
-            try:
-                for future in as_completed(futures):
-                    done(future.result())
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)  # a failed game: stop the rest
-                raise
-    records.sort(key=lambda record: record.index)
-    wall = time.perf_counter() - started
-    return TournamentResult(
-        list(bot_specs),
-        entry_names(bot_specs),
-        players,
-        seed,
-        workers,
-        rules_json(rules),
-        games,
-        records,
-        wall,
-        scheduler=scheduler,
-    )
+    try:
+        if scheduler is not None:
+            workers = play_on_cluster(scheduler, tasks, bot_specs, rules, done)
+        elif workers == 1 or len(tasks) == 1:
+            for task in tasks:
+                done(play_game(task, bot_specs, rules, make))
+        else:
+            _play_on_workers(tasks, bot_specs, rules, workers, method, done, make)
+    except KeyboardInterrupt:
+        raise TournamentStopped(result()) from None
+    return result()
+
+
+def _play_on_workers(
+    tasks: list,
+    bot_specs: list[str],
+    rules: Rules,
+    workers: int,
+    method: str,
+    done: Callable[[GameRecord], None],
+    make: Callable[[str], Bot] | None = None,
+) -> None:
+    """`tasks` on `workers` local processes started by `method`, `done` called here with each
+    game as it ends. A failed game stops the games not yet started; Ctrl-C stops every worker."""
+    pending = tasks
+    if method == "fork":
+        # Play the first game here: it warms this process up (lexicons loaded, kernels
+        # compiled or loaded from the cache), and forked workers inherit all of it.
+        done(play_game(tasks[0], bot_specs, rules, make))
+        pending = tasks[1:]
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(pending)), mp_context=context, initializer=_import_bots
+    ) as pool:
+        try:
+            with _sigint_blocked():  # the workers start with it blocked, until their initializer ignores it
+                futures = [pool.submit(play_game, task, bot_specs, rules, make) for task in pending]
+            for future in as_completed(futures):
+                done(future.result())
+        except KeyboardInterrupt:
+            _stop_workers(pool)
+            raise
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)  # a failed game: stop the rest
+            raise

@@ -25,8 +25,10 @@ level, so the rest of the lab runs without it.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 ROUNDS = 4  # a trial's games are played in this many rounds, each reported for pruning
@@ -70,6 +72,55 @@ def require_optuna() -> None:
         import optuna  # noqa: F401
     except ImportError:
         raise TuneError("bananas tune needs Optuna: pip install 'bananas[lab]'") from None
+
+
+def check_storage(storage: str) -> None:
+    """TuneError naming what is wrong with `storage` (Optuna's RDB URL), before a study opens it
+    and before the first game: not a database URL, a scheme no installed SQLAlchemy dialect
+    serves ('bogus://x'), a database driver that is not installed, an SQLite file in a folder
+    that does not exist or cannot be written. Creates nothing; a server's URL is only parsed
+    here (it is reached when the study opens, and `open_study` reports a failure there alike)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    shown = f"--storage {storage!r}"
+    try:
+        url = make_url(storage)
+    except ArgumentError:
+        raise TuneError(f"{shown} is not a database URL (e.g. {DEFAULT_STORAGE})") from None
+    try:
+        url.get_dialect().import_dbapi()
+    except NoSuchModuleError:
+        raise TuneError(
+            f"{shown}: {url.drivername!r} is no database SQLAlchemy knows (e.g. {DEFAULT_STORAGE})"
+        ) from None
+    except ImportError as error:
+        raise TuneError(f"{shown}: its database driver is not installed ({error.name or error})") from None
+    database = url.database or ""
+    if url.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file:"):
+        return
+    path = Path(database)
+    folder = path.parent
+    if path.is_dir():
+        raise TuneError(f"{shown}: {path} is a folder, not a database file")
+    if path.exists():
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise TuneError(f"{shown}: {path} cannot be read and written")
+        with path.open("rb") as stream:
+            header = stream.read(16)
+        if header and header != b"SQLite format 3\x00":
+            raise TuneError(f"{shown}: {path} is not an SQLite database")
+    elif not folder.is_dir():
+        raise TuneError(f"{shown}: the folder {folder} does not exist")
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        raise TuneError(f"{shown}: cannot create a file in {folder}")
+
+
+def storage_error(storage: str, error: Exception) -> TuneError:
+    """A database's failure while a study opens it (a server that refuses, a file that is not
+    SQLite), as one line."""
+    reason = " ".join(str(getattr(error, "orig", None) or error).splitlines()[:1]) or type(error).__name__
+    return TuneError(f"--storage {storage!r}: {reason}")
 
 
 @dataclass(frozen=True)
@@ -158,7 +209,12 @@ def make_objective(setup: TuneSetup, play: Callable) -> Callable:
         trial.set_user_attr("spec", spec)
         points = games = 0.0
         for round_index in range(ROUNDS):
-            won, played = score_round(setup, spec, round_index, play)
+            try:
+                won, played = score_round(setup, spec, round_index, play)
+            except KeyboardInterrupt:
+                # Ctrl-C stops the study: Optuna would log the trial's "failure" with a traceback
+                optuna.logging.set_verbosity(optuna.logging.ERROR)
+                raise
             points, games = points + won, games + played
             trial.report(points / games, round_index)
             if trial.should_prune():
@@ -173,16 +229,20 @@ def open_study(setup: TuneSetup, storage: str, name: str):
     """The study `name` in `storage`, made for `setup` if new; TuneError if it exists for
     another setup."""
     import optuna
+    from sqlalchemy.exc import SQLAlchemyError
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(
-        study_name=name,
-        storage=storage,
-        direction="maximize",
-        load_if_exists=True,
-        sampler=optuna.samplers.TPESampler(seed=setup.seed),
-        pruner=optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=1),
-    )
+    try:
+        study = optuna.create_study(
+            study_name=name,
+            storage=storage,
+            direction="maximize",
+            load_if_exists=True,
+            sampler=optuna.samplers.TPESampler(seed=setup.seed),
+            pruner=optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=1),
+        )
+    except (SQLAlchemyError, ImportError) as error:
+        raise storage_error(storage, error) from None
     stored = study.user_attrs.get("setup")
     wanted = json.loads(json.dumps(setup.to_json()))
     if stored is None:

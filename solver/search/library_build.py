@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,10 +78,17 @@ def build_into_cache() -> str:
 # -- building ----------------------------------------------------------------------------------
 
 
-def build(directory: Path) -> None:
+def build(directory: Path, progress: Callable[[str], None] | None = None) -> None:
     """Compile the library, prove it (`self_check`) and install it with its layout file into
-    `directory` (numba, numpy and a C compiler needed: some 20 s). Raises on failure; the
-    caller decides whether that matters."""
+    `directory` (numba, numpy and a C compiler needed: some 20 s, a minute and more under load).
+    Raises on failure; the caller decides whether that matters. `progress` is given a line
+    before each long step (the package's build prints them: no silent minute)."""
+    say = progress or (lambda line: None)
+    if (directory / LIBRARY).is_file() and (directory / LAYOUT).is_file():  # the layout is written last
+        # Built before under the same key (the same sources and toolchain): a second editable
+        # install (`pip install -e '.[docs]'` after '.[test]') need not compile it again.
+        say(f"bananas: the compiled kernels are built already: {directory}")
+        return
     blocker = build_blocker()
     if blocker:
         raise CannotBuild(blocker)
@@ -93,10 +101,12 @@ def build(directory: Path) -> None:
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=directory.parent, prefix=".build-"))
     try:
+        say(f"bananas: compiling {len(native.ENTRIES)} entry kernels with numba, then linking them...")
         _compile_and_link(staging)
         toolchain = {"numba": numba.__version__, "numpy": installed_version("numpy")}
         written = {**layout(kernel_layout, solving), "calling_convention": CALLING_CONVENTION, **toolchain}
         (staging / LAYOUT).write_text(json.dumps(written, indent=1))
+        say(f"bananas: checking the library against the JIT on {len(SELF_CHECK_HANDS)} hands...")
         self_check(staging / LIBRARY)
         directory.mkdir(parents=True, exist_ok=True)
         for name in (LIBRARY, LAYOUT):  # the layout last: `find` reads it first

@@ -43,12 +43,14 @@ from solver.search import library, library_build
 @dataclass(frozen=True)
 class Artifact:
     """One thing built ahead of time: in `folder` (below the package root) / `key()`, by
-    `build(that <key> folder)`, which raises when it cannot build it."""
+    `build(that <key> folder, log)`, which raises when it cannot build it and may `log` a line
+    before each of its long steps; `about` is what it takes, said before it starts."""
 
     name: str
     folder: str
     key: Callable[[], str]
-    build: Callable[[Path], None]
+    build: Callable[[Path, Callable[[str], None]], None]
+    about: str = ""
 
 
 ARTIFACTS = (
@@ -56,9 +58,16 @@ ARTIFACTS = (
         "en word-list arrays",
         "solver/lexicon/arrays",
         lambda: loader.arrays_key("en"),
-        lambda d: loader.write_arrays("en", d),
+        lambda d, log: loader.write_arrays("en", d),
+        "5-15 s",
     ),
-    Artifact("compiled kernels", "solver/search/compiled", library.key, library_build.build),
+    Artifact(
+        "compiled kernels",
+        "solver/search/compiled",
+        library.key,
+        lambda d, log: library_build.build(d, progress=log),
+        "30-130 s on 2 cores",
+    ),
 )
 
 
@@ -92,7 +101,9 @@ def _build_one(artifact: Artifact, root: Path, reuse: Path | None, log: Callable
         if built_before is not None and built_before.is_dir() and built_before != directory:
             shutil.copytree(built_before, directory, dirs_exist_ok=True)  # complete: built, then renamed in
         else:
-            artifact.build(directory)
+            # Said before it starts, so that a build log does not look hung (issue 65: no silent minute).
+            log(f"bananas: building the {artifact.name}{f' ({artifact.about})' if artifact.about else ''}...")
+            artifact.build(directory, log)
         _readable_by_all(directory)
         log(f"bananas: {artifact.name} ready in {time.perf_counter() - started:.1f} s: {directory}")
         return ""

@@ -444,9 +444,10 @@ def _resolve_with(future: asyncio.Future, value) -> None:
         future.set_result(value)
 
 
-def serve_processes(listener: socket.socket, config: WebConfig, processes: int, on_ready=None) -> None:
+def serve_processes(listener: socket.socket, config: WebConfig, processes: int, on_ready=None) -> int:
     """Serve on `processes` workers behind a front until SIGINT / SIGTERM, starting again a
-    worker that dies (module docstring). WorkerError when a worker does not start at first."""
+    worker that dies (module docstring); the signal that stopped it. WorkerError when a worker
+    does not start at first."""
     prefixes = worker_prefixes(config.room_prefix, processes)
     quotas = QuotaTable.create(processes)  # before the workers: each is given a handle at its start
     configs = [worker_config(config, prefix, processes, quotas.for_column(k)) for k, prefix in enumerate(prefixes)]
@@ -459,7 +460,7 @@ def serve_processes(listener: socket.socket, config: WebConfig, processes: int, 
         if on_ready is not None:
             on_ready()
         front = Front(listener, [channel for channel, _ in started], prefixes, replace(config, quotas=quotas))
-        asyncio.run(_front_until_stopped(front, workers, configs, quotas))
+        return asyncio.run(_front_until_stopped(front, workers, configs, quotas))
     finally:
         _stop(workers)
 
@@ -483,12 +484,12 @@ def worker_ready(channel: socket.socket) -> bool:
         return False
 
 
-async def _front_until_stopped(front: Front, workers: list, configs: list[WebConfig], quotas: QuotaTable) -> None:
-    """Route until SIGINT / SIGTERM; a worker that dies meanwhile is started again."""
+async def _front_until_stopped(front: Front, workers: list, configs: list[WebConfig], quotas: QuotaTable) -> int:
+    """Route until SIGINT / SIGTERM (returned); a worker that dies meanwhile is started again."""
     loop = asyncio.get_running_loop()
     stopped: asyncio.Future = loop.create_future()
     for signal_number in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signal_number, _resolve_with, stopped, 0)
+        loop.add_signal_handler(signal_number, _resolve_with, stopped, signal_number)
     deaths: list[list[float]] = [[] for _ in workers]
 
     def watch(index: int) -> None:
@@ -530,11 +531,12 @@ async def _front_until_stopped(front: Front, workers: list, configs: list[WebCon
         watch(index)
     serving = asyncio.ensure_future(front.serve())
     checking = asyncio.ensure_future(front.check_health())
-    await stopped
+    stopping_signal = await stopped
     serving.cancel()
     checking.cancel()
     for task in restarting:
         task.cancel()
+    return stopping_signal
 
 
 def _stop(workers: list) -> None:

@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from solver.core.grid import MIN_WORD_LENGTHS, Grid, GridError, best_translation, validate
+from solver.core.grid import MIN_WORD_LENGTHS, Grid, GridError, best_translation, check_tile_room, validate
 from solver.core.limits import (
     API_DUMP_SECONDS_PER_TRY,
     API_REQUEST_BURST,
@@ -52,7 +52,7 @@ from solver.core.limits import (
     MAX_QUOTED_CHARS,
     MAX_SEED,
 )
-from solver.core.tiles import TileCounts, TileError, parse_tiles, spec_kind
+from solver.core.tiles import TileCounts, TileError, parse_tiles, spec_kind, typed_letters
 from solver.lexicon.files import LEVEL_SEPARATOR, LEVELLED, split_level
 from solver.lexicon.loader import LEVELS, SHIPPED, Lexicon, get_lexicon
 from solver.protocol.fair import FairPool, QueueFull
@@ -106,19 +106,15 @@ def required(body: Body, name: str) -> Any:
 
 
 def letters_field(body: Body, name: str, most: int) -> TileCounts:
-    """Tiles as letters A-Z (either case; spaces ignored): at least one, at most `most`."""
+    """Tiles as letters A-Z (either case; spaces ignored; accents folded as the CLI folds a hand's,
+    `solver.core.tiles.typed_letters`): at least one, at most `most`."""
     value = required(body, name)
     if not isinstance(value, str):
         raise ApiError("bad_tiles", f'{name} is a string of letters A-Z, e.g. "CATMAP"')
-    letters = "".join(value.split())
-    if not letters:
-        raise ApiError("bad_tiles", f"{name}: no letters")
-    if len(letters) > most:
-        raise ApiError("bad_tiles", f"{name}: {len(letters)} letters, at most {most}")
-    bad = sorted({char for char in letters if not (char.isascii() and char.isalpha())})
-    if bad:
-        raise ApiError("bad_tiles", f"{name} holds characters other than the letters A-Z: {quoted(''.join(bad))}")
-    return TileCounts.from_letters(letters)
+    try:
+        return TileCounts.from_letters(typed_letters(value, most, name))  # the CLI's reading: ÉCOLE is ECOLE
+    except TileError as error:
+        raise ApiError("bad_tiles", str(error)) from None
 
 
 def tiles_field(body: Body, name: str, default: str | None = None) -> TileCounts | None:
@@ -185,9 +181,9 @@ def grid_field(body: Body, name: str = "grid") -> Grid:
     value = required(body, name)
     try:
         if isinstance(value, str):
-            grid = Grid.parse(value)
+            grid = Grid.parse(value, accents=True)  # CAFÉ is CAFE, as the CLI reads it
         elif isinstance(value, list) and all(isinstance(row, str) for row in value):
-            grid = Grid.from_rows(value)
+            grid = Grid.from_rows(value, accents=True)
         else:
             raise ApiError("bad_grid", f"{name} is the text notation (rows of A-Z and '.') or a list of row strings")
     except GridError as error:
@@ -204,8 +200,10 @@ def tiled_grid_field(body: Body, added: TileCounts) -> Grid:
     grid = grid_field(body)
     if not grid.cells():
         raise ApiError("bad_grid", "grid: the grid has no tiles")
-    if grid.tile_count + len(added) > MAX_API_TILES:
-        raise ApiError("bad_tiles", f"the grid and the new tiles hold more than {MAX_API_TILES} tiles")
+    try:
+        check_tile_room(grid, len(added), MAX_API_TILES)  # the CLI's check of peel and dump
+    except TileError as error:
+        raise ApiError("bad_tiles", str(error)) from None
     return grid
 
 

@@ -177,6 +177,12 @@ class Server(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, stopping):
         super().__init__(config)
         self.stopping = stopping
+        self.stopped_by: int | None = None  # the first signal that stopped it (SIGINT, SIGTERM)
+
+    def handle_exit(self, sig: int, frame) -> None:
+        if self.stopped_by is None:
+            self.stopped_by = sig
+        super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         await self.stopping()
@@ -261,9 +267,13 @@ def routed_address(family: socket.AddressFamily) -> str | None:
         return None
 
 
-def serve_forever(sock: socket.socket, config: WebConfig) -> None:
-    """Serve until SIGINT / SIGTERM (uvicorn's handlers stop it cleanly)."""
-    make_server(config).run(sockets=[sock])
+def serve_forever(sock: socket.socket, config: WebConfig) -> int | None:
+    """Serve until SIGINT / SIGTERM (uvicorn's handlers stop it cleanly); the signal that
+    stopped it (uvicorn raises it again once it has shut down, but asyncio's runner may have
+    swallowed that by then: `bananas serve` exits 130 on Ctrl-C either way)."""
+    server = make_server(config)
+    server.run(sockets=[sock])
+    return server.stopped_by if isinstance(server, Server) else None
 
 
 class BackgroundServer:

@@ -329,7 +329,7 @@ def test_solve_batch_exits_1_when_a_hand_is_not_solved():
 def test_solve_batch_text_output_keeps_a_record_per_hand_and_names_the_bad_line():
     result = run_cli("solve", "-", input="CAT\n# a comment\nC4T\nMAP\n")
     assert result.exit_code == 2
-    message = "line 3: 'C4T' has characters other than the letters A-Z (and accented ones): '4'"
+    message = "line 3: 'C4T' holds characters other than the letters A-Z: '4'"
     assert error_lines(result) == [f"error: {message}"]
     records = result.stdout.split("\n\n")  # one per hand read, in order, blank-line separated
     assert len(records) == 3

@@ -211,7 +211,9 @@ def test_draw_sequence_from_one_generator_is_reproducible():
         ("Z9", True, "inline"),  # even when a file Z9 exists: see test_inline_spec_never_reads_a_file
         ("tiles.txt", True, "file"),
         ("dir/A13", True, "file"),
-        ("CAFÉ", True, "file"),
+        ("CAFÉ", True, "letters"),  # accents folded, as a typed hand's (issue 65)
+        ("CAFÉ", False, "file"),
+        ("ΩMEGA", True, "file"),  # no folding makes Ω a tile
         ("", True, "file"),
     ],
 )

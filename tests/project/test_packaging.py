@@ -27,7 +27,8 @@ WORD_LISTS = sorted(path.name for path in (ROOT / "lexicons").iterdir() if path.
 def test_pyproject_lists_every_package():
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     on_disk = {".".join(path.parent.relative_to(ROOT).parts) for path in (ROOT / "solver").rglob("__init__.py")} | {
-        "solver.lexicon.data"
+        "solver.lexicon.data",
+        "solver.web.static",  # the page's files: listed, or setuptools warns it is "absent" (issue 65)
     }
     assert set(setuptools["packages"]) == on_disk
     assert setuptools["package-dir"] == {"solver.lexicon.data": "lexicons"}
@@ -63,7 +64,7 @@ def mini_list(tmp_path, monkeypatch):
         "mini word-list arrays",
         "solver/lexicon/arrays",
         lambda: loader.arrays_key(str(words)),
-        lambda directory: loader.write_arrays(str(words), directory),
+        lambda directory, log: loader.write_arrays(str(words), directory),
     )
     monkeypatch.setattr(prebuilt, "ARTIFACTS", (arrays, prebuilt.ARTIFACTS[1]))
     return words
@@ -86,7 +87,8 @@ def test_what_cannot_be_built_ahead_is_skipped_with_a_warning(mini_list, tmp_pat
     logged: list[str] = []
     problems = prebuilt.build_all(tmp_path / "package", log=logged.append)
     assert problems == {"compiled kernels": "CannotBuild: no C compiler (test)", "mini word-list arrays": ""}
-    assert "WARNING: compiled kernels not built (CannotBuild: no C compiler (test))" in logged[1]
+    assert logged[0] == "bananas: building the mini word-list arrays..."  # before the wait: issue 65
+    assert "WARNING: compiled kernels not built (CannotBuild: no C compiler (test))" in logged[-1]
     assert not (tmp_path / "package/solver/search/compiled" / library.key()).exists()
     (arrays,) = (tmp_path / "package/solver/lexicon/arrays").iterdir()
     assert arrays.stat().st_mode & 0o777 == 0o755  # built in a private temporary folder, readable by all
@@ -133,6 +135,7 @@ def built(tmp_path_factory) -> Path:
     if run.returncode != 0 and "No module named build" in run.stderr:
         pytest.skip("the 'build' package is not installed (pip install -e '.[test]')")
     assert run.returncode == 0, run.stderr[-2000:]
+    (out / "build.log").write_text(run.stdout + run.stderr)
     return out
 
 
@@ -140,6 +143,9 @@ def built(tmp_path_factory) -> Path:
 def test_the_wheel_holds_the_word_lists_and_every_module(built):
     (wheel,) = built.glob("*.whl")
     assert wheel.name.endswith("-py3-none-any.whl")  # BANANAS_PREBUILT=0: nothing compiled, pure
+    # Issue 65: "Package 'solver.web.static' is absent from the `packages` configuration"
+    # (test_pyproject_lists_every_package is the quick test of the list)
+    assert "absent from the `packages` configuration" not in (built / "build.log").read_text()
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"solver/lexicon/data/{name}" for name in WORD_LISTS} <= names
     assert not [name for name in names if name.startswith(("solver/search/compiled/", "solver/lexicon/arrays/"))]
@@ -159,3 +165,21 @@ def test_the_wheel_holds_the_word_lists_and_every_module(built):
     assert "setup.py" in members
     assert page <= members, page - members
     assert not [name for name in members if name.startswith(("solver/search/compiled/", "solver/lexicon/arrays/"))]
+
+
+def test_a_library_built_under_its_key_is_not_compiled_again(tmp_path, monkeypatch):
+    """A second editable install (CI's `pip install -e '.[docs]'` after '.[test]') compiled the
+    library again, a minute and more under load (issue 65): the same key is the same library."""
+    folder = tmp_path / library.key()
+    folder.mkdir()
+    (folder / library.LIBRARY).write_bytes(b"compiled")
+    (folder / library.LAYOUT).write_text("{}")
+
+    def compile_again(work):
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(library_build, "_compile_and_link", compile_again)
+    said: list[str] = []
+    library_build.build(folder, progress=said.append)
+    assert said == [f"bananas: the compiled kernels are built already: {folder}"]
+    assert (folder / library.LIBRARY).read_bytes() == b"compiled"

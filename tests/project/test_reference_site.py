@@ -6,6 +6,7 @@ and property it defines (autodoc leaves out a name without one, silently). The p
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import re
 from pathlib import Path
@@ -80,3 +81,22 @@ def test_the_cli_page_documents_every_command():
     for name in main.list_commands(context):
         command = main.get_command(context, name)
         assert isinstance(command, click.Command) and command.name == name and command.help, name
+
+
+def test_word_lists_named_in_help_texts_are_no_mail_links():
+    """The command-line page showed en@35 ... en@80 (the --lexicon help, docstrings) as seven
+    `mailto:` links (issue 65): docs/conf.py makes every `mailto:` reference plain text again,
+    and `.ci/run` checks the built site for any left."""
+    core = pytest.importorskip("docutils.core")  # the docs extra's; CI builds the site as well
+    spec = importlib.util.spec_from_file_location("docs_conf", Path(__file__).resolve().parents[2] / "docs" / "conf.py")
+    assert spec is not None and spec.loader is not None
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    from solver.cli.common import lexicon_option
+
+    help_text = lexicon_option(lambda: None).__click_params__[0].help
+    assert "en@35" in help_text  # what made the links
+    doctree = core.publish_doctree(help_text, settings_overrides={"report_level": 5})
+    assert conf.unlink_mail_addresses(doctree) >= 5
+    assert conf.unlink_mail_addresses(doctree) == 0  # none left
+    assert "en@35, en@50, en@60, en@70, en@80" in doctree.astext()

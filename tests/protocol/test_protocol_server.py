@@ -398,7 +398,7 @@ def test_serve_command_prints_its_urls_serves_the_page_and_the_engine_and_stops_
 
         assert asyncio.run(asyncio.wait_for(talk(), 120))[0]["id"] == 1
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=60) == 0
+        assert process.wait(timeout=60) == 130  # Ctrl-C's exit code, as every command's (issue 65)
         assert "Traceback" not in process.stderr.read()
     finally:
         if process.poll() is None:
