@@ -97,6 +97,15 @@ class Lexicon:
     def __len__(self) -> int:
         return len(self.trie) + len(self.offensive)
 
+    def lays(self, word: str) -> bool:
+        """Whether a search may lay `word` (any case): a word of the graphs, not an offensive one."""
+        return word.lower() in self.trie
+
+    @property
+    def laid(self) -> LaidWords:
+        """The words a search may lay, as a container (`validate` takes it for a lexicon)."""
+        return LaidWords(self)
+
     def word_id(self, word: str) -> int | None:
         """The trie's id of `word`, or None when it is not a word."""
         try:
@@ -131,6 +140,16 @@ class Lexicon:
 
 
 # -- reading word lists ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LaidWords:
+    """`Lexicon.laid`: `word in` it when a search may lay the word (`Lexicon.lays`)."""
+
+    lexicon: Lexicon
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self.lexicon.lays(word)
 
 
 def _read_text(path: Path) -> str:

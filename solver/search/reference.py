@@ -133,7 +133,7 @@ def generate_moves_reference(grid_cells: dict[Cell, str], hand: TileCounts, lexi
                         legal = True
                         for cell, letter in new:
                             cross = _perpendicular_run(letters, cell, letter, direction)
-                            if len(cross) >= 2 and (len(cross) < min_length or cross not in lexicon):
+                            if len(cross) >= 2 and (len(cross) < min_length or not lexicon.lays(cross)):
                                 legal = False
                                 break
                         if not legal:

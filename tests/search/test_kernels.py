@@ -42,7 +42,7 @@ def graph(lexicon) -> layout.Graph:
 def random_words(lexicon, rng, count, min_len=2, max_len=8):
     assert 2 <= min_len <= max_len
     words = []
-    size = len(lexicon)
+    size = len(lexicon.trie)  # (the words a search may lay: offensive ones are valid but not in it)
     while len(words) < count:
         word = lexicon.trie.restore_key(int(rng.integers(size)))
         if min_len <= len(word) <= max_len:
@@ -93,7 +93,7 @@ def kernel_runs(codes, lexicon, min_len):
 
 
 def validator_runs(codes, lexicon, min_len):
-    report = validate(grid_of(codes), lexicon, min_length=min_len)
+    report = validate(grid_of(codes), lexicon.laid, min_length=min_len)  # the kernels' words
     invalid = {(w.cells, w.direction) for w in report.invalid_words}
     return {(w.cells, w.direction, (w.cells, w.direction) not in invalid) for w in report.words}
 
@@ -161,7 +161,7 @@ def brute_cross(cells: dict, cell, perpendicular: str, lexicon, min_len):
     mask = 0
     for code, letter in enumerate(ALPHABET):
         word = before + letter + after
-        if len(word) >= min_len and word in lexicon:
+        if len(word) >= min_len and lexicon.lays(word):
             mask |= 1 << code
     return mask
 

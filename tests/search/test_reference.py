@@ -195,7 +195,7 @@ def placements_by_validation(cells, tiles: TileCounts, lexicon, max_new: int, mi
                 after = {**cells, **new}
                 if count > 1 and not one_run(after, spots):
                     continue
-                if validate(Grid.from_cells(after), lexicon, min_length=min_length).ok:
+                if validate(Grid.from_cells(after), lexicon.laid, min_length=min_length).ok:  # the words a move may lay
                     found.add(frozenset(new.items()))
     return found
 
@@ -237,7 +237,7 @@ def test_reference_moves_random(en, make_rng):
     rng = make_rng(12)
     checked = 0
     while checked < 25:
-        word = en.trie.restore_key(int(rng.integers(len(en)))).upper()
+        word = en.trie.restore_key(int(rng.integers(len(en.trie)))).upper()
         if not 2 <= len(word) <= 6:
             continue
         cells = {(0, i): letter for i, letter in enumerate(word)}
