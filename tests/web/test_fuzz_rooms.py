@@ -19,6 +19,7 @@ Deterministic (no randomness in the values; rooms deal from a fixed seed).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import re
@@ -32,7 +33,9 @@ from helpers import CHEAP_BOT, Page, http, new_room, strict_json, sweep
 from solver.core.grid import Grid
 from solver.core.limits import MAX_ROOM_NAME_CHARS
 from solver.play.remote import RemoteSeat
-from solver.web import BackgroundServer, WebConfig, bananagrams_table
+from solver.play.variants import BANANAGRAMS
+from solver.web import BackgroundServer, WebConfig
+from solver.web import rooms as rooms_module
 from solver.web.app import STATIC, encode_for_page, handle_frame
 from solver.web.bananagrams_table import BananagramsTable, cells_tiles
 from solver.web.rooms import Room, Rooms
@@ -374,9 +377,9 @@ def test_hostile_values_in_every_field_of_every_room_message(warm, state, stride
 
 
 class TableClock:
-    """The clock a Bananagrams table's hand runs on, set by the fuzz (it stands in for the
-    table module's `time`): the hand moves only when the fuzz moves this clock, so a seed
-    replays the same game however the threads are scheduled."""
+    """The clock a Bananagrams table's hand runs on, set by the fuzz (the table's `now`): the
+    hand moves only when the fuzz moves this clock, so a seed replays the same game however
+    the threads are scheduled."""
 
     def __init__(self) -> None:
         self.now = 1000.0
@@ -425,7 +428,8 @@ async def random_play(seed: int, variant: str, steps: int = 300, seen: list | No
     token, start and again, bots added and removed; the room checked after every message.
     The hand runs on a `TableClock` the seed moves; `seen`, if given, gets the pages."""
     clock = TableClock()
-    with mock.patch.object(bananagrams_table, "time", clock):
+    table_on_clock = functools.partial(BananagramsTable, now=clock.monotonic)
+    with mock.patch.dict(rooms_module.TABLES, {BANANAGRAMS: table_on_clock}):
         return await random_room_play(seed, variant, steps, clock, seen if seen is not None else [])
 
 
