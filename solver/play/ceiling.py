@@ -1,4 +1,4 @@
-"""How much of a game strategy can decide: the luck share and the portfolio ceiling (issue 64).
+"""How much of a game strategy can decide: the luck share and the portfolio ceiling.
 
 Both read seat-rotated 2-player series (`solver.play.tournament.run_tournament`): every deal
 (rotation group) is played twice, the seats swapped. Series dealt from the same tournament

@@ -55,14 +55,27 @@ from solver.play.cost import JITTER, Charge, measure_work, work_seconds
 from solver.play.layout import grid_while_building
 from solver.play.refusals import CallRefusal, Refusal
 from solver.play.remote import is_remote
-from solver.play.rules import CALLS, END_REASONS, WHY, Bot, Decision, EndReason, RuleError, Rules, TableView, grid_tiles
+from solver.play.rules import (
+    CALLS,
+    END_REASONS,
+    WHY,
+    Bot,
+    Decision,
+    EndReason,
+    PublicSeat,
+    RuleError,
+    Rules,
+    SeatStatus,
+    TableView,
+    grid_tiles,
+)
 
 
 @dataclass
 class HandResult:
     """How a hand ended. outcome: win | shared | unawarded | replay (Smoothie tie)."""
 
-    outcome: str
+    outcome: events.Outcome
     winners: list[int]
     reason: str
     events: list[dict]
@@ -72,7 +85,7 @@ class HandResult:
     rotten: int = 0
     scores: dict = field(default_factory=dict)
     ledger: list[Charge] = field(default_factory=list)  # every decision's charge, in order
-    reason_code: str = ""  # the key of `reason` in END_REASONS
+    reason_code: EndReason | None = None  # the key of `reason` in END_REASONS
     reason_params: dict = field(default_factory=dict)  # the values `reason` names
 
     @property
@@ -206,6 +219,32 @@ class Hand:
             return None
         grid = self.table_grid(seat_index)
         return grid.tile_count if grid is not None else 0
+
+    def public_seats(self) -> tuple[PublicSeat, ...]:
+        """Every seat as all players may see it (`PublicSeat`): status, tile counts, PEELs and
+        DUMPs, and the winners once the hand has ended."""
+        counts = {kind: [0] * len(self.seats) for kind in (events.PEEL, events.DUMP)}
+        gone: dict[int, SeatStatus] = {}
+        for event in self.events:
+            kind = events.kind_of(event)
+            if kind in counts:
+                counts[kind][event["player"]] += 1
+            elif kind in (events.ROTTEN, events.LEFT):
+                gone[event["player"]] = "rotten" if kind == events.ROTTEN else "left"
+        result = self.result
+        winners = result.winners if result is not None and result.outcome in ("win", "shared") else []
+        return tuple(
+            PublicSeat(
+                status=("stuck" if seat.waiting else "playing") if seat.active else gone.get(index, "left"),
+                held=len(seat.held),
+                placed=self.placed(index) or 0,
+                peels=counts[events.PEEL][index],
+                dumps=counts[events.DUMP][index],
+                building=seat.working and seat.active,
+                winner=index in winners,
+            )
+            for index, seat in enumerate(self.seats)
+        )
 
     def schedule(self, when: float, seat: int, kind: str, payload: object = None) -> None:
         """Queue `seat`'s `kind` of event ('decide' or 'call') at simulated time `when` (seconds); ties keep

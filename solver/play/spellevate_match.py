@@ -132,6 +132,11 @@ class SpellevateMatch:
         """Whether a bot's move is due (not a remote seat's, and the match is not over)."""
         return self.current is not None and not self.over and not is_remote(self.seats[self.state.turn])
 
+    @property
+    def players(self) -> int:
+        """The number of seats at the table."""
+        return len(self.seats)
+
     def is_bot(self, seat: int) -> bool:
         """Whether the seat is played by a bot (a stand-in included)."""
         return not is_remote(self.seats[seat])

@@ -29,6 +29,7 @@ from solver.protocol.fields import ProtocolError
 
 CLOCK_TOLERANCE = 1e-6  # seconds: a tick at next_wakeup() must reach the event despite rounding
 REMOTE_CALLS = ("peel", "dump", "bananas", "stuck")
+NO_GAME = "no hosted game: send start_game first"
 REFUSAL_CODES = {"not_your_tile": "not_your_tile"}  # the engine's refusals with a protocol code of their own
 
 
@@ -36,6 +37,7 @@ class HostMode:
     def __init__(self, session):
         self.session = session
         self.round: Hand | None = None
+        self.players: list = []  # the hand's players, seat by seat: bots and RemoteSeats
         self.started = 0.0  # wall time of the start
         self.announced = False
 
@@ -46,7 +48,7 @@ class HostMode:
     @property
     def game(self) -> Hand:
         if self.round is None:
-            raise ProtocolError("out_of_order", "no hosted game: send start_game first")
+            raise ProtocolError("out_of_order", NO_GAME)
         return self.round
 
     # -- messages ----------------------------------------------------------------------------
@@ -79,6 +81,7 @@ class HostMode:
         # The clock starts when the deal goes out: the bots' set-up (loading word lists) may
         # take a while, and the players must not find the game already under way.
         self.round, self.started, self.announced = hand, now + (time.perf_counter() - began), False
+        self.players = seats
         return []
 
     def seat_for(self, spec, index: int):
@@ -100,9 +103,8 @@ class HostMode:
         return send
 
     def on_call(self, message: dict, now: float) -> list[dict]:
-        seat = self.hosted_seat(message)
+        remote = self.hosted_player(message)
         hand = self.game
-        remote = seat.bot
         if not is_remote(remote):
             raise ProtocolError("bad_value", "that seat is a bot")
         call = fields.need(message, "call")
@@ -141,8 +143,7 @@ class HostMode:
         return [{"type": "ok"}]
 
     def on_grid(self, message: dict, now: float) -> list[dict]:
-        seat = self.hosted_seat(message)
-        grid = seat.bot.current_grid()
+        grid = self.hosted_player(message).current_grid()
         return [{"type": "grid", "player": message["player"], "grid": grid.to_json() if grid else None}]
 
     def on_hint(self, message: dict, now: float) -> list[dict]:
@@ -150,26 +151,28 @@ class HostMode:
         sends, else the one it last showed. It changes nothing in the game."""
         from solver.coach.hints import hint
 
-        seat, hand = self.hosted_seat(message), self.game
-        remote = seat.bot
+        remote, hand = self.hosted_player(message), self.game
         if not is_remote(remote):
             raise ProtocolError("bad_value", "that seat is a bot")
-        if not seat.active or hand.result is not None:
+        if message["player"] not in hand.active or hand.result is not None:
             raise ProtocolError("out_of_order", "that player is not in a hand")
         rows = message.get("grid")
         grid = fields.grid(rows) if rows is not None else remote.current_grid()
-        if grid is not None and not seat.held.contains(grid.tiles()):
+        held = remote.holding()
+        if grid is not None and not held.contains(grid.tiles()):
             raise ProtocolError("not_your_tile", "the grid holds tiles that player does not have")
-        left = seat.held - (grid.tiles() if grid is not None else TileCounts())
+        left = held - (grid.tiles() if grid is not None else TileCounts())
         found = hint(grid, left, hand.lexicon, min_length=hand.rules.min_length)
         return [{"type": "hint", "player": message["player"], "hint": found.to_json() if found is not None else None}]
 
-    def hosted_seat(self, message: dict):
-        hand = self.game
+    def hosted_player(self, message: dict):
+        """The player at the message's seat: a bot or a `RemoteSeat`."""
+        if self.round is None:
+            raise ProtocolError("out_of_order", NO_GAME)
         player = fields.need(message, "player", int)
-        if not 0 <= player < len(hand.seats):
+        if not 0 <= player < len(self.players):
             raise ProtocolError("bad_value", "no such player")
-        return hand.seats[player]
+        return self.players[player]
 
     # -- the clock ---------------------------------------------------------------------------
     def hand_clock(self, now: float) -> float:
@@ -179,7 +182,7 @@ class HostMode:
         answered: `remote_turn`)."""
         options, hand = self.session.options, self.game
         if options.clock == "instant":
-            if not any(is_remote(s.bot) for s in hand.seats):
+            if not any(is_remote(player) for player in self.players):
                 return math.inf
             due = hand.next_due()
             return due if due is not None else hand.clock
@@ -192,7 +195,7 @@ class HostMode:
         player's answer is read)."""
         if self.session.options.clock != "instant" or self.round is None:
             return False
-        return any(is_remote(s.bot) and s.active and s.bot.to_answer for s in self.round.seats)
+        return any(is_remote(self.players[index]) and self.players[index].to_answer for index in self.round.active)
 
     def next_wakeup(self) -> float | None:
         due = self.round.next_due() if self.round is not None else None

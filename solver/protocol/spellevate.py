@@ -324,7 +324,7 @@ def on_move(options: Options, table, message: dict):
         return on_seat_move(options, table, message)
     if table is None:
         raise ProtocolError("out_of_order", "no Spellevate game: send spellevate_seat or spellevate_start first")
-    player = _int(message, "player", 0, len(table.match.seats) - 1)
+    player = _int(message, "player", 0, table.match.players - 1)
     play = _move(message)
     return [{"type": "ok"}], table.remote_move(player, play), table
 
@@ -335,7 +335,7 @@ def on_hand(options: Options, table, message: dict):
         return [{"type": "spellevate_hand", "player": table.seat, "tiles": table.hand.letters()}], [], table
     if table is None:
         raise ProtocolError("out_of_order", "no Spellevate game: send spellevate_seat or spellevate_start first")
-    player = _int(message, "player", 0, len(table.match.seats) - 1)
+    player = _int(message, "player", 0, table.match.players - 1)
     if table.match.is_bot(player):
         raise ProtocolError("bad_value", f"player {player} is a bot: its hand is private")
     return [{"type": "spellevate_hand", "player": player, "tiles": table.match.hand(player).letters()}], [], table

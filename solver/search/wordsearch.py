@@ -20,16 +20,14 @@ of the two); the first to end settles the hand.
 When a root option's search ends without a grid, no grid holds its word at all: a copy of the
 word anywhere in a grid has a tile of the root letter at that offset, whose run that way is
 the word (transposed, across), and that search was complete for such grids. `WordSearch.run`
-bans the word (`SpelledWords.banned`), for every root's search: none lays it from then on
-(decisions on the 814 impossible hands of 2,400 seeded draws: 797,906 -> 655,625).
+bans the word (`SpelledWords.banned`), for every root's search: none lays it from then on.
 
 An item's options are tried in the words' order (longest first, then alphabetical). The order
 changes nothing in a proof: the items, their options and every bound depend on the state alone,
-so a search that ends without a grid visits the same states in any order. It moves a grid by
-orders of magnitude (CDDFGIJMNNNOQTTTTUVWY from J: 3,682 decisions, 10,499,657 in the reverse
-order). Other fixed orders (most new tiles per carrier first, the fewest first, shortest first,
-a different one for each root) were tried on 2,400 seeded 21-tile hands on 2026-12-05: each
-found some grids far sooner and as many far later; none was kept.
+so a search that ends without a grid visits the same states in any order. How soon it finds a
+grid depends on the order by orders of magnitude, and no other fixed order (most new tiles per
+carrier first, the fewest first, shortest first, one for each root) finds grids sooner on the
+whole.
 
 Then, as long as some (tile, direction) is open, it takes the one with the fewest options
 and branches on them: the tile is single that way, or it is letter i of word w laid that
@@ -53,7 +51,7 @@ What it prunes, each a property of every valid grid reachable from the state:
   holding no other carrier letter; then a word of several carrier letters whose tiles weigh
   less than its length - 1 raises each of them to its even share. So a carrier that only ever
   comes beside another weighs little: in BBDDEFGLMMNNRSTTTTVYY, M (a carrier for MM alone)
-  weighs 1/2, where the even share of GYMS gave it 3/2 (decisions from V: 425,020 -> 148,496).
+  weighs 1/2, where the even share of GYMS would give it 3/2.
   Tightened twice, each still a bound: a word laid from now on lays new tiles only from the
   hand left, at most min(length - 1, tiles the hand left supplies of its letters), and the
   weights are worked out again on those (`rho_now`, `_ws_supplied_weights`); and a word
@@ -77,21 +75,19 @@ What it prunes, each a property of every valid grid reachable from the state:
   looks like); each state takes the row that leaves it least room (`_ws_letter_rooms_short`).
   The options' lookahead asks every row some word could leave short, not only the state's
   (`_ws_rows_short`): an option that another row prunes once it is laid is never listed, so the
-  fewest-options choice sees the real counts (EEEOOOOPPPPSSSVVVVVVV from V: 205,114 -> 67,439
-  decisions, 0.83 -> 0.50 s; the 814 impossible hands of 2,400 seeded draws: 655,625 -> 520,975).
+  fewest-options choice sees the real counts.
   Where no packing of words gives each tile one use to two, the weights cost about -BIG_M: no
   room at all. They put weight where a carrier's cannot: in DDDDGGIKLMNNNPRRTTUWW the D and N
   tiles are carriers only for DKL and PWN, so the carrier weights give seven such tiles 2 each
   (28 of the hand's 44); weights >= 0 give K, L, N and P 1, I and U 3 and D nothing: the hand
-  weighs 24 against its 19 tiles (decisions from K: 545,625 -> 70,432); the rows per letter
-  and the signed weights took it to 5,073 (ACDDEFJLMNNNOQQRRTTTZ from Q: 100,676 -> 633);
+  weighs 24 against its 19 tiles;
 - exclusive tiles: tiles of the hand no word holds two of each need a word of their own, and
   that word a use of a carrier that every word holding the tile's letter holds one of (its
   hosts): the uses left must match them (Hall's condition, by augmenting paths). Once the
   items are listed, a use on the board is its tile's item, and a word through it one of the
   item's options: it can take only a tile whose letter one of them holds (`item_mask`). On
   double-Q hands, where the second Q needs the one A's other direction, this halves the
-  decisions (ACEFGGGLLNNQQRRTTTUVX: 281,279 -> 142,559);
+  decisions;
 - bound tiles: the letters whose hosts lie within a set C of one to three carriers (a *group*:
   D, F, L and V in AABDDDFHLLNNPPRRSTTTV, within {A}; G, M, R and T in DDDDGGIKLMNNNPRRTTUWW,
   within {I, U}; D, F, N and T in ABBDDFHNNNNNNORRRRTTT, within {A, H, O}) can only be laid by
@@ -100,10 +96,7 @@ What it prunes, each a property of every valid grid reachable from the state:
   hand left allows: `group_now`; a use on the board, once the items are listed, at most its
   item's `item_bound`), so the group's tiles left must not exceed that times the uses of C left.
   The carrier bound shares a word's new tiles among all its carriers, and the letters the other
-  carriers host soak up its room; this one counts only the tiles C alone can lay. On the 21-tile
-  hands that took seconds: AABDDDFHLLNNPPRRSTTTV 2,977,229 -> 221,836 decisions (7.4 -> 0.75 s),
-  ABCDFGGGHKLNNNNRRSSUX 1,216,345 -> 19,269; with groups of three carriers,
-  ABBDDFHNNNNNNORRRRTTT 382,809 -> 25,561;
+  carriers host soak up its room; this one counts only the tiles C alone can lay;
 - one step ahead: an option is listed only if laying it keeps the carrier bound (each carrier
   tile of the word, on the board or new, takes one use; rho_now of the state listing it) and
   leaves each letter of the hand as many uses of its hosts as the words its tiles still need,

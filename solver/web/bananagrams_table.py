@@ -41,7 +41,7 @@ from solver.play.bots import GreedyBot, SolverBot, make_bot
 from solver.play.hand import Hand, replay
 from solver.play.refusals import Refusal
 from solver.play.remote import RemoteSeat, TilesNotHeld, is_remote
-from solver.play.rules import Decision, RuleError, Rules
+from solver.play.rules import Decision, PublicSeat, RuleError, Rules
 from solver.web.coaching import common_words, hint_for, review_of
 from solver.web.hand_log import HandLogWriter
 from solver.web.persistence import SavedHand
@@ -155,7 +155,6 @@ class BananagramsTable:
         self.log: list[dict] = []
         self.tiles_left = [0] * count
         self.status = ["building"] * count
-        self.peels, self.dumps = [0] * count, [0] * count
         self.hints_allowed = setup.hints or count == 1  # a solo game always has them
         self.hint_count = setup.hint_count  # each person's hints a hand
         self.hinting: set[int] = set()  # players whose hint is being worked out
@@ -203,7 +202,7 @@ class BananagramsTable:
         self.resumed_at = max(saved.progress["clock"], self.round.clock)
         for index, cells in saved.live.items():
             player = self.players[int(index)]
-            if isinstance(player, RemoteSeat) and self.round.seats[int(index)].active:
+            if isinstance(player, RemoteSeat) and int(index) in self.round.active:
                 try:
                     player.show(parse_cells(cells, len(self.rules.distribution)))
                 except (RoomError, TilesNotHeld):
@@ -403,7 +402,7 @@ class BananagramsTable:
 
     def bot_building(self) -> bool:
         """Whether a bot's work is being charged (and so laid out on the table) now."""
-        return any(seat.working and seat.active for seat in self.round.seats)
+        return any(seat.building for seat in self.round.public_seats())
 
     def due_now(self) -> bool:
         due = self.round.next_due()
@@ -418,18 +417,17 @@ class BananagramsTable:
     def bots_shown(self, grids: list[Grid | None]) -> tuple:
         return tuple(grid for grid, player in zip(grids, self.players, strict=True) if not is_remote(player))
 
-    def rack_size(self, index: int, shown: Grid | None) -> int:
+    def rack_size(self, index: int, shown: Grid | None, seat: PublicSeat) -> int:
         """A player's tiles not on their grid as the table shows it: a person's rack, a bot's
         tiles held that are not on the grid shown (so it shrinks as the grid is laid out)."""
-        seat = self.round.seats[index]
         if is_remote(self.players[index]):
             return self.tiles_left[index]
-        return len(seat.held - shown.tiles()) if seat.active and shown is not None else len(seat.held)
+        return max(0, seat.held - shown.tile_count) if seat.active and shown is not None else seat.held
 
     def person_tiles_left(self) -> None:
         for index, player in enumerate(self.players):
             if isinstance(player, RemoteSeat):
-                self.tiles_left[index] = len(player.rack()) if self.round.seats[index].active else 0
+                self.tiles_left[index] = len(player.rack()) if index in self.round.active else 0
 
     def grid_of(self, index: int) -> Grid | None:
         """A player's grid as the table sees it: a person's live grid, a bot's as its last work
@@ -437,7 +435,7 @@ class BananagramsTable:
         review read this too: a bot's work still being charged when the hand ended was never
         laid (showing it credited a bot with 48 tiles when the table had seen 36)."""
         player = self.players[index]
-        if not self.round.seats[index].active:
+        if index not in self.round.active:
             return None
         if isinstance(player, RemoteSeat):
             return player.board()[1]
@@ -449,9 +447,10 @@ class BananagramsTable:
         (`Hand.building_grid`: people watch it build). Shown only: the end of the hand, the
         log and the review read `grid_of`, the landed work."""
         hand, now = self.round, self.clock()
+        active = hand.active
         return [
             hand.building_grid(index, now)
-            if hand.result is None and hand.seats[index].active and not is_remote(player)
+            if hand.result is None and index in active and not is_remote(player)
             else self.grid_of(index)
             for index, player in enumerate(self.players)
         ]
@@ -545,15 +544,12 @@ class BananagramsTable:
                 if key in event:
                     entry[key] = event[key]
         if kind == events.PEEL:  # everyone drew a tile: back to building, the caller has peeled
-            self.peels[event["player"]] += 1
-            for index, seat in enumerate(self.round.seats):
-                if seat.active:
-                    self.status[index] = "building"
+            for index in self.round.active:
+                self.status[index] = "building"
             self.status[event["player"]] = "peeled"
         elif kind == events.DUMP:
-            self.dumps[event["player"]] += 1
-            for index, seat in enumerate(self.round.seats):
-                if seat.active and self.status[index] == "stuck":
+            for index in self.round.active:
+                if self.status[index] == "stuck":
                     self.status[index] = "building"
             self.status[event["player"]] = "dumped"
         if "bunch" in event:
@@ -568,7 +564,7 @@ class BananagramsTable:
         self.sent_builds = self.bots_shown(grids)
         for connection, seat in self.handle.pages():
             index = self.index_of(seat)
-            letters = self.show_letters or index is None or not self.round.seats[index].active
+            letters = self.show_letters or index is None or index not in self.round.active
             if letters not in tables:
                 tables[letters] = self.table(grids, letters)
             connection.send(tables[letters])
@@ -578,15 +574,16 @@ class BananagramsTable:
         hand = self.round
         self.person_tiles_left()
         players = []
+        public = hand.public_seats()
         for index, seat in enumerate(self.seats):
             status = self.status[index]
-            if hand.seats[index].active and status == "stuck" and not hand.seats[index].waiting:
+            if public[index].active and status == "stuck" and not public[index].waiting:
                 status = self.status[index] = "building"
             grid = grids[index]
-            tiles_left, on_grid = self.rack_size(index, grid), grid.tile_count if grid is not None else 0
+            tiles_left, on_grid = self.rack_size(index, grid, public[index]), grid.tile_count if grid is not None else 0
             if self.end_record is not None:  # the hand is over: its record, as the end screen shows it
                 tiles_left = self.end_record.players[index].tiles_left
-            elif not hand.seats[index].active:  # out of the hand: their tiles went back to the bunch
+            elif not public[index].active:  # out of the hand: their tiles went back to the bunch
                 tiles_left = on_grid = 0
             players.append(
                 {
@@ -596,11 +593,11 @@ class BananagramsTable:
                     "tiles_left": tiles_left,
                     "on_grid": on_grid,
                     "grid": thumbnail(grid, letters),
-                    "active": hand.seats[index].active,
+                    "active": public[index].active,
                     "status": status,
                     "connected": seat.connected,
-                    "peels": self.peels[index],
-                    "dumps": self.dumps[index],
+                    "peels": public[index].peels,
+                    "dumps": public[index].dumps,
                     "first_grid": self.record.first_grid(index),
                 }
             )
@@ -622,12 +619,8 @@ class BananagramsTable:
         player = self.players[index]
         assert isinstance(player, RemoteSeat)  # private messages go to persons only
         tiles, cells = player.snapshot()
-        message = {
-            "type": "tiles",
-            "held": tiles.letters(),
-            "active": self.round.seats[index].active,
-            "waiting": self.round.seats[index].waiting,
-        }
+        public = self.round.public_seats()[index]
+        message = {"type": "tiles", "held": tiles.letters(), "active": public.active, "waiting": public.waiting}
         if self.hints_allowed:
             message["hints_left"] = self.hints_left(index)
         if restore:

@@ -248,3 +248,53 @@ def test_no_file_cites_a_path_outside_the_repository():
             if OUTSIDE in path.read_text(encoding="utf-8", errors="replace"):
                 citing.append(str(path.relative_to(ROOT)))
     assert not citing, f"files that cite {OUTSIDE} (outside the repository): {citing}"
+
+
+# -- the engine's boundary: drivers read a hand's public state only -------------------------------------
+
+ENGINE_STATE = {"seats", "queue"}  # a Hand's own state (`Hand.public_seats` is what drivers read)
+HAND_NAMES = {"hand", "round", "game", "match"}  # what drivers call the Hand or SpellevateMatch they drive
+
+
+def engine_state_reads(source: str) -> list[str]:
+    """Reads of a hand's own seat state or queue in `source`: `SeatState`, or `.seats` / `.queue`
+    of a name the drivers give a Hand."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name) and node.id == "SeatState":
+            found.append(f"{node.lineno}: SeatState")
+        elif isinstance(node, ast.alias) and node.name.split(".")[-1] == "SeatState":
+            found.append(f"{node.lineno}: import SeatState")
+        elif isinstance(node, ast.Attribute) and node.attr in ENGINE_STATE:
+            owner = node.value
+            name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+            if name in HAND_NAMES:
+                found.append(f"{node.lineno}: {name}.{node.attr}")
+    return sorted(found)
+
+
+def test_the_engine_state_check_finds_each_kind_of_read():
+    source = (
+        "from solver.play.hand import SeatState\n"
+        "a = self.round.seats[0].active\nb = hand.queue\nc = game.seats\n"
+        "d = self.seats[0]\ne = room.seats\nf = self.match.seats\n"
+    )
+    assert engine_state_reads(source) == [
+        "1: import SeatState",
+        "2: round.seats",
+        "3: hand.queue",
+        "4: game.seats",
+        "7: match.seats",
+    ]
+
+
+def test_nothing_outside_solver_play_reads_a_hands_own_state():
+    """As lila's `private[round]`: drivers, the coach and the pages' messages read a hand's
+    public state (`Hand.public_seats`, `active`, `table_grid`, ...), never its seats or queue."""
+    found = {}
+    for name, path in all_modules().items():
+        if not name.startswith("solver.play"):
+            reads = engine_state_reads(path.read_text(encoding="utf-8"))
+            if reads:
+                found[name] = reads
+    assert not found, f"reads of a hand's own state outside solver/play: {found}"

@@ -19,11 +19,13 @@ Deterministic (no randomness in the values; rooms deal from a fixed seed).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import re
 import time
 import urllib.parse
+from unittest import mock
 
 import pytest
 from helpers import CHEAP_BOT, Page, http, new_room, strict_json, sweep
@@ -31,7 +33,9 @@ from helpers import CHEAP_BOT, Page, http, new_room, strict_json, sweep
 from solver.core.grid import Grid
 from solver.core.limits import MAX_ROOM_NAME_CHARS
 from solver.play.remote import RemoteSeat
+from solver.play.variants import BANANAGRAMS
 from solver.web import BackgroundServer, WebConfig
+from solver.web import rooms as rooms_module
 from solver.web.app import STATIC, encode_for_page, handle_frame
 from solver.web.bananagrams_table import BananagramsTable, cells_tiles
 from solver.web.rooms import Room, Rooms
@@ -372,26 +376,70 @@ def test_hostile_values_in_every_field_of_every_room_message(warm, state, stride
     assert not problems, "\n".join(problems[:20])
 
 
-async def random_step(room: Room, page, pages: list, message: dict | None, pause: float, label: str) -> list[str]:
-    """One step of a random game: the message from `page` (None: wait `pause` seconds while the
-    bots' moves land), then every page and the room checked; the problems found, labelled."""
-    if message is None:
-        await asyncio.sleep(pause)
+class TableClock:
+    """The clock a Bananagrams table's hand runs on, set by the fuzz (the table's `now`): the
+    hand moves only when the fuzz moves this clock, so a seed replays the same game however
+    the threads are scheduled."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+async def table_settled(room: Room, timeout: float = 30.0) -> list[str]:
+    """Wait until a Bananagrams table has played every event due on its clock (its driver
+    poked and done): the problem, if it never gets there."""
+    table = room.table
+    if not isinstance(table, BananagramsTable):
         return []
+    table.poke.set()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0)
+        if room.table is not table or table.round.result is not None:
+            return []
+        if not table.lock.locked() and not table.due_now() and not table.poke.is_set():
+            return []
+        await asyncio.sleep(0.002)
+    return [f"the table's driver did not play the events due within {timeout} s"]
+
+
+async def random_step(
+    room: Room, page, pages: list, message: dict | None, pause: float, label: str, clock: TableClock
+) -> list[str]:
+    """One step of a random game: the message from `page` (None: `pause` seconds pass on the
+    table's clock while the bots' moves land), then every page and the room checked; the
+    problems found, labelled."""
+    if message is None:
+        clock.now += pause
+        return [f"{label}: {problem}" for problem in await table_settled(room)]
     await deliver(room, page, json.dumps(message))
     await asyncio.sleep(0)
     found = [problem for other in pages for problem in other.problems] + room_problems(room)
+    found += await table_settled(room)
     return [f"{label} {message}: {problem}" for problem in found]
 
 
-async def random_play(seed: int, variant: str, steps: int = 300) -> tuple[list[str], int]:
+async def random_play(seed: int, variant: str, steps: int = 300, seen: list | None = None) -> tuple[list[str], int]:
     """Two persons (and a bot on even seeds) playing a seeded random mix of plausible moves:
     grids from their own tiles, dumps, peels, BANANAS, stuck, leaving and coming back by
-    token, start and again, bots added and removed; the room checked after every message."""
+    token, start and again, bots added and removed; the room checked after every message.
+    The hand runs on a `TableClock` the seed moves; `seen`, if given, gets the pages."""
+    clock = TableClock()
+    table_on_clock = functools.partial(BananagramsTable, now=clock.monotonic)
+    with mock.patch.dict(rooms_module.TABLES, {BANANAGRAMS: table_on_clock}):
+        return await random_room_play(seed, variant, steps, clock, seen if seen is not None else [])
+
+
+async def random_room_play(
+    seed: int, variant: str, steps: int, clock: TableClock, pages: list
+) -> tuple[list[str], int]:
     rng = random.Random(seed)
     rooms = Rooms(config(distribution="A3,D1,E4,I2,L1,N2,O2,R2,S2,T2,U2,M2" if seed % 3 == 0 else None))
     room = rooms.create("en", seed % 4 != 1, variant)
-    pages = [FakePage(f"page {index}") for index in range(3)]
+    pages.extend(FakePage(f"page {index}") for index in range(3))
     for page in pages:
         room.connections[page] = None
     await deliver(room, pages[0], json.dumps({"type": "join", "name": "Hostess"}))
@@ -423,7 +471,7 @@ async def random_play(seed: int, variant: str, steps: int = 300) -> tuple[list[s
             ]
         )
         problems += await random_step(
-            room, page, pages, message, rng.random() * 0.05, f"seed {seed} {variant} step {step}"
+            room, page, pages, message, rng.random() * 0.05, f"seed {seed} {variant} step {step}", clock
         )
         if problems:
             break
@@ -482,7 +530,7 @@ async def random_spellevate(seed: int, steps: int = 400) -> tuple[list[str], int
         if message is None:
             await bots_moved(room)
         problems += await random_step(
-            room, page, pages, message, rng.random() * 0.02, f"seed {seed} spellevate step {step}"
+            room, page, pages, message, rng.random() * 0.02, f"seed {seed} spellevate step {step}", TableClock()
         )
         if problems:
             break
@@ -520,6 +568,19 @@ def test_random_play_keeps_every_tile_and_never_errs_internally(warm, variant, s
     problems, ends = asyncio.run(scenario())
     assert not problems, "\n".join(problems[:10])
     assert ends >= seeds // 3  # hands did end (and a page was told each time)
+
+
+def test_a_random_game_replays_from_its_seed(warm):
+    """The hand runs on the fuzz's clock, so a seed gives the same game again: the same log."""
+
+    async def logs(seed: int) -> list:
+        pages: list[FakePage] = []
+        await random_play(seed, "classic", steps=150, seen=pages)
+        return [[entry for m in page.received if m["type"] == "log" for entry in m["entries"]] for page in pages]
+
+    first = asyncio.run(logs(4))
+    assert any(entry["kind"] in ("peel", "dump", "bananas", "stuck") for entries in first for entry in entries)
+    assert asyncio.run(logs(4)) == first
 
 
 # -- regressions (each found by the fuzz or by reading what it reached) -------------------------------
