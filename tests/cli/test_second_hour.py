@@ -157,7 +157,7 @@ def test_a_tournament_stopped_in_process_keeps_the_games_that_finished(monkeypat
 
     played = []
 
-    def play_game(task, specs, rules):
+    def play_game(task, specs, rules, make=None):
         if len(played) == 2:
             raise KeyboardInterrupt
         played.append(task)
