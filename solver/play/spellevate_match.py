@@ -4,16 +4,14 @@
 as for `solver.play.hand.Hand`). Its drivers - `bananas spellevate`, the engine protocol's
 hosted game, a room's table - use only this:
 
-| call | what it does |
-|---|---|
-| `start()` | the lead draw (unless a leader is given) and the first deal |
-| `bot_to_move` | whether the seat to move is a bot's (the driver lets it move in its own time) |
-| `bot_move()` | that bot's move; when it ends a round, the next round is dealt |
-| `bot_choice()`, `make_bot_move(play)` | the same in two steps: the choice may run in a worker thread |
-| `play_bots()` | the bots' moves until a remote seat must move or the match is over |
-| `move_error(seat, play)` / `move(seat, play)` | a remote seat's move: judged, or made |
-| `leave(seat)` | a remote seat's player leaves: a stand-in bot plays their hand to the end |
-| `results`, `over` | the rounds played out, and whether the match is over |
+- `start()`: the lead draw (unless a leader is given) and the first deal;
+- `bot_to_move`: whether the seat to move is a bot's (the driver lets it move in its own time);
+- `bot_move()`: that bot's move; when it ends a round, the next round is dealt;
+- `bot_choice()`, `make_bot_move(play)`: the same in two steps (the choice may run in a worker thread);
+- `play_bots()`: the bots' moves until a remote seat must move or the match is over;
+- `move_error(seat, play)` / `move(seat, play)`: a remote seat's move, judged or made;
+- `leave(seat)`: a remote seat's player leaves, and a stand-in bot plays their hand to the end;
+- `results`, `over`: the rounds played out, and whether the match is over.
 
 A seat is a `SpellevateBot` or a `solver.play.remote.RemoteSeat` (a person or a program
 moving from outside). The events (`solver.play.spellevate_events`) go to the `observer` as
