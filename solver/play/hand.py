@@ -44,7 +44,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -79,7 +79,7 @@ class HandResult:
     outcome: events.Outcome
     winners: list[int]
     reason: str
-    events: list[dict]
+    events: list[events.HandEvent]
     grids: list[list[str] | None]  # each seat's grid as the table last saw it (`Hand.table_grid`); None once out
     clock: float
     dumps: int = 0
@@ -145,7 +145,7 @@ class Hand:
         self.observer = observer  # called with each event as it happens (live progress)
         self.bunch = rules.distribution
         self.unused = TileCounts()
-        self.events: list[dict] = []  # each as `solver.play.events` defines its kind
+        self.events: list[events.HandEvent] = []  # each as `solver.play.events` defines its kind
         self.ledger: list[Charge] = []
         self.clock = 0.0
         # (when, seat, order, kind, payload): a "call" carries (Decision, version, TableView)
@@ -169,7 +169,7 @@ class Hand:
         """Record a public event at the current clock (`t`, simulated seconds), tell the observer, and check
         that every tile is accounted for (AssertionError otherwise).
         """
-        entry = events.make(event, self.clock, **data)
+        entry = cast(events.HandEvent, events.make(event, self.clock, **data))  # (`event`: a kind of KINDS)
         self.events.append(entry)
         if self.observer is not None:
             self.observer(entry)
@@ -228,19 +228,21 @@ class Hand:
     def public_view(self) -> HandView:
         """The hand as every player may see it now (`solver.play.public`): each seat's status,
         tile counts, PEELs, DUMPs and last call, and how the hand ended once it has."""
-        counts = {kind: [0] * len(self.seats) for kind in (events.PEEL, events.DUMP)}
+        peels, dumps = [0] * len(self.seats), [0] * len(self.seats)
         gone: dict[int, SeatStatus] = {}
         last: list[LastCall | None] = [None] * len(self.seats)
         for event in self.events:
-            kind = events.kind_of(event)
-            if kind == events.PEEL:  # every seat drawn for has new tiles: its last call is past
+            if event["event"] == events.PEEL:  # every seat drawn for has new tiles: its last call is past
                 last = [None if str(index) in event["drawn"] else call for index, call in enumerate(last)]
-            if kind in counts:
-                counts[kind][event["player"]] += 1
-            if kind in (events.PEEL, events.DUMP, events.BANANAS, events.STUCK):
-                last[event["player"]] = None if kind == events.STUCK else kind
-            elif kind in (events.ROTTEN, events.LEFT):
-                gone[event["player"]] = "rotten" if kind == events.ROTTEN else "left"
+                peels[event["player"]] += 1
+            elif event["event"] == events.DUMP:
+                dumps[event["player"]] += 1
+            if event["event"] in (events.PEEL, events.DUMP, events.BANANAS):
+                last[event["player"]] = event["event"]
+            elif event["event"] == events.STUCK:
+                last[event["player"]] = None
+            elif event["event"] in (events.ROTTEN, events.LEFT):
+                gone[event["player"]] = event["event"]
         result = self._result
         winners = result.winners if result is not None and result.outcome in ("win", "shared") else []
         seats = tuple(
@@ -248,8 +250,8 @@ class Hand:
                 status=("stuck" if seat.waiting else "playing") if seat.active else gone.get(index, "left"),
                 held=len(seat.held),
                 placed=self.placed(index) or 0,
-                peels=counts[events.PEEL][index],
-                dumps=counts[events.DUMP][index],
+                peels=peels[index],
+                dumps=dumps[index],
                 building=seat.working and seat.active,
                 winner=index in winners,
                 last_call=last[index],

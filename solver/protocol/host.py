@@ -20,7 +20,7 @@ import time
 
 from solver.core.limits import MAX_BANANAGRAMS_PLAYERS, MAX_NAME_CHARS, TICK_WORK_SECONDS
 from solver.core.tiles import TileCounts
-from solver.play.events import public_view
+from solver.play.events import HandEvent, public_view
 from solver.play.hand import Hand
 from solver.play.remote import RemoteSeat, is_remote
 from solver.play.rules import Decision
@@ -214,7 +214,7 @@ class HostMode:
         self.round.advance(self.hand_clock(now) + CLOCK_TOLERANCE, stop=self.remote_turn, budget=TICK_WORK_SECONDS)
         self.announce_end()
 
-    def public_event(self, event: dict) -> None:
+    def public_event(self, event: HandEvent) -> None:
         self.session.outbox.append({"type": "event", **public_view(event)})
 
     def announce_end(self) -> None:

@@ -163,7 +163,7 @@ class BananagramsTable:
         ]
         for player, seat in zip(self.players, self.seats, strict=True):
             player.name = seat.name
-        self.events: list[dict] = []  # engine events not yet turned into messages
+        self.events: list[events.HandEvent] = []  # engine events not yet turned into messages
         self.show_letters = setup.show_letters
         count = len(self.seats)
         self.log: list[dict] = []
@@ -529,25 +529,24 @@ class BananagramsTable:
         self.log.extend(entries)
         return entries
 
-    def log_entry(self, event: dict) -> dict | None:
-        kind = events.kind_of(event)
-        who = self.seats[event["player"]].name if "player" in event else None
-        entry = {"t": event["t"], "kind": kind, "who": who}
-        if kind == events.SPLIT:
-            entry["hand_size"] = len(event["hands"][0]) if event["hands"] else 0
-        elif kind == events.ROTTEN:
-            entry["problems"] = event.get("problems", [])[:5]
-            entry["faults"] = event.get("faults", [])[:5]  # the same by code: the page words them
-        elif kind in (events.INSPECTION, events.SNAPSHOT):
+    def log_entry(self, event: events.HandEvent) -> dict | None:
+        """The page's log line for an engine event (None: one the page does not list)."""
+        if event["event"] in (events.INSPECTION, events.SNAPSHOT):
             return None  # the end entry says who won; grids are the table's to show
-        elif kind == events.END:
-            entry.update(
-                outcome=event["outcome"], winners=[self.seats[i].name for i in event["winners"]], reason=event["reason"]
-            )
-            for key in ("time", "words"):
-                if key in event:
-                    entry[key] = event[key]
-        if "bunch" in event:
+        player = events.player_of(event)
+        who = self.seats[player].name if player is not None else None
+        entry: dict = {"t": event["t"], "kind": event["event"], "who": who}
+        if event["event"] == events.SPLIT:
+            entry["hand_size"] = len(event["hands"][0]) if event["hands"] else 0
+        elif event["event"] == events.ROTTEN:
+            entry["problems"] = event["problems"][:5]
+            entry["faults"] = event.get("faults", [])[:5]  # the same by code: the page words them
+        elif event["event"] == events.END:
+            winners = [self.seats[i].name for i in event.get("winners", [])]
+            entry.update(outcome=event.get("outcome"), winners=winners, reason=event.get("reason"))
+            if "time" in event:  # a solo hand's scores
+                entry.update(time=event["time"], words=event.get("words"))
+        if event["event"] in (events.SPLIT, events.PEEL, events.DUMP, events.ROTTEN, events.LEFT):
             entry["bunch"] = event["bunch"]
         return entry
 

@@ -319,3 +319,77 @@ def test_nothing_outside_solver_play_reads_a_hands_own_state():
             if reads:
                 found[name] = reads
     assert not found, f"reads of a hand's own state outside solver/play: {found}"
+
+
+# -- typed events -----------------------------------------------------------------------------------
+
+EVENT_PARAMETERS = {"event", "e", "line"}  # what readers call an event or a log line they take
+
+
+def event_fields() -> frozenset[str]:
+    """Every field an event or a log line names (its kind's TypedDict), the kind itself aside."""
+    from solver.play import events
+
+    kinds = [*events.KINDS.values(), events.StuckLine, events.HintLine]
+    return frozenset(key for kind in kinds for key in kind.__annotations__) - {"event"}
+
+
+def untyped_event_reads(source: str, fields: frozenset[str]) -> list[str]:
+    """Reads of an event's field (`event["player"]`, `e.get("grid")`) off a parameter that
+    takes the event untyped (no annotation, or a plain dict or Mapping): mypy cannot follow
+    those reads when a field is renamed."""
+    found = []
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        untyped = {
+            arg.arg
+            for arg in function.args.args + function.args.kwonlyargs
+            if arg.arg in EVENT_PARAMETERS
+            and (arg.annotation is None or re.match(r"(dict|Mapping|Any)\b", ast.unparse(arg.annotation)))
+        }
+        for node in ast.walk(function):
+            key = owner = None
+            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+                owner, key = node.value, node.slice.value
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                owner, key = node.func.value, node.args[0].value
+            if isinstance(owner, ast.Name) and owner.id in untyped and key in fields:
+                found.append(f"{node.lineno}: {owner.id}[{key!r}]")
+    return found
+
+
+def test_the_typed_events_check_finds_untyped_reads():
+    source = (
+        "def a(event: dict):\n    return event['player'], event.get('grid'), event['event']\n"
+        "def b(e: events.HandEvent):\n    return e['player']\n"
+        "def c(line):\n    return line['t']\n"
+        "def d(message: dict):\n    return message['player']\n"
+        "def f(line: Mapping[str, Any]):\n    return line.get('drawn')\n"
+    )
+    assert untyped_event_reads(source, event_fields()) == [
+        "2: event['player']",
+        "2: event['grid']",
+        "6: line['t']",
+        "10: line['drawn']",
+    ]
+
+
+def test_readers_outside_solver_play_take_events_typed():
+    """A reader of the hand's events outside `solver/play` takes each typed by its kind's
+    TypedDict (`events.HandEvent`, a log's `events.LogLine`, narrowed by `event["event"]`),
+    so mypy follows a field renamed in `solver/play/events.py` to every reader."""
+    fields = event_fields()
+    found = {}
+    for name, path in all_modules().items():
+        if not name.startswith("solver.play"):
+            reads = untyped_event_reads(path.read_text(encoding="utf-8"), fields)
+            if reads:
+                found[name] = reads
+    assert not found, f"events read untyped outside solver/play: {found}"
