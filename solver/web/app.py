@@ -51,9 +51,10 @@ from solver.search import native
 from solver.web.config import ClientCounter, WebConfig
 from solver.web.gate import Gate, client_of
 from solver.web.health import Load, LoopWatch, Metrics, health_routes, shed_response
+from solver.web.lobby import Rooms
 from solver.web.quotas import client_counter
 from solver.web.rates import TokenBucket, admit, rate_limiter
-from solver.web.rooms import ClientQuota, Room, Rooms
+from solver.web.rooms import ClientQuota, Room
 from solver.web.solve_api import solve_routes
 from solver.web.table import DEFAULT_HINT_COUNT, RoomError
 

@@ -38,7 +38,8 @@ from solver.web import BackgroundServer, WebConfig
 from solver.web import rooms as rooms_module
 from solver.web.app import STATIC, encode_for_page, handle_frame
 from solver.web.bananagrams_table import BananagramsTable, cells_tiles
-from solver.web.rooms import Room, Rooms
+from solver.web.lobby import Rooms
+from solver.web.rooms import Room
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
 MAX_BYTES = 16 * 1024
