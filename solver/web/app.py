@@ -7,6 +7,10 @@ GET  /r/{room}/qr.svg      the room link as a QR code (drawn here with segno)
 WS   /r/{room}/ws          the room's messages (join, seats, the game), JSON text frames
 WS   /engine  (and /)      the engine protocol (docs/PROTOCOL.md), one Session per connection
 GET  /static/...           the page's CSS and ES modules (package data: no build, no CDN)
+
+`Server` holds what the server runs on (its rooms, the engine sessions and their rate, the
+solver's pool, its load and metrics), each route a method of it; `create_app(config)` builds
+one and returns its app.
 """
 
 from __future__ import annotations
@@ -309,54 +313,61 @@ def server_figures(rooms: Rooms, engine_sessions: ClientCounter, pool: FairPool,
 STOP_NOTICE_SECONDS = 0.2  # what the pages' writers get to send the last message at a stop
 
 
-def create_app(config: WebConfig | None = None) -> Starlette:
-    config = config or WebConfig()
-    rooms = Rooms(config)
-    engine_sessions = client_counter(
-        config.quotas, "engine_sessions", config.engine.max_sessions, config.engine_sessions_per_client
-    )
-    engine_rate = config.engine_messages_per_second
-    engine_messages = rate_limiter(
-        config.quotas, "engine_messages", engine_rate, config.engine_message_burst, MAX_TRACKED_CLIENTS
-    )
-    # The engine sessions' heavy messages (those that make a bot think) share these threads.
-    # served in turn by client address (solver.protocol.fair), engine sessions first.
-    pool = FairPool(config.engine.workers, MAX_API_JOBS_PER_CLIENT, fair=os.environ.get("BANANAS_FAIR_QUEUES") != "0")
-    watch = LoopWatch()
-    on_jit = threading.Event()  # set once the kernels run on numba's JIT (native.library_until_jit)
-    load = Load(
-        watch,
-        lambda: pool.depths()["waiting"],
-        lambda: rooms.store.failed if rooms.store else None,
-        kernels_compiling=lambda: not on_jit.is_set(),
-    )
+class Server:
+    """What `bananas serve` runs on: its rooms (`solver.web.lobby`), the engine sessions and
+    their message rate, the solver's pool, the load it watches and its metrics; each route
+    is a method, and `app()` the ASGI app that serves them."""
 
-    metrics = Metrics(functools.partial(server_figures, rooms, engine_sessions, pool, load))
+    def __init__(self, config: WebConfig):
+        self.config = config
+        self.rooms = Rooms(config)
+        self.engine_sessions = client_counter(
+            config.quotas, "engine_sessions", config.engine.max_sessions, config.engine_sessions_per_client
+        )
+        self.engine_rate = config.engine_messages_per_second
+        self.engine_messages = rate_limiter(
+            config.quotas, "engine_messages", self.engine_rate, config.engine_message_burst, MAX_TRACKED_CLIENTS
+        )
+        # The engine sessions' heavy messages (those that make a bot think) share these threads,
+        # served in turn by client address (solver.protocol.fair), engine sessions first.
+        fair = os.environ.get("BANANAS_FAIR_QUEUES") != "0"
+        self.pool = FairPool(config.engine.workers, MAX_API_JOBS_PER_CLIENT, fair=fair)
+        self.watch = LoopWatch()
+        self.on_jit = threading.Event()  # set once the kernels run on numba's JIT (native.library_until_jit)
+        self.load = Load(
+            self.watch,
+            lambda: self.pool.depths()["waiting"],
+            lambda: self.rooms.store.failed if self.rooms.store else None,
+            kernels_compiling=lambda: not self.on_jit.is_set(),
+        )
+        self.metrics = Metrics(
+            functools.partial(server_figures, self.rooms, self.engine_sessions, self.pool, self.load)
+        )
 
-    def base_url(request: Request | WebSocket) -> str:
-        if config.public_url:
-            return config.public_url.rstrip("/")
+    def base_url(self, request: Request | WebSocket) -> str:
+        if self.config.public_url:
+            return self.config.public_url.rstrip("/")
         return str(request.base_url).rstrip("/")
 
-    async def page(request: Request) -> Response:
+    async def page(self, request: Request) -> Response:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
-    async def room_page(request: Request) -> Response:
-        room = rooms.get(request.path_params["room"])
+    async def room_page(self, request: Request) -> Response:
+        room = self.rooms.get(request.path_params["room"])
         if room is None:
             return not_found_page(request)
         return HTMLResponse(room_page_html(room.language, room.preview()))
 
-    async def create_room(request: Request) -> Response:
-        why = load.overloaded()
+    async def create_room(self, request: Request) -> Response:
+        why = self.load.overloaded()
         if why:
-            metrics.refusals.labels("overloaded").inc()
+            self.metrics.refusals.labels("overloaded").inc()
             return shed_response(why)
         try:
-            reading = read_body(request, config.max_message_bytes)
-            body = json.loads(await asyncio.wait_for(reading, config.header_timeout))
+            reading = read_body(request, self.config.max_message_bytes)
+            body = json.loads(await asyncio.wait_for(reading, self.config.header_timeout))
         except TooLarge:
-            message = f"a request body may hold at most {config.max_message_bytes} bytes"
+            message = f"a request body may hold at most {self.config.max_message_bytes} bytes"
             return JSONResponse({"code": "too_large", "message": message}, status_code=413)
         except TimeoutError:
             return JSONResponse({"code": "timeout", "message": "the request body came too slowly"}, status_code=408)
@@ -365,7 +376,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         if not isinstance(body, dict):
             return JSONResponse({"code": "bad_json", "message": "send a JSON object"}, status_code=400)
         try:
-            room = rooms.create(
+            room = self.rooms.create(
                 body.get("language", "en"),
                 body.get("spellcheck", True),
                 body.get("variant", "classic"),
@@ -378,21 +389,21 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         except RoomError as error:
             status = 429 if isinstance(error, ClientQuota) else 503 if error.code == "too_many_rooms" else 400
             return JSONResponse({"code": error.code, "message": error.message}, status_code=status)
-        return JSONResponse({"id": room.id, "url": f"{base_url(request)}/r/{room.id}"}, status_code=201)
+        return JSONResponse({"id": room.id, "url": f"{self.base_url(request)}/r/{room.id}"}, status_code=201)
 
-    async def qr_code(request: Request) -> Response:
-        room = rooms.get(request.path_params["room"])
+    async def qr_code(self, request: Request) -> Response:
+        room = self.rooms.get(request.path_params["room"])
         if room is None:
             return Response("no such room", status_code=404, media_type="text/plain")
         buffer = io.BytesIO()
-        segno.make(f"{base_url(request)}/r/{room.id}", error="m").save(
+        segno.make(f"{self.base_url(request)}/r/{room.id}", error="m").save(
             buffer, kind="svg", scale=5, border=2, xmldecl=False, dark="#1d1a05", light="#ffffff"
         )
         return Response(buffer.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
-    async def room_socket(websocket: WebSocket) -> None:
+    async def room_socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
-        room: Room | None = rooms.get(websocket.path_params["room"])
+        room: Room | None = self.rooms.get(websocket.path_params["room"])
         if room is None or room.closed:
             await websocket.send_json({"type": "error", "code": "no_room", "message": "this room does not exist"})
             await websocket.close(4404)
@@ -402,14 +413,15 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             await websocket.send_json({"type": "error", "code": "room_busy", "message": busy})
             await websocket.close(1013)
             return
-        connection = Connection(websocket, config.write_timeout)
+        connection = Connection(websocket, self.config.write_timeout)
         writer = asyncio.create_task(connection.write())
         room.connections[connection] = None
-        bucket = TokenBucket(config.messages_per_second, config.message_burst)
+        rate = self.config.messages_per_second
+        bucket = TokenBucket(rate, self.config.message_burst)
         warned = 0.0
         try:
             while not connection.closing:
-                message = await receive_or_join_timeout(websocket, room, connection, config.join_seconds)
+                message = await receive_or_join_timeout(websocket, room, connection, self.config.join_seconds)
                 if message is None:
                     connection.close(1008)  # a socket that never joins holds a slot for nothing
                     break
@@ -423,11 +435,11 @@ def create_app(config: WebConfig | None = None) -> Starlette:
                             {
                                 "type": "error",
                                 "code": "rate_limited",
-                                "message": f"too many messages (limit {config.messages_per_second:g}/s): slow down",
+                                "message": f"too many messages (limit {rate:g}/s): slow down",
                             }
                         )
                     continue
-                await handle_frame(room, connection, frame, config.max_message_bytes)
+                await handle_frame(room, connection, frame, self.config.max_message_bytes)
         except WebSocketDisconnect:
             pass
         finally:
@@ -436,24 +448,26 @@ def create_app(config: WebConfig | None = None) -> Starlette:
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(writer, 5)
 
-    async def engine_socket(websocket: WebSocket) -> None:
+    async def engine_socket(self, websocket: WebSocket) -> None:
         """The engine protocol, as `bananas engine` speaks it on stdio (docs/PROTOCOL.md), run
         by the same driver and limits as every network session (solver.protocol.network)."""
-        limits = config.engine
+        limits = self.config.engine
         client = client_of(websocket.scope)
         await websocket.accept()
-        if load.overloaded():
-            metrics.refusals.labels("overloaded").inc()
+        if self.load.overloaded():
+            self.metrics.refusals.labels("overloaded").inc()
             await websocket.close(1013, "overloaded: try again later")
             return
-        if not engine_sessions.take(client):
+        if not self.engine_sessions.take(client):
             await websocket.close(1013, "too many sessions")
             return
         try:
             # Network clients: a session that cannot read files, with the network limits.
             session = Session(allow_paths=False, limits=limits)
-            frames = engine_frames(websocket, limits, lambda: admit(engine_messages, client, engine_rate))
-            why = await drive_session(session, frames, websocket.send_text, limits, pool.executor(client, urgent=True))
+            frames = engine_frames(websocket, limits, lambda: admit(self.engine_messages, client, self.engine_rate))
+            why = await drive_session(
+                session, frames, websocket.send_text, limits, self.pool.executor(client, urgent=True)
+            )
             if why == "slow reader":
                 abort(websocket)  # a close frame would queue behind the replies nobody reads
             else:
@@ -464,20 +478,20 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         except (WebSocketDisconnect, TimeoutError):
             pass  # the client vanished: its session is simply dropped
         finally:
-            engine_sessions.give_back(client)
+            self.engine_sessions.give_back(client)
 
-    async def janitor() -> None:
+    async def janitor(self) -> None:
         """Persons gone too long leave; idle and empty rooms close."""
-        period = max(0.05, min(1.0, config.absent_seconds / 4, config.room_idle_seconds / 4))
+        period = max(0.05, min(1.0, self.config.absent_seconds / 4, self.config.room_idle_seconds / 4))
         while True:
             await asyncio.sleep(period)
             try:
-                await rooms.sweep()
+                await self.rooms.sweep()
             except Exception:  # noqa: BLE001 - the sweeper must outlive one bad room
                 log.exception("room sweep")
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(self, app):
         # Cheap engine requests are answered on the event loop: what they need is loaded
         # before the first client comes (0.3 s). The kernels warm up in the background.
         # The tables' engine steps run in the loop's default executor. Each of its threads keeps
@@ -490,48 +504,57 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         # A long-lived process: numba's JIT kernels, compiled for this CPU (the library's are
         # for the architecture's generic one) and cached by the warm-up; until they are loaded
         # (or compiled, on a cold cache), the compiled library answers and /readyz says 503.
-        native.library_until_jit(on_jit)
+        native.library_until_jit(self.on_jit)
         await asyncio.to_thread(load_for_cheap_requests)
-        restored = await rooms.restore()  # a durable server's rooms, each hand where it was
+        restored = await self.rooms.restore()  # a durable server's rooms, each hand where it was
         if restored:
-            log.warning("%d room(s) restored from %s", restored, config.db)
+            log.warning("%d room(s) restored from %s", restored, self.config.db)
         asyncio.get_running_loop().run_in_executor(None, warm_english_kernels)
-        task = asyncio.create_task(janitor())
-        watching = asyncio.create_task(watch.run())
+        task = asyncio.create_task(self.janitor())
+        watching = asyncio.create_task(self.watch.run())
         try:
             yield
         finally:
             task.cancel()
             watching.cancel()
-            rooms.close_all()
-            if rooms.store is not None:
-                rooms.store.close()
-            pool.shutdown(wait=False, cancel_futures=True)
+            self.rooms.close_all()
+            if self.rooms.store is not None:
+                self.rooms.store.close()
+            self.pool.shutdown(wait=False, cancel_futures=True)
 
-    routes = [
-        Route("/", page),
-        WebSocketRoute("/", engine_socket),  # where earlier `bananas serve` clients connect
-        WebSocketRoute("/engine", engine_socket),
-        Route("/api/rooms", create_room, methods=["POST"]),
-        Route("/r/{room}", room_page),
-        Route("/r/{room}/qr.svg", qr_code),
-        WebSocketRoute("/r/{room}/ws", room_socket),
-        # /solve, /api/...
-        *solve_routes(pool, read_body, TooLarge, config.header_timeout, load, metrics, config.quotas),
-        *health_routes(load, metrics, config.metrics_allow),  # /healthz, /readyz, /metrics
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    middleware = [Middleware(Gate, config=config), Middleware(TransportInScope)]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
-
-    async def stopping() -> None:
+    async def stopping(self) -> None:
         """Before the server closes its sockets: every page is told (a durable room's pages
         that the server is restarting, the others that their room closed), and their writers
         get a moment to send it."""
-        rooms.close_all()
+        self.rooms.close_all()
         await asyncio.sleep(STOP_NOTICE_SECONDS)
 
-    app.state.rooms = rooms
-    app.state.config = config
-    app.state.stopping = stopping
-    return app
+    def app(self) -> Starlette:
+        """The ASGI app: the routes, the Host/Origin gate, the lifespan (warm-up, janitor, stop)."""
+        routes = [
+            Route("/", self.page),
+            WebSocketRoute("/", self.engine_socket),  # where earlier `bananas serve` clients connect
+            WebSocketRoute("/engine", self.engine_socket),
+            Route("/api/rooms", self.create_room, methods=["POST"]),
+            Route("/r/{room}", self.room_page),
+            Route("/r/{room}/qr.svg", self.qr_code),
+            WebSocketRoute("/r/{room}/ws", self.room_socket),
+            # /solve, /api/...
+            *solve_routes(
+                self.pool, read_body, TooLarge, self.config.header_timeout, self.load, self.metrics, self.config.quotas
+            ),
+            *health_routes(self.load, self.metrics, self.config.metrics_allow),  # /healthz, /readyz, /metrics
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
+        middleware = [Middleware(Gate, config=self.config), Middleware(TransportInScope)]
+        app = Starlette(routes=routes, lifespan=self.lifespan, middleware=middleware)
+
+        app.state.rooms = self.rooms
+        app.state.config = self.config
+        app.state.stopping = self.stopping
+        return app
+
+
+def create_app(config: WebConfig | None = None) -> Starlette:
+    """The app of `bananas serve` for `config` (the defaults without one)."""
+    return Server(config or WebConfig()).app()
