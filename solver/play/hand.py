@@ -341,8 +341,8 @@ class Hand:
     # The pieces `play` is made of, for drivers that interleave outside calls (the engine
     # protocol's hosted games): start, then advance the clock, and feed remote calls in.
     def start(self) -> None:
-        """Deal the hand (SPLIT) and queue every player's first decision; `result` is None until the hand
-        ends. For a driver that runs the clock itself (`advance`, `external_call`); `play` does it all.
+        """Deal the hand (SPLIT) and queue every player's first decision; the hand is not `over` until
+        it ends. For a driver that runs the clock itself (`advance`, `external_call`); `play` does it all.
         """
         self._result = None
         self.split()
