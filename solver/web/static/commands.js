@@ -30,7 +30,7 @@ const DIRECTIONS = {
 };
 /** What the help says, in order: each command's key in the i18n table (`cmd_<name>`). */
 export const COMMAND_HELP = ["place", "read", "grid", "rack", "words", "where", "check", "take", "peel", "dump",
-  "bananas", "stuck", "players", "time", "help", "keys"];
+  "bananas", "stuck", "players", "time", "help", "keys", "move"];
 
 const isNumber = (text) => /^-?\d{1,4}$/.test(text ?? "");
 const isLetter = (text) => /^[A-Z]$/.test(text ?? "");

