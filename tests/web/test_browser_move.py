@@ -132,3 +132,116 @@ def test_a_box_dragged_around_a_word_then_the_word_dragged_away_in_one_grid_mess
     grid = moved(grid, [(4, 0), (4, 1), (4, 2), (4, 3)], -1, 0)
     assert sent.wait_for(count + 2) == grid == placed(page)
     assert page.errors == []
+
+
+def test_shift_clicked_tiles_move_with_the_arrows_and_a_tile_dropped_on_another_swaps(browser, serve, shots):
+    page, sent, listener, held = seated(browser, serve, DESKTOP)
+    grid = lay_rows(page, listener, held)
+    count = len(sent.grids)
+
+    # Shift+click the last two tiles of the first row: they are chosen, the rest is not.
+    page.keyboard.down("Shift")
+    page.mouse.click(*cell_centre(page, 0, 2))
+    listener.wait_for(rf"Selected 1 tile: {grid[(0, 2)]}\.")
+    page.mouse.click(*cell_centre(page, 0, 3))
+    page.keyboard.up("Shift")
+    pair = grid[(0, 2)] + grid[(0, 3)]
+    listener.wait_for(rf"Selected 2 tiles: {pair}\.")
+    assert grouped(page) == {(0, 2), (0, 3)}
+    page.screenshot(path=str(shots / "move-selected-desktop.png"))
+
+    # The arrows move them, one message a move; onto the second row's tiles, refused.
+    page.keyboard.press("ArrowRight")
+    listener.wait_for(rf"Moved {pair} 1 column right, now from row 1, column 4\.")
+    grid = moved(grid, [(0, 2), (0, 3)], 0, 1)
+    assert sent.wait_for(count + 1) == grid == placed(page)
+    for row in (0, 1):
+        page.keyboard.press("ArrowDown")
+        listener.wait_for(rf"Moved {pair} 1 row down, now from row {row + 2}, column 4\.")
+        grid = moved(grid, [(row, 3), (row, 4)], 1, 0)
+        assert sent.wait_for(count + 2 + row) == grid == placed(page)
+    page.keyboard.press("ArrowLeft")
+    listener.wait_for(rf"Cannot move there: {grid[(2, 2)]} at row 3, column 3 is in the way\.")
+    assert placed(page) == grid
+    page.keyboard.press("Escape")
+    listener.wait_for(r"No tiles selected\.")
+    assert grouped(page) == set()
+
+    # A tile dropped on another: the two swap, said as a swap.
+    first, second = grid[(0, 0)], grid[(0, 1)]
+    drag(page, cell_centre(page, 0, 0), cell_centre(page, 0, 1))
+    listener.wait_for(rf"Swapped {first}, now at row 1, column 2, and {second}, now at row 1, column 1\.")
+    grid = grid | {(0, 0): second, (0, 1): first}
+    assert sent.wait_for(count + 4) == grid == placed(page)
+
+    # A rack tile dropped on a grid tile takes its place; that one goes back to the rack.
+    letter = rack(page)[0]
+    page.locator("#rack .tile").first.hover()
+    page.mouse.down()
+    page.mouse.move(*cell_centre(page, 2, 0), steps=6)
+    page.mouse.up()
+    expect(page.locator('#board-layer .tile[data-row="2"][data-col="0"]')).to_have_attribute("data-letter", letter)
+    assert sorted(rack(page)) == sorted(rack_after := held[7:].replace(letter, "", 1) + grid[(2, 0)])
+    grid = grid | {(2, 0): letter}
+    assert sent.wait_for(count + 5) == grid == placed(page), rack_after
+    assert page.errors == []
+
+
+def test_the_keyboard_alone_chooses_moves_swaps_and_lets_go(browser, serve):
+    page, sent, listener, held = seated(browser, serve, DESKTOP)
+    grid = lay_rows(page, listener, held)
+    count = len(sent.grids)
+    word = held[:4]
+    board = page.get_by_role("application", name=re.compile("Your grid"))
+    board.focus()
+    page.keyboard.press("ArrowRight")  # the cursor at row 1, column 1, across
+
+    # Space: the word under the cursor; the arrows move it, the cursor riding along.
+    page.keyboard.press("Space")
+    listener.wait_for(rf"Selected 4 tiles: {word}\.")
+    page.keyboard.press("ArrowDown")
+    listener.wait_for(rf"Moved {word} 1 row down, now from row 2, column 1\.")
+    grid = moved(grid, [(0, 0), (0, 1), (0, 2), (0, 3)], 1, 0)
+    assert sent.wait_for(count + 1) == grid == placed(page)
+    expect(board).to_have_accessible_description(f"Cursor row 2, column 1, across: {grid[(1, 0)]}.")
+    page.keyboard.press("ArrowDown")  # onto the second row's tiles
+    listener.wait_for(rf"Cannot move there: {grid[(2, 0)]} at row 3, column 1 is in the way\.")
+    page.keyboard.press("Escape")
+    listener.wait_for(r"No tiles selected\.")
+
+    # Shift+arrows stretch a box from the cursor.
+    for _ in range(3):
+        page.keyboard.press("Shift+ArrowRight")
+    listener.wait_for(rf"Selected 4 tiles: {word}\.")
+    expect(board).to_have_accessible_description(f"Cursor row 2, column 4, across: {grid[(1, 3)]}.")
+    page.keyboard.press("Escape")
+    listener.wait_for(r"No tiles selected\.")
+
+    # Shift+Space: one tile; an arrow onto its neighbour swaps the two.
+    last, before = grid[(1, 3)], grid[(1, 2)]
+    page.keyboard.press("Shift+Space")
+    listener.wait_for(rf"Selected 1 tile: {last}\.")
+    page.keyboard.press("ArrowLeft")
+    listener.wait_for(rf"Swapped {last}, now at row 2, column 3, and {before}, now at row 2, column 4\.")
+    grid = grid | {(1, 2): last, (1, 3): before}
+    assert sent.wait_for(count + 2) == grid == placed(page)
+
+    # Delete: the chosen tile back to the rack.
+    page.keyboard.press("Delete")
+    listener.wait_for(rf"Picked up {last} at row 2, column 3\.")
+    del grid[(1, 2)]
+    assert sent.wait_for(count + 3) == grid == placed(page)
+
+    # Enter lays the rack's selected tile at the cursor; the tile there goes back to the rack.
+    page.keyboard.press("ArrowLeft")  # the cursor onto row 2, column 2
+    letter = next(letter for letter in rack(page) if letter != grid[(1, 1)])
+    option = page.get_by_role("listbox", name="Your rack").get_by_role("option", name=letter, exact=True).first
+    option.focus()
+    page.keyboard.press("Enter")
+    expect(option).to_have_attribute("aria-selected", "true")
+    board.focus()
+    page.keyboard.press("Enter")
+    listener.wait_for(rf"Placed {letter} at row 2, column 2\. Picked up {grid[(1, 1)]} at row 2, column 2\.")
+    grid = grid | {(1, 1): letter}
+    assert sent.wait_for(count + 4) == grid == placed(page)
+    assert page.errors == []
