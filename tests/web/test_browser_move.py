@@ -14,6 +14,8 @@ from playwright.sync_api import expect
 from test_browser import cell_centre, new_page, placed, rack
 from test_browser_access import PEEL_ONCE_SET, Listener, command, rack_heard, violations
 
+from solver.core.limits import MAX_PAGE_COORD
+
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -68,7 +70,9 @@ def lay_rows(page, listener: Listener, held: str) -> dict[tuple[int, int], str]:
 
 
 def grouped(page) -> set[tuple[int, int]]:
-    cells = page.eval_on_selector_all("#board-layer .tile.grouped", "ts => ts.map(t => [+t.dataset.row, +t.dataset.col])")
+    cells = page.eval_on_selector_all(
+        "#board-layer .tile.grouped", "ts => ts.map(t => [+t.dataset.row, +t.dataset.col])"
+    )
     return {(row, col) for row, col in cells}
 
 
@@ -184,6 +188,19 @@ def test_shift_clicked_tiles_move_with_the_arrows_and_a_tile_dropped_on_another_
     assert sorted(rack(page)) == sorted(rack_after := held[7:].replace(letter, "", 1) + grid[(2, 0)])
     grid = grid | {(2, 0): letter}
     assert sent.wait_for(count + 5) == grid == placed(page), rack_after
+
+    # Three tiles alone on the grid's last row: a move past it is refused, one back up lands.
+    page.get_by_role("button", name="All back to rack").click()
+    listener.wait_for(r"All \d+ tiles back to the rack")
+    edge = MAX_PAGE_COORD
+    command(page, listener, f"{rack(page)[:3]} {edge + 1} 1 across", "Placed")
+    page.get_by_role("button", name="Centre").click()
+    drag(page, cell_centre(page, edge, -1), cell_centre(page, edge, 2))
+    listener.wait_for(r"Selected 3 tiles")
+    drag(page, cell_centre(page, edge, 1), cell_centre(page, edge + 1, 1))
+    listener.wait_for(r"Cannot move there: that is past the edge of the grid\.")
+    drag(page, cell_centre(page, edge, 1), cell_centre(page, edge - 1, 1))
+    listener.wait_for(rf"Moved \w+ 1 row up, now from row {edge}, column 1\.")
     assert page.errors == []
 
 
@@ -244,4 +261,74 @@ def test_the_keyboard_alone_chooses_moves_swaps_and_lets_go(browser, serve):
     listener.wait_for(rf"Placed {letter} at row 2, column 2\. Picked up {grid[(1, 1)]} at row 2, column 2\.")
     grid = grid | {(1, 1): letter}
     assert sent.wait_for(count + 4) == grid == placed(page)
+    assert page.errors == []
+
+
+class Finger:
+    """One finger on a touch screen (Chrome's touch events: the page sees touch pointers)."""
+
+    def __init__(self, page):
+        self.cdp = page.context.new_cdp_session(page)
+
+    def touch(self, kind: str, at: tuple[float, float] | None = None) -> None:
+        points = [{"x": at[0], "y": at[1]}] if at else []
+        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def press_and_move(self, start: tuple[float, float], end: tuple[float, float], steps: int = 6) -> None:
+        self.touch("touchStart", start)
+        for step in range(1, steps + 1):
+            self.touch(
+                "touchMove",
+                (start[0] + (end[0] - start[0]) * step / steps, start[1] + (end[1] - start[1]) * step / steps),
+            )
+
+    def lift(self) -> None:
+        self.touch("touchEnd")
+
+
+def test_on_a_phone_select_mode_taps_tiles_a_finger_moves_them_and_boxes_them(browser, serve, shots):
+    page, sent, listener, held = seated(browser, serve, PHONE)
+    grid = lay_rows(page, listener, held)
+    count = len(sent.grids)
+    word = held[:4]
+    finger = Finger(page)
+
+    # Select mode on: taps choose tiles; a finger on one of them drags them all.
+    select = page.get_by_role("button", name="Select tiles")
+    select.tap()
+    expect(select).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#toast")).to_have_text(re.compile("^Select mode"))
+    for col in range(4):
+        page.touchscreen.tap(*cell_centre(page, 0, col))
+    listener.wait_for(rf"Selected 4 tiles: {word}\.")
+    finger.press_and_move(cell_centre(page, 0, 1), cell_centre(page, 3, 1))
+    expect(page.locator("#board-layer .tile.landing")).to_have_count(4)
+    page.screenshot(path=str(shots / "move-drag-phone.png"))
+    finger.lift()
+    listener.wait_for(rf"Moved {word} 3 rows down, now from row 4, column 1\.")
+    grid = moved(grid, [(0, 0), (0, 1), (0, 2), (0, 3)], 3, 0)
+    assert sent.wait_for(count + 1) == grid == placed(page)
+
+    # A box drawn with a finger on empty space chooses both rows; a tap takes one tile out.
+    finger.press_and_move(cell_centre(page, 1, -1), cell_centre(page, 3, 3))
+    finger.lift()
+    listener.wait_for(r"Selected 7 tiles")
+    page.touchscreen.tap(*cell_centre(page, 3, 3))
+    listener.wait_for(r"Selected 6 tiles")
+    assert grouped(page) == {(2, 0), (2, 1), (2, 2), (3, 0), (3, 1), (3, 2)}
+    page.screenshot(path=str(shots / "move-selected-phone.png"))
+    finger.press_and_move(cell_centre(page, 2, 0), cell_centre(page, 2, 1))  # onto the tile left out
+    expect(page.locator("#board-layer .tile.landing.refused")).to_have_count(6)
+    finger.lift()
+    listener.wait_for(rf"Cannot move there: {grid[(3, 3)]} at row 4, column 4 is in the way\.")
+    assert placed(page) == grid
+
+    # Select mode off: a finger's drag on empty space pans the board (the chosen tiles stay chosen).
+    select.click()
+    expect(select).to_have_attribute("aria-pressed", "false")
+    pan = page.eval_on_selector("#board", "b => [+b.dataset.panX, +b.dataset.panY]")
+    finger.press_and_move(cell_centre(page, 0, 5), cell_centre(page, -1, 4))
+    finger.lift()
+    assert page.eval_on_selector("#board", "b => [+b.dataset.panX, +b.dataset.panY]") != pan
+    assert placed(page) == grid and len(grouped(page)) == 6
     assert page.errors == []

@@ -402,7 +402,7 @@ export const EN = {
   cmd_keys: "/ goes to this field. On the grid: arrows move the cursor and set the direction, letters lay tiles (or use the grid's letter), Backspace takes back the tile before the cursor, Delete lifts the one under it, Escape drops the cursor. The rack is one Tab stop: arrows move along it, Enter selects a tile.",
   // moving many tiles at once (selection.js)
   select_mode: "Select tiles",
-  select_mode_on: "Select mode: drag a box or tap tiles to select them, then drag one of them to move them all.",
+  select_mode_on: "Select mode: tap tiles or box them, then drag them together.",
   select_mode_off: "Select mode off: a finger's drag pans the board.",
   group_selected: "Selected {count} tiles: {letters}.", group_selected_one: "Selected 1 tile: {letters}.",
   group_none: "No tiles selected.",

@@ -409,7 +409,7 @@ export const FR = {
   cmd_keys: "/ mène à ce champ. Sur la grille : les flèches déplacent le curseur et choisissent le sens, les lettres posent des tuiles (ou prennent la lettre de la grille), Retour arrière reprend la tuile avant le curseur, Suppr celle dessous, Échap retire le curseur. Le chevalet est un seul arrêt de Tab : les flèches le parcourent, Entrée choisit une tuile.",
   // moving many tiles at once (selection.js)
   select_mode: "Sélectionner des tuiles",
-  select_mode_on: "Mode sélection : tracez un cadre ou touchez des tuiles pour les sélectionner, puis faites-en glisser une pour toutes les déplacer.",
+  select_mode_on: "Mode sélection : touchez des tuiles ou encadrez-les, puis faites-les glisser ensemble.",
   select_mode_off: "Mode sélection désactivé : glisser du doigt déplace la vue.",
   group_selected: "{count} tuiles sélectionnées : {letters}.", group_selected_one: "1 tuile sélectionnée : {letters}.",
   group_none: "Aucune tuile sélectionnée.",
