@@ -23,6 +23,7 @@ from solver.play.ceiling import (
     luck_share,
     portfolio,
     score,
+    stumps,
 )
 from solver.play.hand import Hand, play_hand
 from solver.play.rules import Rules
@@ -122,6 +123,19 @@ def test_an_oracle_series_is_a_function_of_its_seed():
     ]
     with pytest.raises(ValueError):
         run_tournament(["oracle", "hard"], 2, make=oracle.make, scheduler="tcp://localhost:1")
+
+
+def test_a_stump_finds_the_feature_that_tells_the_better_candidate_on_held_out_deals():
+    keys = [(group, rotation) for group in range(8) for rotation in range(2)]
+    features = {key: {"signal": float(key[0] % 4), "noise": float((key[0] * 7 + key[1]) % 3)} for key in keys}
+    # "a" wins the games whose signal is 2 or more, "b" the others
+    scores = {
+        "a": {key: float(features[key]["signal"] >= 2) for key in keys},
+        "b": {key: float(features[key]["signal"] < 2) for key in keys},
+    }
+    best = stumps(scores, features, "a")[0]
+    assert (best.feature, best.threshold, best.held_out) == ("signal", 2.0, 1.0)
+    assert max(s.held_out for s in stumps(scores, {k: {"noise": v["noise"]} for k, v in features.items()}, "a")) < 1.0
 
 
 # -- the opening: the first grid's search goes on for fewer words ------------------------
