@@ -236,6 +236,7 @@ export const EN = {
   err_hint_limit: "No more hints this hand ({count} a hand).",
   err_hint_cooldown: "The next hint in {seconds} s.",
   err_no_log: "This hand's log is not kept any more (or this game has no replay).",
+  err_no_review: "This hand has no review any more (or this game has none).",
   review_title: "Review",
   review_wait: "Working out the best grids…",
   review_none: "No review for this hand.",

@@ -243,6 +243,7 @@ export const FR = {
   err_hint_limit: "Plus d'indice pour cette manche ({count} par manche).",
   err_hint_cooldown: "Prochain indice dans {seconds} s.",
   err_no_log: "Le journal de cette manche n'est plus gardé (ou ce jeu n'a pas de rejeu).",
+  err_no_review: "Cette manche n'a plus de bilan (ou ce jeu n'en a pas).",
   review_title: "Bilan",
   review_wait: "Calcul des meilleures grilles…",
   review_none: "Pas de bilan pour cette manche.",
