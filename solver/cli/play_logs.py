@@ -91,26 +91,26 @@ class TextLog:
     def line(self, t: float, text: str) -> None:
         click.echo(f"{t:7.1f}s  {text}")
 
-    def event(self, e: dict) -> None:
-        kind, t = events.kind_of(e), e["t"]
-        if kind == events.SPLIT:
+    def event(self, e: events.HandEvent) -> None:
+        t = e["t"]
+        if e["event"] == events.SPLIT:
             self.hand += 1
             if self.hand > 1 or self.match_hands:
                 click.echo(f"-- hand {self.hand} --")
             size = len(e["hands"][0]) if e["hands"] else 0
             unused = f", {len(e['unused'])} unused" if e.get("unused") else ""
             self.line(t, f"SPLIT  {len(e['hands'])} x {size} tiles  (bunch {e['bunch']}{unused})")
-        elif kind == events.PEEL:
+        elif e["event"] == events.PEEL:
             self.line(t, f"{self.who(e['player'])}  PEEL  (bunch {e['bunch']})")
-        elif kind == events.DUMP:
+        elif e["event"] == events.DUMP:
             self.line(t, f"{self.who(e['player'])}  DUMP {e['returned']} -> {e['drawn']}  (bunch {e['bunch']})")
-        elif kind == events.STUCK:
+        elif e["event"] == events.STUCK:
             self.line(t, f"{self.who(e['player'])}  stuck with {e['hand'] or 'no tiles'}")
-        elif kind == events.BANANAS:
+        elif e["event"] == events.BANANAS:
             self.line(t, f"{self.who(e['player'])}  BANANAS!")
-        elif kind == events.INSPECTION:
+        elif e["event"] == events.INSPECTION:
             self.line(t, f"{self.who(e['player'])}  grid inspected: valid")
-        elif kind == events.ROTTEN:
+        elif e["event"] == events.ROTTEN:
             problems = e["problems"]
             more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
             self.line(
@@ -118,12 +118,10 @@ class TextLog:
                 f"{self.who(e['player'])}  ROTTEN BANANA: {problems[0] if problems else '?'}{more}  "
                 f"(bunch {e['bunch']})",
             )
-        elif kind == events.END:
-            self.line(t, f"END  {self.outcome(e['outcome'], e['winners'], e['reason'])}")
-        elif kind == events.SNAPSHOT:
-            return  # a grid as it builds: the log's, not a line of progress
-        else:  # an event this front-end does not know yet
-            self.line(t, kind.upper())
+        elif e["event"] == events.END:
+            self.line(t, f"END  {self.outcome(e.get('outcome', ''), e.get('winners', []), e.get('reason', ''))}")
+        elif e["event"] != events.SNAPSHOT:  # (a grid as it builds: the log's, not a line of progress)
+            self.line(t, events.kind_of(e).upper())  # an event this front-end does not know yet
 
     def outcome(self, outcome: str, winners: list[int], reason: str) -> str:
         names = " and ".join(label(self.specs, w) for w in winners)

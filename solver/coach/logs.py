@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from solver.core.grid import Grid, GridError
 from solver.core.limits import (
@@ -40,6 +40,7 @@ from solver.core.limits import (
 )
 from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, parse_distribution
 from solver.play import events
+from solver.play.events import End, LogLine
 from solver.play.rules import Rules
 from solver.play.variants import BANANAGRAMS, VARIANTS
 
@@ -64,13 +65,13 @@ class HandLog:
     """One hand of a log: its checked events in order (split to end), and its `grids` line's grids."""
 
     number: int
-    events: list[dict] = field(default_factory=list)
+    events: list[LogLine] = field(default_factory=list)
     grids: list[list[str] | None] | None = None  # None until the `grids` line
 
     @property
-    def end(self) -> dict | None:
+    def end(self) -> End | None:
         """The hand's `end` event (outcome, winners, reason, `t`), None if the log stops before it."""
-        return next((event for event in self.events if events.kind_of(event) == events.END), None)
+        return next((event for event in self.events if event["event"] == events.END), None)
 
 
 @dataclass
@@ -285,7 +286,7 @@ class _LogReader:
         Fields(event).number("t", 0.0, MAX_LOG_SECONDS)
         assert self.table is not None  # set at the split
         self.table.check(event, self.log.players)
-        hands[-1].events.append(event)
+        hands[-1].events.append(cast(LogLine, event))  # (checked: its kind's fields)
 
     def check_grids(self, event: dict) -> list[list[str] | None]:
         grids = event.get("grids")
@@ -297,7 +298,7 @@ class _LogReader:
 class Fields:
     """Checked reads of one line's fields: each raises LogError naming the field."""
 
-    def __init__(self, data: dict):
+    def __init__(self, data: Mapping[str, Any]):
         self.data = data
 
     def get(self, name: str, required: bool = True) -> Any:
@@ -390,7 +391,7 @@ class Table:
         other.held, other.active, other.shown = list(self.held), list(self.active), list(self.shown)
         return other
 
-    def check(self, event: dict, players: int) -> None:
+    def check(self, event: Mapping[str, Any], players: int) -> None:
         kind = events.kind_of(event)
         check = Fields(event)
         if kind not in events.KINDS and kind != events.HINT:
@@ -504,7 +505,7 @@ class Table:
             Fields({"winner": winners[index]}).player(players, "winner")
 
 
-def replay_tables(log: GameLog, hand: HandLog) -> Iterator[tuple[dict, Table, Table]]:
+def replay_tables(log: GameLog, hand: HandLog) -> Iterator[tuple[LogLine, Table, Table]]:
     """Each event of `hand` with the table just before it and just after it (`Table`
     copies), for the review and the replay: the log was checked, so this cannot fail."""
     table = Table(log.rules.distribution, log.players)

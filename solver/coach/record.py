@@ -111,13 +111,13 @@ class HandRecorder:
         self.seats = [_Player() for _ in range(players)]
         self.end: float | None = None
 
-    def feed(self, line: dict) -> None:
+    def feed(self, line: events.LogLine) -> None:
         """One line of the hand (an event, a hint), as the log holds it."""
         kind = events.kind_of(line)
-        player = line.get("player") if kind != events.SPLIT else None
+        player = events.player_of(line)
         held = self.table.held[player] if isinstance(player, int) and 0 <= player < len(self.seats) else None
         self.table.check(line, len(self.seats))
-        t = line["t"]
+        t = events.time_of(line)
         if kind == events.END:
             self.end = t
         if player is None:

@@ -47,9 +47,8 @@ def frames(log: GameLog) -> list[Frame]:
     for hand in log.hands:
         moments: list[Frame] = []
         for event, _, table in replay_tables(log, hand):
-            kind = events.kind_of(event)
-            if kind in (events.SNAPSHOT, events.BANANAS) and table.shown[event["player"]] is not None:
-                moments.append(Frame(hand.number, event["t"], kind, event["player"], tuple(table.shown)))
+            if event["event"] in (events.SNAPSHOT, events.BANANAS) and table.shown[event["player"]] is not None:
+                moments.append(Frame(hand.number, event["t"], event["event"], event["player"], tuple(table.shown)))
         assert hand.grids is not None and hand.end is not None  # read_log checked
         final = tuple(Grid.from_rows(rows) if rows is not None else None for rows in hand.grids)
         moments.append(Frame(hand.number, hand.end["t"], events.GRIDS, None, final))

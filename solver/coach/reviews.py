@@ -167,10 +167,10 @@ def review(
 
 def review_hand(game: GameLog, hand: HandLog, lexicon: Lexicon, common: Lexicon | None = None) -> HandReview:
     record = hand_record(game, hand)  # the end of the hand, as a room's end screen shows it
-    dumps: list[list[tuple[dict, Table]]] = [[] for _ in range(game.players)]
+    dumps: list[list[tuple[events.Dump, Table]]] = [[] for _ in range(game.players)]
     lead = LeadTracker()
     for event, before, after in replay_tables(game, hand):
-        if events.kind_of(event) == events.DUMP:
+        if event["event"] == events.DUMP:
             dumps[event["player"]].append((event, before))
         lead.note(event["t"], after)
     assert hand.end is not None  # read_log checked
@@ -204,7 +204,7 @@ class LeadTracker:
 def review_player(
     game: GameLog,
     record: PlayerRecord,
-    dumps: list[tuple[dict, Table]],
+    dumps: list[tuple[events.Dump, Table]],
     lexicon: Lexicon,
     common: Lexicon | None = None,
 ) -> PlayerReview:
@@ -291,7 +291,7 @@ def best_grid(
     return describe_best(min(candidates, key=grid_key)) if candidates else None
 
 
-def dump_review(event: dict, before: Table, lexicon: Lexicon, min_length: int, index: int) -> dict:
+def dump_review(event: events.Dump, before: Table, lexicon: Lexicon, min_length: int, index: int) -> dict:
     """One DUMP: what was returned and drawn, and the dump advice from the grid and hand
     the table saw just before (the last snapshot, when it was valid and its tiles were held;
     otherwise every tile held, as a hand with no grid)."""

@@ -6,8 +6,10 @@ kind names below. The same objects are what every reader takes in: the game logs
 (`solver.coach.logs` checks them line by line, the coach's reviews and replays read them),
 a room's table (`solver.web.bananagrams_table`), the engine protocol's public events
 (`public_view`) and the command line's log writers. A reader names a kind by its constant
-here and a field by the TypedDict's key, so mypy follows a renamed field everywhere and a
-new kind is added in one place: its TypedDict, its constant and `KINDS`.
+here and reads a field off an event typed as `HandEvent` (or a log's `LogLine`), narrowed to
+its kind by `event["event"] == KIND`, so mypy follows a renamed field everywhere
+(`tests/project/test_architecture.py` fails on a reader outside `solver/play` that takes an
+event untyped); a new kind is added in one place: its TypedDict, its constant and `KINDS`.
 
 Tiles are letters (`"AEQ"`), grids are lists of rows in the notation of `solver.core.grid`,
 players are seat indexes.
@@ -15,6 +17,7 @@ players are seat indexes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict, overload
 
 SPLIT: Literal["split"] = "split"
@@ -104,13 +107,33 @@ class _EndKind(Event):
 
 
 class End(_EndKind, total=False):
-    # (t and event always; the rest as below, plus the variant's scores: `time`, `words`)
+    # (t and event always; the rest as below, the variant's scores only when it keeps them)
     outcome: Outcome
     winners: list[int]
     reason: str  # in English; the code and its params are the HandResult's
+    time: float  # solo: the hand's clock at the win
+    words: int  # solo: the words of the winning grid
+    objective: str  # solo: what the score counts (time or fewest-words)
+    score: float  # solo: the objective's figure, lower is better
 
 
 HandEvent = Split | Peel | Dump | Stuck | Bananas | Inspection | Rotten | Left | Snapshot | End
+
+
+# A game log's lines (solver.coach.logs): the events as `log_line` writes them - a `stuck`
+# names its tiles as `tiles` - and the lines around them.
+class StuckLine(Event):
+    event: Literal["stuck"]
+    player: int
+    tiles: str  # the tiles not on the player's grid (the event's `hand`)
+
+
+class HintLine(Event):
+    event: Literal["hint"]
+    player: int  # the person shown a hint
+
+
+LogLine = Split | Peel | Dump | StuckLine | Bananas | Inspection | Rotten | Left | Snapshot | End | HintLine
 
 KINDS: dict[str, type] = {
     SPLIT: Split,
@@ -126,9 +149,21 @@ KINDS: dict[str, type] = {
 }
 
 
-def kind_of(event: dict) -> str:
-    """The kind of an event (or of a log line): its `event` field."""
+def kind_of(event: Mapping[str, Any]) -> str:
+    """The kind of an event (or of a log line): its `event` field. (To read the kind's own
+    fields, compare `event["event"]` itself with the kind's constant: mypy then narrows the
+    event to its kind's TypedDict.)"""
     return event["event"]
+
+
+def time_of(event: HandEvent | LogLine) -> float:
+    """When an event happened: the game clock, simulated seconds since the split."""
+    return event["t"]
+
+
+def player_of(event: HandEvent | LogLine) -> int | None:
+    """The seat an event is about (None for a split or an end)."""
+    return event.get("player")  # type: ignore[return-value]  # (every kind's `player` is an int)
 
 
 def fields_of(kind: str) -> frozenset[str]:
@@ -169,18 +204,18 @@ def make(kind: str, t: float, **fields: Any) -> Any:
     return event
 
 
-def public_view(event: dict) -> dict:
+def public_view(event: HandEvent) -> dict:
     """An event as every player may see it: tiles in hands stay private (each player gets
     their own by other means); grids shown at BANANAS are public."""
-    event = dict(event)
+    public: dict[str, Any] = dict(event)
     kind = kind_of(event)
     if kind == SPLIT:
-        event["hands"] = [len(hand) for hand in event["hands"]]
+        public["hands"] = [len(hand) for hand in public["hands"]]
     elif kind == PEEL:
-        event["drawn"] = sorted(int(player) for player in event["drawn"])
+        public["drawn"] = sorted(int(player) for player in public["drawn"])
     elif kind == DUMP:
-        event.pop("returned", None)
-        event["drawn"] = len(event["drawn"])
+        public.pop("returned", None)
+        public["drawn"] = len(public["drawn"])
     elif kind == STUCK:
-        event["hand"] = len(event["hand"])
-    return event
+        public["hand"] = len(public["hand"])
+    return public

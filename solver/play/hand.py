@@ -25,9 +25,10 @@ is not laid (solver.coach.record defines the end of a hand for every reader).
 The hand drives itself: a driver (`bananas play`, a room's table, the engine protocol's
 hosted game, the pace benchmark) asks when the next event is due (`next_due`), runs the
 hand to a time (`advance`), feeds it the calls and grids of its remote seats
-(`external_call`, `show`, `leave`), and reads `result` once the hand has ended, however it
-ended: the hand decides every end itself, the stalemate where nobody can act included.
-It never reads the queue or writes the result. Every input from outside is recorded with
+(`external_call`, `show`, `leave`), and reads what every player may see (`public_view`,
+`solver.play.public`), the end included, however the hand ended: the hand decides every end
+itself, the stalemate where nobody can act included. It never reads the queue, the seats'
+state or the result. Every input from outside is recorded with
 the number of events processed before it (`journal`), so `replay` rebuilds the hand
 exactly from its seed, its players' specs and that journal.
 
@@ -42,17 +43,19 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, cast
 
 import numpy as np
 
-from solver.core.grid import Grid, Report, find_words, validate
+from solver.core.grid import Grid, Report, validate
 from solver.core.limits import MAX_HAND_EVENTS, MAX_HAND_STEPS, MAX_LOG_SNAPSHOTS_PER_HAND, MAX_REFUSED
 from solver.core.tiles import TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 from solver.play import events
 from solver.play.cost import JITTER, Charge, measure_work, work_seconds
 from solver.play.layout import grid_while_building
+from solver.play.public import HandEnding, HandView, LastCall, PublicSeat, SeatStatus, sole_winner
 from solver.play.refusals import CallRefusal, Refusal
 from solver.play.remote import is_remote
 from solver.play.rules import (
@@ -62,10 +65,8 @@ from solver.play.rules import (
     Bot,
     Decision,
     EndReason,
-    PublicSeat,
     RuleError,
     Rules,
-    SeatStatus,
     TableView,
     grid_tiles,
 )
@@ -78,7 +79,7 @@ class HandResult:
     outcome: events.Outcome
     winners: list[int]
     reason: str
-    events: list[dict]
+    events: list[events.HandEvent]
     grids: list[list[str] | None]  # each seat's grid as the table last saw it (`Hand.table_grid`); None once out
     clock: float
     dumps: int = 0
@@ -90,8 +91,8 @@ class HandResult:
 
     @property
     def sole_winner(self) -> int | None:
-        """The winning seat (an int) when one player won alone; None for a shared, unawarded or replayed hand."""
-        return self.winners[0] if self.outcome == "win" and len(self.winners) == 1 else None
+        """The winning seat when one player won alone (`public.sole_winner`)."""
+        return sole_winner(self.outcome, self.winners)
 
 
 @dataclass
@@ -117,8 +118,6 @@ class Hand:
     """One hand of Bananagrams between `bots` under `rules`, from `seed` (a non-negative int):
     RuleError for a seat count the variant does not allow or a bad seed. `play()` runs it to
     the end on the simulated clock (seconds); `realtime` also waits for the wall clock."""
-
-    result: HandResult | None  # set by start(); the hand's outcome once it ends
 
     def __init__(
         self,
@@ -146,7 +145,7 @@ class Hand:
         self.observer = observer  # called with each event as it happens (live progress)
         self.bunch = rules.distribution
         self.unused = TileCounts()
-        self.events: list[dict] = []  # each as `solver.play.events` defines its kind
+        self.events: list[events.HandEvent] = []  # each as `solver.play.events` defines its kind
         self.ledger: list[Charge] = []
         self.clock = 0.0
         # (when, seat, order, kind, payload): a "call" carries (Decision, version, TableView)
@@ -163,13 +162,14 @@ class Hand:
         # what `replay` rebuilds the hand from (module docstring).
         self.journal: list[dict] = []
         self.on_input: Callable[[dict], object] | None = None  # told of each journal entry (a durable room stores it)
+        self._result: HandResult | None = None  # the outcome once the hand ends (drivers read `public_view`)
 
     # -- bookkeeping ---------------------------------------------------------------------
     def log(self, event: str, **data) -> None:
         """Record a public event at the current clock (`t`, simulated seconds), tell the observer, and check
         that every tile is accounted for (AssertionError otherwise).
         """
-        entry = events.make(event, self.clock, **data)
+        entry = cast(events.HandEvent, events.make(event, self.clock, **data))  # (`event`: a kind of KINDS)
         self.events.append(entry)
         if self.observer is not None:
             self.observer(entry)
@@ -220,31 +220,48 @@ class Hand:
         grid = self.table_grid(seat_index)
         return grid.tile_count if grid is not None else 0
 
-    def public_seats(self) -> tuple[PublicSeat, ...]:
-        """Every seat as all players may see it (`PublicSeat`): status, tile counts, PEELs and
-        DUMPs, and the winners once the hand has ended."""
-        counts = {kind: [0] * len(self.seats) for kind in (events.PEEL, events.DUMP)}
+    @property
+    def over(self) -> bool:
+        """Whether the hand has ended."""
+        return self._result is not None
+
+    def public_view(self) -> HandView:
+        """The hand as every player may see it now (`solver.play.public`): each seat's status,
+        tile counts, PEELs, DUMPs and last call, and how the hand ended once it has."""
+        peels, dumps = [0] * len(self.seats), [0] * len(self.seats)
         gone: dict[int, SeatStatus] = {}
+        last: list[LastCall | None] = [None] * len(self.seats)
         for event in self.events:
-            kind = events.kind_of(event)
-            if kind in counts:
-                counts[kind][event["player"]] += 1
-            elif kind in (events.ROTTEN, events.LEFT):
-                gone[event["player"]] = "rotten" if kind == events.ROTTEN else "left"
-        result = self.result
+            if event["event"] == events.PEEL:  # every seat drawn for has new tiles: its last call is past
+                last = [None if str(index) in event["drawn"] else call for index, call in enumerate(last)]
+                peels[event["player"]] += 1
+            elif event["event"] == events.DUMP:
+                dumps[event["player"]] += 1
+            if event["event"] in (events.PEEL, events.DUMP, events.BANANAS):
+                last[event["player"]] = event["event"]
+            elif event["event"] == events.STUCK:
+                last[event["player"]] = None
+            elif event["event"] in (events.ROTTEN, events.LEFT):
+                gone[event["player"]] = event["event"]
+        result = self._result
         winners = result.winners if result is not None and result.outcome in ("win", "shared") else []
-        return tuple(
+        seats = tuple(
             PublicSeat(
                 status=("stuck" if seat.waiting else "playing") if seat.active else gone.get(index, "left"),
                 held=len(seat.held),
                 placed=self.placed(index) or 0,
-                peels=counts[events.PEEL][index],
-                dumps=counts[events.DUMP][index],
+                peels=peels[index],
+                dumps=dumps[index],
                 building=seat.working and seat.active,
                 winner=index in winners,
+                last_call=last[index],
             )
             for index, seat in enumerate(self.seats)
         )
+        return HandView(seats, len(self.bunch), self.clock, self._ending())
+
+    def _ending(self) -> HandEnding | None:
+        return ending_of(self._result) if self._result is not None else None
 
     def schedule(self, when: float, seat: int, kind: str, payload: object = None) -> None:
         """Queue `seat`'s `kind` of event ('decide' or 'call') at simulated time `when` (seconds); ties keep
@@ -296,7 +313,7 @@ class Hand:
     def next_due(self) -> float | None:
         """The clock time of the next event, or None when only an outside call can move the
         hand (or it is over). A driver sleeps until then, then calls `advance`."""
-        if self.result is not None or not self.queue:
+        if self._result is not None or not self.queue:
             return None
         return self.queue[0][0]
 
@@ -307,20 +324,20 @@ class Hand:
     def settle_end(self) -> None:
         """End the hand in a stalemate when nobody can act any more: no event is queued and
         no remote seat can call (RULES.md: every remaining player is stuck)."""
-        if self.result is None and not self.queue and not self.remote_can_act():
-            self.result = self.stalemate()
+        if self._result is None and not self.queue and not self.remote_can_act():
+            self._result = self.stalemate()
 
     # -- the hand ------------------------------------------------------------------------
     def play(self) -> HandResult:
         """Run the hand to its end (simulated clock, or the wall clock when realtime)."""
         self.start()
-        while self.result is None:
+        while self._result is None:
             if not self.queue:
-                self.result = self.stalemate()
+                self._result = self.stalemate()
                 break
             self.wait_for_wall_clock(self.queue[0][0])
             self.advance(self.queue[0][0])
-        return self.result
+        return self._result
 
     # The pieces `play` is made of, for drivers that interleave outside calls (the engine
     # protocol's hosted games): start, then advance the clock, and feed remote calls in.
@@ -328,38 +345,38 @@ class Hand:
         """Deal the hand (SPLIT) and queue every player's first decision; `result` is None until the hand
         ends. For a driver that runs the clock itself (`advance`, `external_call`); `play` does it all.
         """
-        self.result = None
+        self._result = None
         self.split()
         self.settle_end()
 
     def advance(
         self, until: float, stop: Callable[[], bool] | None = None, budget: float | None = None
-    ) -> HandResult | None:
+    ) -> HandEnding | None:
         """Process the queued events due by clock time `until`, in order; before each, stop
         if `stop()` says so, and after each once `budget` wall seconds have passed (a driver's
-        slice of work, one event at least: the rest is due at once). The result once the
-        hand has ended."""
+        slice of work, one event at least: the rest is due at once). How the hand ended,
+        once it has (`public.HandEnding`)."""
         started = time.perf_counter()
-        while self.result is None and self.queue and self.queue[0][0] <= until:
+        while self._result is None and self.queue and self.queue[0][0] <= until:
             if stop is not None and stop():
                 break
             self.next_event()
             if budget is not None and time.perf_counter() - started > budget:
                 break
-        return self.result
+        return self._ending()
 
     def next_event(self) -> None:
         """Process the first queued event."""
         self.adopt_shown()
         self.steps += 1
         if len(self.events) - sum(self.snapshot_counts) >= MAX_HAND_EVENTS or self.steps >= MAX_HAND_STEPS:
-            self.result = self.end("unawarded", [], "event_limit")
+            self._result = self.end("unawarded", [], "event_limit")
             return
         when, seat, _, kind, payload = heapq.heappop(self.queue)
         self.clock = when
         outcome = self.decide(seat) if kind == "decide" else self.call(seat, payload, when)
         if outcome is not None:
-            self.result = outcome
+            self._result = outcome
         self.settle_end()
 
     def external_call(self, seat_index: int, decision: Decision, now: float, settle: bool = True) -> Refusal | None:
@@ -394,14 +411,14 @@ class Hand:
             seat.bot.show_grid(decision.grid)  # (a BANANAS grid of other tiles is inspected, not shown)
             seat.bot.adopt()  # journaled with the call
         if decision.action == "wait":
-            self.result = self.mark_stuck(seat_index)
+            self._result = self.mark_stuck(seat_index)
             return None
         seat.waiting = False
         if decision.grid is not None:
             seat.shown = decision.grid
         self.schedule(self.clock, seat_index, "call", (decision, seat.version, self.view()))
         order = self.order
-        while self.result is None and any(entry[2] == order for entry in self.queue):
+        while self._result is None and any(entry[2] == order for entry in self.queue):
             self.next_event()  # up to this call: what was due before it at this moment comes first
         if settle:
             self.advance(self.clock)
@@ -416,7 +433,7 @@ class Hand:
         if decision.action not in CALLS:
             raise ValueError(f"unknown call {decision.action!r}")
         seat = self.seats[seat_index]
-        if self.result is not None:
+        if self._result is not None:
             return Refusal("hand_over", "the hand is over")
         if not seat.active:
             return Refusal("out_of_hand", "that player is out of this hand")
@@ -644,14 +661,15 @@ class Hand:
         problems, faults = (report.problems(), report.faults()) if report else (["no grid"], [{"code": "no_grid"}])
         self.log(events.ROTTEN, player=seat_index, problems=problems, faults=faults, bunch=len(self.bunch))
 
-    def leave(self, seat_index: int, now: float) -> HandResult | None:
+    def leave(self, seat_index: int, now: float) -> HandEnding | None:
         """A player who leaves the table (a front-end's decision: gone too long, or quit).
         Not a rule of the game: treated like a ROTTEN BANANA without the inspection: out of
-        the hand, their tiles back into the bunch, and the others play on."""
+        the hand, their tiles back into the bunch, and the others play on. How the hand
+        ended, once it has."""
         self.advance(now)
         seat = self.seats[seat_index]
-        if self.result is not None or not seat.active:
-            return self.result
+        if self._result is not None or not seat.active:
+            return self._ending()
         self.adopt_shown()
         self.record("leave", seat_index, now=now)
         self.clock = max(self.clock, now)
@@ -661,12 +679,12 @@ class Hand:
         seat.bot.start(TileCounts(), self.rules, 0)
         self.log(events.LEFT, player=seat_index, bunch=len(self.bunch))
         if not self.active:
-            self.result = self.end("unawarded", [], "all_left")
+            self._result = self.end("unawarded", [], "all_left")
         else:
             for index in self.active:
                 self.wake(index)  # the bunch grew: a PEEL or a DUMP may be possible again
         self.settle_end()
-        return self.result
+        return self._ending()
 
     def finish_race(self, winners: list[int]) -> HandResult:
         """The result when `winners` (seats) called a valid BANANAS together: the variant decides (a shared
@@ -677,23 +695,6 @@ class Hand:
     def stalemate(self) -> HandResult:
         """Every remaining player is stuck (or the guard tripped)."""
         return self.rules.kind.stalemate(self)
-
-    def longest_word_decides(self, candidates: list[int], why: str) -> HandResult:
-        """RULES.md Banana Smoothie: the longest valid word in a grid wins; equal longest
-        means another hand. `why`: tie or stalemate (WHY)."""
-
-        def longest(index: int) -> int:
-            grid = self.table_grid(index)
-            if grid is None:
-                return 0
-            return max((len(w.text) for w in find_words(grid) if w.text in self.lexicon), default=0)
-
-        lengths = {index: longest(index) for index in candidates}
-        best = max(lengths.values())
-        leaders = [index for index, length in lengths.items() if length == best]
-        if len(leaders) == 1:
-            return self.end("win", leaders, "longest_word", why=why, best=best)
-        return self.end("replay", leaders, "equal_longest", why=why, best=best)
 
     def end(self, outcome: events.Outcome, winners: list[int], code: EndReason, **params) -> HandResult:
         """The hand ends: `code` says why (END_REASONS, filled in with `params`)."""
@@ -730,6 +731,15 @@ class Hand:
                 time.sleep(delay)
 
 
+def ending_of(result: HandResult) -> HandEnding:
+    """The public part of a hand's result, frozen."""
+    grids = tuple(tuple(grid) if grid is not None else None for grid in result.grids)
+    params, scores = MappingProxyType(dict(result.reason_params)), MappingProxyType(dict(result.scores))
+    return HandEnding(
+        result.outcome, tuple(result.winners), result.reason, result.reason_code, params, scores, grids, result.clock
+    )
+
+
 def play_hand(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> HandResult:
     """Play one hand of `bots` (one seat each, in order) under `rules` from `seed` (a non-negative int) to its
     end and return the HandResult; `options` go to `Hand` (realtime, observer). RuleError for a bad seat
@@ -753,7 +763,7 @@ def replay(hand: Hand, journal: list[dict], steps: int | None = None) -> Hand:
             apply_input(hand, script.popleft())
         elif script and script[0]["step"] < hand.steps:
             raise ValueError(f"the journal's input at step {script[0]['step']} was passed by the replay")
-        elif hand.result is None and hand.queue and (script or steps is None or hand.steps < steps):
+        elif hand._result is None and hand.queue and (script or steps is None or hand.steps < steps):
             hand.next_event()
         else:
             break

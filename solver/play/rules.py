@@ -147,33 +147,6 @@ END_REASONS: dict[EndReason, str] = {
 WHY: dict[Literal["tie", "stalemate"], str] = {"tie": "tied finish", "stalemate": "stalemate"}
 
 
-SeatStatus = Literal["playing", "stuck", "rotten", "left"]
-
-
-@dataclass(frozen=True)
-class PublicSeat:
-    """One seat of a hand as every player may see it (`solver.play.hand.Hand.public_seats`):
-    what drivers read, never the hand's own seat state."""
-
-    status: SeatStatus  # in the hand (playing, or stuck: waiting for tiles), or out and why
-    held: int  # tiles held, on the grid and in the rack
-    placed: int  # tiles on the grid the table sees (`Hand.table_grid`)
-    peels: int  # PEELs called
-    dumps: int  # DUMPs made
-    building: bool  # a bot's work is under way (its call not landed yet)
-    winner: bool  # among the winners of the hand, once it has ended
-
-    @property
-    def active(self) -> bool:
-        """Whether the seat is still in the hand."""
-        return self.status in ("playing", "stuck")
-
-    @property
-    def waiting(self) -> bool:
-        """Whether the seat is stuck, waiting for tiles."""
-        return self.status == "stuck"
-
-
 @dataclass
 class Decision:
     """A bot's call and the search effort it took. action: peel | dump | bananas | wait

@@ -90,35 +90,35 @@ class SpellevateMatch:
         observer: Callable[[sp.SpellevateEvent], None] | None = None,
     ):
         check_table(len(seats), tiles)
-        self.seats: list[Seat] = list(seats)
+        self._seats: list[Seat] = list(seats)
         self.lexicon = lexicon
         self.rounds = rounds
         self.tiles = tiles
         self.min_length = min_length
         self.leader = leader
         self.observer = observer
-        self.rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(seed)
         self.log: list[sp.SpellevateEvent] = []
         self.journal: list[JournalEntry] = []
         self.on_input: Callable[[JournalEntry], None] | None = None  # told of each journal entry
         self.steps = 0  # moves made: a journal entry's place among them
         self.number = 0  # the round under way (from 1), or the last one played
-        self.current: SpellevateRound | None = None
+        self._current: SpellevateRound | None = None
         self.results: list[SpellevateResult] = []
         self.lead_draw: sp.LeadDraw | None = None
 
     # -- what drivers read ---------------------------------------------------------------
     @property
-    def round(self) -> SpellevateRound:
+    def _round(self) -> SpellevateRound:
         """The round under way, or the last one played (after `start`)."""
-        if self.current is None:
+        if self._current is None:
             raise SpellevateError("the match has not started")
-        return self.current
+        return self._current
 
     @property
     def state(self) -> RoundState:
         """The public state of the round under way (or of the last one)."""
-        return self.round.state
+        return self._round.state
 
     @property
     def over(self) -> bool:
@@ -128,24 +128,24 @@ class SpellevateMatch:
     @property
     def bot_to_move(self) -> bool:
         """Whether a bot's move is due (not a remote seat's, and the match is not over)."""
-        return self.current is not None and not self.over and not is_remote(self.seats[self.state.turn])
+        return self._current is not None and not self.over and not is_remote(self._seats[self.state.turn])
 
     @property
     def players(self) -> int:
         """The number of seats at the table."""
-        return len(self.seats)
+        return len(self._seats)
 
     def is_bot(self, seat: int) -> bool:
         """Whether the seat is played by a bot (a stand-in included)."""
-        return not is_remote(self.seats[seat])
+        return not is_remote(self._seats[seat])
 
     def hand(self, seat: int) -> TileCounts:
         """The tiles `seat` holds in the round under way (private to that seat)."""
-        return self.round.hands[seat]
+        return self._round.hands[seat]
 
     def view(self, seat: int) -> SeatView:
         """What `seat` sees in the round under way."""
-        return self.round.view(seat)
+        return self._round.view(seat)
 
     @property
     def winners(self) -> list[int]:
@@ -155,16 +155,16 @@ class SpellevateMatch:
     @property
     def totals(self) -> list[int]:
         """Each seat's score summed over the rounds played out."""
-        return [sum(result.scores[seat] for result in self.results) for seat in range(len(self.seats))]
+        return [sum(result.scores[seat] for result in self.results) for seat in range(len(self._seats))]
 
     # -- the match's own moves -----------------------------------------------------------
     def start(self) -> list[sp.SpellevateEvent]:
         """The lead draw (when no leader was given) and the first round's deal: the events."""
-        if self.current is not None:
+        if self._current is not None:
             raise SpellevateError("the match has started")
         start = len(self.log)
         if self.leader is None:
-            leader, draws = first_leader(len(self.seats), self.tiles, self.rng)
+            leader, draws = first_leader(len(self._seats), self.tiles, self._rng)
             self.lead_draw = sp.LeadDraw(event=sp.LEAD_DRAW, draws=draws, leader=leader)
             self._emit(self.lead_draw)
             self.leader = leader
@@ -173,10 +173,10 @@ class SpellevateMatch:
 
     def _deal(self, leader: int) -> None:
         self.number += 1
-        hands = deal(len(self.seats), self.tiles, self.rng, first=leader)
-        self.current = SpellevateRound(hands, leader, self.lexicon, self.min_length)
-        for index, seat in enumerate(self.seats):
-            seat.begin(self.current.view(index))
+        hands = deal(len(self._seats), self.tiles, self._rng, first=leader)
+        self._current = SpellevateRound(hands, leader, self.lexicon, self.min_length)
+        for index, seat in enumerate(self._seats):
+            seat.begin(self._current.view(index))
         self._emit(sp.Deal(event=sp.DEAL, round=self.number, leader=leader, hands=[len(hand) for hand in hands]))
 
     def _emit(self, event: sp.SpellevateEvent) -> None:
@@ -186,7 +186,7 @@ class SpellevateMatch:
 
     def _made(self, seat: int, play: Play | None) -> None:
         """Make a legal move; a won round is scored and the next one dealt."""
-        game = self.round
+        game = self._round
         self.steps += 1
         for event in game.move(seat, play):
             self._emit(event)
@@ -204,7 +204,7 @@ class SpellevateMatch:
         the match's, so a driver may run it in a worker thread, then `make_bot_move`."""
         if not self.bot_to_move:
             raise SpellevateError("no bot's move is due")
-        bot = self.seats[self.state.turn]
+        bot = self._seats[self.state.turn]
         assert not isinstance(bot, RemoteSeat)  # bot_to_move
         return bot.choose(self.view(self.state.turn))
 
@@ -216,7 +216,7 @@ class SpellevateMatch:
             raise SpellevateError("no bot's move is due")
         error = self.move_error(seat, play)
         if error is not None:
-            raise SpellevateError(f"bot {self.seats[seat].name} at P{seat + 1}: {error}")
+            raise SpellevateError(f"bot {self._seats[seat].name} at P{seat + 1}: {error}")
         start = len(self.log)
         self._made(seat, play)
         return self.log[start:]
@@ -240,7 +240,7 @@ class SpellevateMatch:
         (`RoundState.move_error`, the seat's tiles included). `label` names a seat in the reason."""
         if self.over:
             return Refusal("round_over", "the round is over")
-        game = self.round
+        game = self._round
         if label is None:
             return game.move_error(seat, play)
         return game.state.move_error(seat, play, self.lexicon, self.min_length, game.hands[seat], label)
@@ -248,7 +248,7 @@ class SpellevateMatch:
     def move(self, seat: int, play: Play | None) -> list[sp.SpellevateEvent]:
         """A remote seat's move (None: a pass), made and journaled: the events it caused.
         SpellevateError, carrying the `Refusal`, if the rules refuse it (nothing changes)."""
-        if not is_remote(self.seats[seat]):
+        if not is_remote(self._seats[seat]):
             raise SpellevateError(f"P{seat + 1} is a bot: its moves are its own")
         error = self.move_error(seat, play)
         if error is not None:
@@ -266,7 +266,7 @@ class SpellevateMatch:
         self._record(LeaveInput(input="leave", step=self.steps, seat=seat))
         bot = make_spellevate_bot(STAND_IN, self.lexicon, self.min_length)
         bot.begin(self.view(seat))
-        self.seats[seat] = bot
+        self._seats[seat] = bot
         start = len(self.log)
         self._emit(sp.Left(event=sp.LEFT, player=seat))
         return self.log[start:]

@@ -162,12 +162,30 @@ class Smoothie(Variant):
     def finish_race(self, hand: Hand, winners: list[int]) -> HandResult:
         if len(winners) == 1:
             return super().finish_race(hand, winners)
-        return hand.longest_word_decides(winners, "tie")
+        return longest_word_decides(hand, winners, "tie")
 
     def stalemate(self, hand: Hand) -> HandResult:
         if hand.active:
-            return hand.longest_word_decides(hand.active, "stalemate")
+            return longest_word_decides(hand, hand.active, "stalemate")
         return super().stalemate(hand)
+
+
+def longest_word_decides(hand: Hand, candidates: list[int], why: str) -> HandResult:
+    """RULES.md Banana Smoothie: the longest valid word in a grid the table sees wins; equal
+    longest means another hand. `why`: tie or stalemate (`rules.WHY`)."""
+
+    def longest(index: int) -> int:
+        grid = hand.table_grid(index)
+        if grid is None:
+            return 0
+        return max((len(w.text) for w in find_words(grid) if w.text in hand.lexicon), default=0)
+
+    lengths = {index: longest(index) for index in candidates}
+    best = max(lengths.values())
+    leaders = [index for index, length in lengths.items() if length == best]
+    if len(leaders) == 1:
+        return hand.end("win", leaders, "longest_word", why=why, best=best)
+    return hand.end("replay", leaders, "equal_longest", why=why, best=best)
 
 
 class Spellevate(WayToPlay):

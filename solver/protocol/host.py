@@ -20,7 +20,7 @@ import time
 
 from solver.core.limits import MAX_BANANAGRAMS_PLAYERS, MAX_NAME_CHARS, TICK_WORK_SECONDS
 from solver.core.tiles import TileCounts
-from solver.play.events import public_view
+from solver.play.events import HandEvent, public_view
 from solver.play.hand import Hand
 from solver.play.remote import RemoteSeat, is_remote
 from solver.play.rules import Decision
@@ -43,7 +43,7 @@ class HostMode:
 
     @property
     def in_game(self) -> bool:
-        return self.round is not None and self.round.result is None
+        return self.round is not None and not self.round.over
 
     @property
     def game(self) -> Hand:
@@ -154,7 +154,7 @@ class HostMode:
         remote, hand = self.hosted_player(message), self.game
         if not is_remote(remote):
             raise ProtocolError("bad_value", "that seat is a bot")
-        if message["player"] not in hand.active or hand.result is not None:
+        if message["player"] not in hand.active or hand.over:
             raise ProtocolError("out_of_order", "that player is not in a hand")
         rows = message.get("grid")
         grid = fields.grid(rows) if rows is not None else remote.current_grid()
@@ -208,27 +208,27 @@ class HostMode:
     def tick(self, now: float) -> None:
         """Run the events due at `now`, for TICK_WORK_SECONDS at most (then next_wakeup is
         due at once, and other sessions' work gets its turn in between)."""
-        if self.round is None or self.round.result is not None:
+        if self.round is None or self.round.over:
             return
         # One event at a time: a remote player's turn stops the clock at once.
         self.round.advance(self.hand_clock(now) + CLOCK_TOLERANCE, stop=self.remote_turn, budget=TICK_WORK_SECONDS)
         self.announce_end()
 
-    def public_event(self, event: dict) -> None:
+    def public_event(self, event: HandEvent) -> None:
         self.session.outbox.append({"type": "event", **public_view(event)})
 
     def announce_end(self) -> None:
         """`game_over`, once, when the hand has ended (it decides that itself)."""
         hand = self.game
-        if hand.result is not None and not self.announced:
+        ending = hand.public_view().ending
+        if ending is not None and not self.announced:
             self.announced = True
-            result = hand.result
             self.session.outbox.append(
                 {
                     "type": "game_over",
-                    "outcome": result.outcome,
-                    "winners": result.winners,
-                    "reason": result.reason,
-                    "grids": result.grids,
+                    "outcome": ending.outcome,
+                    "winners": list(ending.winners),
+                    "reason": ending.reason,
+                    "grids": [list(grid) if grid is not None else None for grid in ending.grids],
                 }
             )

@@ -3,7 +3,8 @@
 The table runs the same engine as `bananas play` (`solver.play.hand.Hand`), seats each
 person as a `solver.play.remote.RemoteSeat` (whose grid and calls come from the page) and
 the bots by preset. The hand drives itself: the table sleeps until its next event is due,
-advances it, and reads its result; it never touches the hand's queue or decides an end.
+advances it, and reads its public view (`Hand.public_view`); it never touches the hand's
+queue or result, nor decides an end or a seat's status.
 The engine is the one judge of a call (`Hand.call_error`): a refused call
 reaches the page as the engine's refusal code, and nothing changes. A person only ever
 receives their own tiles (others' appear as counts).
@@ -39,9 +40,10 @@ from solver.lexicon.loader import with_offensive
 from solver.play import events
 from solver.play.bots import GreedyBot, SolverBot, make_bot
 from solver.play.hand import Hand, replay
+from solver.play.public import PublicSeat
 from solver.play.refusals import Refusal
 from solver.play.remote import RemoteSeat, TilesNotHeld, is_remote
-from solver.play.rules import Decision, PublicSeat, RuleError, Rules
+from solver.play.rules import Decision, RuleError, Rules
 from solver.web.coaching import HandReviewer, common_words, hint_for
 from solver.web.hand_log import HandLogWriter
 from solver.web.persistence import SavedHand
@@ -104,6 +106,18 @@ def shape_of(rows: tuple[str, ...]) -> tuple[str, ...]:
 SHAPE = re.compile("[A-Z]")
 
 
+# A seat's status as the page names it (`page_status`): a seat in the hand shows its last call.
+LAST_CALL_STATUS = {"peel": "peeled", "dump": "dumped", "bananas": "called", None: "building"}
+
+
+def page_status(seat: PublicSeat) -> str:
+    """The page's word for a seat (the hand's view of it): building, peeled, dumped, called
+    or stuck while in the hand; rotten or left once out."""
+    if seat.status == "playing":
+        return LAST_CALL_STATUS[seat.last_call]
+    return seat.status
+
+
 def refused(refusal: Refusal) -> RoomError:
     """The engine's refusal as the page's error: its code, for the page to translate."""
     return RoomError(refusal.code, refusal.message, refusal.params)
@@ -149,12 +163,11 @@ class BananagramsTable:
         ]
         for player, seat in zip(self.players, self.seats, strict=True):
             player.name = seat.name
-        self.events: list[dict] = []  # engine events not yet turned into messages
+        self.events: list[events.HandEvent] = []  # engine events not yet turned into messages
         self.show_letters = setup.show_letters
         count = len(self.seats)
         self.log: list[dict] = []
         self.tiles_left = [0] * count
-        self.status = ["building"] * count
         self.hints_allowed = setup.hints or count == 1  # a solo game always has them
         self.hint_count = setup.hint_count  # each person's hints a hand
         self.hinting: set[int] = set()  # players whose hint is being worked out
@@ -281,7 +294,7 @@ class BananagramsTable:
         index = self.index_of(seat)
         assert index is not None  # the room asks only for a seat dealt in
         async with self.lock:
-            if self.round.result is None:
+            if not self.round.over:
                 await self.step(lambda: self.round.leave(index, self.clock()))
                 await self.handle.committed()
             self.publish(self.drain_events())
@@ -313,8 +326,6 @@ class BananagramsTable:
             connection.send({"type": "check", "seq": seq, **self.check(cells, grid)})
         self.person_tiles_left()
         if self.tiles_left[index] != before:  # the others' view changes with the count (not every move)
-            if self.status[index] in ("peeled", "dumped"):
-                self.status[index] = "building"
             self.broadcast_table()
 
     async def call(self, seat: Seat, message: dict) -> None:
@@ -372,7 +383,7 @@ class BananagramsTable:
         """Advance the engine as the wall clock reaches its events (bots' calls). While a bot
         works, also wake every BUILD_TICK_SECONDS to show its work laid out so far."""
         hand = self.round
-        while hand.result is None and not self.handle.closed:
+        while not hand.over and not self.handle.closed:
             due = hand.next_due()
             delay = PROGRESS_SECONDS if due is None else max(0.0, self.started + due - self.now())
             if self.bot_building():
@@ -391,19 +402,19 @@ class BananagramsTable:
         progress saved once a PROGRESS_SECONDS."""
         hand = self.round
         async with self.lock:
-            if hand.result is None and not poked and not self.due_now():
+            if not hand.over and not poked and not self.due_now():
                 self.show_building()  # nothing to referee: only thumbnails to move
                 # Ticks come a PROGRESS_SECONDS apart: each saves (half of it, as a tick may come early).
                 if self.clock() - self.saved_at >= PROGRESS_SECONDS / 2:
                     self.save_progress()
                 return
-            if hand.result is None:
+            if not hand.over:
                 await self.step(lambda: hand.advance(self.clock()))
             self.publish(self.drain_events())
 
     def bot_building(self) -> bool:
         """Whether a bot's work is being charged (and so laid out on the table) now."""
-        return any(seat.building for seat in self.round.public_seats())
+        return any(seat.building for seat in self.round.public_view().seats)
 
     def due_now(self) -> bool:
         due = self.round.next_due()
@@ -451,7 +462,7 @@ class BananagramsTable:
         active = hand.active
         return [
             hand.building_grid(index, now)
-            if hand.result is None and index in active and not is_remote(player)
+            if not hand.over and index in active and not is_remote(player)
             else self.grid_of(index)
             for index, player in enumerate(self.players)
         ]
@@ -463,9 +474,9 @@ class BananagramsTable:
         if entries:
             self.handle.broadcast({"type": "log", "entries": entries})
         self.record.flush(self.clock())  # the persons' grids that waited for their time
-        result = self.round.result
-        ending = result is not None and self.final is None
-        if ending:
+        ending = self.round.public_view().ending
+        ending_now = ending is not None and self.final is None
+        if ending_now:
             # The end of the hand, once: the grids the table last saw, read into the log's record;
             # the table, the end screen and the review show that record.
             grids = [self.grid_of(index) for index in range(len(self.seats))]
@@ -481,11 +492,11 @@ class BananagramsTable:
                 if self.sent_held.get(id(connection)) != (private["held"], private["active"], private["waiting"]):
                     self.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
                     connection.send(private)
-        if ending:
-            assert result is not None and self.final is not None
+        if ending_now:
+            assert ending is not None and self.final is not None
             self.poke.set()  # the driver stops, however the hand ended (a leave pokes nothing else)
             self.handle.broadcast(self.final)
-            winner = result.winners[0] if result.outcome == "win" and len(result.winners) == 1 else None
+            winner = ending.sole_winner
             self.handle.ended(self.seats[winner] if winner is not None else None)
 
     def progress(self) -> dict:
@@ -510,41 +521,24 @@ class BananagramsTable:
         self.log.extend(entries)
         return entries
 
-    def log_entry(self, event: dict) -> dict | None:
-        kind = events.kind_of(event)
-        who = self.seats[event["player"]].name if "player" in event else None
-        entry = {"t": event["t"], "kind": kind, "who": who}
-        if kind == events.SPLIT:
-            entry["hand_size"] = len(event["hands"][0]) if event["hands"] else 0
-        elif kind == events.BANANAS and event.get("grid"):
-            self.status[event["player"]] = "called"
-        elif kind == events.ROTTEN:
-            entry["problems"] = event.get("problems", [])[:5]
-            entry["faults"] = event.get("faults", [])[:5]  # the same by code: the page words them
-            self.status[event["player"]] = "rotten"
-        elif kind == events.LEFT:
-            self.status[event["player"]] = "left"
-        elif kind == events.STUCK:
-            self.status[event["player"]] = "stuck"
-        elif kind in (events.INSPECTION, events.SNAPSHOT):
+    def log_entry(self, event: events.HandEvent) -> dict | None:
+        """The page's log line for an engine event (None: one the page does not list)."""
+        if event["event"] in (events.INSPECTION, events.SNAPSHOT):
             return None  # the end entry says who won; grids are the table's to show
-        elif kind == events.END:
-            entry.update(
-                outcome=event["outcome"], winners=[self.seats[i].name for i in event["winners"]], reason=event["reason"]
-            )
-            for key in ("time", "words"):
-                if key in event:
-                    entry[key] = event[key]
-        if kind == events.PEEL:  # everyone drew a tile: back to building, the caller has peeled
-            for index in self.round.active:
-                self.status[index] = "building"
-            self.status[event["player"]] = "peeled"
-        elif kind == events.DUMP:
-            for index in self.round.active:
-                if self.status[index] == "stuck":
-                    self.status[index] = "building"
-            self.status[event["player"]] = "dumped"
-        if "bunch" in event:
+        player = events.player_of(event)
+        who = self.seats[player].name if player is not None else None
+        entry: dict = {"t": event["t"], "kind": event["event"], "who": who}
+        if event["event"] == events.SPLIT:
+            entry["hand_size"] = len(event["hands"][0]) if event["hands"] else 0
+        elif event["event"] == events.ROTTEN:
+            entry["problems"] = event["problems"][:5]
+            entry["faults"] = event.get("faults", [])[:5]  # the same by code: the page words them
+        elif event["event"] == events.END:
+            winners = [self.seats[i].name for i in event.get("winners", [])]
+            entry.update(outcome=event.get("outcome"), winners=winners, reason=event.get("reason"))
+            if "time" in event:  # a solo hand's scores
+                entry.update(time=event["time"], words=event.get("words"))
+        if event["event"] in (events.SPLIT, events.PEEL, events.DUMP, events.ROTTEN, events.LEFT):
             entry["bunch"] = event["bunch"]
         return entry
 
@@ -566,11 +560,9 @@ class BananagramsTable:
         hand = self.round
         self.person_tiles_left()
         players = []
-        public = hand.public_seats()
+        view = hand.public_view()
+        public = view.seats
         for index, seat in enumerate(self.seats):
-            status = self.status[index]
-            if public[index].active and status == "stuck" and not public[index].waiting:
-                status = self.status[index] = "building"
             grid = grids[index]
             tiles_left, on_grid = self.rack_size(index, grid, public[index]), grid.tile_count if grid is not None else 0
             if self.end_record is not None:  # the hand is over: its record, as the end screen shows it
@@ -586,7 +578,7 @@ class BananagramsTable:
                     "on_grid": on_grid,
                     "grid": thumbnail(grid, letters),
                     "active": public[index].active,
-                    "status": status,
+                    "status": page_status(public[index]),
                     "connected": seat.connected,
                     "peels": public[index].peels,
                     "dumps": public[index].dumps,
@@ -595,14 +587,14 @@ class BananagramsTable:
             )
         return {
             "type": "table",
-            "bunch": len(hand.bunch),
-            "active": len(hand.active),
+            "bunch": view.bunch,
+            "active": len(view.active),
             "players": players,
             "variant": self.rules.variant,
             "min_length": self.rules.min_length,
             "peel_and_dump": self.rules.peel_and_dump,
             "clock": round(self.clock(), 1),
-            "over": hand.result is not None,
+            "over": view.over,
             "letters": letters,
             "hints": self.hints_allowed,
         }
@@ -611,7 +603,7 @@ class BananagramsTable:
         player = self.players[index]
         assert isinstance(player, RemoteSeat)  # private messages go to persons only
         tiles, cells = player.snapshot()
-        public = self.round.public_seats()[index]
+        public = self.round.public_view().seats[index]
         message = {"type": "tiles", "held": tiles.letters(), "active": public.active, "waiting": public.waiting}
         if self.hints_allowed:
             message["hints_left"] = self.hints_left(index)
@@ -646,15 +638,16 @@ class BananagramsTable:
     def final_boards(self, record: HandRecord) -> dict:
         """The `end` message: how the hand ended, and each player's end as its record has it
         (solver.coach.record: the review reads the same from the hand's log)."""
-        result = self.round.result
-        assert result is not None  # called once the hand has ended
+        view = self.round.public_view()
+        ending = view.ending
+        assert ending is not None  # called once the hand has ended
         boards = []
         for index, (seat, player) in enumerate(zip(self.seats, record.players, strict=True)):
             board = {
                 "seat": index,
                 "name": seat.name,
                 "kind": seat.kind,
-                "status": self.status[index],
+                "status": page_status(view.seats[index]),
                 "grid": None,
                 "tiles_left": player.tiles_left,
                 "first_grid": player.first_grid,
@@ -671,17 +664,19 @@ class BananagramsTable:
                     invalid_cells=sorted({cell for word in report.invalid_words for cell in word.cells}),
                     words=len(report.words),
                 )
-            if index in result.winners:
-                board["status"] = "winner" if result.outcome in ("win", "shared") else "tied"
+            if view.seats[index].winner:
+                board["status"] = "winner"
+            elif index in ending.winners:  # a Banana Smoothie tie: another hand
+                board["status"] = "tied"
             boards.append(board)
         return {
             "type": "end",
-            "outcome": result.outcome,
-            "winners": [self.seats[i].name for i in result.winners],
-            "reason": result.reason,
-            "reason_code": result.reason_code,
-            "reason_params": result.reason_params,
-            "scores": result.scores,
+            "outcome": ending.outcome,
+            "winners": [self.seats[i].name for i in ending.winners],
+            "reason": ending.reason,
+            "reason_code": ending.reason_code,
+            "reason_params": dict(ending.reason_params),
+            "scores": dict(ending.scores),
             "boards": boards,
-            "clock": round(result.clock, 1),
+            "clock": round(ending.clock, 1),
         }

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from solver.coach.logs import LogError, log_line
 from solver.coach.record import HandRecord, HandRecorder
@@ -82,7 +82,7 @@ class HandLogWriter:
             return False
         try:
             if events.kind_of(line) != events.GRIDS:  # (the record's own grids: written last)
-                self.recorder.feed(line)
+                self.recorder.feed(cast(events.LogLine, line))  # (the record checks it: LogError)
         except LogError:
             if optional:
                 return False
@@ -98,17 +98,16 @@ class HandLogWriter:
     def restore(self) -> None:
         """Write back the keepsakes due before the next engine line (a resumed hand)."""
         while self.restoring and self.restoring[0][0] <= self.engine_lines:
-            _, line = self.restoring.pop(0)
-            kind = events.kind_of(line)
-            if kind == events.HINT:
+            line: events.LogLine = self.restoring.pop(0)[1]
+            if line["event"] == events.HINT:
                 self.hint(line["player"], line["t"])
-            elif kind == events.SNAPSHOT and self.write(line, optional=True):
+            elif line["event"] == events.SNAPSHOT and self.write(line, optional=True):
                 player = line["player"]
                 self.snapshots[player] = self.snapshots.get(player, 0) + 1
                 self.last_rows[player], self.last_time[player] = line["grid"], line["t"]
                 self.keep(line)
 
-    def engine_event(self, event: dict) -> None:
+    def engine_event(self, event: events.HandEvent) -> None:
         self.restore()
         if events.kind_of(event) == events.END:
             # The persons' grids that waited are written before the end, at its time: nothing
@@ -118,7 +117,7 @@ class HandLogWriter:
         if self.write(event, optional=events.kind_of(event) == events.SNAPSHOT):  # a bot's give way like a person's
             self.engine_lines += 1
             self.restore()  # what came next, before anything new
-        if events.kind_of(event) in (events.ROTTEN, events.LEFT):
+        if event["event"] in (events.ROTTEN, events.LEFT):
             self.pending.pop(event["player"], None)  # nothing of theirs follows their going out
         if events.kind_of(event) == events.END:
             self.ended = True

@@ -88,7 +88,7 @@ def test_out_of_the_hand_and_after_the_hand():
     assert refusal_code(hand, 1, Decision("peel")) == "out_of_hand"
     assert hand.call_error(0, Decision("wait")) is None  # stuck is always allowed to a player still in
     hand.leave(0, 2.0)
-    assert hand.result is not None
+    assert hand.over
     assert refusal_code(hand, 0, Decision("wait")) == "hand_over"
 
 

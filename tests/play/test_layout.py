@@ -118,7 +118,7 @@ def test_a_hand_shows_each_bots_work_growing_and_lands_it_unchanged():
     hand = Hand(rules, [make_bot(spec) for spec in bots], seed)
     hand.start()
     growing = 0
-    while hand.result is None and hand.queue:
+    while not hand.over and hand.queue:
         hand.next_event()
         for index, seat in enumerate(hand.seats):
             if not (seat.working and seat.active):
@@ -135,5 +135,7 @@ def test_a_hand_shows_each_bots_work_growing_and_lands_it_unchanged():
             growing += len(set(sizes)) > 1
             assert hand.table_grid(index) == seat.before  # the table's own view: the landed work
     again = play_hand(rules, [make_bot(spec) for spec in bots], seed)
-    assert hand.result is not None and hand.result.events == again.events and hand.result.grids == again.grids
+    ending = hand.public_view().ending
+    assert ending is not None and hand.events == again.events
+    assert [list(grid) if grid is not None else None for grid in ending.grids] == again.grids
     assert growing > 0

@@ -31,7 +31,7 @@ def traced_match(seed: int, en) -> tuple[SpellevateMatch, list]:
     match = SpellevateMatch(seats, seed, en, rounds=ROUNDS, observer=lambda event: observe(event))
 
     def observe(event: sp.SpellevateEvent) -> None:
-        dealt = match.current.hands if match.current is not None else []  # none yet at the lead draw
+        dealt = match._current.hands if match._current is not None else []  # none yet at the lead draw
         hands = tuple(hand.letters() for hand in dealt)
         trace.append((dict(event), match.steps, hands))
 

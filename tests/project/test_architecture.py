@@ -252,25 +252,37 @@ def test_no_file_cites_a_path_outside_the_repository():
 
 # -- the engine's boundary: drivers read a hand's public state only -------------------------------------
 
-ENGINE_STATE = {"seats", "queue"}  # a Hand's own state (`Hand.public_seats` is what drivers read)
+# A Hand's or a SpellevateMatch's own state: its seats, queue, result, bunch, draws and ledger
+# (`Hand.public_view` and the match's `state`, `hand(seat)`, `view(seat)` are what drivers read),
+# and any name of theirs that starts with an underscore.
+ENGINE_STATE = {"seats", "queue", "result", "bunch", "unused", "rng", "ledger", "current"}
 HAND_NAMES = {"hand", "round", "game", "match"}  # what drivers call the Hand or SpellevateMatch they drive
 
 
+def owner_name(node: ast.Attribute) -> str:
+    owner = node.value
+    return owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+
+
+def is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
 def engine_state_reads(source: str) -> list[str]:
-    """Reads of a hand's own seat state or queue in `source`: `SeatState`, or `.seats` / `.queue`
-    of a name the drivers give a Hand."""
+    """Reads of a hand's or a match's own state in `source`: `SeatState`, or an `ENGINE_STATE`
+    or underscore attribute of a name the drivers give a Hand or a SpellevateMatch, or the
+    match's round (`match.round`: every seat's tiles)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Name) and node.id == "SeatState":
             found.append(f"{node.lineno}: SeatState")
         elif isinstance(node, ast.alias) and node.name.split(".")[-1] == "SeatState":
             found.append(f"{node.lineno}: import SeatState")
-        elif isinstance(node, ast.Attribute) and node.attr in ENGINE_STATE:
-            owner = node.value
-            name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
-            if name in HAND_NAMES:
+        elif isinstance(node, ast.Attribute) and owner_name(node) in HAND_NAMES:
+            name = owner_name(node)
+            if node.attr in ENGINE_STATE or is_private(node.attr) or (name == "match" and node.attr == "round"):
                 found.append(f"{node.lineno}: {name}.{node.attr}")
-    return sorted(found)
+    return sorted(found, key=lambda read: (int(read.split(":")[0]), read))
 
 
 def test_the_engine_state_check_finds_each_kind_of_read():
@@ -278,6 +290,9 @@ def test_the_engine_state_check_finds_each_kind_of_read():
         "from solver.play.hand import SeatState\n"
         "a = self.round.seats[0].active\nb = hand.queue\nc = game.seats\n"
         "d = self.seats[0]\ne = room.seats\nf = self.match.seats\n"
+        "g = self.round.result\nh = hand._result\ni = self.match.round.hands\nj = self.match._round\n"
+        "k = len(hand.bunch)\nl = self.round.public_view().ending\nm = self.match.state.turn\n"
+        "n = self.round.__class__\n"
     )
     assert engine_state_reads(source) == [
         "1: import SeatState",
@@ -285,12 +300,18 @@ def test_the_engine_state_check_finds_each_kind_of_read():
         "3: hand.queue",
         "4: game.seats",
         "7: match.seats",
+        "8: round.result",
+        "9: hand._result",
+        "10: match.round",
+        "11: match._round",
+        "12: hand.bunch",
     ]
 
 
 def test_nothing_outside_solver_play_reads_a_hands_own_state():
     """As lila's `private[round]`: drivers, the coach and the pages' messages read a hand's
-    public state (`Hand.public_seats`, `active`, `table_grid`, ...), never its seats or queue."""
+    public view (`Hand.public_view`, `active`, `table_grid`, ...) and a match's public state,
+    never their seats, queue, result or other state of their own."""
     found = {}
     for name, path in all_modules().items():
         if not name.startswith("solver.play"):
@@ -298,3 +319,77 @@ def test_nothing_outside_solver_play_reads_a_hands_own_state():
             if reads:
                 found[name] = reads
     assert not found, f"reads of a hand's own state outside solver/play: {found}"
+
+
+# -- typed events -----------------------------------------------------------------------------------
+
+EVENT_PARAMETERS = {"event", "e", "line"}  # what readers call an event or a log line they take
+
+
+def event_fields() -> frozenset[str]:
+    """Every field an event or a log line names (its kind's TypedDict), the kind itself aside."""
+    from solver.play import events
+
+    kinds = [*events.KINDS.values(), events.StuckLine, events.HintLine]
+    return frozenset(key for kind in kinds for key in kind.__annotations__) - {"event"}
+
+
+def untyped_event_reads(source: str, fields: frozenset[str]) -> list[str]:
+    """Reads of an event's field (`event["player"]`, `e.get("grid")`) off a parameter that
+    takes the event untyped (no annotation, or a plain dict or Mapping): mypy cannot follow
+    those reads when a field is renamed."""
+    found = []
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        untyped = {
+            arg.arg
+            for arg in function.args.args + function.args.kwonlyargs
+            if arg.arg in EVENT_PARAMETERS
+            and (arg.annotation is None or re.match(r"(dict|Mapping|Any)\b", ast.unparse(arg.annotation)))
+        }
+        for node in ast.walk(function):
+            key = owner = None
+            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+                owner, key = node.value, node.slice.value
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                owner, key = node.func.value, node.args[0].value
+            if isinstance(owner, ast.Name) and owner.id in untyped and key in fields:
+                found.append(f"{node.lineno}: {owner.id}[{key!r}]")
+    return found
+
+
+def test_the_typed_events_check_finds_untyped_reads():
+    source = (
+        "def a(event: dict):\n    return event['player'], event.get('grid'), event['event']\n"
+        "def b(e: events.HandEvent):\n    return e['player']\n"
+        "def c(line):\n    return line['t']\n"
+        "def d(message: dict):\n    return message['player']\n"
+        "def f(line: Mapping[str, Any]):\n    return line.get('drawn')\n"
+    )
+    assert untyped_event_reads(source, event_fields()) == [
+        "2: event['player']",
+        "2: event['grid']",
+        "6: line['t']",
+        "10: line['drawn']",
+    ]
+
+
+def test_readers_outside_solver_play_take_events_typed():
+    """A reader of the hand's events outside `solver/play` takes each typed by its kind's
+    TypedDict (`events.HandEvent`, a log's `events.LogLine`, narrowed by `event["event"]`),
+    so mypy follows a field renamed in `solver/play/events.py` to every reader."""
+    fields = event_fields()
+    found = {}
+    for name, path in all_modules().items():
+        if not name.startswith("solver.play"):
+            reads = untyped_event_reads(path.read_text(encoding="utf-8"), fields)
+            if reads:
+                found[name] = reads
+    assert not found, f"events read untyped outside solver/play: {found}"

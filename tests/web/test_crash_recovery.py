@@ -173,7 +173,7 @@ async def play(db, seed: int, bots: tuple[str, ...], crashes: dict[int, str], mo
         table = server.table
         clock.now = table.started + when  # the hand's clock at the move's time
         await table.tick()
-        if table.round.result is not None:
+        if table.round.over:
             break
         person = table.players[0]
         tiles, _ = person.snapshot()
@@ -191,7 +191,7 @@ def state_of(table: BananagramsTable) -> dict:
     """Everything the hand is: its events, inputs, tiles, grids, result and the end's lines."""
     hand = table.round
     person = table.players[0]
-    result = hand.result
+    result = hand.public_view().ending
     return {
         "events": hand.events,
         "journal": hand.journal,

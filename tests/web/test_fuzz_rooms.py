@@ -272,7 +272,7 @@ def room_problems(room: Room) -> list[str]:
         problems.append("the host has no seat")
     game = room.table
     if game is not None and not isinstance(game, BananagramsTable):
-        spellevate = game.match.round
+        spellevate = game.match._round
         held = sum(spellevate.hands, spellevate.state.played)
         if held != spellevate.tiles or [len(hand) for hand in spellevate.hands] != spellevate.state.sizes:
             problems.append("Spellevate: hands + tiles played are not the tiles dealt")
@@ -293,8 +293,8 @@ def room_problems(room: Room) -> list[str]:
                     Grid.from_cells(cells) if cells else None
                 ):
                     problems.append(f"{player.name}'s kept rack or grid is not their tiles' and cells'")
-        if (room.phase == "playing") != (hand.result is None):
-            problems.append(f"phase {room.phase} but the hand's result is {hand.result}")
+        if (room.phase == "playing") != (not hand.over):
+            problems.append(f"phase {room.phase} but the hand's ending is {hand.public_view().ending}")
     return problems
 
 
@@ -398,7 +398,7 @@ async def table_settled(room: Room, timeout: float = 30.0) -> list[str]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         await asyncio.sleep(0)
-        if room.table is not table or table.round.result is not None:
+        if room.table is not table or table.round.over:
             return []
         if not table.lock.locked() and not table.due_now() and not table.poke.is_set():
             return []

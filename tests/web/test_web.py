@@ -517,8 +517,9 @@ def test_hand_leave_returns_the_tiles_and_the_last_leaver_ends_the_hand():
     assert not hand.seats[0].active and len(hand.bunch) == bunch + 21
     assert hand.events[-1]["event"] == "left" and hand.events[-1]["player"] == 0
     hand.check_invariant()
-    result = hand.leave(1, 0.0)
-    assert result is not None and result.outcome == "unawarded" and result.reason == "every player left"
+    ending = hand.leave(1, 0.0)
+    assert ending is not None and ending.outcome == "unawarded" and ending.reason == "every player left"
+    assert ending == hand.public_view().ending
 
 
 # -- the engine protocol endpoint ------------------------------------------------------------------
