@@ -13,7 +13,7 @@ import { t, tCount } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $ } from "./page.js";
 import { get } from "./state.js";
-import { clockText } from "./text.js";
+import { clockText, sentence } from "./text.js";
 
 const VERBS = {
   read: "read", lire: "read", grid: "grid", grille: "grid", rack: "rack", chevalet: "rack",
@@ -79,7 +79,7 @@ export function initCommands(theBoard, makeCall) {
     const input = $("command");
     const answer = run(parseCommand(input.value));
     input.value = "";
-    $("command-answer").textContent = answer;
+    $("command-answer").textContent = answer && sentence(answer); // as the announcement says it
     announce(answer);
     // No answer of its own (a word laid, peel, bananas): what is said next answers it, under the field too.
     answerPending = !answer;
