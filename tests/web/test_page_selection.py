@@ -18,13 +18,28 @@ STATIC = Path(__file__).resolve().parents[2] / "solver" / "web" / "static"
 
 # Q U I Z on row 0 from column 0, U P down from (0, 1), a lone A at (0, 6).
 SCRIPT = """
+globalThis.document = { documentElement: {}, querySelectorAll: () => [], getElementById: () => null };
 const s = await import(%(selection)s);
+const i18n = await import(%(i18n)s);
 const grid = () => new Map([["0,0","Q"],["0,1","U"],["0,2","I"],["0,3","Z"],["1,1","P"],["0,6","A"]]);
 const sorted = (set) => [...set].sort();
 const after = (chosen, dr, dc) => { const cells = grid(); const moved = s.shiftCells(cells, new Set(chosen), dr, dc);
   return { cells: Object.fromEntries([...cells].sort()), moved: sorted(moved) }; };
 const edge = %(edge)s;
+/** What a move says in `language`: [line, key] said or noticed (a refusal's key and values filled in). */
+const said = (language, chosen, dr, dc) => {
+  i18n.setLanguage(language);
+  const heard = [];
+  const board = { cells: grid(), group: new Set(), changed: () => {}, onSay: (text) => heard.push(text),
+    onNotice: (key, values) => heard.push(i18n.t(key, values)) };
+  s.moveChosen(board, new Set(chosen), dr, dc);
+  return heard;
+};
 console.log(JSON.stringify({
+  saidEn: [said("en", ["0,0", "0,1", "0,2", "0,3"], 2, -1), said("en", ["0,0", "0,1", "0,2", "0,3"], 0, 3),
+    said("en", ["0,3"], 0, -1)],
+  saidFr: [said("fr", ["0,0", "0,1", "0,2", "0,3"], 2, -1), said("fr", ["0,0", "0,1", "0,2", "0,3"], 0, 3),
+    said("fr", ["0,3"], 0, -1)],
   box: sorted(s.tilesInBox(grid(), {row: 1, col: 2}, {row: -1, col: 0})),
   across: sorted(s.wordThrough(grid(), 0, 2, "across")),
   down: sorted(s.wordThrough(grid(), 1, 1, "down")),
@@ -47,7 +62,11 @@ def found():
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed (.ci/run installs it)")
-    script = SCRIPT % {"selection": json.dumps(str(STATIC / "selection.js")), "edge": MAX_PAGE_COORD}
+    script = SCRIPT % {
+        "selection": json.dumps(str(STATIC / "selection.js")),
+        "i18n": json.dumps(str(STATIC / "i18n.js")),
+        "edge": MAX_PAGE_COORD,
+    }
     out = subprocess.run(
         [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True
     )
@@ -76,3 +95,16 @@ def test_a_group_moves_whole_and_a_lone_tile_swaps(found):
     swapped = found["swapped"]
     assert swapped["cells"] == {"0,0": "Q", "0,1": "U", "0,2": "Z", "0,3": "I", "0,6": "A", "1,1": "P"}
     assert swapped["moved"] == ["0,2"]
+
+
+def test_a_move_a_refusal_and_a_swap_are_said_in_english_and_in_french(found):
+    assert found["saidEn"] == [
+        ["Moved QUIZ 2 rows down, 1 column left, now from row 3, column 0."],
+        ["Cannot move there: A at row 1, column 7 is in the way."],
+        ["Swapped Z, now at row 1, column 3, and I, now at row 1, column 4."],
+    ]
+    assert found["saidFr"] == [
+        ["QUIZ déplacé de 2 lignes vers le bas, 1 colonne vers la gauche, commence maintenant en ligne 3, colonne 0."],
+        ["Déplacement impossible : le A en ligne 1, colonne 7 est sur le chemin."],
+        ["Z et I intervertis : Z en ligne 1, colonne 3, I en ligne 1, colonne 4."],
+    ]
