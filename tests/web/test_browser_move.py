@@ -135,6 +135,27 @@ def test_a_box_dragged_around_a_word_then_the_word_dragged_away_in_one_grid_mess
     listener.wait_for(rf"Moved {word} 1 row up, now from row 4, column 1\.")
     grid = moved(grid, [(4, 0), (4, 1), (4, 2), (4, 3)], -1, 0)
     assert sent.wait_for(count + 2) == grid == placed(page)
+
+    # The middle button pans the board (the left one draws boxes); the group stays chosen.
+    pan = page.eval_on_selector("#board", "b => [+b.dataset.panX, +b.dataset.panY]")
+    page.mouse.move(*cell_centre(page, -2, 6))
+    page.mouse.down(button="middle")
+    page.mouse.move(*cell_centre(page, -3, 5), steps=6)
+    page.mouse.up(button="middle")
+    assert page.eval_on_selector("#board", "b => [+b.dataset.panX, +b.dataset.panY]") != pan
+    assert placed(page) == grid and len(grouped(page)) == 4
+
+    # The group dropped on the rack: its tiles go back to it.
+    before = rack(page)
+    page.mouse.move(*cell_centre(page, 3, 0))
+    page.mouse.down()
+    box = page.locator("#rack").bounding_box()
+    page.mouse.move(box["x"] + box["width"] - 20, box["y"] + box["height"] / 2, steps=6)
+    page.mouse.up()
+    listener.wait_for(rf"Picked up {word} across from row 4, column 1\.")
+    assert sorted(rack(page)) == sorted(before + word)
+    grid = {cell: letter for cell, letter in grid.items() if cell[0] != 3}
+    assert sent.wait_for(count + 3) == grid == placed(page)
     assert page.errors == []
 
 
@@ -285,6 +306,25 @@ class Finger:
     def lift(self) -> None:
         self.touch("touchEnd")
 
+    def two_move(self, starts: list[tuple[float, float]], by: tuple[float, float], steps: int = 6) -> None:
+        """Two fingers down at `starts`, moved together by `by`, lifted."""
+        self.cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchStart", "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(starts)]},
+        )
+        for step in range(1, steps + 1):
+            self.cdp.send(
+                "Input.dispatchTouchEvent",
+                {
+                    "type": "touchMove",
+                    "touchPoints": [
+                        {"x": x + by[0] * step / steps, "y": y + by[1] * step / steps, "id": i}
+                        for i, (x, y) in enumerate(starts)
+                    ],
+                },
+            )
+        self.lift()
+
 
 def test_on_a_phone_select_mode_taps_tiles_a_finger_moves_them_and_boxes_them(browser, serve, shots):
     page, sent, listener, held = seated(browser, serve, PHONE)
@@ -331,4 +371,7 @@ def test_on_a_phone_select_mode_taps_tiles_a_finger_moves_them_and_boxes_them(br
     finger.lift()
     assert page.eval_on_selector("#board", "b => [+b.dataset.panX, +b.dataset.panY]") != pan
     assert placed(page) == grid and len(grouped(page)) == 6
+    pan = page.eval_on_selector("#board", "b => [+b.dataset.panX, +b.dataset.panY]")
+    finger.two_move([cell_centre(page, -2, -2), cell_centre(page, -2, 2)], (0, -40))  # two fingers pan too
+    assert page.eval_on_selector("#board", "b => [+b.dataset.panX, +b.dataset.panY]") != pan
     assert page.errors == []

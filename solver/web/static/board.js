@@ -344,6 +344,8 @@ export class Board {
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (this.pointers.size === 2) {
       this.press = { kind: "pinch", distance: this.pinchDistance(), zoom: this.zoom, mid: this.pinchMiddle() };
+      this.box = this.preview = null; // a second finger ends a box or a group's drag: nothing lands
+      this.render();
       return;
     }
     const cell = this.cellAt(event.clientX, event.clientY);
