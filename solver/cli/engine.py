@@ -199,8 +199,8 @@ def serve(
             room_prefix=room_prefix,
             db=None if db == "none" else str(db or default_path()),
         )
+        from solver.web.lobby import Rooms
         from solver.web.persistence import DatabaseLock, RoomStore
-        from solver.web.rooms import Rooms
 
         Rooms(replace(config, db=None))  # checks the distribution and the bot presets now, not at the first game
         if config.db is not None:

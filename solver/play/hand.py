@@ -43,7 +43,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, cast
 
 import numpy as np
@@ -261,7 +260,7 @@ class Hand:
         return HandView(seats, len(self.bunch), self.clock, self._ending())
 
     def _ending(self) -> HandEnding | None:
-        return ending_of(self._result) if self._result is not None else None
+        return HandEnding.of(self._result) if self._result is not None else None
 
     def schedule(self, when: float, seat: int, kind: str, payload: object = None) -> None:
         """Queue `seat`'s `kind` of event ('decide' or 'call') at simulated time `when` (seconds); ties keep
@@ -439,33 +438,42 @@ class Hand:
             return Refusal("out_of_hand", "that player is out of this hand")
         if decision.action == "wait":
             return None
-        view = self.view()
-        call = decision.action.upper()
-        if decision.action == "bananas":
-            if view.can_bananas:
-                return None
-            params = {"bunch": view.bunch, "active": view.active}
-            return Refusal("bananas_too_early", "BANANAS only when the bunch has fewer tiles than players", params)
-        if not self.rules.peel_and_dump:
-            title = self.rules.kind.title
-            code: CallRefusal = "no_peel" if decision.action == "peel" else "no_dump"
-            return Refusal(code, f"there is no {call} in {title}", {"variant": self.rules.variant})
+        refusal = self.table_refusal(decision.action)
+        if refusal is not None or decision.action == "bananas":
+            return refusal
         shown = decision.grid.tiles() if decision.grid is not None else grid_tiles(seat.bot)
         if not seat.held.contains(shown):
             return Refusal("not_your_tile", "the grid holds tiles that player does not have", {"tile": ""})
         hand = seat.held - shown
         if decision.action == "peel":
-            if not view.can_peel:
-                params = {"bunch": view.bunch, "active": view.active}
-                return Refusal("bunch_too_small", "PEEL needs a tile in the bunch for every player", params)
             if len(hand):
                 return Refusal("rack_not_empty", "PEEL needs every tile of the hand placed", {"left": len(hand)})
             return None
-        if not view.can_dump:
-            return Refusal("bunch_too_small", "DUMP needs three tiles in the bunch", {"bunch": view.bunch})
         tile = TileCounts.from_letters(decision.tile or "")
         if len(tile) != 1 or not hand.contains(tile):
             return Refusal("not_your_tile", f"there is no {decision.tile} in the hand", {"tile": decision.tile})
+        return None
+
+    def table_refusal(self, action: str) -> Refusal | None:
+        """Why the table refuses a "peel", "dump" or "bananas" from every player still in now,
+        whatever their grid (the end, the variant, the bunch: `call_error` adds each player's
+        own premises), or None. What a front-end shows of a call before it is made."""
+        view = self.view()
+        if self._result is not None:
+            return Refusal("hand_over", "the hand is over")
+        if action == "bananas":
+            params = {"bunch": view.bunch, "active": view.active}
+            text = "BANANAS only when the bunch has fewer tiles than players"
+            return None if view.can_bananas else Refusal("bananas_too_early", text, params)
+        if not self.rules.peel_and_dump:
+            code: CallRefusal = "no_peel" if action == "peel" else "no_dump"
+            text = f"there is no {action.upper()} in {self.rules.kind.title}"
+            return Refusal(code, text, {"variant": self.rules.variant})
+        if action == "peel" and not view.can_peel:
+            params = {"bunch": view.bunch, "active": view.active}
+            return Refusal("bunch_too_small", "PEEL needs a tile in the bunch for every player", params)
+        if action == "dump" and not view.can_dump:
+            return Refusal("bunch_too_small", "DUMP needs three tiles in the bunch", {"bunch": view.bunch})
         return None
 
     def split(self) -> None:
@@ -729,15 +737,6 @@ class Hand:
             delay = when - (time.perf_counter() - self.started_wall)
             if delay > 0:
                 time.sleep(delay)
-
-
-def ending_of(result: HandResult) -> HandEnding:
-    """The public part of a hand's result, frozen."""
-    grids = tuple(tuple(grid) if grid is not None else None for grid in result.grids)
-    params, scores = MappingProxyType(dict(result.reason_params)), MappingProxyType(dict(result.scores))
-    return HandEnding(
-        result.outcome, tuple(result.winners), result.reason, result.reason_code, params, scores, grids, result.clock
-    )
 
 
 def play_hand(rules: Rules, bots: Sequence[Bot], seed: int, **options) -> HandResult:

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal
 
 from solver.play.events import Outcome
 from solver.play.rules import EndReason
+
+if TYPE_CHECKING:
+    from solver.play.hand import HandResult
 
 SeatStatus = Literal["playing", "stuck", "rotten", "left"]
 LastCall = Literal["peel", "dump", "bananas"]
@@ -70,6 +74,14 @@ class HandEnding:
     def sole_winner(self) -> int | None:
         """The winning seat when one player won alone (`sole_winner`)."""
         return sole_winner(self.outcome, self.winners)
+
+    @classmethod
+    def of(cls, result: HandResult) -> HandEnding:
+        """The public part of a hand's result, frozen."""
+        grids = tuple(tuple(grid) if grid is not None else None for grid in result.grids)
+        params, scores = MappingProxyType(dict(result.reason_params)), MappingProxyType(dict(result.scores))
+        winners = tuple(result.winners)
+        return cls(result.outcome, winners, result.reason, result.reason_code, params, scores, grids, result.clock)
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from solver.core.limits import (
     MAX_API_JOBS_PER_CLIENT,
     MAX_QUEUED_PAGE_MESSAGES,
     MAX_ROOM_CONNECTIONS,
+    MAX_TRACKED_CLIENTS,
     TABLE_THREADS_PER_CORE,
     Limits,
 )
@@ -50,9 +51,10 @@ from solver.search import native
 from solver.web.config import ClientCounter, WebConfig
 from solver.web.gate import Gate, client_of
 from solver.web.health import Load, LoopWatch, Metrics, health_routes, shed_response
+from solver.web.lobby import Rooms
 from solver.web.quotas import client_counter
-from solver.web.rates import TokenBucket
-from solver.web.rooms import ClientQuota, Room, Rooms
+from solver.web.rates import TokenBucket, admit, rate_limiter
+from solver.web.rooms import ClientQuota, Room
 from solver.web.solve_api import solve_routes
 from solver.web.table import DEFAULT_HINT_COUNT, RoomError
 
@@ -223,9 +225,12 @@ async def read_body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
-def engine_frames(websocket: WebSocket, limits: Limits) -> Callable[[], Awaitable[str | bytes]]:
-    """The `receive` of `drive_session`: the next frame's text or bytes; raises
-    WebSocketDisconnect when the client goes, TooLarge past the message limit."""
+def engine_frames(
+    websocket: WebSocket, limits: Limits, admitted: Callable[[], Awaitable[object]]
+) -> Callable[[], Awaitable[str | bytes]]:
+    """The `receive` of `drive_session`: the next frame's text or bytes, each passed on once
+    `admitted()` returns (the client's message rate); raises WebSocketDisconnect when the client goes,
+    TooLarge past the message limit."""
 
     async def receive() -> str | bytes:
         message = await websocket.receive()
@@ -234,6 +239,7 @@ def engine_frames(websocket: WebSocket, limits: Limits) -> Callable[[], Awaitabl
         frame = frame_of(message) or ""
         if size_of(frame) > limits.max_message_bytes:
             raise TooLarge
+        await admitted()  # (the next frame is not read meanwhile)
         return frame
 
     return receive
@@ -308,6 +314,10 @@ def create_app(config: WebConfig | None = None) -> Starlette:
     rooms = Rooms(config)
     engine_sessions = client_counter(
         config.quotas, "engine_sessions", config.engine.max_sessions, config.engine_sessions_per_client
+    )
+    engine_rate = config.engine_messages_per_second
+    engine_messages = rate_limiter(
+        config.quotas, "engine_messages", engine_rate, config.engine_message_burst, MAX_TRACKED_CLIENTS
     )
     # The engine sessions' heavy messages (those that make a bot think) share these threads.
     # served in turn by client address (solver.protocol.fair), engine sessions first.
@@ -442,7 +452,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         try:
             # Network clients: a session that cannot read files, with the network limits.
             session = Session(allow_paths=False, limits=limits)
-            frames = engine_frames(websocket, limits)
+            frames = engine_frames(websocket, limits, lambda: admit(engine_messages, client, engine_rate))
             why = await drive_session(session, frames, websocket.send_text, limits, pool.executor(client, urgent=True))
             if why == "slow reader":
                 abort(websocket)  # a close frame would queue behind the replies nobody reads

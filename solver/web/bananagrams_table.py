@@ -595,8 +595,19 @@ class BananagramsTable:
             "peel_and_dump": self.rules.peel_and_dump,
             "clock": round(self.clock(), 1),
             "over": view.over,
+            "calls": self.calls_now(),
             "letters": letters,
             "hints": self.hints_allowed,
+        }
+
+    def calls_now(self) -> dict[str, dict | None]:
+        """What the engine says of each call now, for every player still in (`Hand.table_refusal`):
+        None when the table allows it, else its refusal's code and params. The page shows this
+        and judges only its own rack (a PEEL or BANANAS needs every tile placed)."""
+        refusals = {call: self.round.table_refusal(call) for call in ("peel", "dump", "bananas")}
+        return {
+            call: {"code": refusal.code, "params": refusal.params} if refusal is not None else None
+            for call, refusal in refusals.items()
         }
 
     def private(self, index: int, restore: bool = False) -> dict:

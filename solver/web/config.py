@@ -58,6 +58,8 @@ class WebConfig:
     rooms_per_client: int = 10  # rooms it created that are open at once
     room_creations_per_minute: int = 20  # rooms it may create a minute (bursts of as many)
     engine_sessions_per_client: int = 16  # of engine.max_sessions
+    engine_messages_per_second: float = 50.0  # the engine sessions' messages one address may send ...
+    engine_message_burst: int = 200  # ... and the burst above it: faster ones are read later
     sockets_per_client: int = 64  # WebSockets, rooms' and engine's together
     join_seconds: float = 30.0  # a room socket that has not joined within this is closed (1008)
     unjoined_room_seconds: float = 60.0  # a room nobody has joined closes this long after its creation
@@ -74,10 +76,10 @@ class WebConfig:
     def __post_init__(self) -> None:
         if not 1 <= self.max_seats <= 8:
             raise ValueError("seats per room must be between 1 and 8")
-        if self.max_rooms < 1 or self.max_message_bytes < 256 or self.message_burst < 1:
+        if self.max_rooms < 1 or self.max_message_bytes < 256 or min(self.message_burst, self.engine_message_burst) < 1:
             raise ValueError("rooms, message size (>= 256 bytes) and burst must be positive")
         timeouts = (self.room_idle_seconds, self.absent_seconds, self.write_timeout, self.header_timeout)
-        if self.messages_per_second <= 0 or min(timeouts) <= 0:
+        if min(self.messages_per_second, self.engine_messages_per_second) <= 0 or min(timeouts) <= 0:
             raise ValueError("rates and timeouts must be positive")
         if not 0 <= self.spellevate_delay <= 60:
             raise ValueError("the Spellevate bot delay is between 0 and 60 seconds")

@@ -12,14 +12,16 @@ request, a message or a new room takes a token, and is refused when none is left
   all, whatever N.
 
 `rate_limiter` picks the one a server runs with: shared when it has a table. The rooms'
-creations a minute and the solve API's requests a second are such limits.
+creations a minute, the solve API's requests a second and the engine sessions' messages a
+second (`/engine`, read no faster than that: `admit`) are such limits.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from solver.web.quotas import QuotaTable
@@ -79,6 +81,20 @@ class SharedRates:
 
     def take(self, client: str) -> bool:
         return self.table.take_token(self.kind, client, self.rate, self.burst)
+
+
+async def admit(
+    limiter: RateLimiter, client: str, rate: float, sleep: Callable[[float], Awaitable[object]] = asyncio.sleep
+) -> float:
+    """Wait until `client` has a token of `limiter` (`rate` a second), looking again each
+    1/`rate` seconds, and take it: a message is read only then, so a client that sends faster
+    than its rate is slowed down (its messages wait in its own connection), and none is
+    dropped. The seconds waited."""
+    waited = 0.0
+    while not limiter.take(client):
+        await sleep(1 / rate)
+        waited += 1 / rate
+    return waited
 
 
 def rate_limiter(table: QuotaTable | None, kind: str, rate: float, burst: int, capacity: int) -> RateLimiter:

@@ -6,14 +6,14 @@ for is the one its join bound it to, never a field of a message. The lobby messa
 add_bot, remove_bot, start, again, leave, sit, sit_answer) are the room's; once the host starts, the game is
 a table's (`solver.web.table`): `TABLES` names the table for each game of the variant
 catalogue (`solver.play.variants`), and the room passes the table its messages (the table's
-`messages`) without knowing what they mean. docs/ROOMS.md documents every message.
+`messages`) without knowing what they mean. docs/ROOMS.md documents every message. The
+server's open rooms, their creation under its limits and their restoring are `solver.web.lobby`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import math
 import secrets
 import time
 import unicodedata
@@ -27,21 +27,17 @@ from solver.core.limits import (
     MAX_ROOM_NAME_CHARS,
     MAX_SEAT_CONNECTIONS,
     MAX_SPECTATORS,
-    MAX_TRACKED_CLIENTS,
 )
-from solver.core.tiles import DISTRIBUTIONS, TileCounts, TileError, load_distribution
+from solver.core.tiles import DISTRIBUTIONS, TileCounts, load_distribution
 from solver.play.pace import preset_pace
-from solver.play.presets import check_spec, describe
+from solver.play.presets import describe
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, WayToPlay
 from solver.web.bananagrams_table import BananagramsTable
 from solver.web.config import WebConfig
 from solver.web.persistence import RoomStore, SavedHand, keep_table, restored_seat, room_record, setup_record
-from solver.web.quotas import client_counter
-from solver.web.rates import rate_limiter
 from solver.web.spellevate_table import SpellevateTable
 from solver.web.table import (
     DEFAULT_HINT_COUNT,
-    HINT_COUNTS,
     ReviewShelf,
     RoomError,
     Seat,
@@ -49,7 +45,6 @@ from solver.web.table import (
     TableFactory,
     TableHandle,
     TableSetup,
-    log,
     quote,
 )
 
@@ -639,138 +634,4 @@ class Room:
         return any(seat.kind == "person" and seat.token for seat in self.seats)
 
 
-class Rooms:
-    """Every open room of the server, and the limits on them."""
-
-    def __init__(self, config: WebConfig):
-        self.config = config
-        self.store = RoomStore(config.db) if config.db is not None else None
-        self.rooms: dict[str, Room] = {}
-        self.created = 0
-        # Each client address's open rooms (in the workers' shared table under --processes) ...
-        self.held = client_counter(config.quotas, "rooms", math.inf, config.rooms_per_client)
-        per_minute = config.room_creations_per_minute  # ... and its room-creation rate
-        self.creations = rate_limiter(config.quotas, "room_creations", per_minute / 60, per_minute, MAX_TRACKED_CLIENTS)
-        if config.distribution:
-            try:
-                load_distribution(config.distribution)
-            except (TileError, OSError, ValueError) as error:
-                raise ValueError(f"bad distribution: {error}") from None
-        for name, spec in config.bots.items():
-            try:
-                check_spec(BANANAGRAMS, spec)
-            except ValueError as error:
-                raise ValueError(f"bad bot preset {name}={spec}: {error}") from None
-
-    def create(
-        self,
-        language: str,
-        spellcheck: bool,
-        variant: str,
-        show_letters: bool = False,
-        client: str | None = None,
-        hints: bool = False,
-        hint_count: int = DEFAULT_HINT_COUNT,
-        offensive_words: bool = False,
-    ) -> Room:
-        """A new room; `client` (the creator's address) is held to its quotas (None: no quota,
-        for callers in the process)."""
-        if language not in LANGUAGES:
-            raise RoomError("bad_value", f"language is one of {', '.join(LANGUAGES)}")
-        if variant not in ROOM_VARIANTS:
-            raise RoomError("bad_value", f"variant is one of {', '.join(ROOM_VARIANTS)}")
-        switches = zip(
-            ("spellcheck", "show_letters", "hints", "offensive_words"),
-            (spellcheck, show_letters, hints, offensive_words),
-        )
-        for name in (name for name, value in switches if not isinstance(value, bool)):
-            raise RoomError("bad_value", f"{name} is true or false")
-        if not isinstance(hint_count, int) or isinstance(hint_count, bool) or hint_count not in HINT_COUNTS:
-            raise RoomError("bad_value", f"hint_count is one of {', '.join(map(str, HINT_COUNTS))}")
-        if len(self.rooms) >= self.config.max_rooms:
-            raise RoomError("too_many_rooms", f"the server is full ({self.config.max_rooms} rooms): try again later")
-        if client is not None:
-            self.charge(client)
-        room_id = secrets.token_urlsafe(12)  # 96 random bits: links cannot be guessed
-        if self.config.room_prefix is not None:  # which server holds it, for a proxy in front of several
-            room_id = f"{self.config.room_prefix}-{room_id}"
-        settings = (language, spellcheck, variant, self.config, show_letters, hints, self.store, hint_count)
-        room = Room(room_id, self.created, *settings, offensive_words=offensive_words)
-        room.creator = client
-        self.created += 1
-        self.rooms[room_id] = room
-        room.save()
-        return room
-
-    def charge(self, client: str) -> None:
-        """Count one more room against `client`'s quotas, or refuse it (ClientQuota)."""
-        if not self.held.take(client):
-            most = self.config.rooms_per_client
-            raise ClientQuota("too_many_rooms", f"you have {most} rooms open: play in one, or wait for one to close")
-        if not self.creations.take(client):
-            self.held.give_back(client)
-            per_minute = self.config.room_creations_per_minute
-            raise ClientQuota("rate_limited", f"at most {per_minute} new rooms a minute: try again shortly")
-
-    def discard(self, room: Room) -> None:
-        counted = self.rooms.pop(room.id, None) is not None
-        if self.store is not None:
-            self.store.delete_room(room.id)
-        if counted and room.charged and room.creator is not None:
-            self.held.give_back(room.creator)
-
-    def get(self, room_id: str) -> Room | None:
-        return self.rooms.get(room_id)
-
-    async def sweep(self) -> None:
-        now = time.monotonic()
-        for room in list(self.rooms.values()):
-            await room.sweep(now)
-            reason = room.abandoned(now)
-            if reason is not None:
-                room.close(reason)
-                self.discard(room)
-
-    def close_all(self) -> None:
-        """The server stops: saved rooms are suspended (they resume at the next start on the
-        same database), the others close."""
-        for room in list(self.rooms.values()):
-            if self.store is not None and self.store.failed is None:
-                room.suspend()
-                self.rooms.pop(room.id, None)
-            else:
-                room.close("server stopping")
-                self.discard(room)
-        if self.store is not None:
-            self.store.flush()  # every room and hand saved before the process ends
-
-    async def restore(self) -> int:
-        """Bring back the rooms the store holds (this server's, by `room_prefix`): each as it
-        was saved, its hand taken up where it was. A room with no person seated, idle past
-        `room_idle_seconds`, or that cannot be rebuilt, is closed. Restored rooms count as open
-        rooms, not against their creators' quotas: a restart never stops anyone from creating
-        rooms. The number of rooms restored."""
-        if self.store is None:
-            return 0
-        restored = 0
-        for saved in self.store.load(self.config.room_prefix):
-            room_id = saved.record.get("id", "?")
-            try:
-                room = Room.from_record(saved.record, self.config, self.store)
-                if not room.has_person() or room.abandoned(time.monotonic()) is not None:
-                    self.store.delete_room(room_id)
-                    continue
-                self.rooms[room.id] = room
-                await room.resume(saved.hand)
-            except Exception:  # noqa: BLE001 - one room that cannot come back must not stop the server
-                log.exception("room %s could not be restored: dropped", room_id)
-                self.rooms.pop(room_id, None)
-                self.store.delete_room(room_id)
-                continue
-            room.charged = False  # its creator's quota was the last server's
-            self.created = max(self.created, room.number + 1)
-            restored += 1
-        return restored
-
-
-__all__ = ["GridError", "Room", "RoomError", "Rooms", "Seat"]
+__all__ = ["GridError", "Room", "RoomError", "Seat"]

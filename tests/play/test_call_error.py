@@ -106,3 +106,29 @@ def test_an_unknown_call_is_a_bug_not_a_refusal():
     hand, _ = started()
     with pytest.raises(ValueError):
         hand.call_error(0, Decision("remote"))
+
+
+def table_codes(hand: Hand) -> dict:
+    refusals = {call: hand.table_refusal(call) for call in ("peel", "dump", "bananas")}
+    return {call: refusal.code if refusal is not None else None for call, refusal in refusals.items()}
+
+
+def test_the_tables_verdict_is_call_errors_for_a_player_whose_own_premises_hold():
+    """`table_refusal` (what a page shows before a call) says what `call_error` says of a call
+    whose player has placed every tile and names a tile of their hand: the bunch, the variant
+    and the end decide."""
+    hand, (first, _) = started()
+    assert table_codes(hand) == {"peel": None, "dump": None, "bananas": "bananas_too_early"}
+    lay_everything(hand, 0)
+    assert hand.external_call(0, Decision("peel"), 1.0) is None  # the bunch: 3 -> 1
+    assert table_codes(hand) == {"peel": "bunch_too_small", "dump": "bunch_too_small", "bananas": None}
+    lay_everything(hand, 0)
+    for call in ("peel", "bananas"):
+        assert refusal_code(hand, 0, Decision(call, grid=first.current_grid())) == table_codes(hand)[call]
+    hand.show(0, None)
+    assert refusal_code(hand, 0, Decision("dump", tile=first.tiles.letters()[0])) == table_codes(hand)["dump"]
+    smoothie, _ = started("smoothie")
+    assert table_codes(smoothie) == {"peel": "no_peel", "dump": "no_dump", "bananas": None}
+    hand.leave(1, 2.0)
+    hand.leave(0, 3.0)
+    assert set(table_codes(hand).values()) == {"hand_over"}

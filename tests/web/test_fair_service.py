@@ -50,7 +50,7 @@ def test_a_flooding_address_does_not_slow_down_another_addresses_small_solves():
         ]
         for thread in flood:
             thread.start()
-        time.sleep(0.5)  # the flood holds the pool
+        pool_holds(server.url, 2)  # the flood holds the pool: its two jobs taken in
         answers = [solve_from(server.url, "127.0.0.3", {"tiles": draw(ENGLISH, 7, rng).letters()}) for _ in range(3)]
         for status, reply, seconds in answers:
             assert status == 200 and seconds < 3.0, (status, reply, seconds)  # 5 s behind one costly solve
@@ -74,6 +74,23 @@ def get(url: str, path: str, source: str = "127.0.0.1") -> tuple[int, dict, str]
         connection.close()
 
 
+def figures_of(url: str) -> dict[str, float]:
+    """The gauges and counters /metrics says now."""
+    text = get(url, "/metrics")[2]
+    return {line.split()[0]: float(line.split()[1]) for line in text.splitlines() if line and line[0] != "#"}
+
+
+def pool_holds(url: str, jobs: int, seconds: float = 60.0) -> None:
+    """Wait until the solver's pool holds `jobs` jobs, running or waiting (/metrics)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        figures = figures_of(url)
+        if figures["bananas_pool_running"] + figures["bananas_pool_waiting"] >= jobs:
+            return
+        assert time.monotonic() < deadline, figures
+        time.sleep(0.02)  # (between two looks at the pool, not an order of events)
+
+
 def ready_within(url: str, seconds: float = 600.0) -> tuple[int, dict, str]:
     """/readyz once it answers 200 (the kernels on numba's JIT), or its last answer after `seconds`."""
     deadline = time.monotonic() + seconds
@@ -92,9 +109,9 @@ def test_health_readiness_and_metrics_say_what_the_server_holds():
         room = post_json(server.url, "/api/rooms", {"name": "ana"})
         assert room[0] == 201
         assert post_json(server.url, "/api/check", {"grid": "CAT"})[0] == 200
-        status, headers, text = get(server.url, "/metrics")
+        status, headers, _ = get(server.url, "/metrics")
         assert status == 200 and headers["content-type"].startswith("text/plain")
-        figures = {line.split()[0]: float(line.split()[1]) for line in text.splitlines() if line and line[0] != "#"}
+        figures = figures_of(server.url)
         assert figures["bananas_rooms"] == 1 and figures["bananas_rooms_created"] == 1
         assert figures["bananas_pool_waiting"] == 0 and figures["bananas_shedding"] == 0
         assert figures['bananas_api_seconds_count{route="/api/check"}'] == 1

@@ -38,7 +38,8 @@ from solver.web import BackgroundServer, WebConfig
 from solver.web import rooms as rooms_module
 from solver.web.app import STATIC, encode_for_page, handle_frame
 from solver.web.bananagrams_table import BananagramsTable, cells_tiles
-from solver.web.rooms import Room, Rooms
+from solver.web.lobby import Rooms
+from solver.web.rooms import Room
 
 TIME_BOUND = 5.0  # seconds per message (none makes a bot think on the sender's behalf)
 MAX_BYTES = 16 * 1024
@@ -346,7 +347,7 @@ async def play_spellevate_out(room: Room, pages: list[FakePage], moves: int = 20
             if hand is not None and hand["your_turn"]:
                 move = {"type": "play", "letters": hand["plays"][0]} if hand["plays"] else {"type": "pass"}
                 await deliver(room, page, json.dumps(move))
-        await asyncio.sleep(0.002)  # the bot's move lands meanwhile
+        await bots_moved(room)  # the bot's move, if it is its turn, lands before the persons look again
     raise AssertionError("the Spellevate round did not end")
 
 
@@ -681,9 +682,19 @@ def test_one_room_takes_a_bounded_number_of_sockets():
                 reply = strict(await asyncio.wait_for(extra.recv(), 10))
                 assert reply["code"] == "room_busy", reply
             await sockets[0].close()
-            await asyncio.sleep(0.2)
-            async with StrictPage(server, room) as page:  # a freed slot is usable again
-                await page.join("Late")
+            # A freed slot is usable again, once the server has seen it freed: until then a new
+            # socket is told `room_busy` at once, before anything is asked.
+            while True:
+                late = await connect(url)
+                await late.send(json.dumps({"type": "join", "name": "Late"}))
+                reply = strict(await asyncio.wait_for(late.recv(), 10))
+                if reply["type"] != "error":
+                    break
+                assert reply["code"] == "room_busy", reply
+                await late.close()
+                await asyncio.sleep(0.05)  # (a pause between tries, not an order of events)
+            assert reply["type"] == "welcome" and reply["name"] == "Late", reply
+            await late.close()
             for ws in sockets[1:]:
                 await ws.close()
 

@@ -12,7 +12,7 @@ from solver.core.grid import validate
 from solver.core.tiles import TileCounts, parse_distribution
 from solver.lexicon.loader import get_lexicon
 from solver.search.solving import solve
-from solver.web.rooms import Rooms
+from solver.web.lobby import Rooms
 
 # 66 tiles: three hands of 21 and a bunch of 3, so after one PEEL the bunch is empty and BANANAS may be called.
 SET = "A9,E12,I7,O7,U3,R5,S5,T5,N5,L4,D4"

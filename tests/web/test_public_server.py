@@ -340,11 +340,10 @@ def test_one_seat_on_many_sockets_keeps_only_a_few_and_its_broadcasts_stay_bound
                     await page.__aenter__()
                     await page.join("Ana", token=token)
                     pages.append(page)
-                await asyncio.sleep(0.3)
-                seat = next(s for s in rooms_of(server)[room].seats if s.token == token)
-                assert len(seat.connections) == MAX_SEAT_CONNECTIONS
                 # the oldest sockets were closed (a page reloading replaces its old socket)
                 assert await closed_code(first.ws) == 4409
+                seat = next(s for s in rooms_of(server)[room].seats if s.token == token)
+                assert len(seat.connections) == MAX_SEAT_CONNECTIONS
                 for page in pages:
                     await page.ws.close()
 

@@ -154,7 +154,8 @@ def test_the_room_creation_rate_holds_over_every_worker(shared):
     """`Rooms` counts each address's new rooms a minute in one rate limit: this process's, or
     the table's, where two workers' rooms draw on the same rate."""
     from solver.web.config import WebConfig
-    from solver.web.rooms import ClientQuota, Rooms
+    from solver.web.lobby import Rooms
+    from solver.web.rooms import ClientQuota
 
     tables = columns()[1] if shared else [None, None]
     workers = [Rooms(WebConfig(room_creations_per_minute=2, quotas=table)) for table in tables]

@@ -363,13 +363,13 @@ function updateButtons() {
   const canDraw = table?.peel_and_dump;
   const left = board.rack.length;
   const notPlaying = !table || table.over ? "err_hand_over" : !me.active ? "you_are_out" : null;
-  // A call that cannot be made now stays focusable (aria-disabled) and says why.
-  setCall("peel", notPlaying ?? (!rackEmpty ? "err_rack_not_empty" : table.bunch < table.active ? "err_bunch_too_small" : null),
-    { left, bunch: table?.bunch });
-  setCall("dump", notPlaying ?? (board.selected === null ? "dump_hint" : table.bunch + 1 < 3 ? "err_bunch_too_small" : null),
-    { bunch: table?.bunch });
-  setCall("bananas", notPlaying ?? (!rackEmpty ? "err_rack_not_empty" :
-    canDraw && table.bunch >= table.active ? "err_bananas_too_early" : null), { left, bunch: table?.bunch, active: table?.active });
+  // A call that cannot be made now stays focusable (aria-disabled) and says why: the server's
+  // word on the table (`calls`), the page's own only on its rack and its chosen tile.
+  const refusal = (name) => table?.calls?.[name] ?? null;
+  const why = (name) => (refusal(name) ? `err_${refusal(name).code}` : null);
+  setCall("peel", notPlaying ?? (!rackEmpty ? "err_rack_not_empty" : why("peel")), { left, ...refusal("peel")?.params });
+  setCall("dump", notPlaying ?? (board.selected === null ? "dump_hint" : why("dump")), { ...refusal("dump")?.params });
+  setCall("bananas", notPlaying ?? (!rackEmpty ? "err_rack_not_empty" : why("bananas")), { left, ...refusal("bananas")?.params });
   setCall("stuck", notPlaying ?? (me.waiting ? "you_wait" : null), {});
   $("shuffle").disabled = $("sort").disabled = $("recall").disabled = !playing;
   $("hint").hidden = !(table?.hints && me.active && !spectator);
