@@ -13,6 +13,7 @@ import pytest
 from helpers import SLOW_BOT
 from test_browser import add_bot, new_page
 from test_browser_access import Listener
+from test_browser_keyboard_hand import HEAR_ALL
 
 from solver.core.grid import Grid, validate
 from solver.search import solve
@@ -77,6 +78,13 @@ SHOWN = """() => {
 }"""
 
 
+class EveryLine(Listener):
+    """A listener that hears every line said, not only those the log still keeps (HEAR_ALL)."""
+
+    def lines(self) -> list[str]:
+        return self.log.page.evaluate("window.heard")
+
+
 def english_in(text: str, phrases: list[str]) -> list[str]:
     """The English phrases and words found in `text`."""
     found = [phrase for phrase in phrases if phrase in text]
@@ -99,19 +107,29 @@ class FrenchWatch:
             self.found[moment] = found
 
 
+# The call buttons in view whose label does not fit them or that lie past the screen's edge.
+CALLS_CUT = """() => [...document.querySelectorAll('#table .actions button')].filter(b => !b.hidden).filter(b => {
+  const r = b.getBoundingClientRect();
+  return r.left < 0 || r.right > innerWidth + 0.5 || b.scrollWidth > b.clientWidth + 1; }).map(b => b.textContent)"""
+
+
+def calls_cut(page) -> list[str]:
+    return page.evaluate(CALLS_CUT)
+
+
 def french_grid(letters: str) -> Grid:
     result = solve(letters, lexicon="fr", time_limit=10.0)
     assert result.status == "solved", (letters, result.status)
     return result.grid
 
 
-def command(page, listener: Listener, text: str, answer: str) -> str:
+def command(page, listener: EveryLine, text: str, answer: str) -> str:
     page.fill("#command", text)
     page.press("#command", "Enter")
     return listener.wait_for(answer)
 
 
-def lay_french(page, listener: Listener, grid: Grid, fr) -> None:
+def lay_french(page, listener: EveryLine, grid: Grid, fr) -> None:
     """Every word of `grid` typed in the command field the French way (h: across, v: down)."""
     for word in validate(grid, fr).words:
         (row, col) = min(word.cells)
@@ -135,6 +153,7 @@ def test_a_french_hand_against_a_bot_shows_and_says_no_english(browser, serve, s
     server = serve(distribution=TWO_HANDS_SET, bots={"easy": SLOW_BOT, "hard": "medium:speed=30"})
     phone = viewport["width"] < 500
     page = new_page(browser, locale="fr-FR", viewport=viewport, is_mobile=phone, has_touch=phone)
+    page.context.add_init_script(HEAR_ALL)
     page.goto(server.url + "/")
     page.select_option("#language", "fr")
     watch = FrenchWatch(page)
@@ -146,13 +165,14 @@ def test_a_french_hand_against_a_bot_shows_and_says_no_english(browser, serve, s
     add_bot(page, "easy")
     watch.look("salle")
     page.click("#start")
-    listener = Listener(page)
+    listener = EveryLine(page)
     listener.wait_for(r"Votre chevalet, 21 tuiles")
     page.wait_for_function("document.querySelectorAll('#rack .tile').length === 21")
     watch.look("donne")
     page.click("#hint")
     page.wait_for_selector("#hint-text:not([hidden])")
     watch.look("indice")
+    assert calls_cut(page) == []
 
     first = french_grid(held(page))
     lay_french(page, listener, first, fr)
@@ -186,10 +206,12 @@ def test_a_french_hand_against_a_bot_shows_and_says_no_english(browser, serve, s
     page.click("#start")
     listener.wait_for(r"Votre chevalet, 21 tuiles")
     watch.look("deuxième donne")
-    listener.wait_for(r"robot difficile pioche")
+    page.wait_for_selector("#log li:has-text('robot difficile pioche')", state="attached", timeout=120_000)
     watch.look("pioche du robot")
     page.wait_for_selector("#end:not([hidden])", timeout=120_000)
     listener.wait_for(r"robot difficile gagne")
+    assert "robot difficile pioche" in " ".join(listener.lines()[-2:])  # (one line when they come at once)
+    assert page.is_hidden("#toast")  # the PEEL's notice went with the table: not over the end's title
     page.wait_for_function("document.getElementById('review').children.length > 0")
     watch.look("fin du robot")
     page.screenshot(path=str(shots / f"fr-hand-bot-end-{viewport['width']}.png"), full_page=True)
