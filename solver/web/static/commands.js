@@ -158,7 +158,7 @@ function checkText() {
 export function verdictText(check) {
   const parts = [];
   if (check.invalid_words.length) parts.push(t("verdict_bad", { words: check.invalid_words.join(", ") }));
-  if (check.loose_cells.length) parts.push(t("verdict_loose", { count: check.loose_cells.length }));
+  if (check.loose_cells.length) parts.push(tCount("verdict_loose", check.loose_cells.length));
   return parts.length ? parts.join(" ") : t("verdict_good");
 }
 

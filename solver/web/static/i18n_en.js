@@ -367,6 +367,7 @@ export const EN = {
   verdict_good: "Every word is good and the grid is connected.",
   verdict_bad: "Not words: {words}.",
   verdict_loose: "{count} tiles not connected to the grid.",
+  verdict_loose_one: "1 tile not connected to the grid.",
   cursor_none: "No cursor: press an arrow key to start at row 1, column 1.",
   cursor_at: "Cursor {at}, {direction}: {letter}.",
   cursor_empty: "empty",

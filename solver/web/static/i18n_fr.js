@@ -374,6 +374,7 @@ export const FR = {
   verdict_good: "Tous les mots sont bons et la grille est d'un seul tenant.",
   verdict_bad: "Pas des mots : {words}.",
   verdict_loose: "{count} tuiles détachées de la grille.",
+  verdict_loose_one: "1 tuile détachée de la grille.",
   cursor_none: "Pas de curseur : une flèche le place en ligne 1, colonne 1.",
   cursor_at: "Curseur {at}, {direction} : {letter}.",
   cursor_empty: "vide",
