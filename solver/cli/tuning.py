@@ -2,6 +2,7 @@
 
     bananas tune [--base hard] [--speed 1] [--against hard:speed=1,...] [--trials 30] [--games 40]
                  [--players 2] [--seed 0] [--storage sqlite:///bananas-tune.db] [--study NAME]
+                 [--knobs NAME,...]
                  [--workers W | --scheduler tcp://HOST:PORT] [--json FILE|-] [--plot FOLDER]
 
 Same conventions as the other lab commands (`solver.cli.tournaments`): bad input is one
@@ -62,6 +63,12 @@ MAX_TRIALS = 10_000
     "--storage", default=DEFAULT_STORAGE, show_default=True, metavar="URL", help="Optuna's storage (an RDB URL)."
 )
 @click.option("--study", "study_name", default="bananas", show_default=True, help="The study's name in the storage.")
+@click.option(
+    "--knobs",
+    default="",
+    metavar="NAME,...",
+    help="Only these settings vary (the others keep the base's values) [default: every knob].",
+)
 @click.option("--workers", type=int, default=1, show_default=True, metavar="W", help="Local worker processes.")
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="Play on this Dask cluster (needs the 'cluster' extra).")
 @variant_option
@@ -79,6 +86,7 @@ def tune(
     seed: int,
     storage: str,
     study_name: str,
+    knobs: str,
     workers: int,
     scheduler: str | None,
     variant: str,
@@ -89,20 +97,30 @@ def tune(
     """Search a bot's strategy settings with Optuna, pace and vocabulary held fixed.
 
     Each trial draws settings (search effort, patience, endgame, hooks, strategy, dump
-    policy, risk, rebuilds, the opening) onto --base at --speed and plays --games seeded games against
-    each --against bot, the same deals for every trial; hopeless trials are pruned. The
-    study is stored (--storage, SQLite by default), so running the command again resumes it
-    up to --trials, and machines sharing a storage share the study. Prints the best settings
-    as a bot spec. Needs the 'lab' extra (Optuna).
+    policy, risk, rebuilds, the opening, the letters hook room is kept for; or only
+    --knobs) onto --base at --speed and plays --games seeded games against each --against
+    bot, the same deals for every trial; hopeless trials are pruned. The study is stored
+    (--storage, SQLite by default), so running the command again resumes it up to
+    --trials, and machines sharing a storage share the study. Prints the best settings as
+    a bot spec. Needs the 'lab' extra (Optuna).
 
     \b
     Examples:
       bananas tune --trials 40 --games 40 --workers 2
       bananas tune --against hard:speed=1,expert:speed=1 --study two-references --plot tune-plots
       bananas tune --trials 200 --scheduler tcp://10.0.0.5:8786 --storage sqlite:///lab-tune.db
+      bananas tune --base hard --speed 2 --against hard --knobs opening,opening_words,room --study first-grid
     """
     from solver.play.tournament import run_tournament
-    from solver.play.tuning import best_trial, candidate_spec, finished_trials, run_study, save_plots, study_json
+    from solver.play.tuning import (
+        best_trial,
+        candidate_spec,
+        finished_trials,
+        knobs_of,
+        run_study,
+        save_plots,
+        study_json,
+    )
 
     require_optuna()
     check_seed(seed)
@@ -116,7 +134,9 @@ def tune(
     rules = make_rules(variant, lang)
     rules.check_players(players)
     references = split_specs(against)
-    setup = TuneSetup(base, speed, tuple(references), games, players, seed, variant, lang)
+    names = tuple(filter(None, (name.strip() for name in knobs.split(","))))
+    knobs_of(names)  # ValueError for an unknown knob
+    setup = TuneSetup(base, speed, tuple(references), games, players, seed, variant, lang, names)
     check_specs([*references, candidate_spec(setup, {})])
     check_series_size(games, workers)
     scheduler = check_backend(workers, scheduler)

@@ -29,6 +29,9 @@ benchmarks/bench_strength.py measures::
     opening*     search nodes the first grid's search goes on past its first grid, keeping
                  the grid with the fewest words (each word is WORD_SECONDS on the clock, each
                  node a look): 0 = the first grid found
+    opening_words*  the opening goes on only past a first grid of more words than this (0:
+                 past any): a grid of few words seldom has a shorter one within a few
+                 nodes, and the nodes are charged whether or not one is found
     room*        the letters a flexible bot keeps hook spots open for (AWKWARD: C J Q V Z)
     patience*    looks a decision may spend placing tiles before the bot gives up and
                  dumps (dump timing: small = dump early); None = the node budgets only.
@@ -91,9 +94,9 @@ class BotSettings:
     compact), `node_budget` (search nodes per rebuild, 1 to 1,000,000), `hooks` (cheap or first), `rebuild`
     (how far it goes while it could dump), `patience` (looks before dumping), `endgame` (no dumps with
     fewer PEELs left), `flexible` (keep hook spots for the letters of `room`), `opening` (nodes the first grid's
-    search goes on for fewer words), `lead` (pacer: its grid's lead on
-    the table's, None for a fixed speed), `search` (the search's passes: BOT_SEARCH). ValueError for a value
-    out of range.
+    search goes on for fewer words), `opening_words` (only past a first grid of more words), `lead` (pacer:
+    its grid's lead on the table's, None for a fixed speed), `search` (the search's passes: BOT_SEARCH).
+    ValueError for a value out of range.
     """
 
     name: str = "medium"
@@ -109,6 +112,7 @@ class BotSettings:
     endgame: int = 0
     flexible: bool = False
     opening: int = 0
+    opening_words: int = 0
     room: str = AWKWARD
     lead: float | None = None
     search: SearchPlan = BOT_SEARCH
@@ -136,6 +140,8 @@ class BotSettings:
             raise ValueError("room must be capital letters A-Z (the letters a flexible bot keeps hook spots for)")
         if not 0 <= self.opening <= 1000:
             raise ValueError("opening must be between 0 and 1,000 search nodes")
+        if not 0 <= self.opening_words <= 144:
+            raise ValueError("opening_words must be between 0 and 144 words")
         if not 0 <= self.endgame <= 144:
             raise ValueError("endgame must be between 0 and 144 PEELs")
         if self.lead is not None and not (math.isfinite(self.lead) and -0.9 <= self.lead <= 2.0):
@@ -218,6 +224,7 @@ class SolverBot:
         )
         self.board.cheap_hooks = self.settings.hooks == "cheap"
         self.board.opening = self.settings.opening
+        self.board.opening_words = self.settings.opening_words
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
         if rules.kind.search_objective(rules) != "any":
@@ -478,6 +485,7 @@ SETTING_KINDS: dict[str, Callable[[str], Any]] = {
     "endgame": int,
     "flexible": lambda value: {"yes": True, "no": False}[value],
     "opening": int,
+    "opening_words": int,
     "room": str.upper,
     "lead": float,
 }

@@ -12,7 +12,8 @@ same seat.
                  rate a chooser that always picked right would reach (`portfolio`), and what
                  a chooser that sees only its own dealt hand's features reaches on deals it
                  did not learn from (`chooser`: two folds by group, a bucket of features ->
-                 the candidate that scored best in that bucket on the other fold)
+                 the candidate that scored best in that bucket on the other fold); `stumps`
+                 tries every one-feature threshold as the bucket
 
 The features of a dealt hand (`hand_features`): its vowel share, its awkward letters (J, Q, X,
 Z, V) and its size; `dealt_hands` deals them with the referee's own split. What the first grid
@@ -207,3 +208,33 @@ def bucket_table(
         name: (len(ks), {cand: sum(s[k] for k in ks) / len(ks) for cand, s in scores.items()})
         for name, ks in sorted(members.items(), key=lambda item: str(item[0]))
     }
+
+
+@dataclass
+class Stump:
+    """A one-feature chooser: below `threshold` of `feature` one candidate, at or above it
+    another (each the best on the other fold), and its held-out mean score (`chooser`)."""
+
+    feature: str
+    threshold: float
+    held_out: float
+
+
+def stumps(
+    scores: dict[str, dict[tuple[int, int], float]],
+    features: dict[tuple[int, int], dict[str, float]],
+    default: str,
+) -> list[Stump]:
+    """Every decision stump on the games' `features` (name -> value, by game), best held-out
+    score first (ties: feature and threshold order): which feature, cut where, best tells the
+    candidates apart on deals it did not learn from."""
+    found = []
+    for name in sorted(next(iter(features.values()))):
+        for threshold in sorted({values[name] for values in features.values()}):
+
+            def side(key: tuple[int, int], name: str = name, threshold: float = threshold) -> bool:
+                return features[key][name] >= threshold
+
+            found.append(Stump(name, threshold, chooser(scores, side, default)))
+    found.sort(key=lambda stump: (-stump.held_out, stump.feature, stump.threshold))
+    return found

@@ -2,8 +2,9 @@
 games against reference bots, pace and vocabulary held fixed (`bananas tune`).
 
 Each trial draws strategy settings (`SPACE`: search effort, patience, endgame, hooks, flexible
-hook spots, strategy, dump policy, risk, how far a rebuild goes, how far the first grid's search
-goes on for fewer words) onto a base preset whose speed
+hook spots and the letters they are kept for, strategy, dump policy, risk, how far a rebuild
+goes, how far the first grid's search goes on for fewer words and past how many; or only the
+knobs `TuneSetup.knobs` names, the others left at the base's values) onto a base preset whose speed
 and vocabulary level stay as given, and plays `TuneSetup.games` games against each reference
 (`run_tournament`: seat-rotated deals, locally or on a Dask cluster). Every trial plays the same
 deals (common random numbers: the differences between trials are the settings', not the
@@ -59,7 +60,18 @@ SPACE = (
     Knob("risk", "float", 0.0, 0.3),
     Knob("rebuild", "choice", choices=("hook", "lift", "rebuild", "resolve")),
     Knob("opening", "int", 0, 4),
+    Knob("opening_words", "int", 0, 8),
+    Knob("room", "choice", choices=("CJQVZ", "JQVZX", "JQXZ", "JQVZ", "CJQVZX")),
 )
+KNOB_NAMES = tuple(knob.name for knob in SPACE)
+
+
+def knobs_of(names: tuple[str, ...]) -> tuple[Knob, ...]:
+    """The knobs of `SPACE` named (all of them for none); ValueError naming an unknown one."""
+    unknown = [name for name in names if name not in KNOB_NAMES]
+    if unknown:
+        raise ValueError(f"unknown knob {unknown[0]!r} (knobs: {', '.join(KNOB_NAMES)})")
+    return tuple(knob for knob in SPACE if not names or knob.name in names)
 
 
 class TuneError(ValueError):
@@ -126,7 +138,8 @@ def storage_error(storage: str, error: Exception) -> TuneError:
 @dataclass(frozen=True)
 class TuneSetup:
     """What a study measures: candidates built on `base` at `speed` (its vocabulary kept),
-    scored by `games` games against each of `against` with `players` seats, dealt from `seed`."""
+    scored by `games` games against each of `against` with `players` seats, dealt from `seed`;
+    `knobs` names the settings the study varies (none: every knob of `SPACE`)."""
 
     base: str = "hard"
     speed: float = 1.0
@@ -136,9 +149,15 @@ class TuneSetup:
     seed: int = 0
     variant: str = "classic"
     lang: str = "en"
+    knobs: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        return {**asdict(self), "against": list(self.against)}
+        """The setup a study stores (`knobs` only when some are named: a study of every knob
+        reads as it did before knobs could be named)."""
+        data = {**asdict(self), "against": list(self.against), "knobs": list(self.knobs)}
+        if not self.knobs:
+            del data["knobs"]
+        return data
 
 
 def candidate_spec(setup: TuneSetup, params: dict[str, Any]) -> str:
@@ -161,7 +180,7 @@ def base_params(setup: TuneSetup) -> dict[str, Any]:
 
     settings = PRESETS[setup.base]
     params = {}
-    for knob in SPACE:
+    for knob in knobs_of(setup.knobs):
         value = getattr(settings, knob.name)
         if knob.kind == "choice":
             inside = value in knob.choices
@@ -172,10 +191,10 @@ def base_params(setup: TuneSetup) -> dict[str, Any]:
     return params
 
 
-def suggest(trial) -> dict[str, Any]:
-    """The trial's draw of every knob of `SPACE`."""
+def suggest(trial, names: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The trial's draw of the knobs `names` (`knobs_of`: every knob of `SPACE` for none)."""
     params: dict[str, Any] = {}
-    for knob in SPACE:
+    for knob in knobs_of(names):
         if knob.kind == "int":
             params[knob.name] = trial.suggest_int(knob.name, int(knob.low), int(knob.high), log=knob.log)
         elif knob.kind == "float":
@@ -205,7 +224,7 @@ def make_objective(setup: TuneSetup, play: Callable) -> Callable:
     import optuna
 
     def objective(trial) -> float:
-        spec = candidate_spec(setup, suggest(trial))
+        spec = candidate_spec(setup, suggest(trial, setup.knobs))
         trial.set_user_attr("spec", spec)
         points = games = 0.0
         for round_index in range(ROUNDS):

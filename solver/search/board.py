@@ -190,6 +190,7 @@ class Board:
         self.patience: int | None = None  # search nodes a whole rebuild may spend (None: no cap)
         self.keep_open = TileCounts()  # cheap hooks avoid covering these letters' hook spots
         self.opening = 0  # nodes the first grid's search goes on past its first grid, for fewer words
+        self.opening_words = 0  # ... only when that first grid has more words than this (0: always)
         self.nodes = 0  # search nodes spent by the current rebuild
         if self.grid is not None:
             report = validate(self.grid, self.lexicon, min_length=min_length)
@@ -396,7 +397,13 @@ class Board:
             objective=objective,
             plan=self.plan,
         )
-        if result.solved and self.grid is None and self.opening and objective == "any":
+        if (
+            result.solved
+            and self.grid is None
+            and self.opening
+            and objective == "any"
+            and len(result.words) > self.opening_words
+        ):
             result = self._opening(result, budget, deadline)
         self.nodes += result.nodes
         if not result.solved:

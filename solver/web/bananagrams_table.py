@@ -44,7 +44,7 @@ from solver.play.public import PublicSeat
 from solver.play.refusals import Refusal
 from solver.play.remote import RemoteSeat, TilesNotHeld, is_remote
 from solver.play.rules import Decision, RuleError, Rules
-from solver.web.coaching import common_words, hint_for, review_of
+from solver.web.coaching import HandReviewer, common_words, hint_for
 from solver.web.hand_log import HandLogWriter
 from solver.web.persistence import SavedHand
 from solver.web.table import RoomError, Seat, TableHandle, TableSetup, log
@@ -177,7 +177,7 @@ class BananagramsTable:
         keepsakes = resume.progress.get("keepsakes", []) if resume is not None else []
         self.record = HandLogWriter(setup.hand, self.log_header(setup), self.rules.distribution, keepsakes)
         self.end_record: HandRecord | None = None
-        self.review: dict | None = None  # the `review` message, once worked out
+        self.ended: HandReviewer | None = None  # the hand's review, once it is over (worked out when asked)
         self.round = Hand(
             self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True
         )  # loads word lists
@@ -273,8 +273,8 @@ class BananagramsTable:
                 connection.send({"type": "check", "seq": None, **self.check(*player.board())})
         if self.final is not None:
             connection.send(self.final)
-            if self.review is not None:
-                connection.send(self.review)
+            if self.ended is not None and self.ended.worked_out is not None:
+                connection.send(self.ended.worked_out)
 
     async def on_message(self, connection, seat: Seat, message: dict) -> None:
         if message["type"] == "grid":
@@ -286,6 +286,9 @@ class BananagramsTable:
 
     def hand_log(self) -> str | None:
         return self.record.text() if self.final is not None else None
+
+    def reviewer(self) -> HandReviewer | None:
+        return self.ended
 
     async def leave(self, seat: Seat) -> None:
         index = self.index_of(seat)
@@ -392,8 +395,6 @@ class BananagramsTable:
                 pass
             self.poke.clear()
             await self.tick(poked)
-        if hand.over and not self.handle.closed:
-            await self.send_review()  # after the driver's last table: the review is the hand's last word
 
     async def tick(self, poked: bool = False) -> None:
         """One wake of the driver: the hand played to the clock and published when an event is
@@ -481,6 +482,7 @@ class BananagramsTable:
             grids = [self.grid_of(index) for index in range(len(self.seats))]
             self.end_record = self.record.finish(grids, self.round.clock)
             self.final = self.final_boards(self.end_record)
+            self.ended = HandReviewer(self.record.hand, self.record.text(), self.lexicon, self.common_words)
         self.save_progress()
         self.broadcast_table()
         for connection, seat in self.handle.pages():
@@ -506,16 +508,6 @@ class BananagramsTable:
     def save_progress(self) -> None:
         self.saved_at = self.clock()
         self.handle.record_progress(self.progress())
-
-    async def send_review(self) -> None:
-        """The coach's review of the hand (once, off the event loop) to every page."""
-        try:
-            review = await asyncio.to_thread(review_of, self.record.text(), self.lexicon, self.common_words)
-        except Exception:  # noqa: BLE001 - the end screen goes on without it
-            log.exception("the review of room %s's hand", self.handle.room_id)
-            review = None
-        self.review = {"type": "review", "hand": self.record.hand, "review": review}
-        self.handle.broadcast(self.review)
 
     def drain_events(self) -> list[dict]:
         """Engine events since the last call, as public log entries."""

@@ -1,6 +1,11 @@
 """The coach (solver.coach) as the rooms use it: a hand's review and a person's hint, in the
 shapes the page takes. Both are heavy (searches): a table calls them off the event loop.
 
+A review costs seconds of searching, so it is worked out only when a page asks for it
+(`HandReviewer`, once per hand), on REVIEWS: one thread per process, so ended hands queue for
+it instead of taking the threads the tables' engine steps run on, and at most one review at a
+time competes with the event loop.
+
 The coach works on grids cropped to their tiles; a page places tiles in its own coordinates,
 so a hint's cells are moved by the page grid's top-left corner here, and the page lays them
 where they show.
@@ -8,8 +13,11 @@ where they show.
 
 from __future__ import annotations
 
+import asyncio
 import io
+import logging
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import solver.coach as coach
 from solver.core.grid import Grid
@@ -19,6 +27,9 @@ from solver.play.rules import Rules
 
 Cell = tuple[int, int]
 
+log = logging.getLogger(__name__)
+REVIEWS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
+
 
 def review_of(log_text: str, lexicon: Lexicon | None = None, common: Sequence[Lexicon] = ()) -> dict | None:
     """The review of a room log's one hand (`bananas-review/1`'s hand entry), or None when it
@@ -26,6 +37,34 @@ def review_of(log_text: str, lexicon: Lexicon | None = None, common: Sequence[Le
     game = coach.read_log(io.BytesIO(log_text.encode("utf-8")))
     hands = coach.review(game, lexicon=lexicon, common=common[-1] if common else None).to_json()["hands"]
     return hands[-1] if hands else None
+
+
+class HandReviewer:
+    """An ended hand's `review` message, worked out on REVIEWS the first time it is asked for;
+    every later or concurrent ask gets the same message. A review that fails is sent as null
+    (the end screen goes on without it)."""
+
+    def __init__(self, hand: int, log_text: str, lexicon: Lexicon | None, common: Sequence[Lexicon] = ()):
+        self.hand, self.log_text, self.lexicon, self.common = hand, log_text, lexicon, tuple(common)
+        self.worked_out: dict | None = None
+        self.task: asyncio.Future[dict] | None = None
+
+    async def message(self) -> dict:
+        if self.worked_out is not None:
+            return self.worked_out
+        if self.task is None:
+            self.task = asyncio.ensure_future(self.work_out())
+        return await asyncio.shield(self.task)
+
+    async def work_out(self) -> dict:
+        loop = asyncio.get_running_loop()
+        try:
+            review = await loop.run_in_executor(REVIEWS, review_of, self.log_text, self.lexicon, self.common)
+        except Exception:  # noqa: BLE001 - the end screen goes on without it
+            log.exception("the review of hand %s", self.hand)
+            review = None
+        self.worked_out = {"type": "review", "hand": self.hand, "review": review}
+        return self.worked_out
 
 
 COMMON_WORDS_LEVELS = (35, 50)  # SCOWL sizes: the words most people know, then common ones (the bots' levels)

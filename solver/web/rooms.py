@@ -38,6 +38,7 @@ from solver.web.persistence import RoomStore, SavedHand, keep_table, restored_se
 from solver.web.spellevate_table import SpellevateTable
 from solver.web.table import (
     DEFAULT_HINT_COUNT,
+    ReviewShelf,
     RoomError,
     Seat,
     Table,
@@ -55,7 +56,7 @@ REPLACED = 4409  # the close code of a seat's oldest socket when the seat opens 
 RESTARTING = 1012  # the close code when the server stops with its rooms saved (WebSocket: service restart)
 
 
-READ_ONLY_MESSAGES = frozenset({"hand_log"})  # lobby messages that change nothing: no activity, nothing saved
+READ_ONLY_MESSAGES = frozenset({"hand_log", "review"})  # lobby messages that change nothing: no activity, nothing saved
 
 
 class ClientQuota(RoomError):
@@ -109,6 +110,7 @@ class Room:
         self.hint_count = hint_count  # hints a person may be shown in a hand (HINT_COUNTS)
         self.offensive_words = offensive_words  # bots, hints and reviews may use slurs and profanity
         self.hand_logs: dict[int, dict] = {}  # hand -> its `hand_log` message, for the last few hands
+        self.reviews = ReviewShelf(MAX_ROOM_HAND_LOGS)  # the same hands' reviews, worked out when asked
         self.variant: WayToPlay = VARIANTS[variant]
         self.config = config
         self.seats: list[Seat] = []
@@ -221,6 +223,7 @@ class Room:
                 "again": self.again,
                 "leave": self.leave,
                 "hand_log": self.send_hand_log,
+                "review": self.send_review,
                 "sit": self.sit,
                 "sit_answer": self.sit_answer,
             }.get(kind)
@@ -393,6 +396,7 @@ class Room:
             self.hand_logs[self.hands] = {"type": "hand_log", "hand": self.hands, "log": log}
             for old in sorted(self.hand_logs)[:-MAX_ROOM_HAND_LOGS]:
                 del self.hand_logs[old]
+            self.reviews.put(self.hands, self.table.reviewer() if self.table is not None else None)
         if self.store is not None:
             self.store.end_hand(self.id)
         self.save()
@@ -414,6 +418,11 @@ class Room:
                 f" Bananagrams hands (Spellevate keeps none)",
             )
         connection.send(reply)
+
+    async def send_review(self, connection, seat: Seat, message: dict) -> None:
+        if message.get("hand", self.hands) == self.hands and self.phase == "playing":
+            raise RoomError("out_of_order", "a hand's review is made when the hand is over")
+        self.reviews.ask(connection, message.get("hand", self.hands))
 
     async def again(self, connection, seat: Seat, message: dict) -> None:
         self.need_host(seat)

@@ -107,6 +107,9 @@ class SpellevateTable:
     def hand_log(self) -> str | None:
         return None  # no review or replay for Spellevate (yet): the room says so
 
+    def reviewer(self) -> None:
+        return None
+
     def clock(self) -> float:
         return round(time.monotonic() - self.started, 1)
 

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from solver.core.limits import MAX_QUOTED_CHARS
 from solver.core.tiles import TileCounts
 from solver.play.variants import WayToPlay
+from solver.web.coaching import HandReviewer
 
 HINT_COUNTS = (3, 5, 10)  # the hints a person may be shown in a hand, as a room's creator chooses
 DEFAULT_HINT_COUNT = 5
@@ -196,6 +197,46 @@ class Table(Protocol):
     def hand_log(self) -> str | None:
         """The hand's event log (JSON lines, docs/ROOMS.md) once it is over; None while it
         runs, or for a game that keeps none."""
+
+    def reviewer(self) -> HandReviewer | None:
+        """The hand's review once it is over, worked out when a page first asks for it; None
+        while it runs, or for a game without one."""
+
+
+class ReviewShelf:
+    """A room's reviews of its last `keep` ended hands, each worked out when a page first asks
+    for it (solver.web.coaching.HandReviewer) and sent to each page that asked once it is; the
+    room's messages go on meanwhile."""
+
+    def __init__(self, keep: int):
+        self.keep = keep
+        self.reviewers: dict[int, HandReviewer] = {}
+        self.answering: set[asyncio.Task] = set()
+
+    def put(self, hand: int, reviewer: HandReviewer | None) -> None:
+        if reviewer is not None:
+            self.reviewers[hand] = reviewer
+            for old in sorted(self.reviewers)[: -self.keep]:
+                del self.reviewers[old]
+
+    def ask(self, connection, hand: object) -> None:
+        """`connection` gets hand `hand`'s `review` message once it is worked out."""
+        if not isinstance(hand, int) or isinstance(hand, bool):
+            raise RoomError("bad_value", "hand is a hand's number")
+        reviewer = self.reviewers.get(hand)
+        if reviewer is None:
+            raise RoomError(
+                "no_review",
+                f"no review of hand {quote(hand)}: a room reviews its last {self.keep} Bananagrams hands"
+                " ended since the server started",
+            )
+        task = asyncio.create_task(self.answer(connection, reviewer))
+        self.answering.add(task)
+        task.add_done_callback(self.answering.discard)
+
+    @staticmethod
+    async def answer(connection, reviewer: HandReviewer) -> None:
+        connection.send(await reviewer.message())
 
 
 TableFactory = Callable[[TableSetup, TableHandle], Table]

@@ -1,6 +1,7 @@
 """The strategy-ceiling study (issue 64): the luck share, the portfolio ceiling, the held-out
 chooser, the dealt hands' features, the oracle that reads the bunch's draws, and the opening
-lever (the first grid's search goes on for fewer words)."""
+lever (the first grid's search goes on for fewer words, past a first grid of more than
+`opening_words` words)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from solver.play.ceiling import (
     luck_share,
     portfolio,
     score,
+    stumps,
 )
 from solver.play.hand import Hand, play_hand
 from solver.play.rules import Rules
@@ -123,6 +125,19 @@ def test_an_oracle_series_is_a_function_of_its_seed():
         run_tournament(["oracle", "hard"], 2, make=oracle.make, scheduler="tcp://localhost:1")
 
 
+def test_a_stump_finds_the_feature_that_tells_the_better_candidate_on_held_out_deals():
+    keys = [(group, rotation) for group in range(8) for rotation in range(2)]
+    features = {key: {"signal": float(key[0] % 4), "noise": float((key[0] * 7 + key[1]) % 3)} for key in keys}
+    # "a" wins the games whose signal is 2 or more, "b" the others
+    scores = {
+        "a": {key: float(features[key]["signal"] >= 2) for key in keys},
+        "b": {key: float(features[key]["signal"] < 2) for key in keys},
+    }
+    best = stumps(scores, features, "a")[0]
+    assert (best.feature, best.threshold, best.held_out) == ("signal", 2.0, 1.0)
+    assert max(s.held_out for s in stumps(scores, {k: {"noise": v["noise"]} for k, v in features.items()}, "a")) < 1.0
+
+
 # -- the opening: the first grid's search goes on for fewer words ------------------------
 
 
@@ -139,6 +154,47 @@ def test_the_opening_keeps_a_grid_of_fewer_words_for_its_extra_node(hand):
     assert opened[1] == plain[1] + 1  # one more look, charged
     assert opened[0] < plain[0]  # these hands: fewer words (each 3 s on the referee's clock)
     assert first(1) == opened  # deterministic under the node cap
+
+
+def opening_first_grid(hand: str, opening: int, opening_words: int):
+    """The first grid a board lays with the opening lever: (words, looks, grid), the grid checked by
+    the validator against the hand."""
+    from solver.core.grid import validate
+
+    board = Board("en", hand=hand, node_budget=2000, plan=BOT_SEARCH, time_limit=30.0)
+    board.opening, board.opening_words, board.patience = opening, opening_words, 5
+    result = board.rebuild()
+    assert result.ok and validate(result.grid, board.lexicon, TileCounts.from_letters(hand)).ok
+    return len(find_words(result.grid)), result.nodes, result.grid
+
+
+@pytest.mark.parametrize("hand", ["AAAABCDDEEFJNOOPTUVWY", "ADEFFILLNNOOORSSTUUVZ"])
+def test_the_opening_goes_on_only_past_a_first_grid_of_more_words_than_opening_words(hand):
+    plain = opening_first_grid(hand, 0, 0)
+    words = plain[0]
+    assert opening_first_grid(hand, 1, words) == plain  # no more words than that: no extra look
+    opened = opening_first_grid(hand, 1, words - 1)
+    assert opened[1] == plain[1] + 1 and opened[0] < plain[0]  # past it: one look more, charged, fewer words
+    assert opening_first_grid(hand, 1, words - 1) == opened  # deterministic under the node cap
+
+
+def test_the_opening_lever_is_charged_on_the_referees_clock_and_replays_the_same_game(no_jitter):
+    from solver.core.grid import Grid, validate
+    from solver.lexicon.loader import get_lexicon
+
+    rules = Rules()
+    spec = "hard:opening=1,opening_words=3"
+    dealt = dealt_hands(rules, 2, 5)
+    results = [play_hand(rules, [oracle.make(spec), oracle.make("hard")], 5) for _ in range(2)]
+    assert results[0].ledger == results[1].ledger
+    assert results[0].events == results[1].events  # same seed, same game
+    first = [charge for charge in results[0].ledger if charge.player == 0][0]
+    assert first_grid_seconds(spec, dealt[0], rules) == pytest.approx(first.seconds)
+    plain = opening_first_grid(dealt[0].letters(), 0, 0)
+    assert first.looks == plain[1] + (1 if plain[0] > 3 else 0)  # the extra node is a look on the clock
+    lexicon = get_lexicon("en")
+    for rows in results[0].grids:
+        assert rows is None or validate(Grid.from_rows(rows), lexicon).ok
 
 
 def test_first_grid_seconds_is_the_referees_charge_of_the_first_decision(no_jitter):

@@ -1,6 +1,7 @@
 """solver.play.tuning and `bananas tune`: every draw of the search space is a valid bot at the
 base's pace and vocabulary, a study scores candidates on the same deals, prunes, resumes from
-its storage (and refuses another setup's), is the same for the same seed, and the command runs
+its storage (and refuses another setup's), varies only the knobs it is given, is the same for
+the same seed, and the command runs
 real games end to end, locally and on a Dask cluster."""
 
 from __future__ import annotations
@@ -87,11 +88,25 @@ def test_the_same_seed_gives_the_same_trials(tmp_path):
 
 
 def test_hopeless_trials_are_pruned(tmp_path):
-    study = run_study(TuneSetup(games=8), 20, f"sqlite:///{tmp_path / 'p.db'}", "s", scripted_play([]))
+    setup = TuneSetup(games=8, knobs=("node_budget", "opening"))  # the scripted score reads the budget only
+    study = run_study(setup, 20, f"sqlite:///{tmp_path / 'p.db'}", "s", scripted_play([]))
     pruned = [t for t in study.trials if t.state == optuna.trial.TrialState.PRUNED]
     assert pruned and all(t.params["node_budget"] <= 1000 for t in pruned)  # only losers are cut short
     best = max((t for t in study.trials if t.value is not None), key=lambda t: t.value)
     assert best.value == 1.0 and best.params["node_budget"] > 1000  # and the search found the winners
+
+
+def test_a_study_of_named_knobs_varies_only_those(tmp_path):
+    setup = TuneSetup(games=8, knobs=("opening", "room"))
+    study = run_study(setup, 4, f"sqlite:///{tmp_path / 'k.db'}", "s", scripted_play([]))
+    assert all(set(trial.params) == {"opening", "room"} for trial in study.trials)
+    assert study.trials[0].params == {"opening": PRESETS["hard"].opening, "room": PRESETS["hard"].room}
+    for trial in study.trials:
+        bot = make_bot(trial.user_attrs["spec"])
+        assert bot.settings.node_budget == PRESETS["hard"].node_budget  # the others keep the base's values
+    assert "knobs" not in TuneSetup().to_json()  # a study of every knob is stored as before
+    with pytest.raises(ValueError, match="unknown knob 'nope'"):
+        run_study(TuneSetup(knobs=("nope",)), 1, f"sqlite:///{tmp_path / 'n.db'}", "s", scripted_play([]))
 
 
 # -- the command -----------------------------------------------------------------------------------
@@ -123,6 +138,7 @@ def test_bananas_tune_plays_real_games_resumes_and_prints_the_best_spec(tmp_path
         (["--speed", "0"], "--speed must be positive"),
         (["--players", "1"], "2 or more"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "choose one"),
+        (["--knobs", "opening,nope"], "unknown knob 'nope'"),
     ],
 )
 def test_bad_input_is_one_error_line(args, message, tmp_path):

@@ -34,6 +34,7 @@ SMALLEST = {
     "fair": ["bench_fair.py", "--seconds", "2", "--flood", "1"],
     "ceiling": ["bench_ceiling.py", "--games", "2", "--oracle-games", "2", "--confirm-seed", "0"]
     + ["--candidates", "hard;tuned", "--cache", "cache"],
+    "deal-features": ["bench_deal_features.py", "--games", "2", "--cache", "cache"],
     "tune": ["bench_tune.py", "--storage", "sqlite:///tune.db", "--trials", "2", "--games", "2"]
     + ["--confirm-games", "2", "--dump-games", "2", "--order-games", "4", "--workers", "1"],
 }

@@ -8,6 +8,7 @@ is one BANANAS long.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -19,7 +20,7 @@ from solver.core.limits import MAX_LOG_BYTES, MAX_LOG_SNAPSHOTS_PER_HAND, MAX_RO
 from solver.core.tiles import TileCounts
 from solver.lexicon.loader import get_lexicon
 from solver.search import solve
-from solver.web import hand_log
+from solver.web import coaching, hand_log
 from solver.web.hand_log import HandLogWriter
 
 ONE_HAND_SET = "A3,D1,E4,I2,L1,N2,O2,R2,S2,T2"  # 21 tiles: a solo hand with an empty bunch
@@ -61,6 +62,7 @@ def solo_hand(server):
             await page.send({"type": "start"})
             held = (await page.until("tiles"))["held"]
             await page.error({"type": "hand_log"}, "out_of_order")  # not while the hand runs: it holds every tile
+            await page.error({"type": "review"}, "out_of_order")  # nor its review
             grid = solve(held, lexicon="en", time_limit=10).grid
             assert grid is not None
             word = validate(grid, get_lexicon("en")).words[0]  # a start: one word of the grid
@@ -71,10 +73,13 @@ def solo_hand(server):
             await page.send({"type": "grid", "cells": page_cells(grid)})
             await page.send({"type": "call", "call": "bananas"})
             end = await page.until("end")
+            await page.send({"type": "review"})  # the page asks when it shows the end
             review = await page.until("review", timeout=60)
             await page.send({"type": "hand_log"})
             log = await page.until("hand_log")
             await stranger.error({"type": "hand_log", "hand": 1}, "no_log")  # another room's hand
+            await stranger.error({"type": "review", "hand": 1}, "no_review")
+            await page.error({"type": "review", "hand": True}, "bad_value")
             return held, start, hint, end, review, log
 
     return run_bounded(scenario, timeout=120)
@@ -105,6 +110,23 @@ def test_the_end_counts_the_hint_and_the_review_gives_valid_best_grids(solo_hand
     assert player["hints"] == 1 and player["grid"] == end["boards"][0]["grid"]
     best = Grid.from_rows(player["best"]["grid"])
     assert validate(best, get_lexicon("en"), TileCounts.from_letters(held)).ok
+
+
+def test_a_hands_review_is_worked_out_once_however_many_pages_ask(solo_hand, monkeypatch):
+    """A review is seconds of search, worked out when a page asks: pages asking at once share
+    one search, a later ask gets the same message, and it is the review the room sent."""
+    *_, review, message = solo_hand
+    searches = []
+    real = coaching.review_of
+    monkeypatch.setattr(coaching, "review_of", lambda *args: searches.append(args) or real(*args))
+    reviewer = coaching.HandReviewer(1, message["log"], get_lexicon("en"), coaching.common_words("en"))
+
+    async def pages() -> list[dict]:
+        return [*await asyncio.gather(reviewer.message(), reviewer.message()), await reviewer.message()]
+
+    first, second, later = asyncio.run(pages())
+    assert len(searches) == 1 and first is second is later
+    assert first == review
 
 
 def test_the_hand_log_is_a_room_log_with_snapshots_hints_and_grids(solo_hand):
@@ -139,6 +161,7 @@ def test_a_rotten_banana_is_reviewed_with_its_bad_words_and_the_nearest_valid_gr
             await page.send({"type": "grid", "cells": row})
             await page.send({"type": "call", "call": "bananas"})
             await page.until("end")
+            await page.send({"type": "review"})  # the page asks when it shows the end
             return held, await page.until("review", timeout=60)
 
     held, review = run_bounded(scenario, timeout=120)
@@ -275,8 +298,8 @@ def test_every_hand_gets_its_review_when_grids_come_up_to_the_last_moment():
             for cells in moves:  # a tile moved ten times a second (the page's rate allows 20) until the bot's BANANAS
                 await ana.send({"type": "grid", "cells": cells})
                 await ana.quiet(0.1)
-        reviewed = [m for m in ana.seen[since:] if m["type"] == "review"]
-        return reviewed[0] if reviewed else await ana.until("review", timeout=60)
+        await ana.send({"type": "review"})  # the page asks when it shows the end
+        return await ana.until("review", timeout=60)
 
     async def hands(count: int) -> list[dict]:
         room = new_room(server)
@@ -350,6 +373,7 @@ def test_the_end_the_log_and_the_review_credit_a_bot_with_what_the_table_saw():
             await ana.send({"type": "grid", "cells": page_cells(grid)})
             await ana.send({"type": "call", "call": "bananas"})
             end = await ana.until("end")
+            await ana.send({"type": "review"})  # the page asks when it shows the end
             review = (await ana.until("review", timeout=60))["review"]
             await ana.send({"type": "hand_log"})
             log = lines_of((await ana.until("hand_log"))["log"])
@@ -382,6 +406,7 @@ def test_a_bots_first_grid_is_one_moment_on_the_end_screen_and_in_the_review(til
             await ana.send({"type": "add_bot", "preset": "easy"})
             await ana.send({"type": "start"})
             end = await ana.until("end", timeout=90)
+            await ana.send({"type": "review"})  # the page asks when it shows the end
             review = (await ana.until("review", timeout=60))["review"]
             return end, review
 

@@ -269,6 +269,7 @@ def test_a_persons_first_grid_and_hints_come_back_with_the_hand(tmp_path):
             await ana.send({"type": "grid", "cells": cells})
             await ana.send({"type": "call", "call": "bananas"})
             end = await ana.until("end")
+            await ana.send({"type": "review"})  # the page asks when it shows the end
             review = await ana.until("review", timeout=60)
             return end, review["review"]
 

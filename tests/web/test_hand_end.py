@@ -67,6 +67,7 @@ def hand():
                 shown = held
             end = message
             tables = [m for m in ana.seen if m["type"] == "table"]
+            await ana.send({"type": "review"})  # the page asks when it shows the end
             review = await ana.until("review", timeout=180)
             await ana.send({"type": "hand_log"})
             log = await ana.until("hand_log")

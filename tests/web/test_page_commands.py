@@ -27,6 +27,7 @@ console.log(JSON.stringify({
   where: g.whereLetter(cells, ["U", "E"], "U"),
   laid: g.describeChange(new Map([["1,1","P"]]), new Map([["1,1","P"],["2,1","O"],["3,1","T"]])),
   moved: g.describeChange(new Map([["0,0","A"]]), new Map([["4,4","A"]])),
+  loose: [[[2,0]], [[2,0],[3,0]]].map(loose => c.verdictText({invalid_words: ["AEE"], loose_cells: loose})),
 }));
 """
 
@@ -94,3 +95,9 @@ def test_the_grid_is_said_in_runs_words_and_places(said):
     assert said["where"] == "U on the grid at row 1, column 2. In the rack: 1."
     assert said["laid"] == "Placed OT down from row 3, column 2."
     assert said["moved"] == "Placed A at row 5, column 5. Picked up A at row 1, column 1."
+
+
+def test_a_verdict_counts_loose_tiles_in_the_singular_and_the_plural(said):
+    one, two = said["loose"]
+    assert one == "Not words: AEE. 1 tile not connected to the grid."
+    assert two == "Not words: AEE. 2 tiles not connected to the grid."

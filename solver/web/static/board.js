@@ -2,29 +2,15 @@
 // zooming. The board owns the local model (cells and rack); the server is told every change
 // and stays the referee (it checks the grid against the tiles it dealt).
 
-export const CELL = 40; // px per cell at zoom 1
-const DRAG_START = 6; // px a pointer moves before a press becomes a drag
+import { CELL, DRAG_START, boardTile, key, parseKey } from "./cells.js";
+import * as group from "./selection.js";
+
 const MIN_ZOOM = 0.35;
 const MAX_ZOOM = 2.5;
 
 const FOLLOW_MARGIN = 1; // cells kept between the cursor and the board's edge when the view follows it
 
-export const key = (row, col) => `${row},${col}`;
-export const parseKey = (text) => text.split(",").map(Number);
 const STEPS = { across: [0, 1], down: [1, 0] };
-
-/** A tile on the board's layer at `cell` ("row,col"), positioned in board pixels. */
-function boardTile(cell, letter, className) {
-  const [row, col] = parseKey(cell);
-  const tile = document.createElement("div");
-  tile.className = className;
-  tile.dataset.row = row;
-  tile.dataset.col = col;
-  tile.textContent = letter;
-  tile.style.left = `${col * CELL}px`;
-  tile.style.top = `${row * CELL}px`;
-  return tile;
-}
 
 export function countLetters(letters) {
   const counts = new Map();
@@ -33,7 +19,7 @@ export function countLetters(letters) {
 }
 
 export class Board {
-  constructor({ board, layer, rack, onChange, onNotice, onRender, onCursor }) {
+  constructor({ board, layer, rack, onChange, onNotice, onRender, onCursor, onSay }) {
     this.boardEl = board;
     this.layer = layer;
     this.rackEl = rack;
@@ -41,6 +27,7 @@ export class Board {
     this.onNotice = onNotice;
     this.onRender = onRender || (() => {});
     this.onCursor = onCursor || (() => {}); // the cursor moved by the keyboard or a tap: say where it is
+    this.onSay = onSay || (() => {}); // (text, describesChange): a group chosen or moved, said (selection.js)
     this.cells = new Map(); // "row,col" -> letter
     this.rack = []; // [{id, letter, fresh}]
     this.nextId = 1;
@@ -57,6 +44,8 @@ export class Board {
     this.viewKey = null; // where the zoom and position are kept across a reload (set by the page)
     this.pointers = new Map(); // active pointers on the board (pinch zoom)
     this.press = null; // the current press: what it started on, where, whether it drags
+    group.clearGroup(this); // grid tiles chosen to move together (selection.js): group, box, preview
+    this.selectMode = false; // a drag on empty space draws a box and a tap chooses a tile, for touch too
     this.bind();
   }
 
@@ -69,6 +58,7 @@ export class Board {
     this.invalid.clear();
     this.loose.clear();
     this.hint = { lay: new Map(), lift: new Set() };
+    group.clearGroup(this);
     this.centre();
   }
 
@@ -152,16 +142,6 @@ export class Board {
     if (!letter) return;
     this.cells.delete(cell);
     this.rack.push({ id: this.nextId++, letter, fresh: false });
-  }
-
-  moveCell(from, row, col) {
-    const to = key(row, col);
-    if (from === to) return;
-    const letter = this.cells.get(from);
-    const occupant = this.cells.get(to);
-    this.cells.delete(from);
-    if (occupant) this.cells.set(from, occupant);
-    this.cells.set(to, letter);
   }
 
   recallAll() {
@@ -358,21 +338,30 @@ export class Board {
   }
 
   boardDown(event) {
-    if (event.button > 0 || event.target.closest(".zoom")) return;
+    if (event.button > 1 || event.target.closest(".zoom")) return; // the middle button pans
+    if (event.button === 1) event.preventDefault(); // not the browser's autoscroll
     this.boardEl.focus({ preventScroll: true });
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (this.pointers.size === 2) {
-      this.press = { kind: "pinch", distance: this.pinchDistance(), zoom: this.zoom };
+      this.press = { kind: "pinch", distance: this.pinchDistance(), zoom: this.zoom, mid: this.pinchMiddle() };
+      this.box = this.preview = null; // a second finger ends a box or a group's drag: nothing lands
+      this.render();
       return;
     }
     const cell = this.cellAt(event.clientX, event.clientY);
-    const tile = event.target.closest(".tile");
-    if (tile && this.enabled) {
+    const tile = event.target.closest(".tile.placed");
+    if (this.enabled && event.button === 0 && group.groupDown(this, event, tile)) return;
+    if (tile && this.enabled && event.button === 0) {
       this.startPress(event, { kind: "cell", cell: key(Number(tile.dataset.row), Number(tile.dataset.col)),
         letter: tile.dataset.letter });
     } else {
       this.startPress(event, { kind: "pan", cell, panX: this.pan.x, panY: this.pan.y });
     }
+  }
+
+  pinchMiddle() {
+    const [a, b] = [...this.pointers.values()];
+    return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
   }
 
   pinchDistance() {
@@ -385,10 +374,13 @@ export class Board {
     const press = this.press;
     if (!press) return;
     if (press.kind === "pinch") {
-      if (this.pointers.size === 2) {
-        const [a, b] = [...this.pointers.values()];
+      if (this.pointers.size === 2) { // two fingers zoom, and pan as they move together
+        const mid = this.pinchMiddle();
+        this.pan.x += mid.x - press.mid.x;
+        this.pan.y += mid.y - press.mid.y;
+        press.mid = mid;
         const factor = (press.zoom * this.pinchDistance()) / press.distance / this.zoom;
-        this.zoomBy(factor, (a.x + b.x) / 2, (a.y + b.y) / 2);
+        this.zoomBy(factor, mid.x, mid.y);
       }
       return;
     }
@@ -402,7 +394,7 @@ export class Board {
       }
       return;
     }
-    this.dragMove(event);
+    if (!group.groupMove(this, event)) this.dragMove(event);
   }
 
   dragMove(event) {
@@ -472,7 +464,7 @@ export class Board {
       if (this.pointers.size === 0) this.press = null;
       return;
     }
-    if (press.id !== event.pointerId) return;
+    if (press.id !== event.pointerId || group.groupUp(this, event)) return;
     this.finishPress(event);
     if (press.kind === "pan") {
       if (!press.dragging && press.cell) this.tapEmpty(press.cell.row, press.cell.col);
@@ -481,13 +473,16 @@ export class Board {
     // a press that started on a placed tile
     const [row, col] = parseKey(press.cell);
     if (!press.dragging) {
-      this.tapPlaced(row, col);
+      if (this.selectMode) group.toggleTile(this, press.cell);
+      else this.tapPlaced(row, col);
       return;
     }
     const cell = this.cellAt(event.clientX, event.clientY);
-    if (cell) this.moveCell(press.cell, cell.row, cell.col);
-    else if (this.overRack(event)) this.pickUp(row, col);
-    this.changed();
+    if (cell) group.moveChosen(this, new Set([press.cell]), cell.row - row, cell.col - col); // onto a tile: a swap
+    else if (this.overRack(event)) {
+      this.pickUp(row, col);
+      this.changed();
+    }
   }
 
   tapEmpty(row, col) {
@@ -536,7 +531,7 @@ export class Board {
   }
 
   key(event) {
-    if (!this.enabled) return;
+    if (!this.enabled || group.groupKey(this, event)) return;
     const arrows = { ArrowRight: ["across", 1], ArrowLeft: ["across", -1], ArrowDown: ["down", 1],
       ArrowUp: ["down", -1] };
     if (event.key in arrows) {
@@ -556,6 +551,11 @@ export class Board {
     } else if (event.key === "Backspace") {
       event.preventDefault();
       this.backspace();
+    } else if (event.key === "Enter" && this.cursor && this.selectedTile()) {
+      event.preventDefault(); // the chosen rack tile to the cursor's cell: a tile there goes back to the rack
+      this.place(this.selected, this.cursor.row, this.cursor.col);
+      this.changed();
+      this.onCursor();
     } else if (event.key === "Delete" && this.cursor) {
       event.preventDefault();
       this.lift(this.cursor.row, this.cursor.col); // the tile under the cursor back to the rack
@@ -616,8 +616,11 @@ export class Board {
     this.layer.style.transform = `translate(${this.pan.x}px, ${this.pan.y}px) scale(${this.zoom})`;
     if (this.viewKey) sessionStorage.setItem(this.viewKey, JSON.stringify({ zoom: this.zoom, ...this.pan }));
     const tiles = [];
+    for (const cell of this.group) if (!this.cells.has(cell)) this.group.delete(cell); // picked up meanwhile
+    const dragging = this.press?.kind === "group" && this.press.dragging;
     for (const [cell, letter] of this.cells) {
       const tile = boardTile(cell, letter, "tile placed");
+      if (this.group.has(cell)) tile.classList.add("grouped", ...(dragging ? ["moving"] : []));
       if (this.invalid.has(cell)) tile.classList.add("bad");
       if (this.loose.has(cell)) tile.classList.add("loose");
       if (this.hint.lift.has(cell)) tile.classList.add("lift");
@@ -635,7 +638,7 @@ export class Board {
       cursor.style.top = `${this.cursor.row * CELL}px`;
       tiles.push(cursor);
     }
-    this.layer.replaceChildren(...tiles);
+    this.layer.replaceChildren(...tiles, ...group.groupOverlay(this));
     this.renderRack();
     this.onRender();
   }

@@ -13,7 +13,7 @@ import { t, tCount } from "./i18n.js";
 import { shownName } from "./names.js";
 import { $ } from "./page.js";
 import { get } from "./state.js";
-import { clockText } from "./text.js";
+import { clockText, sentence } from "./text.js";
 
 const VERBS = {
   read: "read", lire: "read", grid: "grid", grille: "grid", rack: "rack", chevalet: "rack",
@@ -30,7 +30,7 @@ const DIRECTIONS = {
 };
 /** What the help says, in order: each command's key in the i18n table (`cmd_<name>`). */
 export const COMMAND_HELP = ["place", "read", "grid", "rack", "words", "where", "check", "take", "peel", "dump",
-  "bananas", "stuck", "players", "time", "help", "keys"];
+  "bananas", "stuck", "players", "time", "help", "keys", "move"];
 
 const isNumber = (text) => /^-?\d{1,4}$/.test(text ?? "");
 const isLetter = (text) => /^[A-Z]$/.test(text ?? "");
@@ -79,7 +79,7 @@ export function initCommands(theBoard, makeCall) {
     const input = $("command");
     const answer = run(parseCommand(input.value));
     input.value = "";
-    $("command-answer").textContent = answer;
+    $("command-answer").textContent = answer && sentence(answer); // as the announcement says it
     announce(answer);
     // No answer of its own (a word laid, peel, bananas): what is said next answers it, under the field too.
     answerPending = !answer;
@@ -158,7 +158,7 @@ function checkText() {
 export function verdictText(check) {
   const parts = [];
   if (check.invalid_words.length) parts.push(t("verdict_bad", { words: check.invalid_words.join(", ") }));
-  if (check.loose_cells.length) parts.push(t("verdict_loose", { count: check.loose_cells.length }));
+  if (check.loose_cells.length) parts.push(tCount("verdict_loose", check.loose_cells.length));
   return parts.length ? parts.join(" ") : t("verdict_good");
 }
 

@@ -5,7 +5,7 @@
 // coordinates plus one, so the first tile typed on an empty board is at row 1, column 1 (a grid
 // built up or left of it reaches 0 and below). docs/ACCESSIBILITY.md documents the notation.
 
-import { parseKey } from "./board.js";
+import { parseKey } from "./cells.js";
 import { t, tCount } from "./i18n.js";
 
 const SPOKEN = 1; // the board's (0, 0) is said "row 1, column 1"

@@ -21,7 +21,7 @@ export function onLog(message) {
     // Someone's PEEL or DUMP changes every rack: seen at once on a phone, where the calls list
     // is below the fold (the announcement above already says it to a screen reader).
     if (!message.reset && ["peel", "dump"].includes(entry.kind)) {
-      toast(text, { said: false });
+      toast(text, { said: false, view: "table" });
       buzz();
     }
     if (!message.reset && entry.kind === "rotten") showRotten(entry);

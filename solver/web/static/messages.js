@@ -2,6 +2,7 @@
 // view that shows it. The server referees; the page shows what it is told.
 
 import { announce } from "./announce.js";
+import { send } from "./connection.js";
 import { renderEnd, renderEndControls, showEndOf } from "./end.js";
 import { setLanguage, t } from "./i18n.js";
 import { refuseJoin, roomLanguage } from "./join.js";
@@ -71,6 +72,8 @@ const handlers = {
   },
   end(message) {
     update({ lastEnd: message });
+    // The coach's review is worked out when a page asks (seconds of search): this page shows it.
+    if (!get("review")) send({ type: "review", hand: get("hand") });
     renderEnd(message);
     show("end");
     announce(sentences(t("end_said", { result: $("end-title").textContent }), $("end-reason").textContent));
@@ -103,6 +106,10 @@ const handlers = {
     const text = errorText(message);
     update({ hintPending: false }); // whatever was refused, a hint asked for is not coming
     if (message.code === "no_log") update({ afterLog: null });
+    if (message.code === "no_review") { // the end view says there is none: no toast
+      onReview({ type: "review", hand: get("hand"), review: null });
+      return;
+    }
     if (get("joined") && message.code === "no_room") {
       // The server restarted (or the room closed) while this page was away: it is gone for good.
       update({ finished: true });

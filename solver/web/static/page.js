@@ -16,6 +16,8 @@ export function show(view) {
   document.body.dataset.view = view;
   $("leave").hidden = !(view === "table" || view === "spell");
   whenShown.get(view)?.();
+  const notice = $("toast");
+  if (notice.dataset.view && notice.dataset.view !== view) notice.hidden = true; // a view's notice goes with it
   if (changed) keepFocus(view);
 }
 
@@ -40,11 +42,13 @@ export function onShow(view, callback) {
 
 let toastTimer = null;
 
-/** A notice for a few seconds, seen on screen and said by the announcements log. */
-export function toast(text, { said = true } = {}) {
+/** A notice for a few seconds, seen on screen and said by the announcements log; `view`: the
+ * view it is about, whose going hides it (a PEEL's notice is not left over the end's title). */
+export function toast(text, { said = true, view = "" } = {}) {
   if (said) announce(text); // `said: false`: the announcements log says it already
   const box = $("toast");
   box.textContent = text;
+  box.dataset.view = view;
   box.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (box.hidden = true), 4000);

@@ -28,6 +28,7 @@ export const board = new Board({
   onRender: () => updateButtons(),
   onNotice: (key, values) => toast(t(key, values)),
   onCursor: sayCursor,
+  onSay: sayBoard,
 });
 
 /** The calls' buttons and their keys (Alt and the key; aria-keyshortcuts in the page says them). */
@@ -51,6 +52,7 @@ export function initTable() {
   $("zoom-in").addEventListener("click", () => board.zoomBy(1.25));
   $("zoom-out").addEventListener("click", () => board.zoomBy(0.8));
   $("center").addEventListener("click", () => board.fit());
+  $("select-mode").addEventListener("click", toggleSelectMode);
   window.addEventListener("resize", () => board.render());
 }
 
@@ -242,6 +244,26 @@ function sayChange() {
   const table = get("table");
   if (table && !table.over && get("me").active) announce(describeChange(saidCells, board.cells)); // the player's own moves
   saidCells = new Map(board.cells);
+}
+
+/** What the board says of tiles chosen or moved together (selection.js); a move's line stands
+ * for the grid's change, which is then not said again. */
+function sayBoard(text, describesChange) {
+  if (describesChange) {
+    clearTimeout(changeTimer);
+    changeTimer = null;
+    saidCells = new Map(board.cells);
+  }
+  announce(text);
+}
+
+/** Select mode (the board's ⬚ button): a drag on empty space draws a box and a tap chooses a
+ * tile, with a finger as with a mouse; off, a finger's drag pans the board. */
+function toggleSelectMode() {
+  board.selectMode = !board.selectMode;
+  $("select-mode").setAttribute("aria-pressed", String(board.selectMode));
+  $("board").classList.toggle("selecting", board.selectMode);
+  toast(t(board.selectMode ? "select_mode_on" : "select_mode_off"));
 }
 
 /** The cursor's place, direction and letter (the board's description, and said as it moves). */
