@@ -32,8 +32,9 @@ summed over each server's process tree.
 `--py-spy PATH --profile-seconds S` samples every server process (the front and its workers) with
 py-spy (`pip install py-spy`; PATH its binary) for S seconds once the measure starts, and prints
 where their CPU goes: per process, the functions holding the most samples themselves (self) and
-the project's functions by the share of samples they are on the stack (inclusive); the collapsed
-stacks are kept in --profile-dir.
+the project's functions by the share of samples they are on the stack (inclusive), and each
+worker's samples by what they serve (PROFILE_GROUPS: reviews, the database writer, the bots'
+moves, table messages, people's grids, the rest); the collapsed stacks are kept in --profile-dir.
 --record writes benchmarks/results/<date>-load.md.
 """
 
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -318,6 +320,43 @@ def profile_summary(path: str, top: int = 15) -> list[str]:
     return out
 
 
+# A worker's samples by what they serve: each stack in the first group one of whose frames it holds.
+PROFILE_GROUPS = [
+    ("the coach's review of an ended hand", ("review_of",)),
+    ("the SQLite writer thread (durable rooms)", ("RoomStore._write_queued",)),
+    ("the bots' moves (engine steps)", ("Hand.advance", "Hand.external_call", "Hand.leave", "Hand.start")),
+    ("table messages to the pages", ("broadcast_table", "show_building", "publish")),
+    ("people's grids (update_grid: parse, check, save)", ("update_grid",)),
+    ("other room messages (join, start, lobby)", ("Room.handle",)),
+    ("sockets, frames, the event loop, the rest", ("",)),
+]
+PROFILE_ACROSS = [("JSON encoding", "JSONEncoder"), ("permessage-deflate", "PerMessageDeflate")]
+
+
+def profile_groups(path: str) -> list[str]:
+    """The collapsed stacks at `path` by PROFILE_GROUPS (and PROFILE_ACROSS, across the groups),
+    each a share of the samples."""
+    counts = dict.fromkeys([name for name, _ in PROFILE_GROUPS + PROFILE_ACROSS], 0)
+    total = 0
+    with contextlib.suppress(OSError), open(path) as lines:
+        for line in lines:
+            stack, _, count_text = line.rstrip().rpartition(" ")
+            if not stack or not count_text.isdigit():
+                continue
+            total += int(count_text)
+            counts[next(name for name, keys in PROFILE_GROUPS if any(key in stack for key in keys))] += int(count_text)
+            for name, key in PROFILE_ACROSS:
+                counts[name] += int(count_text) if key in stack else 0
+    if not total:
+        return []
+    shares = [f"- {counts[name] / total:.1%} {name}" for name, _ in PROFILE_GROUPS]
+    return [
+        "by what it serves:",
+        *shares,
+        *(f"- (across those: {counts[n] / total:.1%} {n})" for n, _ in PROFILE_ACROSS),
+    ]
+
+
 async def load(
     bases: list[str],
     rooms: int,
@@ -474,6 +513,7 @@ def main() -> None:
             role = "server" if len(pids) == 1 else "front" if pid == pids[0] else "worker"
             traces += ["", f"### py-spy, {rooms} rooms, db {db_kind}: process {pid} ({role}), {path}", ""]
             traces += profile_summary(path)
+            traces += ["", *profile_groups(path)] if role != "front" else []
         print(rows[-1], file=sys.stderr)
     load_now = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     table = [
