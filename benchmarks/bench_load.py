@@ -2,14 +2,16 @@
 
     python benchmarks/bench_load.py [--rooms 10,100] [--seconds 90] [--people 2] [--bots 2]
                                     [--bot medium] [--servers 1] [--processes 1] [--rss-every 0]
-                                    [--db none,file] [--record]
+                                    [--db none,file] [--reviews] [--record]
 
 The server runs in a process of its own (`bananas serve` on a free loopback port, quotas per
 client raised: every simulated person comes from 127.0.0.1). Each room is created over HTTP;
 its people join over WebSocket, the host seats the bots and starts, and each person sends a
 grid a second (two or three of their tiles in a row, alternately, so each is a change) and
-times the `check` that answers it. When a hand ends the host starts another. Meanwhile a
-sampler loads the home page four times a second. After set-up, for `--seconds`:
+times the `check` that answers it. When a hand ends the host starts another (with --reviews
+after asking for the hand's review, as its page would on the end screen: the server works a
+review out only when a page asks). Meanwhile a sampler loads the home page four times a
+second. After set-up, for `--seconds`:
 
     server CPU (user + system, % of one core), RSS at the end (MiB), grid -> check latency
     p50 / p99 / max (ms), page GET p99 (ms), checks answered, errors, rooms set up, refusals
@@ -30,8 +32,9 @@ summed over each server's process tree.
 `--py-spy PATH --profile-seconds S` samples every server process (the front and its workers) with
 py-spy (`pip install py-spy`; PATH its binary) for S seconds once the measure starts, and prints
 where their CPU goes: per process, the functions holding the most samples themselves (self) and
-the project's functions by the share of samples they are on the stack (inclusive); the collapsed
-stacks are kept in --profile-dir.
+the project's functions by the share of samples they are on the stack (inclusive), and each
+worker's samples by what they serve (PROFILE_GROUPS: reviews, the database writer, the bots'
+moves, table messages, people's grids, the rest); the collapsed stacks are kept in --profile-dir.
 --record writes benchmarks/results/<date>-load.md.
 """
 
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -88,6 +92,8 @@ class Figures:
     page_gets: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     hands: int = 0
+    reviews_asked: int = 0  # --reviews: ended hands whose review the host's page asked for
+    reviews: int = 0  # and the reviews answered
     refusals: dict[str, int] = field(default_factory=dict)  # "POST /api/rooms 503" -> times, retried
     rooms_set_up: int = 0
     profiles: list[tuple[int, str]] = field(default_factory=list)  # (pid, collapsed stacks file)
@@ -183,8 +189,9 @@ def get_page(base: str) -> float:
 class Person:
     """One scripted page: joins, then sends a grid a second and times each check."""
 
-    def __init__(self, url: str, name: str, figures: Figures, measuring: asyncio.Event):
+    def __init__(self, url: str, name: str, figures: Figures, measuring: asyncio.Event, reviews: bool = False):
         self.url, self.name, self.figures, self.measuring = url, name, figures, measuring
+        self.reviews = reviews  # a host asks for each ended hand's review, as the page does on its end screen
         self.held: list[str] = []
         self.sent: dict[int, float] = {}
         self.seq = 0
@@ -243,8 +250,13 @@ class Person:
                 if is_host and self.phase == "ended" and not self.restarted:
                     self.restarted = True
                     self.figures.hands += 1
+                    if self.reviews:
+                        self.figures.reviews_asked += 1
+                        await ws.send(json.dumps({"type": "review"}))
                     await ws.send(json.dumps({"type": "again"}))
                     await ws.send(json.dumps({"type": "start"}))
+            elif kind == "review":
+                self.figures.reviews += 1
             elif kind == "check" and message.get("seq") in self.sent:
                 took = time.perf_counter() - self.sent.pop(message["seq"])
                 if self.measuring.is_set():
@@ -308,6 +320,43 @@ def profile_summary(path: str, top: int = 15) -> list[str]:
     return out
 
 
+# A worker's samples by what they serve: each stack in the first group one of whose frames it holds.
+PROFILE_GROUPS = [
+    ("the coach's review of an ended hand", ("review_of",)),
+    ("the SQLite writer thread (durable rooms)", ("RoomStore._write_queued",)),
+    ("the bots' moves (engine steps)", ("Hand.advance", "Hand.external_call", "Hand.leave", "Hand.start")),
+    ("table messages to the pages", ("broadcast_table", "show_building", "publish")),
+    ("people's grids (update_grid: parse, check, save)", ("update_grid",)),
+    ("other room messages (join, start, lobby)", ("Room.handle",)),
+    ("sockets, frames, the event loop, the rest", ("",)),
+]
+PROFILE_ACROSS = [("JSON encoding", "JSONEncoder"), ("permessage-deflate", "PerMessageDeflate")]
+
+
+def profile_groups(path: str) -> list[str]:
+    """The collapsed stacks at `path` by PROFILE_GROUPS (and PROFILE_ACROSS, across the groups),
+    each a share of the samples."""
+    counts = dict.fromkeys([name for name, _ in PROFILE_GROUPS + PROFILE_ACROSS], 0)
+    total = 0
+    with contextlib.suppress(OSError), open(path) as lines:
+        for line in lines:
+            stack, _, count_text = line.rstrip().rpartition(" ")
+            if not stack or not count_text.isdigit():
+                continue
+            total += int(count_text)
+            counts[next(name for name, keys in PROFILE_GROUPS if any(key in stack for key in keys))] += int(count_text)
+            for name, key in PROFILE_ACROSS:
+                counts[name] += int(count_text) if key in stack else 0
+    if not total:
+        return []
+    shares = [f"- {counts[name] / total:.1%} {name}" for name, _ in PROFILE_GROUPS]
+    return [
+        "by what it serves:",
+        *shares,
+        *(f"- (across those: {counts[n] / total:.1%} {n})" for n, _ in PROFILE_ACROSS),
+    ]
+
+
 async def load(
     bases: list[str],
     rooms: int,
@@ -318,6 +367,7 @@ async def load(
     rss_every: float,
     trace: bool,
     profiling: tuple[str, float, str] | None = None,
+    reviews: bool = False,
 ):
     """Rooms created on each server in turn (what a proxy in front of them does), then measured
     for `seconds`: the figures, the servers' CPU (a share of one core, summed), RSS (MiB, summed)
@@ -331,7 +381,7 @@ async def load(
             continue
         figures.rooms_set_up += 1
         url = base.replace("http://", "ws://") + f"/r/{room}/ws"
-        table = [Person(url, f"P{number}-{index}", figures, measuring) for index in range(people)]
+        table = [Person(url, f"P{number}-{index}", figures, measuring, reviews) for index in range(people)]
         for index, person in enumerate(table):
             tasks.append(asyncio.create_task(person.run(bots if index == 0 else None, stop, table)))
             await asyncio.sleep(0.002)
@@ -399,6 +449,12 @@ def main() -> None:
     parser.add_argument("--py-spy", help="py-spy's binary: profile every server process (--profile-seconds)")
     parser.add_argument("--profile-seconds", type=float, default=30.0)
     parser.add_argument("--profile-dir", default="", help="where the collapsed stacks go (default: a temporary folder)")
+    parser.add_argument(
+        "--reviews",
+        action="store_true",
+        help="each room's host asks for every ended hand's review, as the page does on its end screen "
+        "(the coach's searches: seconds a hand); 'hands ended' then also says how many were answered",
+    )
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     header = machine("uvicorn", "websockets", "starlette")
@@ -427,6 +483,7 @@ def main() -> None:
                     args.rss_every,
                     args.tracemalloc,
                     (args.py_spy, args.profile_seconds, args.profile_dir or folder) if args.py_spy else None,
+                    args.reviews,
                 )
             )
         finally:
@@ -441,10 +498,13 @@ def main() -> None:
         gets = [value * 1000 for value in figures.page_gets]
         errors = ", ".join(f"{code} x{figures.errors.count(code)}" for code in sorted(set(figures.errors))) or "none"
         refusals = ", ".join(f"{what} x{count}" for what, count in sorted(figures.refusals.items())) or "none"
+        hands = f"{figures.hands}" + (
+            f" ({figures.reviews} of {figures.reviews_asked} reviews)" if args.reviews else ""
+        )
         rows.append(
             f"| {rooms} | {args.servers} x {args.processes} | {db_kind} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
             f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
-            f"{percentile(gets, 0.99):.1f} | {len(ms)} | {figures.hands} | {errors} | {figures.rooms_set_up} "
+            f"{percentile(gets, 0.99):.1f} | {len(ms)} | {hands} | {errors} | {figures.rooms_set_up} "
             f"| {refusals} |"
         )
         if trace:
@@ -453,6 +513,7 @@ def main() -> None:
             role = "server" if len(pids) == 1 else "front" if pid == pids[0] else "worker"
             traces += ["", f"### py-spy, {rooms} rooms, db {db_kind}: process {pid} ({role}), {path}", ""]
             traces += profile_summary(path)
+            traces += ["", *profile_groups(path)] if role != "front" else []
         print(rows[-1], file=sys.stderr)
     load_now = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     table = [

@@ -137,7 +137,7 @@ class Connection:
         if self.queue.qsize() >= MAX_QUEUED_PAGE_MESSAGES:
             self.close()
             return
-        self.queue.put_nowait(message)
+        self.queue.put_nowait(BROADCAST_TEXT.encode(message))
 
     def close(self, code: int = 1000) -> None:
         if not self.closing:
@@ -148,13 +148,36 @@ class Connection:
     async def write(self) -> None:
         with contextlib.suppress(Exception):
             try:
-                while (message := await self.queue.get()) is not None:
-                    text = encode_for_page(message)
+                while (text := await self.queue.get()) is not None:
                     await asyncio.wait_for(self.websocket.send_text(text), self.write_timeout)
                 await asyncio.wait_for(self.websocket.close(self.close_code), self.write_timeout)
             except TimeoutError:
                 self.closing = True
                 abort(self.websocket)
+
+
+class EncodedOnce:
+    """A broadcast sends one message (the same dict) to every page of a room, one page after
+    another in one turn of the event loop: its JSON is made once, for the first page, and
+    reused for the others. Forgotten at the next turn, so a message changed and sent again
+    later is encoded again."""
+
+    def __init__(self) -> None:
+        self.last: tuple[dict, str] | None = None
+
+    def encode(self, message: dict) -> str:
+        if self.last is not None and self.last[0] is message:
+            return self.last[1]
+        text = encode_for_page(message)
+        with contextlib.suppress(RuntimeError):  # outside an event loop: nothing to reuse
+            entry = (message, text)
+            asyncio.get_running_loop().call_soon(self.forget, entry)
+            self.last = entry
+        return text
+
+    def forget(self, entry: tuple[dict, str]) -> None:
+        if self.last is entry:
+            self.last = None
 
 
 def encode_for_page(message: dict) -> str:
@@ -167,6 +190,9 @@ def encode_for_page(message: dict) -> str:
     except (ValueError, TypeError) as error:
         log.error("unencodable message to a page (%s): %.200r", error, message)
         return json.dumps({"type": "error", "code": "internal", "message": "the server could not encode a message"})
+
+
+BROADCAST_TEXT = EncodedOnce()
 
 
 async def handle_frame(room: Room, connection, frame: str | bytes | None, max_bytes: int) -> None:

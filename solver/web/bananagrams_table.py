@@ -285,7 +285,7 @@ class BananagramsTable:
             await self.call(seat, message)
 
     def hand_log(self) -> str | None:
-        return self.record.text() if self.final is not None else None
+        return self.ended.log_text if self.ended is not None else None  # the text the review reads, not a copy
 
     def reviewer(self) -> HandReviewer | None:
         return self.ended

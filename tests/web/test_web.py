@@ -404,6 +404,37 @@ def test_message_size_and_rate_limits_answer_with_errors_and_keep_the_connection
 # -- reconnecting, leaving, closing ---------------------------------------------------------------
 
 
+def test_a_broadcast_is_encoded_once_for_all_its_pages_and_again_when_sent_later():
+    """One message to every page of a room is one JSON text; the same dict changed and sent
+    at a later turn of the event loop is encoded afresh (a page never sees stale text)."""
+    from solver.web.app import Connection
+
+    class Page:
+        def __init__(self):
+            self.texts: list[str] = []
+
+        async def send_text(self, text):
+            self.texts.append(text)
+
+    async def scenario():
+        pages = [Page(), Page()]
+        connections = [Connection(page, write_timeout=5) for page in pages]
+        message = {"type": "table", "clock": 1.0}
+        for connection in connections:
+            connection.send(message)
+        await asyncio.sleep(0)  # the next turn of the event loop
+        message["clock"] = 2.0
+        for connection in connections:
+            connection.send(message)
+            connection.close()
+        await asyncio.gather(*(connection.write() for connection in connections))
+        return [page.texts for page in pages]
+
+    first, second = asyncio.run(scenario())
+    assert [json.loads(text)["clock"] for text in first] == [1.0, 2.0] == [json.loads(text)["clock"] for text in second]
+    assert first[0] is second[0] and first[1] is second[1]  # each broadcast encoded once
+
+
 def test_a_page_that_does_not_read_is_dropped_after_the_write_timeout():
     """A blocked write to one page ends in an abort of its connection, within the timeout,
     so neither the room's broadcasts nor the page's slot wait on it."""
