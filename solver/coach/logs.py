@@ -463,6 +463,8 @@ class Table:
     def on_snapshot(self, check: Fields, players: int) -> None:
         player = self.in_hand(check, players)
         self.shown[player] = check_grid(check.get("grid"), self.distribution)
+        if check.get("begun", required=False) is not None:  # a bot's work: when it began, before now
+            check.number("begun", 0.0, check.number("t", 0.0, math.inf))
 
     def on_bananas(self, check: Fields, players: int) -> None:
         player = self.in_hand(check, players)

@@ -2,7 +2,8 @@
 
 A frame is the table at one moment of a hand: each player's grid as the table last saw it
 (a `snapshot`, or the grid of a BANANAS call; None before their first), after the event
-that changed one. Each hand's last frame is its `grids` line: every grid as it ended.
+that changed one; a bot's work is shown built a tile at a time from when it began, as a room
+shows it (`changes`). Each hand's last frame is its `grids` line: every grid as it ended.
 A log holds at most MAX_LOG_SNAPSHOTS_PER_HAND snapshots per player and hand; a replay
 keeps at most MAX_REPLAY_FRAMES frames per hand (evenly spaced, the first and the last
 always kept), so its pictures stay bounded whatever the log.
@@ -10,15 +11,18 @@ always kept), so its pictures stay bounded whatever the log.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from solver.coach.logs import GameLog, replay_tables
+from solver.coach.logs import GameLog, HandLog, replay_tables
 from solver.core.grid import Grid
 from solver.core.svg import grid_svg, layout
 from solver.play import events
+from solver.play.layout import build_frames
 
 MAX_REPLAY_FRAMES = 200  # frames of one hand
+BUILDING = "building"  # a frame of a bot's work shown under way (its tiles laid so far)
 FRAME_GAP = 24  # pixels between two players' grids in a frame's picture
 LABEL_HEIGHT = 28  # pixels of the band of names above the grids
 FRAME_CELL = 24  # pixels per cell in a frame's picture
@@ -36,7 +40,7 @@ class Frame:
 
     hand: int
     t: float
-    event: str  # what made this frame: snapshot, bananas, or grids (the hand's end)
+    event: str  # what made this frame: snapshot, bananas, building (a bot's work shown under way), or grids (the end)
     player: int | None  # whose grid changed (None: the end)
     grids: tuple[Grid | None, ...]
 
@@ -45,15 +49,36 @@ def frames(log: GameLog) -> list[Frame]:
     """Every hand's frames, in order (module docstring)."""
     result: list[Frame] = []
     for hand in log.hands:
+        grids: list[Grid | None] = [None] * log.players
         moments: list[Frame] = []
-        for event, _, table in replay_tables(log, hand):
-            if event["event"] in (events.SNAPSHOT, events.BANANAS) and table.shown[event["player"]] is not None:
-                moments.append(Frame(hand.number, event["t"], event["event"], event["player"], tuple(table.shown)))
+        for t, kind, player, grid in sorted(changes(log, hand), key=lambda change: change[0]):
+            grids[player] = grid
+            moments.append(Frame(hand.number, t, kind, player, tuple(grids)))
         assert hand.grids is not None and hand.end is not None  # read_log checked
         final = tuple(Grid.from_rows(rows) if rows is not None else None for rows in hand.grids)
         moments.append(Frame(hand.number, hand.end["t"], events.GRIDS, None, final))
         result.extend(spaced(moments, MAX_REPLAY_FRAMES))
     return result
+
+
+def changes(log: GameLog, hand: HandLog) -> Iterator[tuple[float, str, int, Grid]]:
+    """Each time a player's grid changed on the table: (time, what changed it, player, grid).
+    A bot's work (a snapshot with the time it `begun`) shows built a tile at a time from then
+    until it lands, as the room showed it (`solver.play.layout.grid_while_building`), so the
+    replay of a moment is what the table showed then. In the order of the log, not of time."""
+    for event, before, table in replay_tables(log, hand):
+        if event["event"] != events.SNAPSHOT and event["event"] != events.BANANAS:
+            continue
+        player = event["player"]
+        grid = table.shown[player]
+        if grid is None:
+            continue
+        if event["event"] == events.SNAPSHOT and "begun" in event:
+            kept, steps = build_frames(before.shown[player], grid)
+            new, begun, lands = grid.tile_count - kept, event["begun"], event["t"]
+            for step in steps[:-1]:  # the last is the landed grid, shown when it lands
+                yield begun + (lands - begun) * (step.tile_count - kept) / new, BUILDING, player, step
+        yield event["t"], event["event"], player, grid
 
 
 def spaced(items: list[Frame], limit: int) -> list[Frame]:

@@ -96,7 +96,11 @@ class Left(Event):
     bunch: int
 
 
-class Snapshot(Event):
+class _BotWork(TypedDict, total=False):  # (NotRequired is not seen through this module's string annotations)
+    begun: float  # a bot's work that made the grid: when it began (a room shows it build from then)
+
+
+class Snapshot(Event, _BotWork):
     event: Literal["snapshot"]
     player: int
     grid: list[str]  # the player's grid as the table sees it

@@ -536,7 +536,7 @@ class Hand:
         if not seat.active:
             return None
         if landed:
-            self.log_snapshot(seat_index)
+            self.log_snapshot(seat_index, begun=seat.work_span[0])
         if version != seat.version:  # tiles arrived while it worked: think again, now
             self.schedule(self.clock, seat_index, "decide")
             return None
@@ -552,8 +552,10 @@ class Hand:
         handler = {"peel": self.peel, "dump": self.dump, "bananas": self.bananas}[decision.action]
         return handler(seat_index, decision)
 
-    def log_snapshot(self, seat_index: int) -> None:
-        """With `snapshots`: the seat's grid as the table now sees it, when it changed."""
+    def log_snapshot(self, seat_index: int, begun: float | None = None) -> None:
+        """With `snapshots`: the seat's grid as the table now sees it, when it changed; `begun`:
+        when the work that made it began (a room showed it built from then: `building_grid`,
+        and a replay shows it the same way)."""
         grid = self.table_grid(seat_index)
         if not self.snapshots or grid is None or grid == self.snapshot_grids[seat_index]:
             return
@@ -561,7 +563,8 @@ class Hand:
             return
         self.snapshot_grids[seat_index] = grid
         self.snapshot_counts[seat_index] += 1
-        self.log(events.SNAPSHOT, player=seat_index, grid=grid.to_json())
+        work = {"begun": round(begun, 3)} if begun is not None and begun < self.clock else {}
+        self.log(events.SNAPSHOT, player=seat_index, grid=grid.to_json(), **work)
 
     def refuse(self, seat_index: int) -> HandResult | None:
         """A call whose premise does not hold is dropped and the player thinks again; a

@@ -67,6 +67,18 @@ class HandReviewer:
         return self.worked_out
 
 
+def replay_frames(log_text: str) -> list[dict]:
+    """A room log's replay for the page: each moment's time and every player's grid then (rows,
+    or None before their first), as the table showed them (`solver.coach.frames`), from the
+    deal (no grid yet) on."""
+    game = coach.read_log(io.BytesIO(log_text.encode("utf-8")))
+    deal = {"t": 0.0, "grids": [None] * game.players}
+    return [deal] + [
+        {"t": frame.t, "grids": [grid.to_json() if grid is not None else None for grid in frame.grids]}
+        for frame in coach.frames(game)
+    ]
+
+
 COMMON_WORDS_LEVELS = (35, 50)  # SCOWL sizes: the words most people know, then common ones (the bots' levels)
 
 

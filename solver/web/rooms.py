@@ -33,6 +33,7 @@ from solver.play.pace import preset_pace
 from solver.play.presets import describe
 from solver.play.variants import BANANAGRAMS, SPELLEVATE, VARIANTS, WayToPlay
 from solver.web.bananagrams_table import BananagramsTable
+from solver.web.coaching import replay_frames
 from solver.web.config import WebConfig
 from solver.web.persistence import RoomStore, SavedHand, keep_table, restored_seat, room_record, setup_record
 from solver.web.spellevate_table import SpellevateTable
@@ -411,6 +412,8 @@ class Room:
         if hand == self.hands and self.phase == "playing":
             raise RoomError("out_of_order", "a hand's log is ready when the hand is over")
         reply = self.hand_logs.get(hand)
+        if reply is not None and "frames" not in reply:  # the replay's moments, worked out once
+            reply["frames"] = await asyncio.to_thread(replay_frames, reply["log"])
         if reply is None:
             raise RoomError(
                 "no_log",

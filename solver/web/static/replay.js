@@ -1,5 +1,6 @@
 // The hand's event log on the end view: asked for once, then replayed (every player's grid at
-// a moment the timeline picks) or downloaded as JSON lines.
+// a moment the timeline picks: the server's frames, each what the table showed then, a bot's
+// grid built a tile at a time as it was shown) or downloaded as JSON lines.
 
 import { send } from "./connection.js";
 import { figureOf } from "./grids.js";
@@ -9,7 +10,7 @@ import { reviewName } from "./review.js";
 import { get, update } from "./state.js";
 import { clockText } from "./text.js";
 
-let frames = []; // the replay's moments: {t, grids}
+let frames = []; // the replay's moments: {t, grids}, as the server reads them from the log (the table as it showed)
 
 export function initReplay() {
   $("replay").addEventListener("click", openReplay);
@@ -26,7 +27,7 @@ export function closeReplay() {
 /** The `hand_log` message: keep the log, then do what was waiting for it. */
 export function onHandLog(message) {
   const next = get("afterLog");
-  update({ handLog: { hand: message.hand, text: message.log }, afterLog: null });
+  update({ handLog: { hand: message.hand, text: message.log, frames: message.frames }, afterLog: null });
   if (next === "replay") openReplay();
   else if (next === "download") downloadLog();
 }
@@ -39,30 +40,9 @@ function needLog(next) {
   return false;
 }
 
-/** The replay's moments from the log: every player's grid after each snapshot, then the final grids. */
-function replayFrames(text) {
-  const events = text.split("\n").filter(Boolean).map((row) => JSON.parse(row));
-  const players = events[0]?.players ?? 0;
-  let grids = Array(players).fill(null);
-  const moments = [{ t: 0, grids }];
-  let last = 0;
-  for (const event of events) {
-    if (event.event === "snapshot") {
-      grids = grids.slice();
-      grids[event.player] = event.grid.length ? event.grid : null;
-      if (moments[moments.length - 1].t === event.t) moments[moments.length - 1].grids = grids;
-      else moments.push({ t: event.t, grids });
-    } else if (event.event === "grids") {
-      moments.push({ t: last, grids: event.grids });
-    }
-    if (typeof event.t === "number") last = Math.max(last, event.t);
-  }
-  return moments;
-}
-
 function openReplay() {
   if (!needLog("replay")) return;
-  frames = replayFrames(get("handLog").text);
+  frames = get("handLog").frames;
   const range = $("replay-range");
   range.max = String(frames.length - 1);
   range.value = range.max;
