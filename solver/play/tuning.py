@@ -152,8 +152,8 @@ class TuneSetup:
     knobs: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        """The setup a study stores (`knobs` only when some are named: a study of every knob
-        reads as it did before knobs could be named)."""
+        """The setup a study stores (`knobs` left out when none are named: a study of every
+        knob stores only the fields that describe it)."""
         data = {**asdict(self), "against": list(self.against), "knobs": list(self.knobs)}
         if not self.knobs:
             del data["knobs"]
