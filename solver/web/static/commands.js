@@ -167,5 +167,5 @@ function playersText() {
   if (!table) return t("dealing");
   return table.players.map((player) => t("cmd_player", {
     name: shownName(player.name), left: player.tiles_left, placed: player.on_grid, status: t(`status_${player.status}`),
-  })).join("; ");
+  })).join(t("list_sep"));
 }
