@@ -32,7 +32,9 @@ console.log(JSON.stringify({
   loose: [[[2,0]], [[2,0],[3,0]]].map(loose => c.verdictText({invalid_words: ["AEE"], loose_cells: loose})),
   french: (() => { i18n.setLanguage("fr"); const said = {
     row: g.readLine(cells, "row", 0), words: g.readWords(cells, ["UP"]),
-    bunch: [0, 1, 2].map(n => i18n.tCount("bunch_low", n)) }; i18n.setLanguage("en"); return said; })(),
+    bunch: [0, 1, 2].map(n => i18n.tCount("bunch_low", n)), help: c.helpText() };
+    i18n.setLanguage("en"); return said; })(),
+  help: c.helpText(),
   english: [0, 1, 2].map(n => i18n.tCount("bunch_low", n)),
 }));
 """
@@ -118,3 +120,9 @@ def test_french_is_said_with_its_own_punctuation_and_a_singular_zero(said):
     assert (zero, one) == ("Pioche : 0 tuile restante.", "Pioche : 1 tuile restante.")
     assert two == "Pioche : 2 tuiles restantes."
     assert said["english"] == ["Bunch: 0 tiles left.", "Bunch: 1 tile left.", "Bunch: 2 tiles left."]
+
+
+def test_help_says_each_command_as_a_sentence_of_its_own(said):
+    assert "peel: call PEEL (Alt+P). dump LETTER: DUMP a tile" in said["help"]
+    assert "piocher : annoncer une pioche (Alt+P). " in said["french"]["help"]
+    assert said["help"].endswith(".") and said["french"]["help"].endswith(".")
