@@ -182,6 +182,9 @@ class BananagramsTable:
             self.rules, self.players, setup.seed, observer=self.events.append, snapshots=True
         )  # loads word lists
         self.resumed_at = 0.0  # the hand's clock when this table took it up
+        # A resumed hand's clock (and so its bots) stands still until a person of the hand is
+        # back: the server's start and the pages' reconnecting count against nobody.
+        self.awaiting_people = resume is not None
         if resume is None:
             self.round.start()  # the deal (and the bots' word lists, on first use) before anyone sees the table
         else:
@@ -222,7 +225,7 @@ class BananagramsTable:
                     log.warning("room %s: a saved grid of seat %s no longer fits its tiles", self.handle.room_id, index)
 
     def clock(self) -> float:
-        return self.now() - self.started
+        return self.resumed_at if self.awaiting_people else self.now() - self.started
 
     def log_header(self, setup: TableSetup) -> dict:
         """The room log's header: enough to read the hand back (solver.coach.read_log)."""
@@ -259,13 +262,22 @@ class BananagramsTable:
         async with self.lock:
             self.started = self.now() - self.resumed_at  # a resumed hand's clock goes on from there
             self.publish(self.drain_events())
-        self.handle.spawn(self.drive())
+        if not self.awaiting_people:
+            self.handle.spawn(self.drive())
+
+    def people_back(self) -> None:
+        """A person of a resumed hand is back: its clock goes on from where it was saved."""
+        if self.awaiting_people:
+            self.awaiting_people = False
+            self.started = self.now() - self.resumed_at
+            self.handle.spawn(self.drive())
 
     def restore(self, connection, seat: Seat) -> None:
         connection.send({"type": "log", "entries": self.log, "reset": True})
         self.broadcast_table()  # everyone sees the seat connected again
         index = self.index_of(seat)
         if index is not None and isinstance(player := self.players[index], RemoteSeat):
+            self.people_back()
             private = self.private(index, restore=True)
             self.sent_held[id(connection)] = (private["held"], private["active"], private["waiting"])
             connection.send(private)

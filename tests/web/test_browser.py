@@ -275,6 +275,24 @@ def word_and_misspelling(letters: str, lexicon) -> tuple[str, str]:
     raise AssertionError(f"no word to misspell in {letters}")
 
 
+def test_after_a_dump_no_tile_stays_chosen_for_the_next(browser, serve):
+    """The page keeps the rack's tiles by letter: after dumping one of two Es, the other E must
+    not come back chosen, with Dump ready to throw it too."""
+    server = serve(distribution=SMALL_SET)
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    create_room(page, server, "Ana")
+    page.click("#start")
+    wait_for_tiles(page, 21)
+    held = rack(page)
+    pair = next(letter for letter in held if held.count(letter) > 1)
+    page.locator(f'#rack .tile[data-letter="{pair}"]').first.click()
+    playwright_api.expect(page.locator("#rack .tile.selected")).to_have_count(1)
+    page.click("#dump")
+    wait_for_tiles(page, 23)
+    playwright_api.expect(page.locator("#rack .tile.selected")).to_have_count(0)
+    playwright_api.expect(page.locator("#dump")).to_have_attribute("aria-disabled", "true")
+
+
 def test_spellcheck_on_turns_a_misspelled_word_red_and_marks_loose_tiles(browser, serve, en):
     server = serve()
     page = new_page(browser)

@@ -244,6 +244,9 @@ def test_axe_finds_nothing_on_any_page_in_either_language(browser, serve, langua
     found["end"] = violations(page)
     page.get_by_role("button", name=replay, exact=True).click()
     page.wait_for_selector("#replay-view:not([hidden]) #replay-boards figure")
+    moment = page.locator("#replay-clock").text_content()
+    assert re.fullmatch(r"(at|à) \d+:\d\d", moment)
+    expect(page.get_by_role("slider")).to_have_attribute("aria-valuetext", moment)  # said as the replay's moment
     found["replay"] = violations(page)
     page.goto(server.url + "/solve")
     if language == "fr":

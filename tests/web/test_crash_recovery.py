@@ -96,8 +96,9 @@ def setup_of(seed: int, bots: tuple[str, ...]) -> TableSetup:
     return TableSetup(seats, VARIANTS["classic"], "en", TILES, True, seed, None, 0.0, hand=1)
 
 
-async def open_server(db, setup: TableSetup, clock: Clock, resume: bool) -> Server:
-    """A server's start on `db`: the hand dealt afresh, or rebuilt from what the store holds."""
+async def open_server(db, setup: TableSetup, clock: Clock, resume: bool, rejoin: bool = True) -> Server:
+    """A server's start on `db`: the hand dealt afresh, or rebuilt from what the store holds
+    (and, `rejoin`, the person's page back at once, as the moves are timed from then)."""
     store = SlowStore(db)
     page = Page()
     handle = Handle(ROOM, lambda: [(page, setup.seats[0])], lambda winner: None, lambda: False)
@@ -112,6 +113,8 @@ async def open_server(db, setup: TableSetup, clock: Clock, resume: bool) -> Serv
         store.start_hand(ROOM, setup_record(setup), table.progress())
         store.save_room(ROOM, {"id": ROOM})
     await table.start()
+    if saved is not None and rejoin:
+        table.restore(page, setup.seats[0])
     return Server(store, table, page)
 
 
@@ -305,6 +308,35 @@ def test_a_spellevate_round_comes_back_as_it_would_have_gone_on(tmp_path, crashe
     assert crashed.match.journal == plain.match.journal
     assert [entry["kind"] for entry in crashed.log] == [entry["kind"] for entry in plain.log]  # the room's log
     assert crashed.match.state.sizes == plain.match.state.sizes
+
+
+def test_a_resumed_hand_stands_still_until_a_person_is_back(tmp_path):
+    """After a restart the hand's clock, and so the bots' work, waits for a person of the hand
+    to rejoin: a slow start or a page's reconnecting delay counts against nobody."""
+
+    async def resumed() -> tuple[float, float, float]:
+        clock, db = Clock(), tmp_path / "rooms.sqlite3"
+        setup = setup_of(3, (PACES[2],))
+        server = await open_server(db, setup, clock, resume=False)
+        clock.now += 4.0
+        await server.table.tick(poked=True)
+        server.store.save_progress(ROOM, server.table.progress())  # a SIGTERM
+        server.store.close()
+        server = await open_server(db, setup, clock, resume=True, rejoin=False)
+        table, saved = server.table, server.table.clock()
+        clock.now += 30.0  # nobody back yet
+        await table.tick(poked=True)
+        waited = table.clock()
+        table.restore(server.page, setup.seats[0])  # the person's page rejoins
+        clock.now += 2.0
+        back = table.clock()
+        server.store.close()
+        return saved, waited, back
+
+    saved, waited, back = asyncio.run(resumed())
+    assert saved == pytest.approx(4.0)
+    assert waited == pytest.approx(saved)
+    assert back == pytest.approx(saved + 2.0)
 
 
 def test_the_clock_is_saved_at_every_tick_of_the_driver(tmp_path):

@@ -15,8 +15,10 @@ import pytest
 STATIC = Path(__file__).resolve().parents[2] / "solver" / "web" / "static"
 
 SCRIPT = """
+globalThis.document = { documentElement: {}, querySelectorAll: () => [], getElementById: () => null };
 const c = await import(%(commands)s);
 const g = await import(%(gridtext)s);
+const i18n = await import(%(i18n)s);
 const cells = new Map([["0,0","Q"],["0,1","U"],["0,2","I"],["0,3","Z"],["1,1","P"],["0,6","A"]]);
 console.log(JSON.stringify({
   parsed: %(lines)s.map(c.parseCommand),
@@ -28,6 +30,12 @@ console.log(JSON.stringify({
   laid: g.describeChange(new Map([["1,1","P"]]), new Map([["1,1","P"],["2,1","O"],["3,1","T"]])),
   moved: g.describeChange(new Map([["0,0","A"]]), new Map([["4,4","A"]])),
   loose: [[[2,0]], [[2,0],[3,0]]].map(loose => c.verdictText({invalid_words: ["AEE"], loose_cells: loose})),
+  french: (() => { i18n.setLanguage("fr"); const said = {
+    row: g.readLine(cells, "row", 0), words: g.readWords(cells, ["UP"]),
+    bunch: [0, 1, 2].map(n => i18n.tCount("bunch_low", n)), help: c.helpText() };
+    i18n.setLanguage("en"); return said; })(),
+  help: c.helpText(),
+  english: [0, 1, 2].map(n => i18n.tCount("bunch_low", n)),
 }));
 """
 
@@ -60,6 +68,7 @@ def said():
     script = SCRIPT % {
         "commands": json.dumps(str(STATIC / "commands.js")),
         "gridtext": json.dumps(str(STATIC / "gridtext.js")),
+        "i18n": json.dumps(str(STATIC / "i18n.js")),
         "lines": json.dumps(LINES),
     }
     command = [node, "--input-type=module", "-e", script]
@@ -101,3 +110,19 @@ def test_a_verdict_counts_loose_tiles_in_the_singular_and_the_plural(said):
     one, two = said["loose"]
     assert one == "Not words: AEE. 1 tile not connected to the grid."
     assert two == "Not words: AEE. 2 tiles not connected to the grid."
+
+
+def test_french_is_said_with_its_own_punctuation_and_a_singular_zero(said):
+    french = said["french"]
+    assert french["row"] == "Ligne 1 : QUIZ en colonnes 1 à 4 ; A en colonne 7."
+    assert french["words"].startswith("2 mots : QUIZ") and " ; UP " in french["words"]
+    zero, one, two = french["bunch"]
+    assert (zero, one) == ("Pioche : 0 tuile restante.", "Pioche : 1 tuile restante.")
+    assert two == "Pioche : 2 tuiles restantes."
+    assert said["english"] == ["Bunch: 0 tiles left.", "Bunch: 1 tile left.", "Bunch: 2 tiles left."]
+
+
+def test_help_says_each_command_as_a_sentence_of_its_own(said):
+    assert "peel: call PEEL (Alt+P). dump LETTER: DUMP a tile" in said["help"]
+    assert "piocher : annoncer une pioche (Alt+P). " in said["french"]["help"]
+    assert said["help"].endswith(".") and said["french"]["help"].endswith(".")

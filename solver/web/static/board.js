@@ -318,6 +318,12 @@ export class Board {
     }
   }
 
+  /** No rack tile chosen any more (the one chosen was dumped). */
+  unselect() {
+    this.selected = null;
+    this.render();
+  }
+
   toggleSelect(id) {
     if (!this.enabled) return;
     this.selected = this.selected === id ? null : id;

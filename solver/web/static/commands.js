@@ -142,8 +142,13 @@ const ANSWERS = {
     const table = get("table");
     return table ? t("time_answer", { clock: clockText(table.clock), bunch: table.bunch }) : t("dealing");
   },
-  help: () => COMMAND_HELP.map((name) => `${t(`cmd_${name}_syntax`)}: ${t(`cmd_${name}`)}`).join(" "),
+  help: () => helpText(),
 };
+
+/** What `help` says: each command's syntax and use, a sentence each. */
+export function helpText() {
+  return COMMAND_HELP.map((name) => t("listed", { what: t(`cmd_${name}_syntax`), items: t(`cmd_${name}`) })).join(" ");
+}
 
 /** The spellcheck's last verdict on this grid, and the rack. */
 function checkText() {
@@ -167,5 +172,5 @@ function playersText() {
   if (!table) return t("dealing");
   return table.players.map((player) => t("cmd_player", {
     name: shownName(player.name), left: player.tiles_left, placed: player.on_grid, status: t(`status_${player.status}`),
-  })).join("; ");
+  })).join(t("list_sep"));
 }

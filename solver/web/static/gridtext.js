@@ -46,7 +46,7 @@ export function readLine(cells, axis, number) {
     letters: run.letters, from: run.from + SPOKEN, to: run.to + SPOKEN,
     unit: t(across ? (run.from === run.to ? "unit_col" : "unit_cols") : (run.from === run.to ? "unit_row" : "unit_rows")),
   }));
-  return `${name}: ${parts.join("; ")}.`;
+  return t("listed", { what: name, items: parts.join(t("list_sep")) });
 }
 
 /** Every row of the grid, top to bottom (an empty grid says so). */
@@ -85,14 +85,14 @@ export function readWords(cells, badWords = []) {
   const said = words.map((w) => t(bad.has(w.word) ? "word_at_bad" : "word_at", {
     word: w.word, direction: t(w.across ? "hint_across" : "hint_down"), at: position(w.row, w.col),
   }));
-  return `${t(words.length === 1 ? "words_one" : "words_count", { count: words.length })}: ${said.join("; ")}.`;
+  return t("listed", { what: t(words.length === 1 ? "words_one" : "words_count", { count: words.length }), items: said.join(t("list_sep")) });
 }
 
 /** Where a letter is: each cell holding it, and how many are in the rack. */
 export function whereLetter(cells, rackLetters, letter) {
   const places = cellsOf(cells).filter((c) => c.letter === letter).map((c) => position(c.row, c.col));
   const inRack = rackLetters.filter((l) => l === letter).length;
-  const grid = places.length ? t("where_grid", { letter, places: places.join("; ") }) : t("where_not_grid", { letter });
+  const grid = places.length ? t("where_grid", { letter, places: places.join(t("list_sep")) }) : t("where_not_grid", { letter });
   return `${grid} ${t("where_rack", { count: inRack })}`;
 }
 
@@ -117,7 +117,7 @@ export function describeChange(before, after) {
     list.sort((a, b) => a.row - b.row || a.col - b.col);
     const line = lineOf(list);
     if (line) return t("tiles_line", { letters: list.map((c) => c.letter).join(""), direction: t(line), at: position(list[0].row, list[0].col) });
-    return list.map((c) => t("tile_at", { letter: c.letter, at: position(c.row, c.col) })).join("; ");
+    return list.map((c) => t("tile_at", { letter: c.letter, at: position(c.row, c.col) })).join(t("list_sep"));
   };
   if (!after.size && before.size > 1) return t("said_recalled", { count: before.size });
   const parts = [];

@@ -35,9 +35,11 @@ export function has(key) {
   return key in STRINGS[current];
 }
 
-/** t() of `key_one` when `count` is 1 and the language has that key, else of `key` ({count} filled in). */
+/** t() of `key_one` when `count` takes the singular in the page's language (English: 1;
+ * French: 0 and 1, "0 tuile restante") and the language has that key, else of `key` ({count} filled in). */
 export function tCount(key, count, values = {}) {
-  return t(count === 1 && has(`${key}_one`) ? `${key}_one` : key, { count, ...values });
+  const singular = new Intl.PluralRules(current).select(count) === "one";
+  return t(singular && has(`${key}_one`) ? `${key}_one` : key, { count, ...values });
 }
 
 export function t(key, values = {}) {

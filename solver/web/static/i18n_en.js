@@ -347,6 +347,7 @@ export const EN = {
   at_position: "row {row}, column {col}",
   line_row: "Row {number}", line_col: "Column {number}",
   line_empty: "{line} is empty.",
+  listed: "{what}: {items}.", list_sep: "; ", // a list said after its title, its items apart
   run_one: "{letters} at {unit} {from}", run_many: "{letters} at {unit} {from} to {to}",
   unit_col: "column", unit_cols: "columns", unit_row: "row", unit_rows: "rows",
   grid_empty: "Your grid is empty.",

@@ -67,7 +67,7 @@ $("rotten-dismiss").addEventListener("click", hideRotten);
 /** One entry at the top of its table's calls list; its text. */
 function addLog(entry) {
   const problems = entry.faults ? entry.faults.map(faultText) : entry.problems || []; // by code: in the page's language
-  const values = { who: entry.who && shownName(entry.who), count: entry.hand_size, problems: problems.join("; "),
+  const values = { who: entry.who && shownName(entry.who), count: entry.hand_size, problems: problems.join(t("list_sep")),
     letters: entry.letters, left: entry.left };
   const kind = entry.kind === "sp_lead" && !entry.letters ? "sp_lead_winner" : entry.kind;
   const text = t(`log_${kind}`, values);

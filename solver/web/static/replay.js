@@ -54,7 +54,9 @@ function openReplay() {
 function renderFrame() {
   const frame = frames[Number($("replay-range").value)];
   if (!frame) return;
-  $("replay-clock").textContent = t("replay_at", { clock: clockText(frame.t) });
+  const moment = t("replay_at", { clock: clockText(frame.t) });
+  $("replay-clock").textContent = moment;
+  $("replay-range").setAttribute("aria-valuetext", moment); // a screen reader says the moment, not the frame's index
   $("replay-boards").replaceChildren(...frame.grids.map((rows, index) => {
     const figure = figureOf(rows, reviewName(index));
     figure.className = "final";

@@ -89,8 +89,10 @@ function press(name) {
   }
   const doubt = doubtOf(name);
   if (doubt && !confirm(t(doubt))) return;
-  if (name === "dump") call("dump", { tile: board.selectedTile().letter });
-  else call(name);
+  if (name === "dump") {
+    call("dump", { tile: board.selectedTile().letter });
+    board.unselect(); // that tile goes: another of its letter must not stay chosen for the next DUMP
+  } else call(name);
 }
 
 /** Why a call deserves a second thought (an i18n key), or null: BANANAS on a grid the
