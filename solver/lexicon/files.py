@@ -143,6 +143,19 @@ def cache_unwritable(error: OSError) -> None:
     )
 
 
+COMMON_LEVEL = 50  # SCOWL sizes up to this one are the common words: their obscure ones are left out
+
+
+def obscure_path(path: Path, max_level: int | None) -> Path | None:
+    """The words a common-word list (`max_level` <= COMMON_LEVEL) of the list at `path` leaves
+    out, rare in use though SCOWL counts them common (lexicons/en.obscure.txt, built by
+    scripts/build_obscure.py), when the list has such a file; else None."""
+    if max_level is None or max_level > COMMON_LEVEL:
+        return None
+    obscure = path.with_name(path.name.replace(".txt.gz", ".obscure.txt"))
+    return obscure if obscure != path and obscure.is_file() else None
+
+
 def cache_key(path: Path, max_level: int | None, offensive: Path | None = None) -> str:
     """The cache folder's name for a word list: its bytes (and levels), the level, the format, and
     the offensive words its graphs leave out (`offensive_path`; None: none left out)."""
@@ -151,6 +164,8 @@ def cache_key(path: Path, max_level: int | None, offensive: Path | None = None) 
         if max_level is not None:  # the levels file decides which words are in
             levels_path = path.with_name(path.name.replace(".txt.gz", ".levels.gz"))
             digest.update(levels_path.read_bytes() if levels_path.is_file() else b"")
+            obscure = obscure_path(path, max_level)
+            digest.update(b"|obscure=" + (obscure.read_bytes() if obscure is not None else b""))
         if offensive is not None:
             digest.update(b"|offensive=" + offensive.read_bytes())
     except OSError as error:

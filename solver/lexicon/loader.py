@@ -45,7 +45,15 @@ from solver.lexicon.files import OFFENSIVE_MARK as OFFENSIVE_MARK
 from solver.lexicon.files import SHIPPED as SHIPPED
 from solver.lexicon.files import SHIPPED_DIR as SHIPPED_DIR
 from solver.lexicon.files import LexiconError as LexiconError
-from solver.lexicon.files import arrays_dir, cache_key, offensive_path, source_path, split_level, split_offensive
+from solver.lexicon.files import (
+    arrays_dir,
+    cache_key,
+    obscure_path,
+    offensive_path,
+    source_path,
+    split_level,
+    split_offensive,
+)
 from solver.lexicon.files import arrays_key as arrays_key
 from solver.lexicon.files import cache_root as cache_root
 from solver.lexicon.files import cache_unwritable as cache_unwritable
@@ -184,6 +192,10 @@ def read_words(path: Path, max_level: int | None = None) -> tuple[list[str], int
         if len(levels) != len(lines):
             raise LexiconError(f"levels file of {path} does not match its words")
         lines = [line for line, level in zip(lines, levels, strict=True) if level <= max_level]
+        obscure = obscure_path(path, max_level)
+        if obscure is not None:  # common words by SCOWL's size, rare in use (files.obscure_path)
+            left_out = set(_read_text(obscure).split())
+            lines = [line for line in lines if line not in left_out]
     words: set[str] = set()
     skipped = 0
     for line in lines:

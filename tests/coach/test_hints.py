@@ -127,3 +127,19 @@ def test_hints_are_sought_in_the_common_lists_first(en):
         move = hint(grid, TileCounts.from_letters(hand), en, common=common)
         after = assert_legal(grid, hand, move, en)
         assert all(word.text.lower() in common[1].trie for word in find_words(after)), after
+
+
+def test_hints_draw_from_the_audited_common_lists(en):
+    """A rack that spells a word SCOWL counts common but few people know (lexicons/en.obscure.txt):
+    the hint, sought in en@35 then en@50 as a room seeks it, lays common words, not that word."""
+    from solver.lexicon.files import SHIPPED_DIR
+
+    obscure = set((SHIPPED_DIR / "en.obscure.txt").read_text().split())
+    common = (get_lexicon("en@35"), get_lexicon("en@50"))
+    assert not any(word in lexicon.trie for lexicon in common for word in obscure)  # the lists a hint tries first
+    for hand in ("OAKUM", "AMORTIZING", "JINRIKISHA"):
+        assert hand.lower() in obscure and hand in en
+        move = hint(None, TileCounts.from_letters(hand), en, common=common)
+        after = assert_legal(None, hand, move, en)
+        laid = {word.text.lower() for word in find_words(after)}
+        assert laid and not laid & obscure and all(word in common[1].trie for word in laid), laid

@@ -358,13 +358,26 @@ def test_levels(en):
     assert small.name == "en@35"
     assert "cat" in small and "cats" in small
     assert "aahed" in en and "aahed" not in small
-    assert len(small) == sum(1 for level in level_of.values() if level <= 35) < len(en)
+    obscure = set((SHIPPED_DIR / "en.obscure.txt").read_text().split())  # rare in use: out of the common lists
+    assert len(small) == sum(1 for word, level in level_of.items() if level <= 35 and word not in obscure) < len(en)
     middle = get_lexicon("en", max_level=60)
     assert len(small) < len(middle) < len(en)
     sample = [w for w, level in itertools.islice(level_of.items(), 0, None, 997)]
     for word in sample:
         assert (word in middle) == (level_of[word] <= 60), word
     assert read_words(SHIPPED_DIR / "en.txt.gz", 80)[0] == sorted([*en.trie.keys(), *en.offensive])
+
+
+def test_the_common_lists_leave_out_the_obscure_words_and_the_others_keep_them(en):
+    """en@35 and en@50 (the hints', reviews' and beginner bots' words) leave out the words SCOWL
+    counts common that are rare in use (lexicons/en.obscure.txt, scripts/build_obscure.py);
+    en@60 and above, and the whole list, keep them as words."""
+    obscure = (SHIPPED_DIR / "en.obscure.txt").read_text().split()
+    assert {"jinrikisha", "oakum", "amortizing"} <= set(obscure)
+    common, wider = get_lexicon("en", 50), get_lexicon("en", 60)
+    assert not any(word in common for word in obscure)
+    assert all(word in wider and word in en for word in obscure)
+    assert all(word in common for word in ("house", "houses", "colour", "colours", "running"))  # families kept
 
 
 def test_a_level_is_named_after_its_list():

@@ -69,7 +69,7 @@ def drive(hand: Hand, person: RemoteSeat, seed: int) -> None:
     raise AssertionError("the driven hand did not end")
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 3, 6])  # seeds whose hands hold a refused call and an honoured one
 def test_a_hand_replays_exactly_from_its_journal(seed):
     hand, person, trace = traced_hand(seed)
     drive(hand, person, seed)
