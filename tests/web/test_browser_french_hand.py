@@ -92,6 +92,11 @@ def english_in(text: str, phrases: list[str]) -> list[str]:
     return found
 
 
+def unspaced(text: str) -> list[str]:
+    """French punctuation without its space: a word glued to its ':', ';', '!' or '?'."""
+    return [match.group(0) for match in re.finditer(r"[^\W\d_]+[:;!?](?=\s|$)", text)]
+
+
 class FrenchWatch:
     """The page read at each moment of the hand; what English it showed and where."""
 
@@ -102,7 +107,8 @@ class FrenchWatch:
         self.found: dict[str, list[str]] = {}
 
     def look(self, moment: str) -> None:
-        found = english_in(self.page.evaluate(SHOWN), self.phrases)
+        shown = self.page.evaluate(SHOWN)
+        found = english_in(shown, self.phrases) + unspaced(shown)
         if found:
             self.found[moment] = found
 

@@ -5,6 +5,8 @@ bunch and your own count in view; the end table shows every column without scrol
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_browser import add_bot, create_room, new_page, wait_for_tiles
 from test_browser_words import receive
@@ -106,3 +108,30 @@ def test_the_end_table_shows_every_column_on_a_phone(browser, serve, shots, widt
     stats = page.evaluate("() => [document.getElementById('end-stats').scrollWidth, innerWidth]")
     assert stats[0] <= stats[1] + 1, stats
     assert page.errors == []
+
+
+# The table's buttons that are shown but leave the window or cut their own label.
+CUT_ACTIONS = """() => [...document.querySelectorAll('.table .actions button')].filter(b => !b.hidden).filter(b => {
+  const r = b.getBoundingClientRect();
+  return r.left < -0.5 || r.right > innerWidth + 0.5 || b.scrollWidth > b.clientWidth + 1;
+}).map(b => b.id)"""
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_call_button_fits_a_360_phone_in_either_language(browser, serve, language):
+    server = serve()
+    locale = {"en": "en-US", "fr": "fr-FR"}[language]
+    page = new_page(browser, locale=locale, viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page.goto(server.url + "/")
+    page.select_option("#language", language)
+    page.fill("#name", "Annabelle")
+    page.click("#create")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.click("#start")
+    wait_for_tiles(page)
+    assert page.evaluate(CUT_ACTIONS) == []
+    # French spacing: "Pioche : 44", and "Bananas !" kept on one line (a no-break space).
+    shown = {"en": (r"Bunch: \d+ · 0:\d\d", "Bananas!"), "fr": (r"Pioche\u00a0: \d+ · 0:\d\d", "Bananas\u00a0!")}
+    bunch, bananas = shown[language]
+    assert re.fullmatch(bunch, page.inner_text(".bunch").strip()), page.inner_text(".bunch")
+    assert page.text_content("#bananas") == bananas

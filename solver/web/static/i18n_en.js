@@ -122,7 +122,7 @@ export const EN = {
   off: "off",
   en: "English",
   fr: "Français",
-  bunch: "Bunch",
+  bunch: "Bunch:",
   tiles_left: "{count} left",
   tiles_progress: "{left} left · {placed} placed",
   you_watch: "A hand is under way: you watch every grid, and play in the next hand.",

@@ -114,7 +114,7 @@ export const FR = {
   off: "désactivé",
   en: "English",
   fr: "Français",
-  bunch: "Pioche",
+  bunch: "Pioche\u00a0:",
   tiles_left: "reste {count}",
   tiles_progress: "{left} en main · {placed} posées",
   you_watch: "Une manche est en cours : vous regardez toutes les grilles et jouerez la suivante.",
@@ -183,7 +183,7 @@ export const FR = {
   recall: "Tout au chevalet",
   dump: "Échanger",
   peel: "Piocher",
-  bananas: "Bananas !",
+  bananas: "Bananas\u00a0!", // the "!" never wraps onto a line of its own
   stuck: "Je suis bloqué",
   leave: "Quitter",
   zoom_in: "Zoom avant",
