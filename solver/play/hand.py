@@ -52,7 +52,7 @@ from solver.core.tiles import TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 from solver.play import events
 from solver.play.cost import JITTER, Charge, measure_work, work_seconds
-from solver.play.layout import grid_while_building
+from solver.play.layout import build_frames, grid_while_building
 from solver.play.refusals import CallRefusal, Refusal
 from solver.play.remote import is_remote
 from solver.play.rules import (
@@ -111,6 +111,8 @@ class SeatState:
     working: bool = False  # a decision's work is under way (its call not landed yet)
     before: Grid | None = None  # while working: the grid shown before that work
     work_span: tuple[float, float] = (0.0, 0.0)  # while working: when its charge began, when it lands
+    # while working: (before, the work's grid, build_frames of the two), laid out once per work
+    laid_out: tuple[Grid | None, Grid, tuple[int, tuple[Grid, ...]]] | None = None
 
 
 class Hand:
@@ -211,7 +213,13 @@ class Hand:
             return self.table_grid(seat_index)
         begun, lands = seat.work_span
         fraction = (now - begun) / (lands - begun) if lands > begun else 0.0
-        return grid_while_building(seat.before, seat.bot.current_grid(), fraction)
+        after = seat.bot.current_grid()
+        if after is None:
+            return seat.before
+        kept = seat.laid_out
+        if kept is None or kept[0] is not seat.before or (kept[1] is not after and kept[1] != after):
+            kept = seat.laid_out = (seat.before, after, build_frames(seat.before, after))
+        return grid_while_building(seat.before, after, fraction, kept[2])
 
     def placed(self, seat_index: int) -> int | None:
         """Tiles on the grid the table sees at this seat (`table_grid`); None once out."""
@@ -481,7 +489,7 @@ class Hand:
         decision = seat.bot.decide(view)
         if decision.action == "remote":  # a remote player decides on its own time
             return None
-        seat.working, seat.before = True, seat.shown
+        seat.working, seat.before, seat.laid_out = True, seat.shown, None
         charge = self.charge(seat_index, decision)
         seat.work_span = (self.clock, self.clock + charge.seconds)
         # The call (or the stuck mark) lands when the work is done; see the module docstring.
