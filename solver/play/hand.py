@@ -28,9 +28,9 @@ hand to a time (`advance`), feeds it the calls and grids of its remote seats
 (`external_call`, `show`, `leave`), and reads what every player may see (`public_view`,
 `solver.play.public`), the end included, however the hand ended: the hand decides every end
 itself, the stalemate where nobody can act included. It never reads the queue, the seats'
-state or the result. Every input from outside is recorded with
-the number of events processed before it (`journal`), so `replay` rebuilds the hand
-exactly from its seed, its players' specs and that journal.
+state or the result. Every input from outside is recorded with the number of events
+processed before it (`journal`), so `replay` rebuilds the hand exactly from its seed, its
+players' specs and that journal.
 
 The cost of each decision on the clock is `solver.play.cost`; the rules' options and the bot
 interface are `solver.play.rules`.
@@ -53,7 +53,7 @@ from solver.core.tiles import TileCounts, draw
 from solver.lexicon.loader import get_lexicon
 from solver.play import events
 from solver.play.cost import JITTER, Charge, measure_work, work_seconds
-from solver.play.layout import grid_while_building
+from solver.play.layout import LaidOut, grid_while_building, laid_out_for
 from solver.play.public import HandEnding, HandView, LastCall, PublicSeat, SeatStatus, sole_winner
 from solver.play.refusals import CallRefusal, Refusal
 from solver.play.remote import is_remote
@@ -111,6 +111,7 @@ class SeatState:
     working: bool = False  # a decision's work is under way (its call not landed yet)
     before: Grid | None = None  # while working: the grid shown before that work
     work_span: tuple[float, float] = (0.0, 0.0)  # while working: when its charge began, when it lands
+    laid_out: LaidOut | None = None  # while working: its frames, laid out once per work (layout.laid_out_for)
 
 
 class Hand:
@@ -210,7 +211,11 @@ class Hand:
             return self.table_grid(seat_index)
         begun, lands = seat.work_span
         fraction = (now - begun) / (lands - begun) if lands > begun else 0.0
-        return grid_while_building(seat.before, seat.bot.current_grid(), fraction)
+        after = seat.bot.current_grid()
+        if after is None:
+            return seat.before
+        seat.laid_out = laid_out_for(seat.laid_out, seat.before, after)
+        return grid_while_building(seat.before, after, fraction, seat.laid_out[2])
 
     def placed(self, seat_index: int) -> int | None:
         """Tiles on the grid the table sees at this seat (`table_grid`); None once out."""
@@ -506,7 +511,7 @@ class Hand:
         decision = seat.bot.decide(view)
         if decision.action == "remote":  # a remote player decides on its own time
             return None
-        seat.working, seat.before = True, seat.shown
+        seat.working, seat.before, seat.laid_out = True, seat.shown, None
         charge = self.charge(seat_index, decision)
         seat.work_span = (self.clock, self.clock + charge.seconds)
         # The call (or the stuck mark) lands when the work is done; see the module docstring.
@@ -586,8 +591,7 @@ class Hand:
         return None
 
     def peel(self, seat_index: int, decision: Decision) -> HandResult | None:
-        """RULES.md PEEL (its premises judged by `call_error`): every active player draws
-        one tile, the caller too."""
+        """RULES.md PEEL (its premises judged by `call_error`): every active player draws one tile, the caller too."""
         drawn = {}
         order = self.active[self.active.index(seat_index) :] + self.active[: self.active.index(seat_index)]
         for index in order:

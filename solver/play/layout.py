@@ -118,14 +118,29 @@ def kept_piece(before: Grid | None, after: Grid) -> list[Cell]:
     return pieces[0] if pieces else []
 
 
-def grid_while_building(before: Grid | None, after: Grid | None, fraction: float) -> Grid | None:
+LaidOut = tuple[Grid | None, Grid, tuple[int, tuple[Grid, ...]]]  # before, after, build_frames(before, after)
+
+
+def laid_out_for(kept: LaidOut | None, before: Grid | None, after: Grid) -> LaidOut:
+    """`build_frames(before, after)` with the two grids it was worked out for: `kept` itself
+    when it was for the same two (a room shows one work again and again while it is charged)."""
+    if kept is not None and kept[0] is before and (kept[1] is after or kept[1] == after):
+        return kept
+    return before, after, build_frames(before, after)
+
+
+def grid_while_building(
+    before: Grid | None, after: Grid | None, fraction: float, laid_out: tuple[int, tuple[Grid, ...]] | None = None
+) -> Grid | None:
     """What the table shows `fraction` (0 to 1) of the way through the work that turns grid
     `before` into `after`: `before` until the first new tile of `after` is laid, then the
     last frame (`build_frames`) whose tiles are at most that fraction of the way from what
-    stays to `after`'s. Never `after` itself: the table sees that when the work lands."""
+    stays to `after`'s. Never `after` itself: the table sees that when the work lands.
+    `laid_out`: `build_frames(before, after)` if the caller kept it (a room shows the same
+    work again and again while it is charged)."""
     if after is None:  # a grid taken apart: shown when that work lands
         return before
-    kept, frames = build_frames(before, after)
+    kept, frames = laid_out if laid_out is not None else build_frames(before, after)
     target = kept + max(0.0, min(1.0, fraction)) * (after.tile_count - kept)
     shown = before
     for frame in frames[:-1]:

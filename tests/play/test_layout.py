@@ -113,7 +113,8 @@ def test_a_word_goes_down_crossing_the_words_laid():
 
 def test_a_hand_shows_each_bots_work_growing_and_lands_it_unchanged():
     """Stepping a hand: at any moment of a work under way the shown grid is a connected part
-    of the grid that will land, with fewer tiles; the hand itself plays as without it."""
+    of the grid that will land, with fewer tiles, laid out once per work; the hand itself
+    plays as without it."""
     rules, seed, bots = Rules.for_language("en"), 9, ("easy", "medium")
     hand = Hand(rules, [make_bot(spec) for spec in bots], seed)
     hand.start()
@@ -129,10 +130,15 @@ def test_a_hand_shows_each_bots_work_growing_and_lands_it_unchanged():
             sizes = []
             for step in range(1, 10):
                 shown = hand.building_grid(index, begun + (lands - begun) * step / 10)
+                fraction = step / 10 if lands > begun else 0.0
+                assert shown == grid_while_building(seat.before, landed, fraction)  # as laid out afresh
                 assert shown is None or shown == seat.before or embeds(shown, landed)
                 assert shown is None or shown == seat.before or shown.tile_count < landed.tile_count
                 sizes.append(shown.tile_count if shown is not None else 0)
             growing += len(set(sizes)) > 1
+            laid_out = seat.laid_out  # one work is laid out once, however often a room shows it
+            hand.building_grid(index, begun)
+            assert laid_out is not None and seat.laid_out is laid_out
             assert hand.table_grid(index) == seat.before  # the table's own view: the landed work
     again = play_hand(rules, [make_bot(spec) for spec in bots], seed)
     ending = hand.public_view().ending
