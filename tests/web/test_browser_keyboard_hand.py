@@ -129,7 +129,8 @@ def test_a_keyboard_hand_against_a_bot_heard_line_by_line(browser, serve, en):
     page.keyboard.press("Enter")
     ear.hear(r"All 21 tiles back to the rack\.")
     lay_by_commands(page, ear, solved(held + extra), en)
-    run(page, ear, "players", r"Ann: 0 left, 22 placed, building; easy bot: 22 left, 0 placed, building\.")
+    # Each player's status is what they did last (Ann's PEEL), as the table's view says.
+    run(page, ear, "players", r"Ann: 0 left, 22 placed, peeled; easy bot: 22 left, 0 placed, building\.")
     run(page, ear, "time", r"Clock \d+:\d\d\. Bunch: 0 tiles\.")
     run(page, ear, "bananas", r"Ann: BANANAS! Game over: Ann wins! BANANAS with a valid grid\.")
     expect(page.get_by_role("heading", level=1, name="Ann wins!")).to_be_focused()
