@@ -25,6 +25,20 @@ def focused(page) -> str:
     )
 
 
+def type_first_letter(page, held: str, en):
+    """A grid for `held`, and its first word's first letter typed at row 1, column 1 from the
+    keyboard: the cursor's description says the cell before and after. (grid, word, board)."""
+    grid = solved(held)
+    first = validate(grid, en).words[0]
+    board = page.get_by_role("application", name=re.compile("Your grid"))
+    board.focus()
+    page.keyboard.press("ArrowRight")  # the cursor at row 1, column 1, across
+    expect(board).to_have_accessible_description("Cursor row 1, column 1, across: empty.")
+    page.keyboard.type(first.text[0])
+    expect(board).to_have_accessible_description("Cursor row 1, column 2, across: empty.")
+    return grid, first, board
+
+
 def test_focus_cursor_command_answers_and_reasons_for_a_keyboard_player(browser, serve, en):
     server = serve(distribution=PEEL_ONCE_SET)
     page = new_page(browser, viewport={"width": 1280, "height": 800})
@@ -46,14 +60,7 @@ def test_focus_cursor_command_answers_and_reasons_for_a_keyboard_player(browser,
     assert re.search(r"\.\s+\S", page.evaluate("document.getElementById('peel-why').parentElement.innerText"))
 
     # A typed letter: the cursor moves on, and its description says the cell it is on now.
-    grid = solved(held)
-    first = validate(grid, en).words[0]
-    board = page.get_by_role("application", name=re.compile("Your grid"))
-    board.focus()
-    page.keyboard.press("ArrowRight")  # the cursor at row 1, column 1, across
-    expect(board).to_have_accessible_description("Cursor row 1, column 1, across: empty.")
-    page.keyboard.type(first.text[0])
-    expect(board).to_have_accessible_description("Cursor row 1, column 2, across: empty.")
+    grid, first, board = type_first_letter(page, held, en)
     listener.wait_for(f"Placed {first.text[0]} at row 1, column 1")
     page.keyboard.press("Backspace")
     listener.wait_for(f"Picked up {first.text[0]} at row 1, column 1")

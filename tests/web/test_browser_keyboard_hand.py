@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 from test_browser import new_page
 from test_browser_access import rack_heard, solved
+from test_browser_keyboard import type_first_letter
 
 from solver.core.grid import Grid, validate
 
@@ -105,15 +106,8 @@ def test_a_keyboard_hand_against_a_bot_heard_line_by_line(browser, serve, en):
     expect(page.get_by_role("heading", level=1, name="Bananagrams table")).to_be_focused()
 
     # The first word's first letter typed on the grid, then taken back with Backspace.
-    grid = solved(held)
-    first = validate(grid, en).words[0]
-    board = page.get_by_role("application", name=re.compile("Your grid"))
-    board.focus()
-    page.keyboard.press("ArrowRight")  # the cursor at row 1, column 1, across
-    expect(board).to_have_accessible_description("Cursor row 1, column 1, across: empty.")
+    grid, first, board = type_first_letter(page, held, en)
     letter = first.text[0]
-    page.keyboard.type(letter)
-    expect(board).to_have_accessible_description("Cursor row 1, column 2, across: empty.")
     ear.hear(rf"Placed {letter} at row 1, column 1\.( Every word is good and the grid is connected\.)?")
     page.keyboard.press("Backspace")
     ear.hear(rf"Picked up {letter} at row 1, column 1\.")
