@@ -101,7 +101,7 @@ def _build_one(artifact: Artifact, root: Path, reuse: Path | None, log: Callable
         if built_before is not None and built_before.is_dir() and built_before != directory:
             shutil.copytree(built_before, directory, dirs_exist_ok=True)  # complete: built, then renamed in
         else:
-            # Said before it starts, so that a build log does not look hung (issue 65: no silent minute).
+            # Said before it starts, so that a build log does not look hung.
             log(f"bananas: building the {artifact.name}{f' ({artifact.about})' if artifact.about else ''}...")
             artifact.build(directory, log)
         _readable_by_all(directory)
