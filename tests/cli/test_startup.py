@@ -121,6 +121,7 @@ def test_a_short_build_off_a_terminal_passes_unsaid(tmp_path):
     assert result.returncode == 0 and result.stderr == ""
 
 
+@pytest.mark.slow  # a build in a subprocess (4 s)
 def test_a_long_build_off_a_terminal_is_announced_in_one_line(tmp_path):
     """Issue 38: a piped first run was silent for seconds. The en list's arrays (seconds) in a
     pipe: one line as the build starts; the second run finds the cache and says nothing."""

@@ -116,6 +116,7 @@ def test_bots_never_lay_them(preset):
         assert not offensive_words_of(grid), (preset, grid)
 
 
+@pytest.mark.slow  # every word of both lists (5 s)
 def test_the_offensive_mark_keeps_every_word():
     assert with_offensive("en@50", True) == "en@50+offensive" and with_offensive("en", False) == "en"
     assert with_offensive("/tmp/words.txt", True) == "/tmp/words.txt"  # a user's own list is as given

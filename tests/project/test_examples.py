@@ -104,6 +104,7 @@ def test_the_study_refuses_a_bad_preset_before_any_game(tmp_path, capsys):
     assert not (tmp_path / "presets.csv").exists()
 
 
+@pytest.mark.slow  # a whole game driven from node (6 s)
 def test_the_javascript_remote_seat_plays_a_hosted_game_to_the_end(en):
     node = shutil.which("node")
     if node is None:

@@ -20,6 +20,7 @@ import time
 import urllib.request
 
 import numpy as np
+import pytest
 import websockets
 from helpers import CROSS, bananas_script, closed_code, on_engine_socket, request, sweep
 from websockets.asyncio.client import connect
@@ -34,6 +35,7 @@ HARD_FIRST = "QJXZVKWYFHBCMPGUDLNRTOIASE"
 # -- whole games through a socket ----------------------------------------------------------
 
 
+@pytest.mark.slow  # a whole hosted game (6 s); the quick tier keeps the seat-less sessions
 def test_hosted_game_with_two_bots_and_a_remote_player_ends_with_game_over(en):
     """The test client plays seat 2 naively: on every tiles message it dumps its hardest
     letter while the bunch allows, otherwise says stuck. The realtime clock (x50) keeps
@@ -97,6 +99,7 @@ def test_hosted_game_with_two_bots_and_a_remote_player_ends_with_game_over(en):
         assert report.ok, report.problems()
 
 
+@pytest.mark.slow  # a whole game over a socket (3 s)
 def test_seat_mode_game_over_a_socket_with_the_client_as_referee(en):
     async def scenario(url):
         rng = np.random.default_rng(5)

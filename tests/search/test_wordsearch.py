@@ -498,6 +498,7 @@ def test_each_items_letter_mask_holds_its_options_letters(en):
     assert checked > 1_000
 
 
+@pytest.mark.slow  # a sweep of hands against the definition (3 s)
 def test_the_hosts_lookahead_keeps_its_definition(en):
     """`_ws_hosts_short` (an option is left out when laying it leaves a letter of the hand
     fewer uses of its hosts than the words its tiles still need) against its definition, for

@@ -391,10 +391,11 @@ def test_the_end_the_log_and_the_review_credit_a_bot_with_what_the_table_saw():
     assert review["players"][1]["first_grid_s"] is None and bot["first_grid"] is None
 
 
+@pytest.mark.slow  # two room hands against a bot (5 s each)
 @pytest.mark.parametrize(
     "tiles",
-    [TWO_HANDS_SET, pytest.param(TWO_HANDS_SET.replace("E6", "E7").replace("S2", "S3"), marks=pytest.mark.slow)],
-)  # bunch 0; 2 (the second in the full run only)
+    [TWO_HANDS_SET, TWO_HANDS_SET.replace("E6", "E7").replace("S2", "S3")],
+)  # bunch 0; 2
 def test_a_bots_first_grid_is_one_moment_on_the_end_screen_and_in_the_review(tiles):
     """Issue 40: "first grid" disagreed three ways (end table 4:50, the log 2:10, the review
     2:11). A quick bot builds (PEELs when the bunch allows) and calls BANANAS while the person

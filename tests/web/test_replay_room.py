@@ -5,6 +5,7 @@ shows the same grids. A bot's work is shown built a tile at a time over the time
 
 from __future__ import annotations
 
+import pytest
 from helpers import Page, new_room, run_bounded, start_server
 
 from solver.coach.logs import read_log
@@ -26,6 +27,7 @@ def shapes(grids: list) -> list:
     return [thumbnail(Grid.from_rows(rows) if rows else None, letters=False) for rows in grids]
 
 
+@pytest.mark.slow  # a whole room hand against a bot (13 s); the replay's frames have quick tests in tests/coach
 def test_the_replay_shows_the_grids_the_table_showed_at_each_moment():
     with start_server(distribution=TWO_HANDS_SET, bots={"easy": "medium:speed=4"}) as server:
         room = new_room(server)

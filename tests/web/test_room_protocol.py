@@ -368,6 +368,7 @@ def test_the_matching_rule():
     assert not matches([1, 2], [1, 2, 3]) and not matches({"held": "AB"}, {"held": "BA"})
 
 
+@pytest.mark.slow  # replays a whole example session (3 s); the sessions themselves run in the quick tier
 def test_a_session_that_differs_from_the_server_fails(monkeypatch):
     """The replay is no formality: one value changed, one message left out, one too many."""
     monkeypatch.setattr(sys.modules[__name__], "WAIT", 2.0)  # the message too many never comes
