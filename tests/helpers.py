@@ -13,6 +13,7 @@ import io
 import json
 import re
 import shutil
+import subprocess
 import sys
 import time
 import urllib.error
@@ -371,3 +372,15 @@ class Page:
 def latest(page: Page, kind: str) -> dict:
     """The last message of type `kind` the page has seen."""
     return next(m for m in reversed(page.seen) if m["type"] == kind)
+
+
+def node_json(script: str):
+    """What an ES-module `script` prints as JSON, run by node (the page's modules in their own
+    language); the test skips where node is missing (.ci/run installs it)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (.ci/run installs it)")
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    return json.loads(out.stdout)

@@ -6,11 +6,10 @@ words, a letter's places and a change are said as. The browser tests play them e
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import node_json
 
 STATIC = Path(__file__).resolve().parents[2] / "solver" / "web" / "static"
 
@@ -62,18 +61,13 @@ LINES = [
 
 @pytest.fixture(scope="module")
 def said():
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed (.ci/run installs it)")
     script = SCRIPT % {
         "commands": json.dumps(str(STATIC / "commands.js")),
         "gridtext": json.dumps(str(STATIC / "gridtext.js")),
         "i18n": json.dumps(str(STATIC / "i18n.js")),
         "lines": json.dumps(LINES),
     }
-    command = [node, "--input-type=module", "-e", script]
-    out = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
-    return json.loads(out.stdout)
+    return node_json(script)
 
 
 def test_commands_parse_in_either_language_with_positions_counted_from_one(said):

@@ -6,11 +6,10 @@ with real gestures (test_browser_move.py); these cover the cases one by one, in 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import node_json
 
 from solver.core.limits import MAX_PAGE_COORD
 
@@ -59,18 +58,12 @@ console.log(JSON.stringify({
 
 @pytest.fixture(scope="module")
 def found():
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed (.ci/run installs it)")
     script = SCRIPT % {
         "selection": json.dumps(str(STATIC / "selection.js")),
         "i18n": json.dumps(str(STATIC / "i18n.js")),
         "edge": MAX_PAGE_COORD,
     }
-    out = subprocess.run(
-        [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True
-    )
-    return json.loads(out.stdout)
+    return node_json(script)
 
 
 def test_a_box_takes_the_tiles_inside_it_and_a_word_its_run(found):
