@@ -131,6 +131,7 @@ def test_a_ladder_is_sorted_and_its_records_are_the_tournaments(cheap_ladder):
     assert table.splitlines()[2].split()[1] == ratings[0].name and "Bradley-Terry" in table
 
 
+@pytest.mark.slow  # 12 real games and a bootstrap through the CLI; the fixture's ladder stays quick
 def test_ladder_command_writes_json_and_plot(tmp_path: Path, cheap_ladder):
     pytest.importorskip("matplotlib")
     out, plot = tmp_path / "ladder.json", tmp_path / "ladder.svg"

@@ -31,7 +31,10 @@ def tracked_hand(replies: list[dict], player: int, start: TileCounts | None = No
     return held
 
 
-@pytest.mark.parametrize("bots, seed", [(["easy", "greedy"], 1), (["greedy", "greedy"], 2), (["easy", "medium"], 7)])
+@pytest.mark.parametrize(
+    "bots, seed",
+    [(["easy", "greedy"], 1), (["greedy", "greedy"], 2), pytest.param(["easy", "medium"], 7, marks=pytest.mark.slow)],
+)
 def test_host_instant_two_bots_play_to_game_over_with_a_valid_winning_grid(en, bots, seed):
     session = host_session()
     replies = send(session, {"type": "start_game", "players": [{"bot": bot} for bot in bots], "seed": seed})
