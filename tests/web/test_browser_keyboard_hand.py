@@ -1,6 +1,6 @@
 """A hand against a bot played with the keyboard alone, heard as a screen reader user hears it:
 every line of the announcements log, in order, from the deal to the end. The room made and the
-bot seated with Tab, Enter and the arrows; the first word typed on the grid (the cursor's
+bot seated with Tab, Enter and the arrows (the lobby says the bot joined); the first word typed on the grid (the cursor's
 description follows each letter), a letter taken back with Backspace; the rest laid with the
 command field, `peel`, the rebuild and `bananas`. Each line is checked against what was done,
 and every line is whole sentences: none glued to the next, no "1 tiles", no "!.".
@@ -96,12 +96,13 @@ def test_a_keyboard_hand_against_a_bot_heard_line_by_line(browser, serve, en):
     page.keyboard.type("Ann")
     page.keyboard.press("Enter")  # Create room
     expect(page.get_by_role("heading", level=1, name="Room")).to_be_focused()
+    ear = Ear(page)
     tab_to(page, "add-bot")  # the preset first offered: easy
     page.keyboard.press("Enter")
+    ear.hear(r"easy bot joined the room\.")  # the lobby says who comes, as a sighted host sees the seat
     expect(page.locator(".seat")).to_have_count(2)
     tab_to(page, "start")
     page.keyboard.press("Enter")
-    ear = Ear(page)
     held = rack_heard(ear.hear(r"Split! 21 tiles each\. Your rack, 21 tiles: [A-Z ]+\."))
     expect(page.get_by_role("heading", level=1, name="Bananagrams table")).to_be_focused()
 

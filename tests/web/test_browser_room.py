@@ -9,7 +9,7 @@ test's temporary folder.
 from __future__ import annotations
 
 import pytest
-from test_browser import create_room, join_room, new_page, wait_for_tiles
+from test_browser import add_bot, create_room, join_room, new_page, wait_for_tiles
 
 pytestmark = pytest.mark.browser
 
@@ -237,3 +237,30 @@ def test_the_rooms_creator_chooses_the_hints_a_hand(browser, serve, shots, langu
         assert said in page.inner_text("#room-settings")
         assert page.errors == []
         page.close()
+
+
+LOBBY_SAID = {
+    "en": ["easy bot joined the room.", "easy bot left the room.", "Bob joined the room.", "Bob is away."],
+    "fr": ["robot facile rejoint la salle.", "robot facile quitte la salle.", "Bob rejoint la salle.", "Bob est absent."],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_lobby_says_who_joins_leaves_and_steps_away(browser, serve, language):
+    """A host waiting in the lobby by screen reader hears the room fill as a sighted host sees it."""
+    server = serve()
+    host = new_page(browser, viewport=DESKTOP)
+    host.goto(server.url + "/")
+    host.select_option("#language", language)
+    link = create_room(host, server, "Ann")
+    add_bot(host)
+    host.click(".remove-bot")
+    host.wait_for_function("document.querySelectorAll('.seat').length === 1")
+    bob = new_page(browser, viewport=DESKTOP)
+    join_room(bob, link, "Bob")
+    host.wait_for_function("document.querySelectorAll('.seat').length === 2")
+    bob.close()  # Bob's page goes: his seat stays, away
+    said = " ".join(LOBBY_SAID[language])  # in order; lines that come together are one item
+    host.wait_for_function(f"document.querySelector('#announcements').innerText.includes({said[-12:]!r})")
+    assert " ".join(host.locator("#announcements p").all_inner_texts()) == said
+    assert host.errors == []

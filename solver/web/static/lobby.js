@@ -1,6 +1,7 @@
 // The lobby view: the room's link and QR code, its settings, the seats, and the host's controls
 // (add or remove a bot, start).
 
+import { announce } from "./announce.js";
 import { send } from "./connection.js";
 import { has, language, number, t } from "./i18n.js";
 import { shownName } from "./names.js";
@@ -49,8 +50,31 @@ function fillPresets(id, names, language) {
   select.dataset.language = language;
 }
 
+/** The seats the lobby showed last (by name: a room's names are unique), and whose room. */
+let shownSeats = null;
+
+/** Say who came, went, stepped away or came back since the lobby last showed its seats, so a
+ * screen reader user waiting for a game hears the room fill (a bot added, a friend joining). */
+function announceSeats(room) {
+  const seats = new Map(room.seats.map((seat) => [seat.name, seat]));
+  if (shownSeats?.room === room.id) {
+    for (const [name, seat] of seats) {
+      const before = shownSeats.seats.get(name);
+      if (!before) announce(t("seat_joined", { name: shownName(name) }));
+      else if (before.connected !== seat.connected) {
+        announce(t(seat.connected ? "seat_back" : "seat_away", { name: shownName(name) }));
+      }
+    }
+    for (const name of shownSeats.seats.keys()) {
+      if (!seats.has(name)) announce(t("seat_left", { name: shownName(name) }));
+    }
+  }
+  shownSeats = { room: room.id, seats };
+}
+
 export function renderLobby() {
   const room = get("room");
+  announceSeats(room);
   const link = `${location.origin}/r/${room.id}`;
   $("room-link").value = link;
   $("qr").src = `/r/${room.id}/qr.svg`;
