@@ -81,3 +81,34 @@ def test_focus_cursor_command_answers_and_reasons_for_a_keyboard_player(browser,
     lay(page, listener, solved(held + extra), en)
     command(page, listener, "bananas", r"Game over: Ann wins!")
     assert page.errors == []
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, {"width": 360, "height": 740}])
+def test_a_word_laid_by_command_far_from_the_view_is_brought_into_it(browser, serve, viewport, en):
+    """The view pans to a word laid from the command field, as it follows the cursor: a player
+    who types `CAT 40 40 across` sees it, and a sighted helper beside them does too."""
+    server = serve(distribution=PEEL_ONCE_SET)
+    page = new_page(browser, viewport=viewport)
+    page.goto(server.url + "/")
+    page.get_by_role("textbox", name="Your name").focus()
+    page.keyboard.type("Ann")
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Start").click()
+    listener = Listener(page)
+    held = rack_heard(listener.wait_for(r"Your rack, 21 tiles"))
+    word = validate(solved(held), en).words[0]
+    step = (0, 1) if word.direction == "across" else (1, 0)
+    for row, col in [(40, 45), (-30, -25)]:  # spoken rows and columns: far below right, far above left
+        command(page, listener, f"{word.text} {row} {col} {word.direction}", "Placed")
+        laid = {f"{row - 1 + i * step[0]},{col - 1 + i * step[1]}" for i in range(len(word.text))}
+        shown = page.evaluate(
+            """() => { const view = document.getElementById('board').getBoundingClientRect();
+            return [...document.querySelectorAll('#board-layer .tile')].filter(t => {
+              const r = t.getBoundingClientRect();
+              return r.left >= view.left && r.right <= view.right && r.top >= view.top && r.bottom <= view.bottom;
+            }).map(t => t.dataset.row + ',' + t.dataset.col); }"""
+        )
+        assert laid <= set(shown), (laid, shown)
+        page.get_by_role("button", name="All back to rack").click()
+        listener.wait_for(r"All \d+ tiles back to the rack")
+    assert page.errors == []

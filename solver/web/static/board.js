@@ -168,6 +168,7 @@ export class Board {
     }
     if (missing.length) return { reason: "missing", letters: missing.join("") };
     for (const c of toLay) this.place(this.rack.find((tile) => tile.letter === c.letter).id, c.row, c.col);
+    this.reveal(cells);
     this.changed();
     return null;
   }
@@ -524,16 +525,23 @@ export class Board {
 
   /** Pan just enough that the cursor's cell is in view (the view follows the keyboard). */
   follow() {
-    if (!this.cursor) return;
+    if (this.cursor) this.reveal([this.cursor]);
+  }
+
+  /** Pan just enough that `cells` ({row, col}) are in view, the first of them when they do not
+   * all fit: a word laid from the command field is seen where it went. */
+  reveal(cells) {
     const size = CELL * this.zoom;
     const margin = FOLLOW_MARGIN * size;
     const { clientWidth: width, clientHeight: height } = this.boardEl;
-    const x = this.pan.x + this.cursor.col * size;
-    const y = this.pan.y + this.cursor.row * size;
-    if (x < margin) this.pan.x += margin - x;
-    else if (x + size > width - margin) this.pan.x -= x + size - (width - margin);
-    if (y < margin) this.pan.y += margin - y;
-    else if (y + size > height - margin) this.pan.y -= y + size - (height - margin);
+    const span = (values) => [Math.min(...values) * size, (Math.max(...values) + 1) * size];
+    const shift = ([low, high], pan, length) => {
+      if (pan + high > length - margin) pan -= pan + high - (length - margin);
+      if (pan + low < margin) pan += margin - (pan + low); // the start wins when both ends cannot fit
+      return pan;
+    };
+    this.pan.x = shift(span(cells.map((cell) => cell.col)), this.pan.x, width);
+    this.pan.y = shift(span(cells.map((cell) => cell.row)), this.pan.y, height);
   }
 
   key(event) {
