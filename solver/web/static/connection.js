@@ -36,11 +36,29 @@ function connect(join) {
       return;
     }
     $("connection").textContent = t("reconnecting");
-    const delay = Math.min(8000, 500 * 2 ** retries++);
-    setTimeout(() => connect({ type: "join", name: saved.get("name") || "",
-      token: saved.get(`token.${get("roomId")}`) }), delay);
+    // A restarted server is back in a second or two, and a restored hand waits for its people:
+    // retry soon (at most every 3 s, spread so a server's pages do not all come at once), and
+    // at once when the device is back online or the page is looked at again.
+    const delay = Math.min(MAX_RETRY_MS, 250 * 2 ** retries++) * (0.8 + 0.4 * Math.random());
+    retryTimer = setTimeout(rejoin, delay);
   });
 }
+
+const MAX_RETRY_MS = 3000;
+let retryTimer = null;
+
+function rejoin() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  connect({ type: "join", name: saved.get("name") || "", token: saved.get(`token.${get("roomId")}`) });
+}
+
+/** Retry now if a retry is waiting (the network came back, the page is shown again). */
+function retryNow() {
+  if (retryTimer !== null && document.visibilityState === "visible") rejoin();
+}
+window.addEventListener("online", retryNow);
+document.addEventListener("visibilitychange", retryNow);
 
 /** Send a message to the room (dropped while no socket is open). */
 export function send(message) {
