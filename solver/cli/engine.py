@@ -81,6 +81,14 @@ def _bot_presets(_ctx, _param, values: tuple[str, ...]) -> dict[str, str] | None
 )
 @click.option("--max-sessions", default=64, show_default=True, type=click.IntRange(1, 10_000))
 @number_option("--idle-timeout", 300.0, 1.0, MAX_SECONDS, "Seconds a silent engine session is kept.")
+@number_option(
+    "--engine-rate",
+    50.0,
+    0.1,
+    100_000.0,
+    "Engine messages one address may send per second, all its sessions together (bursts of four times "
+    "that; faster ones are read later, none dropped).",
+)
 @click.option(
     "--max-message",
     default=64 * 1024,
@@ -147,6 +155,7 @@ def serve(
     spellevate_delay: float,
     max_sessions: int,
     idle_timeout: float,
+    engine_rate: float,
     max_message: int,
     allowed_hosts: tuple[str, ...],
     allowed_origins: tuple[str, ...],
@@ -195,6 +204,8 @@ def serve(
             rooms_per_client=rooms_per_client,
             room_creations_per_minute=room_creations,
             engine_sessions_per_client=min(sessions_per_client, max_sessions),
+            engine_messages_per_second=engine_rate,
+            engine_message_burst=max(10, int(engine_rate * 4)),
             sockets_per_client=sockets_per_client,
             room_prefix=room_prefix,
             db=None if db == "none" else str(db or default_path()),

@@ -1,7 +1,7 @@
 """A hand against a bot played with the keyboard alone, heard as a screen reader user hears it:
 every line of the announcements log, in order, from the deal to the end. The room made and the
-bot seated with Tab, Enter and the arrows (the lobby says the bot joined); the first word typed on the grid (the cursor's
-description follows each letter), a letter taken back with Backspace; the rest laid with the
+bot seated with Tab, Enter and the arrows (the lobby says the bot joined); the first word typed
+on the grid (the cursor's description follows each letter), a letter taken back with Backspace; the rest laid with the
 command field, `peel`, the rebuild and `bananas`. Each line is checked against what was done,
 and every line is whole sentences: none glued to the next, no "1 tiles", no "!.".
 """

@@ -241,7 +241,12 @@ def test_the_rooms_creator_chooses_the_hints_a_hand(browser, serve, shots, langu
 
 LOBBY_SAID = {
     "en": ["easy bot joined the room.", "easy bot left the room.", "Bob joined the room.", "Bob is away."],
-    "fr": ["robot facile rejoint la salle.", "robot facile quitte la salle.", "Bob rejoint la salle.", "Bob est absent."],
+    "fr": [
+        "robot facile rejoint la salle.",
+        "robot facile quitte la salle.",
+        "Bob rejoint la salle.",
+        "Bob est absent.",
+    ],
 }
 
 

@@ -677,3 +677,16 @@ def test_serve_on_every_interface_says_where_to_play_and_how_links_reach_other_d
     public = ("--public-url", "http://games.example:8765")
     lines = run_cli("serve", "--host", "0.0.0.0", "--port", "0", "--db", "none", *public).stdout.splitlines()
     assert len(lines) == 1  # the links are the public URL's: nothing to explain
+
+
+def test_serve_s_rates_reach_the_rooms_and_the_engine_endpoint(monkeypatch):
+    """`--rate` and `--engine-rate` are the config the server runs with (bursts: 3x and 4x)."""
+    seen = []
+    serve = lambda sock, config: (seen.append(config), sock.close())  # noqa: E731
+    monkeypatch.setattr("solver.web.uvicorn_runner.serve_forever", serve)
+    run_cli("serve", "--port", "0", "--db", "none", "--rate", "5", "--engine-rate", "7.5")
+    config = seen[0]
+    assert (config.messages_per_second, config.message_burst) == (5.0, 15)
+    assert (config.engine_messages_per_second, config.engine_message_burst) == (7.5, 30)
+    result = run_cli("serve", "--port", "0", "--db", "none", "--engine-rate", "0")
+    assert result.exit_code == 2 and "--engine-rate" in result.output
