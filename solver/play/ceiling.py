@@ -144,14 +144,17 @@ class _Dealt:
         return Decision("wait")
 
 
-def first_grid_seconds(spec: str, tiles: TileCounts, rules: Rules, players: int = 2) -> float:
-    """What the referee charges the bot of `spec` for its first decision on the dealt `tiles` at the
-    split of a `players`-player hand (`solver.play.cost.work_seconds`, before the jitter): in a race
-    at equal pace, the seat whose first grid is cheaper is the one ahead."""
+def first_grid_seconds(
+    spec: str, tiles: TileCounts, rules: Rules, players: int = 2, make: Callable[[str], Bot] | None = None
+) -> float:
+    """What the referee charges the bot of `spec` (made by `make`: `solver.play.bots.make_bot` unless
+    given) for its first decision on the dealt `tiles` at the split of a `players`-player hand
+    (`solver.play.cost.work_seconds`, before the jitter): in a race at equal pace, the seat whose
+    first grid is cheaper is the one ahead."""
     from solver.play.bots import make_bot
     from solver.play.cost import measure_work, work_seconds
 
-    bot = make_bot(spec)
+    bot = (make or make_bot)(spec)
     bot.start(tiles, rules, 0)
     bunch = len(rules.distribution) - players * rules.hand_size(players)
     decision = bot.decide(TableView(bunch, players, rules))
