@@ -32,6 +32,10 @@ benchmarks/bench_strength.py measures::
     opening_words*  the opening goes on only past a first grid of more words than this (0:
                  past any): a grid of few words seldom has a shorter one within a few
                  nodes, and the nodes are charged whether or not one is found
+    side_words*  the first grid's move order: a move's score loses this much per side word it
+                 makes (a tile laid beside the grid across the move: a word of its own, WORD_SECONDS
+                 on the clock), so moves that make fewer words are tried first; 0 = the
+                 search's own order. No extra looks: the same search, its moves in another order
     room*        the letters a flexible bot keeps hook spots open for (AWKWARD: C J Q V Z)
     patience*    looks a decision may spend placing tiles before the bot gives up and
                  dumps (dump timing: small = dump early); None = the node budgets only.
@@ -94,7 +98,8 @@ class BotSettings:
     compact), `node_budget` (search nodes per rebuild, 1 to 1,000,000), `hooks` (cheap or first), `rebuild`
     (how far it goes while it could dump), `patience` (looks before dumping), `endgame` (no dumps with
     fewer PEELs left), `flexible` (keep hook spots for the letters of `room`), `opening` (nodes the first grid's
-    search goes on for fewer words), `opening_words` (only past a first grid of more words), `lead` (pacer:
+    search goes on for fewer words), `opening_words` (only past a first grid of more words), `side_words` (the
+    first grid's moves that make fewer side words first), `lead` (pacer:
     its grid's lead on the table's, None for a fixed speed), `search` (the search's passes: BOT_SEARCH).
     ValueError for a value out of range.
     """
@@ -113,6 +118,7 @@ class BotSettings:
     flexible: bool = False
     opening: int = 0
     opening_words: int = 0
+    side_words: float = 0.0
     room: str = AWKWARD
     lead: float | None = None
     search: SearchPlan = BOT_SEARCH
@@ -142,6 +148,8 @@ class BotSettings:
             raise ValueError("opening must be between 0 and 1,000 search nodes")
         if not 0 <= self.opening_words <= 144:
             raise ValueError("opening_words must be between 0 and 144 words")
+        if not (math.isfinite(self.side_words) and 0.0 <= self.side_words <= 100.0):
+            raise ValueError("side_words must be from 0 to 100 (a move-order weight per side word)")
         if not 0 <= self.endgame <= 144:
             raise ValueError("endgame must be between 0 and 144 PEELs")
         if self.lead is not None and not (math.isfinite(self.lead) and -0.9 <= self.lead <= 2.0):
@@ -225,6 +233,7 @@ class SolverBot:
         self.board.cheap_hooks = self.settings.hooks == "cheap"
         self.board.opening = self.settings.opening
         self.board.opening_words = self.settings.opening_words
+        self.board.side_words = self.settings.side_words
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
         if rules.kind.search_objective(rules) != "any":
@@ -486,6 +495,7 @@ SETTING_KINDS: dict[str, Callable[[str], Any]] = {
     "flexible": lambda value: {"yes": True, "no": False}[value],
     "opening": int,
     "opening_words": int,
+    "side_words": float,
     "room": str.upper,
     "lead": float,
 }

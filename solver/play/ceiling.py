@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from solver.core.tiles import TileCounts
-from solver.play.rules import Decision, Rules, TableView
+from solver.play.rules import Bot, Decision, Rules, TableView
 from solver.play.schedule import GameRecord
 
 VOWELS = "AEIOU"
@@ -144,19 +144,64 @@ class _Dealt:
         return Decision("wait")
 
 
-def first_grid_seconds(spec: str, tiles: TileCounts, rules: Rules, players: int = 2) -> float:
-    """What the referee charges the bot of `spec` for its first decision on the dealt `tiles` at the
-    split of a `players`-player hand (`solver.play.cost.work_seconds`, before the jitter): in a race
-    at equal pace, the seat whose first grid is cheaper is the one ahead."""
+def first_grid_seconds(
+    spec: str, tiles: TileCounts, rules: Rules, players: int = 2, make: Callable[[str], Bot] | None = None
+) -> float:
+    """What the referee charges the bot of `spec` (made by `make`: `solver.play.bots.make_bot` unless
+    given) for its first decision on the dealt `tiles` at the split of a `players`-player hand
+    (`solver.play.cost.work_seconds`, before the jitter): in a race at equal pace, the seat whose
+    first grid is cheaper is the one ahead."""
     from solver.play.bots import make_bot
     from solver.play.cost import measure_work, work_seconds
 
-    bot = make_bot(spec)
+    bot = (make or make_bot)(spec)
     bot.start(tiles, rules, 0)
     bunch = len(rules.distribution) - players * rules.hand_size(players)
     decision = bot.decide(TableView(bunch, players, rules))
     grid = decision.grid if decision.grid is not None else bot.current_grid()
     return work_seconds(decision, bot.speed, measure_work(None, grid))
+
+
+@dataclass
+class FirstGrid:
+    """A seat's way to its first complete grid (`first_grid_race`): the referee's charge of every
+    decision on the way, before the jitter (`seconds`; None when it never gets there), the
+    decisions, the looks and DUMPs among them, and the words the last one charged (the grid's)."""
+
+    seconds: float | None
+    decisions: int
+    looks: int
+    dumps: int
+    words: int
+
+
+def first_grid_race(
+    spec: str, rules: Rules, seed: int, seat: int, players: int = 2, make: Callable[[str], Bot] | None = None
+) -> FirstGrid:
+    """The bot of `spec` (made by `make`: `solver.play.bots.make_bot` unless given) at `seat` of the
+    hand dealt from `seed`, the other seats idle: the referee's hand runs until the bot's first call
+    of PEEL or BANANAS (every tile on its grid), and the charges of its decisions until then are
+    summed before the jitter (`solver.play.cost.work_seconds`), DUMPs and their draws included."""
+    from solver.play.bots import make_bot
+    from solver.play.cost import work_seconds
+    from solver.play.hand import Hand
+
+    bots: list[Bot] = [_Dealt() for _ in range(players)]
+    bot = bots[seat] = (make or make_bot)(spec)
+    hand = Hand(rules, bots, seed)
+    hand.start()
+    seconds, decisions, looks, dumps, seen = 0.0, 0, 0, 0, 0
+    while not hand.over and hand.queue:
+        hand.next_event()
+        for charge in hand.ledger[seen:]:
+            if charge.player != seat:
+                continue
+            seconds += work_seconds(Decision(charge.action, charge.looks), bot.speed, charge.work)
+            decisions, looks, dumps = decisions + 1, looks + charge.looks, dumps + (charge.action == "dump")
+            if charge.action in ("peel", "bananas"):
+                return FirstGrid(seconds, decisions, looks, dumps, charge.work.words)
+        seen = len(hand.ledger)
+    return FirstGrid(None, decisions, looks, dumps, 0)
 
 
 def hand_features(tiles: TileCounts) -> dict[str, float]:

@@ -29,7 +29,7 @@ from solver.core.grid import Cell, Grid, best_translation, find_words, validate
 from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.native import search_clock
-from solver.search.solving import SearchPlan, Solution, extend, solve, warm_kernels
+from solver.search.solving import SearchPlan, Solution, engine_plan, extend, solve, warm_kernels
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
 
@@ -191,6 +191,7 @@ class Board:
         self.keep_open = TileCounts()  # cheap hooks avoid covering these letters' hook spots
         self.opening = 0  # nodes the first grid's search goes on past its first grid, for fewer words
         self.opening_words = 0  # ... only when that first grid has more words than this (0: always)
+        self.side_words = 0.0  # the first grid's move order: weight against a move's side words (SearchPlan)
         self.nodes = 0  # search nodes spent by the current rebuild
         if self.grid is not None:
             report = validate(self.grid, self.lexicon, min_length=min_length)
@@ -395,7 +396,7 @@ class Board:
             min_length=self.min_length,
             max_nodes=budget,
             objective=objective,
-            plan=self.plan,
+            plan=self._resolve_plan(objective),
         )
         if (
             result.solved
@@ -410,6 +411,13 @@ class Board:
             return None
         assert result.grid is not None  # a solved result carries its grid
         return ("resolve", result.grid)
+
+    def _resolve_plan(self, objective: str) -> SearchPlan | None:
+        """The passes of a full solve: the board's, and for a first grid (no grid yet) with
+        `side_words`, moves that make fewer side words first (each is a word on the referee's clock)."""
+        if self.grid is not None or not self.side_words:
+            return self.plan
+        return replace(self.plan or engine_plan(objective), side_word=self.side_words)
 
     def _opening(self, first: Solution, budget: int | None, deadline: float) -> Solution:
         """The first grid with the fewest words that the same search finds within `opening` nodes past
@@ -428,7 +436,7 @@ class Board:
             min_length=self.min_length,
             max_nodes=cap,
             objective="fewest-words",
-            plan=self.plan,
+            plan=self._resolve_plan("any"),
         )
         if better.solved and len(better.words) <= len(first.words):
             return better

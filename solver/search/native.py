@@ -78,7 +78,7 @@ def _arrays(*specs: str, writable: bool) -> tuple[Array, ...]:
 # they pass ("int" = int64, "float" = float64). tests/search/test_native.py checks this table against
 # the signatures numba's JIT compiles from real calls.
 GRAPH = Bundle("Graph", "layout", _arrays("i4", "u1", "i4", "i4", "i4", "i4", "i4", "i4", writable=False))
-ORDERING = Bundle("Ordering", "layout", (Array("f8", 1, True), "float", "float", "float", "float"))
+ORDERING = Bundle("Ordering", "layout", (Array("f8", 1, True), "float", "float", "float", "float", "float"))
 WORKSPACE = Bundle(
     "Workspace",
     "layout",

@@ -29,29 +29,13 @@ import numpy as np
 
 from solver.core.grid import MIN_WORD_LENGTHS, Grid, word_texts
 from solver.core.limits import MAX_SOLVE_TILES
-from solver.core.tiles import ALPHABET, HARDNESS_TIERS, TileCounts, TileError
+from solver.core.tiles import ALPHABET, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.kernels import layout, movesearch, spelling
 from solver.search.native import search_clock
 from solver.search.objectives import OBJECTIVES, best_possible_key, objective_key
+from solver.search.ordering import SEEDED_NOISE, default_ordering
 from solver.search.proofs import counting_proofs, longest_spelled_word
-
-# Move-ordering weight of the letters of each tier of tiles.HARDNESS_TIERS (hardest first): hard
-# letters are spent early. The kernels take the first word's letter by weight, then alphabet,
-# which is tiles.HARD_FIRST's order: the search and the bots share one order of hardness.
-TIER_WEIGHTS = (12, 10, 9, 7, 6, 5, 4, 3, 2, 1)
-PER_TILE_BONUS = 1.0  # longer moves first
-ONE_SIDED_LEAVE = 1.5  # per tile left in a vowel-only or consonant-only hand
-BALANCE = 0.3  # per unit of |consonants - 2 vowels| left
-SEEDED_NOISE = 0.9  # amplitude of the random term a seed adds to move scores
-
-
-def default_ordering(noise: float = 0.0) -> layout.Ordering:
-    """The move-ordering weights every search uses (the kernels only read them)."""
-    weight = {letter: TIER_WEIGHTS[tier] for tier, letters in enumerate(HARDNESS_TIERS) for letter in letters}
-    letter = np.array([weight[letter] for letter in ALPHABET], dtype=np.float64)
-    return layout.ordering(letter, PER_TILE_BONUS, ONE_SIDED_LEAVE, BALANCE, noise)
-
 
 _ORDERING = default_ordering()
 _SEEDED_ORDERING = default_ordering(SEEDED_NOISE)
@@ -167,6 +151,7 @@ class _Run:
         gen_budget: int,
         seed: int | None,
         base: Grid | None = None,
+        side_word: float = 0.0,
     ):
         if not 0 <= max_branch <= layout.KEEP_CAPACITY:
             raise ValueError(f"move-list cap {max_branch} outside 0..{layout.KEEP_CAPACITY}")
@@ -192,7 +177,8 @@ class _Run:
         if base is not None:
             movesearch.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space, self.graph)
         space.rng[0] = (seed or 0) & layout.HASH_MASK  # any int seed fits
-        self.ordering = _ORDERING if seed is None else _SEEDED_ORDERING
+        ordering = _ORDERING if seed is None else _SEEDED_ORDERING
+        self.ordering = ordering._replace(side_word=float(side_word)) if side_word else ordering
         self.state = state
 
     def step(self, node_limit: int) -> int:
@@ -271,10 +257,14 @@ class SearchPlan:
     """The passes a search runs: `small_hands` for hands of up to EXHAUSTIVE_UP_TO tiles,
     `large_hands` beyond. The engine's (`engine_plan`) are tuned for `bananas solve`; a
     caller whose results were calibrated on a plan (the bots' play and pace,
-    `solver.play.bots.BOT_SEARCH`) names its own, so tuning the engine's cannot change them."""
+    `solver.play.bots.BOT_SEARCH`) names its own, so tuning the engine's cannot change them.
+    `side_word` is taken off a move's score for each side word it makes (a hand tile laid beside
+    a tile across the move: a word of its own), so moves that make fewer words come first (0:
+    the default order, `solver.search.ordering`)."""
 
     small_hands: tuple[Phase, ...]
     large_hands: tuple[Phase, ...]
+    side_word: float = 0.0
 
     def __post_init__(self) -> None:
         if len(self.small_hands) < 2 or not self.large_hands:
@@ -504,7 +494,8 @@ def _run_phases(
 
     proof_tried = False
     words_run = None
-    phases = (plan or engine_plan(objective)).phases(len(tiles))
+    plan = plan or engine_plan(objective)
+    phases = plan.phases(len(tiles))
     best: Grid | None = None
     best_key: tuple = ()
     unbeatable = _unbeatable_key(tiles, lexicon, base, objective, min_length, max_nodes)
@@ -512,7 +503,9 @@ def _run_phases(
     stage: _WordStage | None = None  # uncapped hands of up to 21 tiles: the word search beside the passes
     try:
         for phase in phases:
-            run = _Run(space, tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base)
+            run = _Run(
+                space, tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base, plan.side_word
+            )
             if best is not None:
                 _tighten_bounds(run, objective, best)
             status = layout.PAUSED

@@ -35,6 +35,7 @@ SMALLEST = {
     "ceiling": ["bench_ceiling.py", "--games", "2", "--oracle-games", "2", "--confirm-seed", "0"]
     + ["--candidates", "hard;tuned", "--cache", "cache"],
     "deal-features": ["bench_deal_features.py", "--games", "2", "--cache", "cache"],
+    "first-grid": ["bench_first_grid.py", "--deals", "1", "--seed", "5", "--specs", "hard;hard:side_words=3"],
     "tune": ["bench_tune.py", "--storage", "sqlite:///tune.db", "--trials", "2", "--games", "2"]
     + ["--confirm-games", "2", "--dump-games", "2", "--order-games", "4", "--workers", "1"],
 }

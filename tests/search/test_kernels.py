@@ -427,6 +427,36 @@ def test_generate_moves_random_sweep(en, make_rng):
         compare_moves(cells, draw(ENGLISH, int(rng.integers(1, 9)), rng), en, min_len=3 if trial % 3 == 2 else 2)
 
 
+def side_words(move, cells) -> int:
+    """The words a move makes beside itself, counted on the grid: its new tiles with a tile next to
+    them across the move (each such tile is part of a perpendicular run, a word of its own)."""
+    _, _, direction, _ = move
+    dr, dc = (1, 0) if direction == "across" else (0, 1)
+    return sum(
+        (row - dr, col - dc) in cells or (row + dr, col + dc) in cells for (row, col), _ in placements([move], cells)[0]
+    )
+
+
+def test_the_side_word_weight_takes_each_side_word_off_a_moves_score(en, make_rng):
+    """With `side_word` w, every move's score is the default score less w per side word it makes,
+    counted independently on the grid; the moves listed are the same, in the same order."""
+    rng = make_rng(64)
+    seen = 0
+    for _ in range(30):
+        cells = random_position(en, rng)
+        hand = draw(ENGLISH, int(rng.integers(2, 7)), rng)
+        plain = Board(cells, hand, en)
+        moves = plain.generate()
+        weighed = Board(cells, hand, en)
+        weighed.ordering = default_ordering(side_word=2.5)
+        assert weighed.generate() == moves
+        for index, move in enumerate(moves):
+            sides = side_words(move, cells)
+            seen += sides > 0
+            assert weighed.ws.scores[index] == pytest.approx(plain.ws.scores[index] - 2.5 * sides)
+    assert seen > 0  # positions where some move makes side words
+
+
 # -- first words -----------------------------------------------------------------------------------
 
 

@@ -77,9 +77,10 @@ UNDO_TILE, UNDO_MASK = 0, 1
 
 # Rows of the scratch table `walk` (one column per letter of the word being built):
 # the DAWG node before each letter, the letters still to try there, whether the cell holds a
-# grid tile, hand tiles placed so far, whether the word touches the grid yet, the letter.
-WALK_NODE, WALK_TRIED, WALK_FIXED, WALK_NEW, WALK_TOUCH, WALK_WORD = range(6)
-WALK_ROWS = 6
+# grid tile, hand tiles placed so far, whether the word touches the grid yet, the letter,
+# the side words so far (hand tiles placed beside a tile across the word: each makes a word).
+WALK_NODE, WALK_TRIED, WALK_FIXED, WALK_NEW, WALK_TOUCH, WALK_WORD, WALK_SIDE = range(7)
+WALK_ROWS = 7
 
 # Columns of the scratch table `anchors`: direction, line, position, previous anchor's position.
 A_DIR, A_LINE, A_POS, A_PREVIOUS = range(4)
@@ -115,13 +116,16 @@ class Ordering(NamedTuple):
     """Move-ordering weights. A move scores the weights of the letters it places, plus
     `per_tile` per tile (long moves first), minus the leave terms: `one_sided_leave` per
     tile left in a vowel-only or consonant-only hand, `balance` per unit of
-    |consonants - 2 vowels| left; plus seeded noise of amplitude `noise` (0 = none)."""
+    |consonants - 2 vowels| left; minus `side_word` per side word (a hand tile laid beside a
+    tile across the move makes a word of its own, which a referee charges as one more word);
+    plus seeded noise of amplitude `noise` (0 = none)."""
 
     letter: np.ndarray  # float64[26], index 0 = A
     per_tile: float
     one_sided_leave: float
     balance: float
     noise: float
+    side_word: float
 
 
 class Workspace(NamedTuple):
@@ -166,7 +170,12 @@ def graph_of(forward, reverse) -> Graph:
 
 
 def ordering(
-    letter: np.ndarray, per_tile: float, one_sided_leave: float, balance: float, noise: float = 0.0
+    letter: np.ndarray,
+    per_tile: float,
+    one_sided_leave: float,
+    balance: float,
+    noise: float = 0.0,
+    side_word: float = 0.0,
 ) -> Ordering:
     """An `Ordering` with every scalar a float (an int would compile a second specialisation)."""
     return Ordering(
@@ -175,6 +184,7 @@ def ordering(
         float(one_sided_leave),
         float(balance),
         float(noise),
+        float(side_word),
     )
 
 

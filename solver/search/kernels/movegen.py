@@ -33,6 +33,7 @@ from solver.search.kernels.layout import (
     WALK_FIXED,
     WALK_NEW,
     WALK_NODE,
+    WALK_SIDE,
     WALK_TOUCH,
     WALK_TRIED,
     WALK_WORD,
@@ -57,6 +58,7 @@ def _record_move(
     weight,
     vowels_left,
     consonants_left,
+    side_words,
 ):
     """Append `word` as a move with its ordering score (see `Ordering`) at the generation
     cursor; returns False when the buffers are full. Arrays as in `_walk_words`."""
@@ -70,7 +72,7 @@ def _record_move(
     moves[move_count, M_NEW] = new_count
     for i in range(length):
         letters[letter_top + i] = word[i]
-    score = weight + ordering.per_tile * new_count
+    score = weight + ordering.per_tile * new_count - ordering.side_word * side_words
     left = vowels_left + consonants_left
     if left > 0:
         if vowels_left == 0 or consonants_left == 0:
@@ -264,13 +266,14 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
         graph.below_mask,
     )
     letter_weight = ordering.letter
-    node_at, tried, fixed, new_at, touch_at, word = (
+    node_at, tried, fixed, new_at, touch_at, word, side_at = (
         walk[WALK_NODE],
         walk[WALK_TRIED],
         walk[WALK_FIXED],
         walk[WALK_NEW],
         walk[WALK_TOUCH],
         walk[WALK_WORD],
+        walk[WALK_SIDE],
     )
     side = state[ST_SIDE]
     min_len = state[ST_MIN_LEN]
@@ -303,6 +306,7 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
             node_at[0] = 0
             new_at[0] = 0
             touch_at[0] = 0
+            side_at[0] = 0
             weight_at[0] = 0.0
             enter = True
             while k >= 0:
@@ -332,6 +336,7 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
                     code = grid[cell]
                     new_count = new_at[k]
                     touched = 1
+                    side_words = side_at[k]
                     weight = weight_at[k]
                 else:
                     bit = tried[k] & (-tried[k])
@@ -346,7 +351,11 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
                         consonants -= 1
                     new_count = new_at[k] + 1
                     touched = touch_at[k]
-                    if grid[cell - perp] != 0 or grid[cell + perp] != 0 or first_letters & bit:
+                    side_words = side_at[k]
+                    if grid[cell - perp] != 0 or grid[cell + perp] != 0:
+                        touched = 1
+                        side_words += 1
+                    elif first_letters & bit:
                         touched = 1
                     weight = weight_at[k] + letter_weight[code - 1]
                 word[k] = code
@@ -383,6 +392,7 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
                         weight=weight,
                         vowels_left=vowels,
                         consonants_left=consonants,
+                        side_words=side_words,
                     ):
                         cursor[C_LETTERS] += length
                         cursor[C_MOVES] += 1
@@ -398,6 +408,7 @@ def _walk_words(ws, graph, ordering, anchor_count, first_letters):
                 ):
                     new_at[k + 1] = new_count
                     touch_at[k + 1] = touched
+                    side_at[k + 1] = side_words
                     weight_at[k + 1] = weight
                     node_at[k + 1] = nxt
                     k += 1

@@ -1,0 +1,94 @@
+"""The first grid on the referee's clock: the `side_words` lever (the first grid's search tries the
+moves that make fewer side words first) and `first_grid_race` (a seat's charges until its first
+complete grid, DUMPs included). Every grid is re-checked by the independent validator."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from solver.core.grid import Grid, find_words, validate
+from solver.core.tiles import TileCounts
+from solver.lexicon.loader import get_lexicon
+from solver.play import oracle
+from solver.play.bots import BOT_SEARCH
+from solver.play.ceiling import dealt_hands, first_grid_race, first_grid_seconds
+from solver.play.hand import play_hand
+from solver.play.rules import Rules
+from solver.search.board import Board
+from solver.search.solving import solve
+
+HANDS = ["AAAABCDDEEFJNOOPTUVWY", "AEEHIIIKNOOOPSSSSTUXZ", "ADEFFILLNNOOORSSTUUVZ", "AADDEEHHNOOORRRSTTWXX"]
+
+
+def first_grid(hand: str, side_words: float) -> tuple[int, int, Grid]:
+    """The first grid hard's board lays on `hand` (its node budget, plan and patience): (words,
+    looks, grid), the grid checked by the validator against the hand."""
+    board = Board("en", hand=hand, node_budget=2000, plan=BOT_SEARCH, time_limit=30.0)
+    board.patience, board.side_words = 5, side_words
+    result = board.rebuild()
+    assert result.ok and len(result.hand) == 0
+    assert result.grid is not None and validate(result.grid, board.lexicon, TileCounts.from_letters(hand)).ok
+    return len(find_words(result.grid)), result.nodes, result.grid
+
+
+@pytest.mark.parametrize("hand", HANDS)
+def test_side_words_lays_a_first_grid_of_fewer_words_for_no_more_looks(hand):
+    plain, tidy = first_grid(hand, 0.0), first_grid(hand, 3.0)
+    assert tidy[0] < plain[0]  # these hands: two words fewer (each 3 s on the referee's clock)
+    assert tidy[1] <= plain[1]  # and no extra look
+    assert first_grid(hand, 3.0) == tidy  # deterministic under the node cap
+
+
+def test_the_looks_reported_are_every_node_the_reordered_search_visits():
+    hand = HANDS[0]
+    words, looks, grid = first_grid(hand, 3.0)
+    plan = replace(BOT_SEARCH, side_word=3.0)
+    search = solve(hand, "en", time_limit=30.0, max_nodes=5, plan=plan)  # hard's patience caps it at 5
+    assert search.solved and search.grid == grid and search.nodes == looks
+
+
+def test_side_words_is_charged_on_the_referees_clock_and_replays_the_same_game(no_jitter):
+    rules = Rules()
+    spec = "hard:side_words=3"
+    dealt = dealt_hands(rules, 2, 5)
+    results = [play_hand(rules, [oracle.make(spec), oracle.make("hard")], 5) for _ in range(2)]
+    assert results[0].ledger == results[1].ledger
+    assert results[0].events == results[1].events  # same seed, same game
+    first = [charge for charge in results[0].ledger if charge.player == 0][0]
+    assert first_grid_seconds(spec, dealt[0], rules) == pytest.approx(first.seconds)
+    words, looks, _ = first_grid(dealt[0].letters(), 3.0)
+    assert (first.looks, first.work.words) == (looks, words)  # the search's nodes are looks on the clock
+    lexicon = get_lexicon("en")
+    for rows in results[0].grids:
+        assert rows is None or validate(Grid.from_rows(rows), lexicon).ok
+
+
+def test_no_side_word_weight_plays_hard_s_game():
+    rules = Rules()
+    games = [play_hand(rules, [oracle.make(spec), oracle.make("hard")], 8) for spec in ("hard:side_words=0", "hard")]
+    assert games[0].ledger == games[1].ledger
+
+
+def test_the_race_to_a_first_grid_counts_the_dumps_on_the_way(no_jitter):
+    rules = Rules()
+    straight = first_grid_race("hard", rules, 5, 0)  # the first decision lays every tile
+    assert (straight.decisions, straight.dumps) == (1, 0)
+    assert straight.seconds == pytest.approx(first_grid_seconds("hard", dealt_hands(rules, 2, 5)[0], rules))
+    dumped = first_grid_race("hard", rules, 11, 0)  # no grid within hard's patience: it dumps first
+    assert dumped.dumps >= 1 and dumped.decisions == dumped.dumps + 1
+    alone = first_grid_seconds("hard", dealt_hands(rules, 2, 11)[0], rules)  # the dump's charge
+    assert dumped.seconds is not None and dumped.seconds > alone
+    result = play_hand(rules, [oracle.make("hard"), oracle.make("hard")], 11)
+    mine = [charge for charge in result.ledger if charge.player == 0][: dumped.decisions]
+    assert [charge.action for charge in mine] == ["dump"] * dumped.dumps + ["peel"]  # the game's own way there
+    assert sum(charge.seconds for charge in mine) == pytest.approx(dumped.seconds)
+    assert first_grid_race("hard:side_words=3", rules, 11, 0, make=oracle.make).seconds < dumped.seconds
+
+
+def test_side_words_setting():
+    assert oracle.make("hard:side_words=2.5").settings.side_words == 2.5
+    for spec in ("hard:side_words=-1", "hard:side_words=nan", "hard:side_words=101"):
+        with pytest.raises(ValueError):
+            oracle.make(spec)
