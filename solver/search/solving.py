@@ -215,17 +215,17 @@ class _Run:
         self.side = math.isqrt(len(space.grid))
         # Clear the board; the transposition table is invalidated by a new stamp, not cleared.
         state = space.state
-        stamp = int(state[layout.ST_STAMP]) + 1
+        values = [0] * layout.STATE_SIZE  # the new state, written in one numpy call rather than seven
+        values[layout.ST_STAMP] = int(state[layout.ST_STAMP]) + 1
+        values[layout.ST_SIDE] = self.side
+        values[layout.ST_HAND] = len(tiles)
+        values[layout.ST_MIN_LEN] = min_length
+        values[layout.ST_MAX_BRANCH] = max_branch
+        values[layout.ST_GEN_BUDGET] = gen_budget
         _clear_board(space, self.side)
         space.frames[:] = 0
-        state[:] = 0  # ST_SIDE 0 until the board is set: an interrupted set-up clears it all next time
+        state[:] = values
         space.hand[:] = tiles.counts
-        state[layout.ST_STAMP] = stamp
-        state[layout.ST_SIDE] = self.side
-        state[layout.ST_HAND] = len(tiles)
-        state[layout.ST_MIN_LEN] = min_length
-        state[layout.ST_MAX_BRANCH] = max_branch
-        state[layout.ST_GEN_BUDGET] = gen_budget
         centre = self.side // 2
         space.frames[0, layout.F_RMIN : layout.F_CMAX + 1] = (centre, centre, centre, centre)
         if base is not None:
@@ -365,7 +365,8 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     return ""
 
 
-_WARM: set[tuple[int, str]] = set()
+_WARM: set[tuple[int, str]] = set()  # (id(lexicon), step) of the warm-ups done: read without the lock
+_STARTED: set[tuple[int, str]] = set()  # begun by the thread holding _WARMING (its tiny solve calls back in)
 # Held for a whole warm-up: a second thread asking (a room's bots, an API request) waits until
 # the kernels are compiled instead of finding them marked warm and compiling inside its own
 # clock (or holding a table's lock through numba's compiler lock). Re-entrant: the tiny solve
@@ -380,17 +381,28 @@ def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
     numba's import, binding and compile; kernels only a longer search reaches compile inside
     it, and that compile is left out of its clock too: `search_clock`).
     `include_extend=False` leaves out the kernel only `extend` uses (a process that only
-    solves starts faster). Thread-safe: a call while another thread warms up waits for it."""
+    solves starts faster). Thread-safe: a call while another thread warms up waits for it;
+    once they are warm, a call takes no lock."""
+    steps = ("solve", "extend") if include_extend else ("solve",)
+    if all((id(lexicon), step) in _WARM for step in steps):
+        return
     with _WARMING:
-        if (id(lexicon), "solve") not in _WARM:
-            _WARM.add((id(lexicon), "solve"))
-            _warm_search(lexicon)
-            # The word search's kernel too: a hard hand's first reaches it in a thread beside
-            # the proofs, where loading it from numba's cache took 0.2 s of the hand's clock.
-            _warm_word_search(lexicon)
-        if include_extend and (id(lexicon), "extend") not in _WARM:
-            _WARM.add((id(lexicon), "extend"))
-            _warm_extend(lexicon)
+        for step in steps:
+            key = (id(lexicon), step)
+            if key in _WARM or key in _STARTED:
+                continue
+            _STARTED.add(key)
+            try:
+                if step == "solve":
+                    _warm_search(lexicon)
+                    # The word search's kernel too: a hard hand's first reaches it in a thread beside
+                    # the proofs, where loading it from numba's cache took 0.2 s of the hand's clock.
+                    _warm_word_search(lexicon)
+                else:
+                    _warm_extend(lexicon)
+            finally:
+                _STARTED.discard(key)
+            _WARM.add(key)
 
 
 # The warm-up's three steps, each the kernels one tiny call reaches (tests/precompile.py
