@@ -14,12 +14,15 @@ chunk by chunk (so all see the same machine load); each hand's own time is read 
 - `api`: `solver.solve(hand)` in a process whose numba cache is empty (a fresh install: the
   library), the call's wall time;
 - `api-jit`: the same with numba's cache warm (the JIT);
-- `old-batch` (with --old-tree, a checkout of an earlier commit with its caches built): its
-  `bananas solve -`, for before/after in the same run;
+- `old-batch`, `old-batch-jit`, `old-api`, `old-api-jit` (with --old-tree, a checkout of an
+  earlier commit with its caches built): the same four paths on its code, for before/after in
+  the same run;
 - `peer` (with --against): the other command on the chunk's hands, its own per-hand ms.
 
 The hands' grids are checked by the validator. Per size: the median ms of each path, the ratio of
-each to `batch-jit` (below 1: faster than the JIT) and the peer's median over each path's.
+each to `batch-jit` (below 1: faster than the JIT) and the peer's median over each path's; for
+the API paths also the median CPU ms of a call (`time.process_time`: what other processes on a
+shared machine take from a path's wall time, they do not add to its CPU time).
 Steady state only: each process loads and compiles before its first hand (not timed), which
 bench_startup and bench_process measure.
 """
@@ -53,10 +56,10 @@ lexicon = get_lexicon("en")
 solve("AEEIRSTQUNL", lexicon)  # the first call's load, not timed
 print("ready", flush=True)
 for line in sys.stdin:
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     result = solve(line.strip(), lexicon, time_limit=float(sys.argv[1]))
-    took = (time.perf_counter() - started) * 1000
-    print(json.dumps({"ms": took, "status": result.status, "tiles": result.tiles.letters(),
+    took, cpu = (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
+    print(json.dumps({"ms": took, "cpu": cpu, "status": result.status, "tiles": result.tiles.letters(),
                       "grid": result.grid.rows if result.grid else None, "numba": "numba" in sys.modules}), flush=True)
 """
 
@@ -134,8 +137,11 @@ def start_workers(args, numba_cold: str) -> list[Worker]:
         Worker("api-jit", api, base, "ms", True, here),
     ]
     if args.old_tree:
-        workers.append(Worker("old-batch", batch, base, "elapsed_ms", False, args.old_tree))
-        workers.append(Worker("old-api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True, args.old_tree))
+        old = args.old_tree
+        workers.append(Worker("old-batch", batch, base, "elapsed_ms", False, old))
+        workers.append(Worker("old-batch-jit", batch, dict(base, BANANAS_FAST_START="0"), "elapsed_ms", False, old))
+        workers.append(Worker("old-api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True, old))
+        workers.append(Worker("old-api-jit", api, base, "ms", True, old))
     return workers
 
 
@@ -168,6 +174,7 @@ def main() -> None:
                 rng = np.random.default_rng([args.seed, int(size)])
                 hands = [draw(ENGLISH, int(size), rng).letters() for _ in range(int(count or 50))]
                 times: dict[str, list[float]] = {name: [] for name in names}
+                cpu_times: dict[str, list[float]] = {}  # the API paths' CPU ms a call
                 peer_cpu: list[float] = []  # per chunk: (its CPU - the load's) / hands
                 settled: dict[str, int] = dict.fromkeys(names, 0)
                 for first in range(0, len(hands), args.chunk):
@@ -176,6 +183,8 @@ def main() -> None:
                     for worker in workers[turn:] + workers[:turn]:
                         for took, answer in worker.solve(chunk):
                             times[worker.name].append(took)
+                            if "cpu" in answer:
+                                cpu_times.setdefault(worker.name, []).append(float(answer["cpu"]))
                             if answer["grid"] is not None:
                                 tiles = TileCounts.from_letters(answer["tiles"])
                                 if not validate(Grid.from_rows(answer["grid"]), lexicon, tiles).ok:
@@ -189,6 +198,8 @@ def main() -> None:
                 medians = {name: statistics.median(values) for name, values in times.items()}
                 if peer_cpu:
                     medians["peer-cpu"] = statistics.median(peer_cpu)
+                for name, values in cpu_times.items():
+                    medians[f"{name} cpu"] = statistics.median(values)
                 rows.append((size, len(hands), medians, settled))
                 print(size, {name: round(value, 3) for name, value in medians.items()}, file=sys.stderr)
         finally:
@@ -225,6 +236,12 @@ def markdown(header: str, rows: list, names: list[str], args, api_numba: dict) -
     for size, count, medians, settled in rows:
         cells = [f"{medians[name]:.3f} ({settled[name]})" for name in names]
         lines.append(f"| {size} ({count}) | " + " | ".join(cells) + " |")
+    cpu_names = [name for name in names if f"{name} cpu" in rows[0][2]] if rows else []
+    if cpu_names:
+        lines += ["", "Median CPU ms a call of the API paths:", ""]
+        lines += ["| tiles | " + " | ".join(cpu_names) + " |", "|---" * (len(cpu_names) + 1) + "|"]
+        for size, _, medians, _ in rows:
+            lines.append(f"| {size} | " + " | ".join(f"{medians[f'{name} cpu']:.3f}" for name in cpu_names) + " |")
     if "peer" in names:
         lines += [
             "",
@@ -237,12 +254,16 @@ def markdown(header: str, rows: list, names: list[str], args, api_numba: dict) -
         for size, _, medians, _ in rows:
             cpu = medians["peer-cpu"]
             lines.append(f"| {size} | {cpu:.1f} | {cpu / medians['batch']:.1f}x | {cpu / medians['api']:.1f}x |")
-    lines += ["", "Ratios: each path's median over `batch-jit`'s (below 1: faster than the JIT)"]
+    lines += [
+        "",
+        "Ratios: each path's median over `batch-jit`'s (below 1: faster than the JIT), over its JIT's, over its old code's",
+    ]
     if "peer" in names:
         lines[-1] += "; `peer /` : the peer's median over the path's (how many times faster than the peer)"
     lines += [""]
     others = [name for name in names if name not in ("batch-jit", "peer")]
     pairs = [(name, f"{name}-jit") for name in names if f"{name}-jit" in names]  # each way against its JIT
+    pairs += [(name, f"old-{name}") for name in names if f"old-{name}" in names]  # each path against its old code
     columns = (
         [f"{name} / jit" for name in others]
         + [f"{name} / {jit}" for name, jit in pairs]

@@ -548,6 +548,9 @@ def _flatten(values: tuple, kinds: tuple, flat: list) -> None:
 _DOUBLE, _DOUBLE_WORD = struct.Struct("=d"), struct.Struct("=q")  # a double passed as its 64-bit word
 
 
+_TWO_WORDS = bytes(16)  # a call's result word and error pointer, zeroed
+
+
 class ArgumentMismatch(TypeError):
     """A call into the library with arguments it was not compiled for (`argument_problem`)."""
 
@@ -576,7 +579,7 @@ class LibraryEntry:
         self.function.restype = ctypes.c_int32
         self.function.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
         self._bundles: dict[object, tuple[tuple, list[int]]] = {}
-        self._calls: dict[tuple, tuple[tuple, array.array]] = {}
+        self._calls: dict[tuple, tuple[tuple, array.array, int]] = {}
 
     def words(self, args: tuple) -> list[int]:
         """The flattened arguments, checked; raises `ArgumentMismatch`."""
@@ -611,25 +614,27 @@ class LibraryEntry:
         self._bundles[id(value)] = (value, found[1])
         return self._bundles[id(value)]
 
-    def packed(self, args: tuple) -> array.array:
-        """The call's arguments as one buffer of words."""
+    def packed(self, args: tuple) -> tuple[tuple, array.array, int]:
+        """(args, the call's arguments as one buffer of words, its address), from the memo of the
+        same arguments."""
         key = tuple(map(id, args))
         found = self._calls.get(key)
         if found is not None and all(map(operator.is_, found[0], args)):
-            return found[1]
+            return found
         packed = array.array("q", self.words(args))
         if len(self._calls) >= BUNDLE_MEMO:
             self._calls.clear()
-        self._calls[key] = (args, packed)
-        return packed
+        found = self._calls[key] = (args, packed, packed.buffer_info()[0])
+        return found
 
     def __call__(self, *args):
-        packed = self.packed(args)
-        result, error = ctypes.c_int64(0), ctypes.c_void_p()
-        status = self.function(ctypes.byref(result), ctypes.byref(error), packed.buffer_info()[0])
+        address = self.packed(args)[2]
+        out = array.array("q", _TWO_WORDS)  # the result, then the error pointer: one object, not two
+        at = out.buffer_info()[0]
+        status = self.function(at, at + 8, address)
         if status != 0:  # the kernels raise nothing: a library at odds with its sources
             raise RuntimeError(f"the compiled {self.name} kernel failed (status {status})")
-        return result.value if self.result == "int" else None
+        return out[0] if self.result == "int" else None
 
 
 def library_entries(path: Path) -> dict[str, LibraryEntry]:

@@ -54,9 +54,8 @@ class Solution:
     or 'timeout' (the time limit or `max_nodes` came first). The module's docstring says more."""
     grid: Grid | None = None
     """The grid found, of exactly `tiles`; None unless `status` is 'solved'."""
-    words: list[str] = field(default_factory=list)
-    """The grid's words, across then down, each direction in the order of its first cell (a word
-    that occurs twice is listed twice); empty without a grid."""
+    listed_words: list[str] | None = field(default=None, repr=False, compare=False)
+    """The grid's words when the caller had them; None: listed from the grid on first use (`words`)."""
     elapsed_ms: float = 0.0
     """The search's time in milliseconds (the word list's load and a first compile come before
     its clock starts); with an objective other than 'any', up to the time limit."""
@@ -70,6 +69,15 @@ class Solution:
     proof: str = ""
     """For 'no-grid', why no grid exists, in words (one tile; a letter no word holds; the
     letter counts; an exhaustive search); empty otherwise."""
+
+    @property
+    def words(self) -> list[str]:
+        """The grid's words, across then down, each direction in the order of its first cell (a word
+        that occurs twice is listed twice); empty without a grid. Listed on first use: a caller that
+        reads only the grid (a bot, a batch of solves timed one by one) does not pay for them."""
+        if self.listed_words is None:
+            self.listed_words = word_texts(self.grid) if self.grid is not None else []
+        return self.listed_words
 
     @property
     def solved(self) -> bool:
@@ -122,20 +130,52 @@ def new_workspace(size: int) -> layout.Workspace:
 @contextlib.contextmanager
 def _borrowed_workspace(tile_count: int) -> Iterator[layout.Workspace]:
     """Buffers for hands of up to `tile_count` tiles, for the `with` block's search alone."""
-    size = workspace_size(tile_count)
-    with _FREE_LOCK:
-        free = _FREE_WORKSPACES.setdefault(size, [])
-        space = free.pop() if free else None
-    if space is None:
-        space = new_workspace(size)
+    space = _take_workspace(tile_count)
     try:
         yield space
     finally:
-        with _FREE_LOCK:
-            free.append(space)
+        _give_back(space)
 
 
-_CELL_TEXT = np.frombuffer(b"." + ALPHABET.encode("ascii"), dtype=np.uint8)  # letter code -> grid notation
+def _take_workspace(tile_count: int) -> layout.Workspace:
+    """Buffers for hands of up to `tile_count` tiles, the caller's alone until `_give_back`."""
+    size = workspace_size(tile_count)
+    with _FREE_LOCK:
+        free = _FREE_WORKSPACES.get(size)
+        if free:
+            return free.pop()
+    return new_workspace(size)
+
+
+def _give_back(space: layout.Workspace) -> None:
+    size = len(space.frames) - 2  # a frame a tile, and two more (`layout.new_workspace`)
+    with _FREE_LOCK:
+        _FREE_WORKSPACES.setdefault(size, []).append(space)
+
+
+_CELL_TEXT = bytes.maketrans(bytes(range(27)), b"." + ALPHABET.encode("ascii"))  # letter code -> grid notation
+
+
+# Boards up to this side (hands of up to 48 tiles) are cleared whole: 1-3 us, where cutting out the
+# changed box costs about 3 us of numpy indexing; the next size's whole clear takes 37 us.
+WHOLE_CLEAR_SIDE = 101
+
+
+def _clear_board(space: layout.Workspace, side: int) -> None:
+    """Empty the board and reset its cross masks. A search leaves changed only the cells of its
+    position (the kernel undoes every move it takes back), and cross masks only at the run ends
+    next to them: all within the last frame's bounding box and one cell around it. On a big board
+    only that box is reset (at 144 tiles the masks are 1.2 MB, most never touched), unless the
+    state does not describe this board (a new workspace, or a set-up cut short)."""
+    state, grid, cross = space.state, space.grid, space.cross
+    if side <= WHOLE_CLEAR_SIDE or state[layout.ST_SIDE] != side:
+        grid[:] = 0
+        cross[:] = layout.FULL
+        return
+    rmin, rmax, cmin, cmax = space.frames[state[layout.ST_DEPTH], layout.F_RMIN : layout.F_CMAX + 1].tolist()
+    rows, columns = slice(max(rmin - 1, 0), rmax + 2), slice(max(cmin - 1, 0), cmax + 2)
+    grid.reshape(side, side)[rows, columns] = 0
+    cross.reshape(2, side, side)[:, rows, columns] = layout.FULL
 
 
 class _Run:
@@ -160,18 +200,17 @@ class _Run:
         self.side = math.isqrt(len(space.grid))
         # Clear the board; the transposition table is invalidated by a new stamp, not cleared.
         state = space.state
-        stamp = int(state[layout.ST_STAMP]) + 1
-        space.grid[:] = 0
-        space.cross[:] = layout.FULL
+        values = [0] * layout.STATE_SIZE  # the new state, written in one numpy call rather than seven
+        values[layout.ST_STAMP] = int(state[layout.ST_STAMP]) + 1
+        values[layout.ST_SIDE] = self.side
+        values[layout.ST_HAND] = len(tiles)
+        values[layout.ST_MIN_LEN] = min_length
+        values[layout.ST_MAX_BRANCH] = max_branch
+        values[layout.ST_GEN_BUDGET] = gen_budget
+        _clear_board(space, self.side)
         space.frames[:] = 0
-        state[:] = 0
+        state[:] = values
         space.hand[:] = tiles.counts
-        state[layout.ST_STAMP] = stamp
-        state[layout.ST_SIDE] = self.side
-        state[layout.ST_HAND] = len(tiles)
-        state[layout.ST_MIN_LEN] = min_length
-        state[layout.ST_MAX_BRANCH] = max_branch
-        state[layout.ST_GEN_BUDGET] = gen_budget
         centre = self.side // 2
         space.frames[0, layout.F_RMIN : layout.F_CMAX + 1] = (centre, centre, centre, centre)
         if base is not None:
@@ -188,10 +227,11 @@ class _Run:
 
     def grid(self) -> Grid:
         """The grid on the board, cut to the bounding box the kernel keeps for the frame."""
-        rmin, rmax, cmin, cmax = self.space.frames[self.state[layout.ST_DEPTH], layout.F_RMIN : layout.F_CMAX + 1]
+        frame = self.space.frames[self.state[layout.ST_DEPTH]]
+        rmin, rmax, cmin, cmax = frame[layout.F_RMIN : layout.F_CMAX + 1].tolist()
         box = self.space.grid.reshape(self.side, self.side)[rmin : rmax + 1, cmin : cmax + 1]
         # The kernel's cells are A-Z and empty: the rows need none of `Grid.from_rows`' checks.
-        text, width = _CELL_TEXT[box].tobytes().decode("ascii"), box.shape[1]
+        text, width = box.tobytes().translate(_CELL_TEXT).decode("ascii"), cmax - cmin + 1
         return Grid(tuple(text[start : start + width] for start in range(0, len(text), width)))
 
     @property
@@ -307,7 +347,7 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     hand = _hand_buffer()  # the kernel takes tiles out and puts them back
     hand[:] = tiles.counts
     covered = spelling.hostable_letters(hand, min_length, HOSTABLE_BUDGET, _graph(lexicon))
-    if covered < 0:
+    if covered < 0 or int(covered).bit_count() == np.count_nonzero(hand):  # unknown, or every letter in some word
         return ""
     stranded = [ALPHABET[code] for code in np.flatnonzero(hand).tolist() if not covered & (1 << code)]
     if stranded:
@@ -315,7 +355,8 @@ def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     return ""
 
 
-_WARM: set[tuple[int, str]] = set()
+_WARM: set[tuple[int, str]] = set()  # (id(lexicon), step) of the warm-ups done: read without the lock
+_STARTED: set[tuple[int, str]] = set()  # begun by the thread holding _WARMING (its tiny solve calls back in)
 # Held for a whole warm-up: a second thread asking (a room's bots, an API request) waits until
 # the kernels are compiled instead of finding them marked warm and compiling inside its own
 # clock (or holding a table's lock through numba's compiler lock). Re-entrant: the tiny solve
@@ -330,17 +371,28 @@ def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
     numba's import, binding and compile; kernels only a longer search reaches compile inside
     it, and that compile is left out of its clock too: `search_clock`).
     `include_extend=False` leaves out the kernel only `extend` uses (a process that only
-    solves starts faster). Thread-safe: a call while another thread warms up waits for it."""
+    solves starts faster). Thread-safe: a call while another thread warms up waits for it;
+    once they are warm, a call takes no lock."""
+    steps = ("solve", "extend") if include_extend else ("solve",)
+    if all((id(lexicon), step) in _WARM for step in steps):
+        return
     with _WARMING:
-        if (id(lexicon), "solve") not in _WARM:
-            _WARM.add((id(lexicon), "solve"))
-            _warm_search(lexicon)
-            # The word search's kernel too: a hard hand's first reaches it in a thread beside
-            # the proofs, where loading it from numba's cache took 0.2 s of the hand's clock.
-            _warm_word_search(lexicon)
-        if include_extend and (id(lexicon), "extend") not in _WARM:
-            _WARM.add((id(lexicon), "extend"))
-            _warm_extend(lexicon)
+        for step in steps:
+            key = (id(lexicon), step)
+            if key in _WARM or key in _STARTED:
+                continue
+            _STARTED.add(key)
+            try:
+                if step == "solve":
+                    _warm_search(lexicon)
+                    # The word search's kernel too: a hard hand's first reaches it in a thread beside
+                    # the proofs, where loading it from numba's cache took 0.2 s of the hand's clock.
+                    _warm_word_search(lexicon)
+                else:
+                    _warm_extend(lexicon)
+            finally:
+                _STARTED.discard(key)
+            _WARM.add(key)
 
 
 # The warm-up's three steps, each the kernels one tiny call reaches (tests/precompile.py
@@ -455,8 +507,11 @@ def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, *settings) -
     """`_run_phases` (`settings`: its arguments after `base`) on buffers borrowed for the
     whole search."""
     extent = len(tiles) + (max(base.height, base.width) if base is not None else 0)
-    with _borrowed_workspace(extent) as space:
+    space = _take_workspace(extent)  # not `_borrowed_workspace`: its generator costs a hand 2 us
+    try:
         return _run_phases(space, tiles, lexicon, base, *settings)
+    finally:
+        _give_back(space)
 
 
 def _run_phases(
@@ -479,8 +534,7 @@ def _run_phases(
     all_tiles = tiles if base is None else tiles + base.tiles()
 
     def finish(status: str, grid: Grid | None = None, nodes: int = 0, proof: str = "") -> Solution:
-        words = word_texts(grid) if grid else []
-        return Solution(all_tiles, status, grid, words, (search_clock() - started) * 1000, nodes, objective, proof)
+        return Solution(all_tiles, status, grid, None, (search_clock() - started) * 1000, nodes, objective, proof)
 
     def counting_proof(stop: Callable[[], bool] = lambda: False, crossings: bool = True) -> str:
         """The letter-count and (with `crossings`) crossing arguments (`proofs`), for a hand on
@@ -553,7 +607,7 @@ def _run_phases(
                 # Uncapped, the quick pass's failure starts the word search in threads of its own;
                 # the proofs and a short narrow pass run beside it (_WordStage).
                 proof_tried, words_run = True, _word_search_run(tiles, lexicon, min_length)
-                stage = _WordStage(words_run, tiles, lexicon, min_length, deadline)
+                stage = _WordStage(words_run, deadline)
                 settled = stage.start(counting_proof)
             elif stage is not None and phase is phases[1]:
                 settled = stage.finish() if best is None else None
@@ -574,9 +628,7 @@ def _run_phases(
                 words_run = _word_search_run(tiles, lexicon, min_length)
                 now = search_clock()
                 end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
-                settled = _word_search_outcome(
-                    words_run, tiles, lexicon, min_length, end, _nodes_left(max_nodes, nodes)
-                )
+                settled = _word_search_outcome(words_run, end, _nodes_left(max_nodes, nodes))
                 if settled is not None:
                     status_name, grid, decisions, proof = settled
                     return finish(status_name, grid, nodes + decisions, proof)
@@ -596,7 +648,7 @@ def _run_phases(
         if base is None and len(tiles) <= WORD_SEARCH_UP_TO and search_clock() < deadline:
             words_run = words_run or _word_search_run(tiles, lexicon, min_length)  # resumes where it paused
             status_name, grid, decisions = _run_word_search(
-                words_run, tiles, lexicon, min_length, deadline, node_budget=_nodes_left(max_nodes, nodes)
+                words_run, deadline, node_budget=_nodes_left(max_nodes, nodes)
             )
             if status_name == "solved":
                 return finish("solved", grid, nodes + decisions)
@@ -641,12 +693,12 @@ def _word_search_workers() -> int:
 class _WordStage:
     """The word search in the background and the work beside it (the comment above)."""
 
-    def __init__(self, words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, deadline: float):
+    def __init__(self, words_run, deadline: float):
         now = search_clock()
         self.end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
         self.background = None
         if not words_run.declined:
-            self.background = _BackgroundWordSearch(words_run, tiles, lexicon, min_length, self.end)
+            self.background = _BackgroundWordSearch(words_run, self.end)
 
     def start(self, counting_proof: Callable[[Callable[[], bool], bool], str]) -> tuple | None:
         """The proofs, beside the word search, until it settles the hand: (status, grid,
@@ -683,21 +735,18 @@ class _BackgroundWordSearch:
     until `end`, a stop, or an outcome (`_word_search_outcome`'s, set once); each slice runs
     `workers` root searches at once (the caller may raise it: read between slices)."""
 
-    def __init__(self, words_run, tiles: TileCounts, lexicon: Lexicon, min_length: int, end: float):
+    def __init__(self, words_run, end: float):
         self.workers = 1
         self.outcome: tuple | None = None
         self.error: BaseException | None = None
         self._stopping = threading.Event()
-        arguments = (words_run, tiles, lexicon, min_length, end)
-        self._thread = threading.Thread(target=self._run, args=arguments, name="word-search", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(words_run, end), name="word-search", daemon=True)
         self._thread.start()
 
-    def _run(self, words_run, tiles, lexicon, min_length, end) -> None:
+    def _run(self, words_run, end: float) -> None:
         try:
             while not self._stopping.is_set() and search_clock() < end:
-                outcome = _word_search_outcome(
-                    words_run, tiles, lexicon, min_length, end, BACKGROUND_SLICE, self.workers
-                )
+                outcome = _word_search_outcome(words_run, end, BACKGROUND_SLICE, self.workers)
                 if outcome is not None:
                     self.outcome = outcome
                     return
@@ -717,12 +766,10 @@ class _BackgroundWordSearch:
             raise error
 
 
-def _word_search_outcome(
-    words_run, tiles, lexicon, min_length, until: float, node_budget, workers: int = 1
-) -> tuple | None:
+def _word_search_outcome(words_run, until: float, node_budget: int | None, workers: int = 1) -> tuple | None:
     """The word search resumed until `until` (`workers` root searches at once): (status, grid,
     decisions, proof), or None when it has not settled the hand."""
-    status, grid, decisions = _run_word_search(words_run, tiles, lexicon, min_length, until, 1.0, node_budget, workers)
+    status, grid, decisions = _run_word_search(words_run, until, 1.0, node_budget, workers)
     if status == "timeout":
         return None
     return status, grid, decisions, WORD_SEARCH if status == "no-grid" else ""
@@ -740,27 +787,16 @@ def _nodes_left(max_nodes: int | None, nodes: int) -> int | None:
 
 
 def _run_word_search(
-    run,
-    tiles: TileCounts,
-    lexicon: Lexicon,
-    min_length: int,
-    deadline: float,
-    share: float = 1.0,
-    node_budget: int | None = None,
-    workers: int = 1,
+    run, deadline: float, share: float = 1.0, node_budget: int | None = None, workers: int = 1
 ) -> tuple:
     """`solver.search.wordsearch`'s complete search (`run`, resumed) for `share` of the time
     left, and in a node-capped search (a bot's) for the nodes it has left, so that it stays a
-    pure function of its input: a grid (checked by the validator), a proof that there is none,
-    or 'timeout'."""
-    from solver.core.grid import validate
-
+    pure function of its input: a grid, a proof that there is none, or 'timeout'. The grid is the
+    kernel's, not checked again here: the kernel lays only words of the list, crossing ones, and
+    every tile (tests/search/test_wordsearch.py re-checks each grid with the validator)."""
     now = search_clock()
     budget = None if node_budget is None else run.decisions + node_budget  # the run may resume
-    status, grid, decisions = run.run(now + max(deadline - now, 0.0) * share, budget, workers)
-    if status == "solved" and not validate(grid, lexicon, tiles=tiles, min_length=min_length).ok:
-        return "timeout", None, decisions  # cannot happen unless the search is wrong: no claim made
-    return status, grid, decisions
+    return run.run(now + max(deadline - now, 0.0) * share, budget, workers)
 
 
 def _next_slice(current: int, done: int, slice_started: float, deadline: float) -> int:

@@ -105,7 +105,7 @@ What it prunes, each a property of every valid grid reachable from the state:
   tried, and the fewest-options choice sees the real counts. Sound deeper down too: what a
   deeper state with the option laid reaches, this one with it laid reaches.
 
-Every grid it returns passes `solver.core.grid.validate` (the caller checks); its "no grid"
+Every grid it returns passes `solver.core.grid.validate` (the tests check each); its "no grid"
 answers are tested against `solver.search.reference.exhaustive_grid_exists` on small hands.
 All state is in arrays, so it runs in slices under a deadline and resumes where it paused.
 This module is its Python side (the word arrays, the slices); the kernel, `word_search`, and its

@@ -22,7 +22,7 @@ from helpers import sweep
 
 from solver.core.grid import Grid, validate
 from solver.core.tiles import ALPHABET, ENGLISH, HARD_FIRST, HARDNESS_TIERS, TileCounts, draw
-from solver.search.kernels import crosschecks, layout, movegen, movesearch
+from solver.search.kernels import crosschecks, layout, movegen, movesearch, spelling
 from solver.search.reference import generate_moves_reference, placements
 from solver.search.solving import default_ordering, solve
 
@@ -578,3 +578,20 @@ def test_apply_and_undo_keep_masks_exact(en, make_rng):
         assert np.array_equal(board.cross, snapshot[1])
         assert np.array_equal(board.hand, snapshot[2]) and board.state[layout.ST_HAND] == snapshot[3]
     assert applied > 250
+
+
+def test_hostable_letters_are_the_letters_of_the_words_a_hand_spells(en, make_rng):
+    """The stranded-letter walk skips what cannot cover a letter it still needs (`below_mask`);
+    its mask is still exactly the hand's letters that some word the hand spells holds
+    (`Lexicon.formable_words`, no kernel), rare letters and hands with none included."""
+    rng = make_rng(4711)
+    graph = layout.graph_of(en.forward, en.reverse)
+    hands = [draw(ENGLISH, int(size), rng) for size in rng.integers(2, 12, 60)]
+    hands += [TileCounts.from_letters(letters) for letters in ("QZXJVKW", "QIZ", "CWM", "VVVXXZQ", "AEEIRSTQUNL")]
+    for hand in hands:
+        for min_len in (2, 3):
+            spelled = set("".join(en.formable_words(hand, min_len)).upper())
+            expected = sum(1 << (ord(letter) - ord("A")) for letter in spelled)
+            counts = np.array(hand.counts, dtype=np.int64)
+            assert spelling.hostable_letters(counts, min_len, 5_000_000, graph) == expected, hand.letters()
+            assert (counts == hand.counts).all()  # the hand put back

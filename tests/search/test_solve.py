@@ -30,9 +30,10 @@ from helpers import sweep
 from test_proofs import CLAIM as CROSSING_CLAIM
 from test_proofs import crossing_claim_holds
 
-from solver.core.grid import find_words, validate
+from solver.core.grid import Grid, find_words, validate
 from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, draw
 from solver.search import native, solving
+from solver.search.kernels import layout
 from solver.search.objectives import best_possible_key, objective_key
 from solver.search.proofs import LETTER_COUNTS, letter_count_proof, longest_spelled_word
 from solver.search.reference import exhaustive_grid_exists
@@ -458,6 +459,31 @@ def test_zero_time_limit_returns_promptly(en, hand):
     check(result, hand, en)
     assert result.status in ("timeout", "no-grid")
     assert elapsed <= GRACE, f"time_limit=0 took {elapsed:.3f} s"
+
+
+def test_a_big_board_is_empty_again_for_the_next_search(en):
+    """A board of over 48 tiles is reset only in the box the last search left tiles and masks in
+    (`solving._clear_board`): however that search ended (paused deep in its tree or early, on a
+    grid it extended), the next one starts on an empty board with every cross mask full."""
+    rng = np.random.default_rng(2612)
+    hand = draw(ENGLISH, 100, rng)
+    with solving._borrowed_workspace(100) as space:
+        assert math.isqrt(len(space.grid)) > solving.WHOLE_CLEAR_SIDE  # a board reset by its box
+        for tiles, base, nodes in ((hand, None, 60), (hand, None, 2), ("S", Grid.from_rows(["CAT"]), 50)):
+            run = solving._Run(space, TileCounts.of(tiles), en, 2, 16, 4_000, None, base)
+            run.step(nodes)
+            assert space.grid.any() and (space.cross != layout.FULL).any()  # the search left its marks
+            solving._Run(space, TileCounts.from_letters("AT"), en, 2, 16, 4_000, None)
+            assert not space.grid.any() and (space.cross == layout.FULL).all()
+
+
+def test_words_are_listed_from_the_grid_on_first_use(en):
+    """`Solution.words` is listed when first read (a caller reading only the grid pays nothing),
+    the grid's words in `find_words` order; empty without a grid."""
+    result = solve("AACMPT", en, time_limit=60.0)
+    assert result.listed_words is None
+    assert result.words == [word.text for word in find_words(result.grid)] and result.listed_words is result.words
+    assert solve("Q", en, time_limit=60.0).words == []
 
 
 def test_max_nodes_stops_the_search(en):

@@ -68,13 +68,15 @@ def _walk_spelled_words(hand, min_len, budget, graph, out, goal):
     iterative DFS where level k picks the word's letter k from the tiles left, taking only
     letters the node continues with. At each word, by `goal`: LIST_COUNTS writes its letter
     counts to the next row of `out`; COVER_HAND adds its letters to the covered mask and stops
-    once that holds every letter of the hand.
+    once that holds every letter of the hand, and skips the letters below which no word holds a
+    letter not covered yet (the graph's `below_mask`): once the common letters are covered, the
+    walk goes only where the rare ones are.
 
     Returns (rows written, or -1 when cut short: `budget` DAWG steps taken, or `out` full;
     mask of the hand's letters covered by the words walked). The hand is restored before
     returning.
     """
-    child, terminal, next_mask = graph.child, graph.terminal, graph.next_mask
+    child, terminal, next_mask, below_mask = graph.child, graph.terminal, graph.next_mask, graph.below_mask
     full = hand.copy()
     wanted = 0
     for code in range(26):
@@ -110,6 +112,9 @@ def _walk_spelled_words(hand, min_len, budget, graph, out, goal):
         path[k + 1] = path[k] | bit
         nxt = child[node_at[k] * 26 + code - 1]
         steps += 1
+        if goal == COVER_HAND and (path[k + 1] | below_mask[nxt]) & wanted & ~covered == 0:
+            hand[code - 1] += 1  # no word through this letter holds one not covered yet: skip them all
+            continue
         if terminal[nxt] == 1 and k + 1 >= min_len:
             covered |= path[k + 1]
             if goal == COVER_HAND:
