@@ -9,7 +9,8 @@
   in, each leave, with its place among the hand's events) as it takes it, and its progress
   (the game clock, the person's log lines the end's figures rest on) at least once a second;
 - each person's live grid (`save_live`): the grid their page last sent, cell by cell in the
-  page's own coordinates, written before the page's `check` is answered;
+  page's own coordinates, written before the page's `check` is answered (with the hand's
+  progress when the grid added a line the end's figures rest on: a first grid);
 - a Spellevate round the same way: its setup, its journal (each person's move or leave), and
   its progress (the moves made, the room's log) after each move.
 
@@ -214,14 +215,12 @@ class RoomStore:
     def save_progress(self, room_id: str, progress: dict) -> Future:
         return self.submit([("UPDATE hands SET progress = ? WHERE room = ?", (dump(progress), room_id))])
 
-    def save_live(self, room_id: str, seat: int, cells: Sequence[Sequence], progress: dict) -> Future:
-        """A person's live grid, with the hand's progress, in one transaction."""
-        return self.submit(
-            [
-                ("INSERT OR REPLACE INTO live (room, seat, cells) VALUES (?, ?, ?)", (room_id, seat, dump(cells))),
-                ("UPDATE hands SET progress = ? WHERE room = ?", (dump(progress), room_id)),
-            ]
-        )
+    def save_live(self, room_id: str, seat: int, cells: Sequence[Sequence], progress: dict | None = None) -> Future:
+        """A person's live grid, with the hand's progress when given (one transaction)."""
+        live = ("INSERT OR REPLACE INTO live (room, seat, cells) VALUES (?, ?, ?)", (room_id, seat, dump(cells)))
+        if progress is None:
+            return self.submit([live])
+        return self.submit([live, ("UPDATE hands SET progress = ? WHERE room = ?", (dump(progress), room_id))])
 
     def end_hand(self, room_id: str) -> Future:
         return self.submit(hand_gone(room_id))

@@ -113,7 +113,7 @@ class TableHandle:
         # a room kept in memory only.
         self.store_input: Callable[[int, dict], Future | None] = lambda seq, entry: None
         self.store_progress: Callable[[dict], Future | None] = lambda progress: None
-        self.store_live: Callable[[int, list, dict], Future | None] = lambda seat, cells, progress: None
+        self.store_live: Callable[[int, list, dict | None], Future | None] = lambda seat, cells, progress: None
         self.last_write: Future | None = None  # the store commits in order: the last write says all
 
     # -- a durable room's writes ---------------------------------------------------------------
@@ -125,8 +125,8 @@ class TableHandle:
         """The hand's progress besides its inputs (`Table.progress`)."""
         self._written(self.store_progress(progress))
 
-    def record_live(self, seat: int, cells: list, progress: dict) -> None:
-        """A person's live grid (`[[row, col, letter], ...]`), with the hand's progress."""
+    def record_live(self, seat: int, cells: list, progress: dict | None) -> None:
+        """A person's live grid (`[[row, col, letter], ...]`), with the hand's progress if given."""
         self._written(self.store_live(seat, cells, progress))
 
     def _written(self, write: Future | None) -> None:

@@ -205,6 +205,9 @@ def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
             limit_concurrency=None,  # the protocol's budget counts plain connections only
             ws="websockets-sansio",
             ws_max_size=largest,  # each endpoint enforces its own, smaller, limit
+            # No permessage-deflate: the messages are small JSON, and compressing each one for
+            # each page cost the server more CPU than the bytes it saved were worth.
+            ws_per_message_deflate=False,
             h11_max_incomplete_event_size=MAX_HEAD_BYTES,  # BoundedH11Protocol answers 431 first
             lifespan="on",
             log_level="warning",

@@ -435,6 +435,29 @@ def test_a_broadcast_is_encoded_once_for_all_its_pages_and_again_when_sent_later
     assert first[0] is second[0] and first[1] is second[1]  # each broadcast encoded once
 
 
+def test_sockets_are_not_compressed_even_when_the_client_offers_to():
+    """The room sockets and the engine's answer without permessage-deflate: their messages
+    are small, and compressing each cost the server more CPU than it saved in bytes."""
+
+    async def handshakes(base: str, room: str) -> list[tuple[str, str | None]]:
+        answers = []
+        for path in (f"/r/{room}/ws", "/engine"):
+            async with connect(base + path) as ws:  # the websockets client offers permessage-deflate
+                answers.append(
+                    (
+                        ws.request.headers.get("Sec-WebSocket-Extensions", ""),
+                        ws.response.headers.get("Sec-WebSocket-Extensions"),
+                    )
+                )
+        return answers
+
+    with start_server() as server:
+        room = new_room(server)
+        answers = run_bounded(lambda: handshakes(server.url.replace("http://", "ws://"), room))
+    assert [offered.startswith("permessage-deflate") for offered, _ in answers] == [True, True]
+    assert [accepted for _, accepted in answers] == [None, None]
+
+
 def test_a_page_that_does_not_read_is_dropped_after_the_write_timeout():
     """A blocked write to one page ends in an abort of its connection, within the timeout,
     so neither the room's broadcasts nor the page's slot wait on it."""
