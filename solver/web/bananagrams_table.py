@@ -338,7 +338,7 @@ class BananagramsTable:
         self.record.snapshot(index, self.clock(), grid.to_json() if grid is not None else None, complete)
         # The progress goes with it only when the grid gave the log a line the end rests on (a
         # first grid): the clock alone is saved at the driver's ticks, a second apart at most.
-        progress = self.progress_to_save(len(self.record.keepsakes) != self.saved_keepsakes)
+        progress = self.progress_saved() if len(self.record.keepsakes) != self.saved_keepsakes else None
         self.handle.record_live(index, [[r, c, letter] for (r, c), letter in cells.items()], progress)
         await self.handle.committed()
         if self.spellcheck:
@@ -526,12 +526,10 @@ class BananagramsTable:
         return {"clock": self.clock(), "steps": self.round.steps, "keepsakes": self.record.keepsakes}
 
     def save_progress(self) -> None:
-        self.handle.record_progress(self.progress_to_save())
+        self.handle.record_progress(self.progress_saved())
 
-    def progress_to_save(self, needed: bool = True) -> dict | None:
-        """The progress (`progress`), marked as saved when `needed`; else None."""
-        if not needed:
-            return None
+    def progress_saved(self) -> dict:
+        """The progress (`progress`), marked as saved."""
         self.saved_at, self.saved_keepsakes = self.clock(), len(self.record.keepsakes)
         return self.progress()
 
