@@ -518,6 +518,29 @@ def test_a_pages_messages_go_straight_to_its_socket_while_it_takes_writes_else_t
     assert through_asgi == ['{"type":"check","seq":2}']
 
 
+def test_a_sockets_reads_pause_only_once_read_ahead_frames_wait_for_the_app():
+    """uvicorn pauses a WebSocket's reads after every frame; the server's protocol reads up to
+    READ_AHEAD frames ahead of its app, then pauses: a flood still waits, bounded."""
+    from solver.web.uvicorn_runner import READ_AHEAD, ReadAheadProtocol
+
+    class Transport:
+        paused = 0
+
+        def pause_reading(self) -> None:
+            self.paused += 1
+
+    protocol = ReadAheadProtocol.__new__(ReadAheadProtocol)  # the state a frame's arrival reads
+    protocol.queue, protocol.transport = asyncio.Queue(), Transport()  # type: ignore[assignment]
+    protocol.read_paused, protocol.close_sent, protocol.curr_msg_data_type = False, False, "text"
+    pauses = []
+    for _ in range(READ_AHEAD + 2):
+        protocol.frames = [b'{"type":"grid"}']
+        protocol.send_receive_event_to_app()
+        pauses.append(protocol.transport.paused)
+    assert pauses == [0] * (READ_AHEAD - 1) + [1, 1, 1]
+    assert protocol.queue.qsize() == READ_AHEAD + 2 and protocol.read_paused
+
+
 def test_a_page_that_does_not_read_is_dropped_after_the_write_timeout():
     """A blocked write to one page ends in an abort of its connection, within the timeout,
     so neither the room's broadcasts nor the page's slot wait on it."""
