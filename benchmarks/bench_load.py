@@ -13,8 +13,10 @@ after asking for the hand's review, as its page would on the end screen: the ser
 review out only when a page asks). Meanwhile a sampler loads the home page four times a
 second. After set-up, for `--seconds`:
 
-    server CPU (user + system, % of one core), RSS at the end (MiB), grid -> check latency
-    p50 / p99 / max (ms), page GET p99 (ms), checks answered, errors, rooms set up, refusals
+    server CPU (user + system, % of one core), its CPU per check answered (ms: a figure the
+    machine's other load changes little), the load generator's own CPU (% of one core), RSS at
+    the end (MiB), grid -> check latency p50 / p99 / max (ms), page GET p99 (ms), checks
+    answered, errors, rooms set up, refusals
 
 A request the server sheds (503 or 429, room creation or a room's socket during set-up) is
 retried after its Retry-After, a room creation that times out after a second (at most
@@ -97,6 +99,7 @@ class Figures:
     refusals: dict[str, int] = field(default_factory=dict)  # "POST /api/rooms 503" -> times, retried
     rooms_set_up: int = 0
     profiles: list[tuple[int, str]] = field(default_factory=list)  # (pid, collapsed stacks file)
+    own_cpu: float = 0.0  # the load generator's CPU through the measure, a share of one core
 
     def refused(self, what: str, status: int | str) -> None:
         key = f"{what} {status}"
@@ -205,7 +208,7 @@ class Person:
         deadline = time.monotonic() + SETUP_SECONDS
         while True:
             try:
-                return await connect(self.url, max_size=2**22, open_timeout=OPEN_SECONDS)
+                return await connect(self.url, max_size=2**22, open_timeout=OPEN_SECONDS, compression=None)
             except InvalidStatus as error:
                 status = error.response.status_code
                 if status not in (429, 503) or time.monotonic() > deadline:
@@ -237,6 +240,8 @@ class Person:
 
     async def read(self, ws, is_host: bool) -> None:
         async for text in ws:
+            if text.startswith(UNREAD):  # the others' grids and the calls' log: a page's to show, not ours
+                continue
             message = json.loads(text)
             kind = message["type"]
             if kind == "welcome":
@@ -265,6 +270,12 @@ class Person:
                 self.figures.errors.append(message.get("code", "?"))
                 if os.environ.get("BENCH_LOAD_VERBOSE"):
                     print(self.name, message, file=sys.stderr)
+
+
+# The messages a scripted person does not read, by the start of their text (the server writes
+# "type" first, without spaces): the table (every grid of the room) and the log, most of the
+# bytes a page is sent. Read, they would cost the load generator the CPU the server is short of.
+UNREAD = ('{"type":"table",', '{"type":"log",')
 
 
 def start_profiles(
@@ -389,6 +400,7 @@ async def load(
     await asyncio.sleep(3.0)  # every hand dealt
     measuring.set()
     cpu_before, started = sum(map(cpu_seconds, pids)), time.monotonic()
+    own_before = time.process_time()
     profiles = start_profiles(*profiling[:1], pids, *profiling[1:]) if profiling else []
     if trace:
         for pid in pids:
@@ -406,7 +418,9 @@ async def load(
             rss_trace.append((round(now - started), sum(map(rss_mib, pids))))
             next_rss += rss_every
         await asyncio.sleep(0.25)
-    cpu = (sum(map(cpu_seconds, pids)) - cpu_before) / (time.monotonic() - started)
+    elapsed = time.monotonic() - started
+    cpu = (sum(map(cpu_seconds, pids)) - cpu_before) / elapsed
+    figures.own_cpu = (time.process_time() - own_before) / elapsed
     rss = sum(map(rss_mib, pids))
     if trace:
         for pid in pids:
@@ -502,7 +516,8 @@ def main() -> None:
             f" ({figures.reviews} of {figures.reviews_asked} reviews)" if args.reviews else ""
         )
         rows.append(
-            f"| {rooms} | {args.servers} x {args.processes} | {db_kind} | {args.seconds:g} | {cpu:.0%} | {rss:.0f} | "
+            f"| {rooms} | {args.servers} x {args.processes} | {db_kind} | {args.seconds:g} | {cpu:.0%} "
+            f"| {cpu * args.seconds * 1000 / max(1, len(ms)):.2f} | {figures.own_cpu:.0%} | {rss:.0f} | "
             f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
             f"{percentile(gets, 0.99):.1f} | {len(ms)} | {hands} | {errors} | {figures.rooms_set_up} "
             f"| {refusals} |"
@@ -520,9 +535,10 @@ def main() -> None:
         f"Rooms of {args.people} scripted people (a grid a second each) and {args.bots} {args.bot} bots; "
         f"load average at the end {load_now}.",
         "",
-        "| rooms | servers x processes | db | seconds | server CPU | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
+        "| rooms | servers x processes | db | seconds | server CPU | server CPU ms a check | load generator CPU "
+        "| RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
         "| checks | hands ended | errors | rooms set up | refused (retried after Retry-After) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         *traces,

@@ -146,8 +146,9 @@ class TileCounts:
         """Tiles from a string of letters such as 'AEEIRSTQU' (case and spaces ignored); TileError for
         anything but the letters A-Z."""
         if letters.isascii() and letters.isalpha():  # the common case, counted in one pass
-            codes = np.frombuffer(letters.upper().encode(), dtype=np.uint8) - ord("A")
-            return cls._trusted(np.bincount(codes, minlength=ALPHABET_SIZE).astype(np.int64))
+            codes = np.frombuffer(letters.upper().encode(), dtype=np.uint8)  # the bytes 65..90
+            by_byte = np.bincount(codes, minlength=ord("Z") + 1)
+            return cls._trusted(by_byte[ord("A") :].astype(np.int64, copy=False))
         counts = np.zeros(ALPHABET_SIZE, dtype=np.int64)
         for letter in letters:
             if letter.isspace():

@@ -38,6 +38,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 
 from solver.core.limits import (
     MAX_API_JOBS_PER_CLIENT,
@@ -121,11 +123,14 @@ def room_page_html(language: str, preview: dict | None = None) -> str:
 class Connection:
     """A page's WebSocket: messages are queued and written by one task, so a slow reader
     never holds up a broadcast. A page that lets MAX_QUEUED_PAGE_MESSAGES messages pile up, or blocks one
-    write for `write_timeout` seconds, is dropped (its person may reconnect)."""
+    write for `write_timeout` seconds, is dropped (its person may reconnect). While the socket
+    takes writes, each message is written as a frame straight to it (`FrameWriter`); else,
+    and under a server without one, through ASGI's send, which waits for the socket."""
 
     def __init__(self, websocket: WebSocket, write_timeout: float):
         self.websocket = websocket
         self.write_timeout = write_timeout
+        self.frames = FrameWriter.of(websocket)
         self.queue: asyncio.Queue = asyncio.Queue()
         self.closing = False
         self.close_code = 1000
@@ -149,11 +154,48 @@ class Connection:
         with contextlib.suppress(Exception):
             try:
                 while (text := await self.queue.get()) is not None:
-                    await asyncio.wait_for(self.websocket.send_text(text), self.write_timeout)
+                    if self.frames is None or not self.frames.write(text):
+                        await asyncio.wait_for(self.websocket.send_text(text), self.write_timeout)
                 await asyncio.wait_for(self.websocket.close(self.close_code), self.write_timeout)
             except TimeoutError:
                 self.closing = True
                 abort(self.websocket)
+
+
+class FrameWriter:
+    """A room socket's text frames written straight to its connection, when the server is
+    uvicorn's websockets-sansio protocol (`uvicorn_runner`): ASGI's send would take a chain of
+    coroutines per message (Starlette's, the middlewares', uvicorn's), a cost paid for every
+    message to every page. It writes only while the connection is open and takes writes (its
+    buffer below the transport's high-water mark), as uvicorn's own send would, and says so;
+    else the caller sends through ASGI, which waits for the socket or fails as it should."""
+
+    def __init__(self, protocol: WebSocketsSansIOProtocol):
+        self.protocol = protocol
+
+    @classmethod
+    def of(cls, websocket: WebSocket) -> FrameWriter | None:
+        protocol = getattr(websocket, "scope", {}).get(PROTOCOL)
+        return cls(protocol) if isinstance(protocol, WebSocketsSansIOProtocol) else None
+
+    def write(self, text: str) -> bool:
+        """Write `text` as one text frame now; False (nothing written) when it cannot be."""
+        protocol = self.protocol
+        if (
+            protocol.disconnected
+            or protocol.close_sent
+            or not protocol.handshake_complete
+            or protocol.initial_response is not None
+            or not protocol.writable.is_set()
+            or protocol.transport.is_closing()
+        ):
+            return False
+        try:
+            protocol.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        protocol.transport.write(b"".join(protocol.conn.data_to_send()))
+        return True
 
 
 class EncodedOnce:
@@ -278,18 +320,22 @@ def engine_frames(
 class TransportInScope:
     """ASGI middleware: keeps the connection's transport in the scope, for `abort`. ASGI has
     no abort, and a close frame would queue behind the bytes a slow reader never reads, so
-    this reaches uvicorn's protocol (the bound method that is its raw `send`)."""
+    this reaches uvicorn's protocol (the bound method that is its raw `send`); the protocol
+    too, for `FrameWriter`."""
 
     def __init__(self, app: ASGIApp):
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            scope[TRANSPORT] = getattr(getattr(send, "__self__", None), "transport", None)
+            protocol = getattr(send, "__self__", None)
+            scope[TRANSPORT] = getattr(protocol, "transport", None)
+            scope[PROTOCOL] = protocol
         await self.app(scope, receive, send)
 
 
 TRANSPORT = "bananas.transport"
+PROTOCOL = "bananas.protocol"
 
 
 def abort(websocket: WebSocket) -> None:

@@ -11,7 +11,9 @@ receives their own tiles (others' appear as counts).
 
 A bot's work shows as it is charged: between the moment the referee starts charging a step
 and the moment it lands, the table shows the grid it will land being laid a tile at a time,
-word by word (`Hand.building_grid`), and the driver wakes every second to send it. Only the
+word by word (`Hand.building_grid`), and the driver wakes every second to send it. A person's
+rack changing size shows at the same tick: one `table` a second for all the grids the people
+send in it, not one per grid. Only the
 table shows it: the end of a hand, its log and its review hold the landed work.
 
 Threads: the engine's work (bots thinking, calls) runs in worker threads under the table's
@@ -203,11 +205,13 @@ class BananagramsTable:
             warm_kernels(self.lexicon)
         self.started = self.now() - self.resumed_at
         self.saved_at = -math.inf  # the hand's clock at the last progress saved
+        self.saved_keepsakes = -1  # and the log's keepsakes it held
         self.lock = asyncio.Lock()
         self.poke = asyncio.Event()
         self.final: dict | None = None
         self.sent_held: dict[int, tuple] = {}  # connection id -> (held, active, waiting) last sent
         self.sent_builds: tuple = ()  # the bots' grids as the last table showed them
+        self.rack_changed = False  # a person's rack changed size since the last table: the next tick shows it
 
     def take_up(self, saved: SavedHand) -> None:
         """A saved hand, as it was: its inputs made again at their places among the events,
@@ -332,13 +336,16 @@ class BananagramsTable:
         grid = person.board()[1]
         complete = grid is not None and not len(person.rack())  # a first grid is written at its moment
         self.record.snapshot(index, self.clock(), grid.to_json() if grid is not None else None, complete)
-        self.handle.record_live(index, [[r, c, letter] for (r, c), letter in cells.items()], self.progress())
+        # The progress goes with it only when the grid gave the log a line the end rests on (a
+        # first grid): the clock alone is saved at the driver's ticks, a second apart at most.
+        progress = self.progress_saved() if len(self.record.keepsakes) != self.saved_keepsakes else None
+        self.handle.record_live(index, [[r, c, letter] for (r, c), letter in cells.items()], progress)
         await self.handle.committed()
         if self.spellcheck:
             connection.send({"type": "check", "seq": seq, **self.check(cells, grid)})
         self.person_tiles_left()
         if self.tiles_left[index] != before:  # the others' view changes with the count (not every move)
-            self.broadcast_table()
+            self.rack_changed = True  # shown at the driver's next tick: one table a tick, however many grids
 
     async def call(self, seat: Seat, message: dict) -> None:
         """PEEL, DUMP, BANANAS or "stuck" from a person: the engine judges it."""
@@ -433,9 +440,10 @@ class BananagramsTable:
         return due is not None and due <= self.clock()
 
     def show_building(self) -> None:
-        """The table to every page when a bot's grid as shown has grown since the last table:
-        at most one table a tick, however many bots build, and none while nothing moves."""
-        if self.bots_shown(self.shown_grids()) != self.sent_builds:
+        """The table to every page when a person's rack changed size or a bot's grid as shown
+        has grown since the last table: at most one table a tick, however many grids the
+        people send and however many bots build, and none while nothing moves."""
+        if self.rack_changed or self.bots_shown(self.shown_grids()) != self.sent_builds:
             self.broadcast_table()
 
     def bots_shown(self, grids: list[Grid | None]) -> tuple:
@@ -518,8 +526,12 @@ class BananagramsTable:
         return {"clock": self.clock(), "steps": self.round.steps, "keepsakes": self.record.keepsakes}
 
     def save_progress(self) -> None:
-        self.saved_at = self.clock()
-        self.handle.record_progress(self.progress())
+        self.handle.record_progress(self.progress_saved())
+
+    def progress_saved(self) -> dict:
+        """The progress (`progress`), marked as saved."""
+        self.saved_at, self.saved_keepsakes = self.clock(), len(self.record.keepsakes)
+        return self.progress()
 
     def drain_events(self) -> list[dict]:
         """Engine events since the last call, as public log entries."""
@@ -560,6 +572,7 @@ class BananagramsTable:
         tables: dict[bool, dict] = {}
         grids = self.shown_grids()  # one moment for every page: each grid shown with its own rack
         self.sent_builds = self.bots_shown(grids)
+        self.rack_changed = False
         for connection, seat in self.handle.pages():
             index = self.index_of(seat)
             letters = self.show_letters or index is None or index not in self.round.active

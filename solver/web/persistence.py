@@ -9,7 +9,8 @@
   in, each leave, with its place among the hand's events) as it takes it, and its progress
   (the game clock, the person's log lines the end's figures rest on) at least once a second;
 - each person's live grid (`save_live`): the grid their page last sent, cell by cell in the
-  page's own coordinates, written before the page's `check` is answered;
+  page's own coordinates, written before the page's `check` is answered (with the hand's
+  progress when the grid added a line the end's figures rest on: a first grid);
 - a Spellevate round the same way: its setup, its journal (each person's move or leave), and
   its progress (the moves made, the room's log) after each move.
 
@@ -19,11 +20,13 @@ was, from the same seed and the same inputs), and gives each person their live g
 a grid the page was answered for is never lost; the clock loses at most a second.
 
 Writes run on one writer thread, off the event loop: `submit` queues a transaction and
-returns a `Future`; the thread commits whatever is queued in one transaction (group commit),
-so a busy server's many small writes cost few commits. A caller that must not answer before
-its write is durable (a person's grid) awaits the future. A write that fails (disk full,
-read-only) is reported once in the log and the store stops writing: the rooms play on in
-memory.
+returns a `Commit` (a future); the thread commits whatever is queued in one transaction (group
+commit), so a busy server's many small writes cost few commits. The transactions submitted in
+one turn of the event loop go to the thread together, with one `Commit`: one hand-over to the
+thread and one wake-up of the loop for all of them, not one each. A caller that must not
+answer before its write is durable (a person's grid) awaits the future (`Commit.wait`). A
+write that fails (disk full, read-only) is reported once in the log and the store stops
+writing: the rooms play on in memory.
 
 One owner per file: `DatabaseLock` (an exclusive `flock` on `PATH.lock`, holding the owner's
 PID) is taken by `bananas serve` before it listens; a second server on the same file is
@@ -43,6 +46,7 @@ brings an older file forward, step by step, when it is opened::
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import json
@@ -53,12 +57,11 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from solver.web.table import Seat
+from solver.web.table import Commit, Seat
 
 if TYPE_CHECKING:
     from solver.web.rooms import Room
@@ -67,6 +70,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("bananas.web")
 
 Statement = tuple[str, tuple]
+Transaction = list[Statement]
+
+
+def committed_already() -> Commit:
+    done = Commit()
+    done.set_result(None)
+    return done
+
 
 # MIGRATIONS[n] takes a file from version n to n + 1. Version 0 is a new file, or one written
 # before the schema had a version (it has version 1's tables: CREATE IF NOT EXISTS).
@@ -83,7 +94,12 @@ MIGRATIONS: list[str] = [
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
-MAX_BATCH = 256  # transactions committed together at most
+MAX_BATCH = 256  # hand-overs (each one or more transactions) committed together at most
+# After a commit the writer waits this long before the next: what comes meanwhile is queued
+# without waking it, and goes in the next commit. A write that finds the writer idle is
+# committed at once; on a busy server a write waits at most this much longer, and the
+# writer and the event loop wake a few hundred times a second, not once per write.
+COMMIT_GAP_SECONDS = 0.004
 
 
 @dataclass
@@ -124,20 +140,39 @@ class RoomStore:
             migrate(self.db)
         except (OSError, sqlite3.Error) as error:
             raise ValueError(f"cannot open the room database {self.path}: {error}") from None
-        self.queue: queue.SimpleQueue[tuple[list[Statement], Future] | None] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[tuple[list[Transaction], Commit] | None] = queue.SimpleQueue()
+        self.gathering: tuple[list[Transaction], Commit] | None = None  # this turn of the event loop's
+        self.gathering_lock = threading.Lock()
         self.writer = threading.Thread(target=self._write_queued, name="bananas-room-store", daemon=True)
         self.writer.start()
 
     # -- the writer thread ---------------------------------------------------------------------
-    def submit(self, statements: list[Statement]) -> Future:
+    def submit(self, statements: Transaction) -> Commit:
         """Queue `statements` as one transaction; the future is done once it is committed (or
-        the store has failed: the rooms play on in memory)."""
-        done: Future = Future()
+        the store has failed: the rooms play on in memory). On an event loop, with the others
+        of this turn of the loop; from another thread, with them too while they gather (in
+        the order submitted), else at once."""
         if self.failed is not None:
-            done.set_result(None)
-        else:
-            self.queue.put((statements, done))
-        return done
+            return committed_already()
+        with self.gathering_lock:
+            if self.gathering is None:
+                try:
+                    loop = asyncio.get_running_loop()
+                except RuntimeError:  # a thread without a loop: a transaction of its own
+                    done = Commit()
+                    self.queue.put(([statements], done))
+                    return done
+                self.gathering = ([], Commit())
+                loop.call_soon(self.hand_over)
+            self.gathering[0].append(statements)
+            return self.gathering[1]
+
+    def hand_over(self) -> None:
+        """The transactions gathered so far, to the writer thread."""
+        with self.gathering_lock:
+            gathered, self.gathering = self.gathering, None
+            if gathered is not None:
+                self.queue.put(gathered)
 
     def _write_queued(self) -> None:
         while True:
@@ -155,17 +190,19 @@ class RoomStore:
                     return
                 batch.append(following)
             self._commit(batch)
+            time.sleep(COMMIT_GAP_SECONDS)
 
-    def _commit(self, batch: list[tuple[list[Statement], Future]]) -> None:
+    def _commit(self, batch: list[tuple[list[Transaction], Commit]]) -> None:
         with self.lock:
             if self.failed is None:
                 try:
                     self.db.execute("BEGIN")
-                    for statements, _ in batch:
-                        for sql, parameters in statements:
-                            self.db.execute(sql, parameters)
+                    for transactions, _ in batch:
+                        for statements in transactions:
+                            for sql, parameters in statements:
+                                self.db.execute(sql, parameters)
                     self.db.execute("COMMIT")
-                    self.writes += len(batch)
+                    self.writes += sum(len(transactions) for transactions, _ in batch)
                     self.commits += 1
                 except sqlite3.Error as error:
                     self.failed = str(error)
@@ -178,11 +215,15 @@ class RoomStore:
             done.set_result(None)
 
     def flush(self, timeout: float = 30.0) -> None:
-        """Wait until everything submitted so far is committed."""
-        self.submit([]).result(timeout)
+        """Wait until everything submitted so far is committed (on the event loop too: what
+        it gathered is handed over now)."""
+        done = self.submit([])
+        self.hand_over()
+        done.result(timeout)
 
     def close(self) -> None:
         """Commit what is queued, stop the writer, close the file."""
+        self.hand_over()
         if self.writer.is_alive():
             self.queue.put(None)
             self.writer.join(timeout=30.0)
@@ -190,13 +231,13 @@ class RoomStore:
             self.db.close()
 
     # -- writing -------------------------------------------------------------------------------
-    def save_room(self, room_id: str, record: dict) -> Future:
+    def save_room(self, room_id: str, record: dict) -> Commit:
         return self.submit([("INSERT OR REPLACE INTO rooms (id, record) VALUES (?, ?)", (room_id, dump(record)))])
 
-    def delete_room(self, room_id: str) -> Future:
+    def delete_room(self, room_id: str) -> Commit:
         return self.submit([("DELETE FROM rooms WHERE id = ?", (room_id,)), *hand_gone(room_id)])
 
-    def start_hand(self, room_id: str, setup: dict, progress: dict) -> Future:
+    def start_hand(self, room_id: str, setup: dict, progress: dict) -> Commit:
         return self.submit(
             [
                 *hand_gone(room_id),
@@ -207,23 +248,21 @@ class RoomStore:
             ]
         )
 
-    def add_input(self, room_id: str, seq: int, entry: dict) -> Future:
+    def add_input(self, room_id: str, seq: int, entry: dict) -> Commit:
         sql = "INSERT OR REPLACE INTO inputs (room, seq, entry) VALUES (?, ?, ?)"
         return self.submit([(sql, (room_id, seq, dump(entry)))])
 
-    def save_progress(self, room_id: str, progress: dict) -> Future:
+    def save_progress(self, room_id: str, progress: dict) -> Commit:
         return self.submit([("UPDATE hands SET progress = ? WHERE room = ?", (dump(progress), room_id))])
 
-    def save_live(self, room_id: str, seat: int, cells: Sequence[Sequence], progress: dict) -> Future:
-        """A person's live grid, with the hand's progress, in one transaction."""
-        return self.submit(
-            [
-                ("INSERT OR REPLACE INTO live (room, seat, cells) VALUES (?, ?, ?)", (room_id, seat, dump(cells))),
-                ("UPDATE hands SET progress = ? WHERE room = ?", (dump(progress), room_id)),
-            ]
-        )
+    def save_live(self, room_id: str, seat: int, cells: Sequence[Sequence], progress: dict | None = None) -> Commit:
+        """A person's live grid, with the hand's progress when given (one transaction)."""
+        live = ("INSERT OR REPLACE INTO live (room, seat, cells) VALUES (?, ?, ?)", (room_id, seat, dump(cells)))
+        if progress is None:
+            return self.submit([live])
+        return self.submit([live, ("UPDATE hands SET progress = ? WHERE room = ?", (dump(progress), room_id))])
 
-    def end_hand(self, room_id: str) -> Future:
+    def end_hand(self, room_id: str) -> Commit:
         return self.submit(hand_gone(room_id))
 
     # -- reading -------------------------------------------------------------------------------

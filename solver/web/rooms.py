@@ -13,7 +13,6 @@ server's open rooms, their creation under its limits and their restoring are `so
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import time
 import unicodedata
@@ -129,7 +128,7 @@ class Room:
         self.creator: str | None = None  # the client address that created it (its quota)
         self.charged = True  # counted against the creator's quota (a restored room is not)
         self.ever_joined = False
-        self.last_moves: dict[tuple[str, str], str] = {}  # (seat, message type) -> its last accepted move
+        self.last_moves: dict[tuple[str, str], dict] = {}  # (seat, message type) -> its last accepted move
         self.lobby_lock = asyncio.Lock()  # seats change one message at a time
 
     # -- sending ------------------------------------------------------------------------------
@@ -243,7 +242,7 @@ class Room:
     def played(self, seat: Seat, kind: str, message: dict) -> None:
         """An accepted table message is activity unless it repeats the seat's last one of its
         type (`seq` aside): a page resending the same grid is not playing."""
-        move = json.dumps({key: value for key, value in message.items() if key != "seq"}, sort_keys=True)
+        move = {key: value for key, value in message.items() if key != "seq"}  # (compared, never changed)
         if self.last_moves.get((seat.name, kind)) != move:
             self.last_moves[(seat.name, kind)] = move
             self.last_activity = time.monotonic()

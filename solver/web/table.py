@@ -92,6 +92,21 @@ class TableSetup:
     offensive_words: bool = False  # bots, hints and reviews may use slurs and profanity too (else never)
 
 
+class Commit(Future):
+    """A durable room's write (solver.web.persistence): done once it is committed, with the
+    others of its batch (or the store has failed). `wait()` is its awaitable on the event
+    loop, made once for all its waiters."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waited: asyncio.Future | None = None
+
+    async def wait(self) -> None:
+        if self.waited is None:
+            self.waited = asyncio.wrap_future(self)
+        await asyncio.shield(self.waited)  # a waiter cancelled leaves the others waiting
+
+
 class TableHandle:
     """What a table may do to its room: send to the pages, start its driver task, and say
     that its hand is over. Built by the room; a table never sees the room itself."""
@@ -109,12 +124,12 @@ class TableHandle:
         self._is_closed = is_closed
         self.tasks: list[asyncio.Task] = []
         # A durable room's store (solver.web.persistence.keep_table), as the table may use it
-        # through `record_*`: each returns the write's Future (done once committed), None for
+        # through `record_*`: each returns the write's Commit (done once committed), None for
         # a room kept in memory only.
-        self.store_input: Callable[[int, dict], Future | None] = lambda seq, entry: None
-        self.store_progress: Callable[[dict], Future | None] = lambda progress: None
-        self.store_live: Callable[[int, list, dict], Future | None] = lambda seat, cells, progress: None
-        self.last_write: Future | None = None  # the store commits in order: the last write says all
+        self.store_input: Callable[[int, dict], Commit | None] = lambda seq, entry: None
+        self.store_progress: Callable[[dict], Commit | None] = lambda progress: None
+        self.store_live: Callable[[int, list, dict | None], Commit | None] = lambda seat, cells, progress: None
+        self.last_write: Commit | None = None  # the store commits in order: the last write says all
 
     # -- a durable room's writes ---------------------------------------------------------------
     def record_input(self, seq: int, entry: dict) -> None:
@@ -125,18 +140,18 @@ class TableHandle:
         """The hand's progress besides its inputs (`Table.progress`)."""
         self._written(self.store_progress(progress))
 
-    def record_live(self, seat: int, cells: list, progress: dict) -> None:
-        """A person's live grid (`[[row, col, letter], ...]`), with the hand's progress."""
+    def record_live(self, seat: int, cells: list, progress: dict | None) -> None:
+        """A person's live grid (`[[row, col, letter], ...]`), with the hand's progress if given."""
         self._written(self.store_live(seat, cells, progress))
 
-    def _written(self, write: Future | None) -> None:
+    def _written(self, write: Commit | None) -> None:
         if write is not None:
             self.last_write = write
 
     async def committed(self) -> None:
         """Wait until every write recorded so far is committed: what a person is answered stays."""
         if self.last_write is not None:
-            await asyncio.wrap_future(self.last_write)
+            await self.last_write.wait()
 
     def pages(self) -> Iterator[tuple[Any, Seat]]:
         """Each joined page's connection, and the seat it acts for."""

@@ -13,6 +13,7 @@ import time
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from solver.core.limits import MAX_HTTP_CONNECTIONS, MAX_HTTP_CONNECTIONS_PER_CLIENT
 from solver.web.app import create_app
@@ -29,6 +30,7 @@ END_OF_HEAD = b"\r\n\r\n"
 # What a client still sending a refused request gets to finish before its connection is closed
 # (`linger`): a close with unread bytes sends a reset, and the client loses the answer.
 LINGER_SECONDS = 5.0
+READ_AHEAD = 8  # a WebSocket's frames read before its app takes them: past this, reading pauses
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -117,6 +119,24 @@ def head_too_large(received: bytes) -> bool:
     return len(received) >= MAX_HEAD_BYTES and END_OF_HEAD not in received[:MAX_HEAD_BYTES]
 
 
+class ReadAheadProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's websockets-sansio protocol, pausing a socket's reads only once READ_AHEAD
+    frames wait for the app (uvicorn pauses after every frame: two changes of the event loop's
+    epoll set for each message a page sends, and a room's pages send one a second each). It
+    resumes, as uvicorn's does, when the app has taken every frame; a flood still waits, and
+    what it holds stays bounded: READ_AHEAD frames of at most the message limit."""
+
+    def send_receive_event_to_app(self) -> None:
+        if self.read_paused or self.queue.qsize() + 1 >= READ_AHEAD:
+            super().send_receive_event_to_app()  # pauses the reads
+            return
+        self.read_paused = True  # uvicorn's pause is skipped when it reads this
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = False
+
+
 class LingeringTransport:
     """A connection's transport as uvicorn sees it, whose `close` lingers while the client is
     still sending the request just answered (a body refused with 413 under `connection: close`,
@@ -203,8 +223,11 @@ def make_server(config: WebConfig, wrap=None) -> uvicorn.Server:
             app if wrap is None else wrap(app),
             http=type("BoundedH11Protocol", (BoundedH11Protocol,), settings),
             limit_concurrency=None,  # the protocol's budget counts plain connections only
-            ws="websockets-sansio",
+            ws=ReadAheadProtocol,
             ws_max_size=largest,  # each endpoint enforces its own, smaller, limit
+            # No permessage-deflate: the messages are small JSON, and compressing each one for
+            # each page cost the server more CPU than the bytes it saved were worth.
+            ws_per_message_deflate=False,
             h11_max_incomplete_event_size=MAX_HEAD_BYTES,  # BoundedH11Protocol answers 431 first
             lifespan="on",
             log_level="warning",

@@ -119,7 +119,9 @@ async def open_server(db, setup: TableSetup, clock: Clock, resume: bool, rejoin:
 
 
 def kill(store: RoomStore) -> None:
-    """The process dies: what the writer had not committed is lost."""
+    """The process dies: what the writer had not committed is lost (and what this turn of
+    the event loop gathered for it)."""
+    store.gathering = None
     while True:
         try:
             store.queue.get_nowait()

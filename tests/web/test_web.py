@@ -435,6 +435,112 @@ def test_a_broadcast_is_encoded_once_for_all_its_pages_and_again_when_sent_later
     assert first[0] is second[0] and first[1] is second[1]  # each broadcast encoded once
 
 
+def test_sockets_are_not_compressed_even_when_the_client_offers_to():
+    """The room sockets and the engine's answer without permessage-deflate: their messages
+    are small, and compressing each cost the server more CPU than it saved in bytes."""
+
+    async def handshakes(base: str, room: str) -> list[tuple[str, str | None]]:
+        answers = []
+        for path in (f"/r/{room}/ws", "/engine"):
+            async with connect(base + path) as ws:  # the websockets client offers permessage-deflate
+                answers.append(
+                    (
+                        ws.request.headers.get("Sec-WebSocket-Extensions", ""),
+                        ws.response.headers.get("Sec-WebSocket-Extensions"),
+                    )
+                )
+        return answers
+
+    with start_server() as server:
+        room = new_room(server)
+        answers = run_bounded(lambda: handshakes(server.url.replace("http://", "ws://"), room))
+    assert [offered.startswith("permessage-deflate") for offered, _ in answers] == [True, True]
+    assert [accepted for _, accepted in answers] == [None, None]
+
+
+def test_a_pages_messages_go_straight_to_its_socket_while_it_takes_writes_else_through_asgi():
+    """Under uvicorn's websockets-sansio protocol a message is one text frame written to the
+    connection at once; once the connection stops taking writes (its buffer full) the next
+    goes through ASGI's send, which waits for it (and drops a page that never reads)."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.protocol import State
+    from websockets.server import ServerProtocol
+
+    from solver.web.app import PROTOCOL, Connection
+
+    class Transport:
+        def __init__(self):
+            self.written = bytearray()
+
+        def write(self, data: bytes) -> None:
+            self.written += data
+
+        def is_closing(self) -> bool:
+            return False
+
+    class OpenSocket(WebSocketsSansIOProtocol):
+        def __init__(self):  # the state uvicorn's send reads, of an open connection
+            self.conn = ServerProtocol(state=State.OPEN)
+            self.transport = Transport()  # type: ignore[assignment]
+            self.writable = asyncio.Event()
+            self.writable.set()
+            self.disconnected = self.close_sent = False
+            self.handshake_complete, self.initial_response = True, None
+
+    class Page:  # ASGI's side of the same socket
+        def __init__(self, protocol):
+            self.scope = {PROTOCOL: protocol}
+            self.texts: list[str] = []
+
+        async def send_text(self, text):
+            self.texts.append(text)
+
+        async def close(self, code):
+            pass
+
+    async def scenario():
+        protocol = OpenSocket()
+        page = Page(protocol)
+        connection = Connection(page, write_timeout=5)
+        writer = asyncio.create_task(connection.write())
+        connection.send({"type": "check", "seq": 1})
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        protocol.writable.clear()  # the buffer past its high-water mark
+        connection.send({"type": "check", "seq": 2})
+        connection.close()
+        await writer
+        return bytes(protocol.transport.written), page.texts
+
+    written, through_asgi = asyncio.run(scenario())
+    first = b'{"type":"check","seq":1}'
+    assert written == bytes([0x81, len(first)]) + first  # one unmasked text frame, as the server sends
+    assert through_asgi == ['{"type":"check","seq":2}']
+
+
+def test_a_sockets_reads_pause_only_once_read_ahead_frames_wait_for_the_app():
+    """uvicorn pauses a WebSocket's reads after every frame; the server's protocol reads up to
+    READ_AHEAD frames ahead of its app, then pauses: a flood still waits, bounded."""
+    from solver.web.uvicorn_runner import READ_AHEAD, ReadAheadProtocol
+
+    class Transport:
+        paused = 0
+
+        def pause_reading(self) -> None:
+            self.paused += 1
+
+    protocol = ReadAheadProtocol.__new__(ReadAheadProtocol)  # the state a frame's arrival reads
+    protocol.queue, protocol.transport = asyncio.Queue(), Transport()  # type: ignore[assignment]
+    protocol.read_paused, protocol.close_sent, protocol.curr_msg_data_type = False, False, "text"
+    pauses = []
+    for _ in range(READ_AHEAD + 2):
+        protocol.frames = [b'{"type":"grid"}']
+        protocol.send_receive_event_to_app()
+        pauses.append(protocol.transport.paused)
+    assert pauses == [0] * (READ_AHEAD - 1) + [1, 1, 1]
+    assert protocol.queue.qsize() == READ_AHEAD + 2 and protocol.read_paused
+
+
 def test_a_page_that_does_not_read_is_dropped_after_the_write_timeout():
     """A blocked write to one page ends in an abort of its connection, within the timeout,
     so neither the room's broadcasts nor the page's slot wait on it."""
