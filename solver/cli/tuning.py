@@ -97,12 +97,12 @@ def tune(
     """Search a bot's strategy settings with Optuna, pace and vocabulary held fixed.
 
     Each trial draws settings (search effort, patience, endgame, hooks, strategy, dump
-    policy, risk, rebuilds, the opening, the letters hook room is kept for; or only
-    --knobs) onto --base at --speed and plays --games seeded games against each --against
-    bot, the same deals for every trial; hopeless trials are pruned. The study is stored
-    (--storage, SQLite by default), so running the command again resumes it up to
-    --trials, and machines sharing a storage share the study. Prints the best settings as
-    a bot spec. Needs the 'lab' extra (Optuna).
+    policy, risk, rebuilds, the opening and its side words, the letters hook room is kept
+    for; or only --knobs) onto --base at --speed and plays --games seeded games against
+    each --against bot, the same deals for every trial; hopeless trials are pruned. The
+    study is stored (--storage, SQLite by default), so running the command again resumes
+    it up to --trials, and machines sharing a storage share the study. Prints the best
+    settings as a bot spec. Needs the 'lab' extra (Optuna).
 
     \b
     Examples:
