@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -36,6 +35,17 @@ from solver.search.native import search_clock
 from solver.search.objectives import OBJECTIVES, best_possible_key, objective_key
 from solver.search.ordering import SEEDED_NOISE, default_ordering
 from solver.search.proofs import counting_proofs, longest_spelled_word
+from solver.search.wordstage import (
+    NARROW_BESIDE_WORD_SEARCH,
+    WORD_SEARCH,
+    WORD_SEARCH_SHARE,
+    WORD_SEARCH_UP_TO,
+    WordStage,
+    nodes_left,
+    run_word_search,
+    word_search_outcome,
+    word_search_run,
+)
 
 _ORDERING = default_ordering()
 _SEEDED_ORDERING = default_ordering(SEEDED_NOISE)
@@ -339,11 +349,21 @@ def _hand_buffer() -> np.ndarray:
 
 def _prove_no_grid(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
     """A reason no grid exists, or '' when none was found quickly."""
+    return _too_few_tiles(tiles, min_length) or _stranded_letters(tiles, lexicon, min_length)
+
+
+def _too_few_tiles(tiles: TileCounts, min_length: int) -> str:
     count = len(tiles)
     if count < 2:
         return "a grid needs at least two tiles"
     if count < min_length:
         return f"fewer tiles than the minimum word length {min_length}"
+    return ""
+
+
+def _stranded_letters(tiles: TileCounts, lexicon: Lexicon, min_length: int) -> str:
+    """The proof that a letter of the hand is in no word it spells, or ''. `solve` asks only
+    when the search's first slice found no grid: for most hands it is never needed."""
     hand = _hand_buffer()  # the kernel takes tiles out and puts them back
     hand[:] = tiles.counts
     covered = spelling.hostable_letters(hand, min_length, HOSTABLE_BUDGET, _graph(lexicon))
@@ -402,7 +422,8 @@ def _warm_search(lexicon: Lexicon) -> None:
 
 
 def _warm_word_search(lexicon: Lexicon) -> None:
-    _word_search_run(TileCounts.from_letters("CATS"), lexicon, 2).run(search_clock() + 600.0)
+    _stranded_letters(TileCounts.from_letters("CATS"), lexicon, 2)  # a solve whose first slice finds no grid
+    word_search_run(TileCounts.from_letters("CATS"), lexicon, 2).run(search_clock() + 600.0)
 
 
 def _warm_extend(lexicon: Lexicon) -> None:
@@ -468,7 +489,9 @@ def solve(
     started = search_clock()
     if len(tiles) == 0:
         raise TileError("no tiles to solve")
-    proof = _prove_no_grid(tiles, lexicon, min_length)
+    proof = _too_few_tiles(tiles, min_length)
+    if not proof and max_nodes is not None:  # capped: first, as always (`_run_phases` asks the others later)
+        proof = _stranded_letters(tiles, lexicon, min_length)
     if proof:
         return Solution(
             tiles, "no-grid", elapsed_ms=(search_clock() - started) * 1000, objective=objective, proof=proof
@@ -546,6 +569,20 @@ def _run_phases(
         time_left, crossings = deadline - search_clock(), crossings and max_nodes is None
         return counting_proofs(tiles, lexicon, min_length, time_left, crossings, stop)
 
+    # The stranded-letter proof, asked once the first slice has found no grid (most hands' first
+    # slice finds one: a grid exists, nothing to prove) and before any later work. A node-capped
+    # search (a bot's: its nodes are charged as time) asked it before its first node, as it always
+    # did, so its counts stay; `extend` lays tiles onto a valid grid and has none.
+    stranded_unasked = base is None and max_nodes is None
+
+    def stranded_proof(searched: int) -> Solution | None:
+        nonlocal stranded_unasked
+        if not stranded_unasked:
+            return None
+        stranded_unasked = False
+        proof = _stranded_letters(tiles, lexicon, min_length)
+        return finish("no-grid", nodes=searched, proof=proof) if proof else None
+
     proof_tried = False
     words_run = None
     plan = plan or engine_plan(objective)
@@ -554,7 +591,7 @@ def _run_phases(
     best_key: tuple = ()
     unbeatable = _unbeatable_key(tiles, lexicon, base, objective, min_length, max_nodes)
     nodes = 0
-    stage: _WordStage | None = None  # uncapped hands of up to 21 tiles: the word search beside the passes
+    stage: WordStage | None = None  # uncapped hands of up to 21 tiles: the word search beside the passes
     try:
         for phase in phases:
             run = _Run(
@@ -577,6 +614,8 @@ def _run_phases(
                     if cap is not None:
                         slice_nodes = max(1, min(slice_nodes, cap - run.nodes))
                 status = run.step(slice_nodes)
+                if status != layout.SOLVED and best is None and (proved := stranded_proof(nodes + run.nodes)):
+                    return proved
                 if status == layout.SOLVED:
                     grid = run.grid()
                     if objective == "any":  # the first grid is the answer: no key to compute
@@ -597,6 +636,8 @@ def _run_phases(
                 if max_nodes is not None and nodes + run.nodes >= max_nodes:
                     break
                 slice_nodes = _next_slice(slice_nodes, run.nodes - nodes_before, slice_started, deadline)
+            if best is None and (proved := stranded_proof(nodes + run.nodes)):  # no slice ran: the deadline
+                return proved
             nodes += run.nodes
             if best is not None and objective == "any":
                 break
@@ -605,9 +646,9 @@ def _run_phases(
             small = base is None and len(tiles) <= WORD_SEARCH_UP_TO
             if best is None and not proof_tried and max_nodes is None and small:
                 # Uncapped, the quick pass's failure starts the word search in threads of its own;
-                # the proofs and a short narrow pass run beside it (_WordStage).
-                proof_tried, words_run = True, _word_search_run(tiles, lexicon, min_length)
-                stage = _WordStage(words_run, deadline)
+                # the proofs and a short narrow pass run beside it (WordStage).
+                proof_tried, words_run = True, word_search_run(tiles, lexicon, min_length)
+                stage = WordStage(words_run, deadline)
                 settled = stage.start(counting_proof)
             elif stage is not None and phase is phases[1]:
                 settled = stage.finish() if best is None else None
@@ -625,10 +666,10 @@ def _run_phases(
             elif best is None and small and max_nodes is not None and phase is phases[1]:
                 # A bot's capped search, after its narrow pass: the complete word search settles most
                 # such hands (vowel-poor, dense) in milliseconds, the move model's full pass often never.
-                words_run = _word_search_run(tiles, lexicon, min_length)
+                words_run = word_search_run(tiles, lexicon, min_length)
                 now = search_clock()
                 end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
-                settled = _word_search_outcome(words_run, end, _nodes_left(max_nodes, nodes))
+                settled = word_search_outcome(words_run, end, nodes_left(max_nodes, nodes))
                 if settled is not None:
                     status_name, grid, decisions, proof = settled
                     return finish(status_name, grid, nodes + decisions, proof)
@@ -646,9 +687,9 @@ def _run_phases(
         if proof:
             return finish("no-grid", nodes=nodes, proof=proof)
         if base is None and len(tiles) <= WORD_SEARCH_UP_TO and search_clock() < deadline:
-            words_run = words_run or _word_search_run(tiles, lexicon, min_length)  # resumes where it paused
-            status_name, grid, decisions = _run_word_search(
-                words_run, deadline, node_budget=_nodes_left(max_nodes, nodes)
+            words_run = words_run or word_search_run(tiles, lexicon, min_length)  # resumes where it paused
+            status_name, grid, decisions = run_word_search(
+                words_run, deadline, node_budget=nodes_left(max_nodes, nodes)
             )
             if status_name == "solved":
                 return finish("solved", grid, nodes + decisions)
@@ -656,147 +697,6 @@ def _run_phases(
                 return finish("no-grid", nodes=nodes + decisions, proof=WORD_SEARCH)
         return finish("exhausted", nodes=nodes)
     return finish("timeout", nodes=nodes)
-
-
-WORD_SEARCH_UP_TO = 21  # the complete word search (solver/search/wordsearch.py) runs on hands up to this size
-WORD_SEARCH_SHARE = 0.9  # of the time left, before the move model's full pass (then the rest, if exhausted)
-WORD_SEARCH = "exhaustive search over crossing words (solver/search/wordsearch.py)"
-
-
-# In an uncapped solve, once the quick pass has found nothing on a hand of up to 21 tiles, the
-# word search runs in a thread of its own while this one tries the proofs and a narrow pass of
-# at most NARROW_BESIDE_WORD_SEARCH nodes (it finds some vowel-poor grids in tens of ms), then
-# waits until the word search settles the hand or WORD_SEARCH_SHARE of the time left is spent
-# (the rest goes to the move model's complete pass); while it waits, the word search runs two
-# of its root searches at once (`_word_search_workers`). The kernels release the GIL.
-NARROW_BESIDE_WORD_SEARCH = 5_000
-# Decisions (about 10-25 ms) between the background word search's checks for a stop: one round
-# of two workers' turns, or two turns of one (wordsearch.TURN_NODES); counted, not timed: the
-# clock leaves out once-a-process set-up (SciPy's import), so a timed slice that straddles one
-# runs that much longer.
-BACKGROUND_SLICE = 4_000
-
-
-def _word_search_workers() -> int:
-    """Root searches the background word search runs at once while the solve waits for it: two
-    where the process may use two cores. Two take BCDDDDFGMMMORRTTTTTUU's proof from 0.79 to
-    0.39 s; a third, on two cores, only shares them (0.49 s). While the proofs run beside it,
-    one: three busy threads on two cores slowed both sides (DDDDGGIKLMNNNPRRTTUWW: 0.18 s in a
-    solve with one, 0.23 s with two)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every platform
-        cores = os.cpu_count() or 1
-    return min(cores, 2)
-
-
-class _WordStage:
-    """The word search in the background and the work beside it (the comment above)."""
-
-    def __init__(self, words_run, deadline: float):
-        now = search_clock()
-        self.end = now + max(deadline - now, 0.0) * WORD_SEARCH_SHARE
-        self.background = None
-        if not words_run.declined:
-            self.background = _BackgroundWordSearch(words_run, self.end)
-
-    def start(self, counting_proof: Callable[[Callable[[], bool], bool], str]) -> tuple | None:
-        """The proofs, beside the word search, until it settles the hand: (status, grid,
-        decisions, proof) or None. The crossing argument only where the word search declined the
-        hand: beside it, it settled none of 7,600 stress hands first (nine seeded runs of
-        bench_settle, 2026-12-06) and took a core from it (70 hard hands: 13.1 -> 11.3 s in all;
-        EEEOOOOPPPPSSSVVVVVVV 876 -> 650 ms, benchmarks/results/2026-12-06-solve-crossings.md)."""
-        proof = counting_proof(lambda: self.settled_meanwhile() is not None, self.background is None)
-        return ("no-grid", None, 0, proof) if proof else self.settled_meanwhile()
-
-    def settled_meanwhile(self) -> tuple | None:
-        return None if self.background is None else self.background.outcome
-
-    def finish(self) -> tuple | None:
-        """Wait for the word search until it settles the hand (its outcome) or the stage's time
-        is spent (None); the word search is stopped either way."""
-        if self.background is None:  # a vowel-rich hand the word search declined: the move model's ground
-            return None
-        try:
-            self.background.workers = _word_search_workers()  # this thread only waits from now on
-            self.background.wait(self.end)
-        finally:
-            self.stop()
-        return self.background.outcome
-
-    def stop(self) -> None:
-        """Stop the word search (again: harmless)."""
-        if self.background is not None:
-            self.background.stop()
-
-
-class _BackgroundWordSearch:
-    """The word search resumed in a thread of its own, in slices of BACKGROUND_SLICE decisions
-    until `end`, a stop, or an outcome (`_word_search_outcome`'s, set once); each slice runs
-    `workers` root searches at once (the caller may raise it: read between slices)."""
-
-    def __init__(self, words_run, end: float):
-        self.workers = 1
-        self.outcome: tuple | None = None
-        self.error: BaseException | None = None
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(words_run, end), name="word-search", daemon=True)
-        self._thread.start()
-
-    def _run(self, words_run, end: float) -> None:
-        try:
-            while not self._stopping.is_set() and search_clock() < end:
-                outcome = _word_search_outcome(words_run, end, BACKGROUND_SLICE, self.workers)
-                if outcome is not None:
-                    self.outcome = outcome
-                    return
-        except BaseException as error:  # handed to the caller's thread by `stop`
-            self.error = error
-
-    def wait(self, until: float) -> None:
-        """Wait for an outcome, or until `until` (`search_clock` time)."""
-        self._thread.join(max(until - search_clock(), 0.0))
-
-    def stop(self) -> None:
-        """Stop the search (within a slice) and wait for it; re-raise what it raised."""
-        self._stopping.set()
-        self._thread.join()
-        error, self.error = self.error, None
-        if error is not None:
-            raise error
-
-
-def _word_search_outcome(words_run, until: float, node_budget: int | None, workers: int = 1) -> tuple | None:
-    """The word search resumed until `until` (`workers` root searches at once): (status, grid,
-    decisions, proof), or None when it has not settled the hand."""
-    status, grid, decisions = _run_word_search(words_run, until, 1.0, node_budget, workers)
-    if status == "timeout":
-        return None
-    return status, grid, decisions, WORD_SEARCH if status == "no-grid" else ""
-
-
-def _word_search_run(tiles: TileCounts, lexicon: Lexicon, min_length: int):
-    from solver.search.wordsearch import WordSearch
-
-    return WordSearch(tiles, lexicon, min_length)
-
-
-def _nodes_left(max_nodes: int | None, nodes: int) -> int | None:
-    """What a node-capped search has left for the word search (None: uncapped)."""
-    return None if max_nodes is None else max(max_nodes - nodes, 1)
-
-
-def _run_word_search(
-    run, deadline: float, share: float = 1.0, node_budget: int | None = None, workers: int = 1
-) -> tuple:
-    """`solver.search.wordsearch`'s complete search (`run`, resumed) for `share` of the time
-    left, and in a node-capped search (a bot's) for the nodes it has left, so that it stays a
-    pure function of its input: a grid, a proof that there is none, or 'timeout'. The grid is the
-    kernel's, not checked again here: the kernel lays only words of the list, crossing ones, and
-    every tile (tests/search/test_wordsearch.py re-checks each grid with the validator)."""
-    now = search_clock()
-    budget = None if node_budget is None else run.decisions + node_budget  # the run may resume
-    return run.run(now + max(deadline - now, 0.0) * share, budget, workers)
 
 
 def _next_slice(current: int, done: int, slice_started: float, deadline: float) -> int:

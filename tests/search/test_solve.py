@@ -477,6 +477,21 @@ def test_a_big_board_is_empty_again_for_the_next_search(en):
             assert not space.grid.any() and (space.cross == layout.FULL).all()
 
 
+def test_the_stranded_letter_walk_runs_only_when_the_first_slice_finds_no_grid(en, monkeypatch):
+    """Uncapped, `solve` asks for the stranded-letter proof only once its first slice has found
+    no grid (a hand with a grid needs no proof); capped in nodes (a bot's), before its first node,
+    so its node count is what it always was."""
+    asked = []
+    walk = solving._stranded_letters
+    monkeypatch.setattr(solving, "_stranded_letters", lambda *arguments: asked.append(1) or walk(*arguments))
+    assert solve("AACMPT", en, time_limit=60.0).status == "solved" and asked == []
+    uncapped = solve("QQBE", en, time_limit=60.0)
+    assert uncapped.status == "no-grid" and STRANDED.search(uncapped.proof) and uncapped.nodes >= 1 and asked == [1]
+    assert_no_grid_claim(uncapped, "QQBE", en)
+    capped = solve("QQBE", en, time_limit=60.0, max_nodes=100)
+    assert (capped.status, capped.proof, capped.nodes) == ("no-grid", uncapped.proof, 0) and asked == [1, 1]
+
+
 def test_words_are_listed_from_the_grid_on_first_use(en):
     """`Solution.words` is listed when first read (a caller reading only the grid pays nothing),
     the grid's words in `find_words` order; empty without a grid."""
