@@ -8,13 +8,17 @@ The server runs in a process of its own (`bananas serve` on a free loopback port
 client raised: every simulated person comes from 127.0.0.1). Each room is created over HTTP;
 its people join over WebSocket, the host seats the bots and starts, and each person sends a
 grid a second (two or three of their tiles in a row, alternately, so each is a change) and
-times the `check` that answers it. When a hand ends the host starts another (with --reviews
+times the `check` that answers it. The people's sockets are not compressed (nor are the
+server's), and they read only the messages they act on: the `table` and `log` messages, most
+of the bytes, are counted and dropped unread (a measuring tool's clients, lean: the load
+generator shares the server's cores). When a hand ends the host starts another (with --reviews
 after asking for the hand's review, as its page would on the end screen: the server works a
 review out only when a page asks). Meanwhile a sampler loads the home page four times a
 second. After set-up, for `--seconds`:
 
-    server CPU (user + system, % of one core), its CPU per check answered (ms: a figure the
-    machine's other load changes little), the load generator's own CPU (% of one core), RSS at
+    server CPU (user + system, % of one core), its CPU per check answered (ms: less swayed by
+    the machine's other load than the latencies), the load generator's own CPU (% of one core),
+    what the pages were sent (KiB/s of message text: the sockets are not compressed), RSS at
     the end (MiB), grid -> check latency p50 / p99 / max (ms), page GET p99 (ms), checks
     answered, errors, rooms set up, refusals
 
@@ -100,6 +104,7 @@ class Figures:
     rooms_set_up: int = 0
     profiles: list[tuple[int, str]] = field(default_factory=list)  # (pid, collapsed stacks file)
     own_cpu: float = 0.0  # the load generator's CPU through the measure, a share of one core
+    page_bytes: int = 0  # the messages' text the pages were sent while measuring (uncompressed: no deflate)
 
     def refused(self, what: str, status: int | str) -> None:
         key = f"{what} {status}"
@@ -240,6 +245,8 @@ class Person:
 
     async def read(self, ws, is_host: bool) -> None:
         async for text in ws:
+            if self.measuring.is_set():
+                self.figures.page_bytes += len(text)
             if text.startswith(UNREAD):  # the others' grids and the calls' log: a page's to show, not ours
                 continue
             message = json.loads(text)
@@ -517,7 +524,8 @@ def main() -> None:
         )
         rows.append(
             f"| {rooms} | {args.servers} x {args.processes} | {db_kind} | {args.seconds:g} | {cpu:.0%} "
-            f"| {cpu * args.seconds * 1000 / max(1, len(ms)):.2f} | {figures.own_cpu:.0%} | {rss:.0f} | "
+            f"| {cpu * args.seconds * 1000 / max(1, len(ms)):.2f} | {figures.own_cpu:.0%} "
+            f"| {figures.page_bytes / args.seconds / 1024:.0f} | {rss:.0f} | "
             f"{percentile(ms, 0.5):.1f} / {percentile(ms, 0.99):.1f} / {max(ms, default=float('nan')):.0f} | "
             f"{percentile(gets, 0.99):.1f} | {len(ms)} | {hands} | {errors} | {figures.rooms_set_up} "
             f"| {refusals} |"
@@ -536,9 +544,9 @@ def main() -> None:
         f"load average at the end {load_now}.",
         "",
         "| rooms | servers x processes | db | seconds | server CPU | server CPU ms a check | load generator CPU "
-        "| RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
+        "| to the pages KiB/s | RSS MiB | grid -> check p50 / p99 / max ms | page GET p99 ms "
         "| checks | hands ended | errors | rooms set up | refused (retried after Retry-After) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
         *traces,

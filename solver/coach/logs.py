@@ -363,7 +363,7 @@ def check_grid(rows: object, alphabet: TileCounts) -> Grid:
     tiles = grid.tiles()
     if len(tiles) > MAX_GAME_TILES:
         raise LogError(f"a grid holds at most {MAX_GAME_TILES} tiles")
-    if not alphabet.contains(TileCounts([min(count, 1) for count in tiles.counts])):
+    if ((tiles.counts > 0) & (alphabet.counts == 0)).any():  # a letter the set has none of
         foreign = sorted({letter for letter in tiles.letters() if alphabet[letter] == 0})
         raise LogError(f"a grid holds {''.join(foreign)}, not a tile of this game's set")
     return grid

@@ -168,3 +168,13 @@ def test_a_match_log_has_its_grids_lines_after_the_last_hand(game_text):
     shortened = "".join(as_match_log(game_text).splitlines(True)[:-2])  # no grids line for hand 2
     with pytest.raises(LogError, match="before hand 2's grids line"):
         read_log(shortened)
+
+
+def test_a_log_grid_holding_a_letter_the_tile_set_lacks_is_refused_by_name():
+    from solver.coach.logs import check_grid
+    from solver.core.tiles import TileCounts
+
+    tiles = TileCounts.from_letters("CATS")
+    assert check_grid(["CAT", "..S"], tiles).rows == ("CAT", "..S")
+    with pytest.raises(LogError, match="a grid holds QZ, not a tile of this game's set"):
+        check_grid(["QAZ"], tiles)
