@@ -11,10 +11,10 @@ receives their own tiles (others' appear as counts).
 
 A bot's work shows as it is charged: between the moment the referee starts charging a step
 and the moment it lands, the table shows the grid it will land being laid a tile at a time,
-word by word (`Hand.building_grid`), and the driver wakes every second to send it. A person's
+word by word (`Hand.building_grid`), and the driver wakes every second to send it. Only the
+table shows it: the end of a hand, its log and its review hold the landed work. A person's
 rack changing size shows at the same tick: one `table` a second for all the grids the people
-send in it, not one per grid. Only the
-table shows it: the end of a hand, its log and its review hold the landed work.
+send in it, not one per grid.
 
 Threads: the engine's work (bots thinking, calls) runs in worker threads under the table's
 asyncio lock, so the event loop keeps serving pages. A person's grid updates only take that

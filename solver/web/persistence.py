@@ -74,6 +74,7 @@ Transaction = list[Statement]
 
 
 def committed_already() -> Commit:
+    """A Commit that is done: what a failed store answers (nothing is written any more)."""
     done = Commit()
     done.set_result(None)
     return done
