@@ -168,7 +168,10 @@ def linger(transport: asyncio.Transport, protocol: asyncio.BaseProtocol) -> None
     transport.set_protocol(Draining(transport, protocol))
     transport.resume_reading()
     if transport.can_write_eof():
-        transport.write_eof()
+        try:
+            transport.write_eof()
+        except OSError:  # the client went first (ENOTCONN): nothing is left to linger for
+            transport.close()
 
 
 class Draining(asyncio.Protocol):

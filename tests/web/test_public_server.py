@@ -470,3 +470,47 @@ def test_a_bad_room_prefix_is_refused_when_the_server_starts(prefix):
 
     with pytest.raises(ValueError, match="room prefix"):
         WebConfig(room_prefix=prefix)
+
+
+def test_a_refusal_to_a_client_already_gone_closes_without_an_error():
+    """A refused request whose client has gone: the FIN cannot be sent (ENOTCONN), so the
+    connection closes at once and the served protocol is told, rather than the error reaching
+    the ASGI app's log (seen once under load)."""
+    import errno
+
+    from solver.web.uvicorn_runner import linger
+
+    class GoneTransport(asyncio.Transport):
+        def __init__(self):
+            super().__init__()
+            self.protocol = None
+            self.closed = False
+
+        def set_protocol(self, protocol):
+            self.protocol = protocol
+
+        def resume_reading(self):
+            pass
+
+        def can_write_eof(self):
+            return True
+
+        def write_eof(self):
+            raise OSError(errno.ENOTCONN, "Transport endpoint is not connected")
+
+        def close(self):
+            self.closed = True
+            self.protocol.connection_lost(None)
+
+    class Served(asyncio.Protocol):
+        lost = False
+
+        def connection_lost(self, exc):
+            self.lost = True
+
+    async def scenario():
+        transport, served = GoneTransport(), Served()
+        linger(transport, served)
+        return transport.closed, served.lost
+
+    assert asyncio.run(scenario()) == (True, True)
