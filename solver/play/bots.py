@@ -35,7 +35,8 @@ benchmarks/bench_strength.py measures::
     side_words*  the first grid's move order: a move's score loses this much per side word it
                  makes (a tile laid beside the grid across the move: a word of its own, WORD_SECONDS
                  on the clock), so moves that make fewer words are tried first; 0 = the
-                 search's own order. No extra looks: the same search, its moves in another order
+                 search's own order. No search is added: the same search under the same node
+                 cap, its moves in another order (every node still a look)
     room*        the letters a flexible bot keeps hook spots open for (AWKWARD: C J Q V Z)
     patience*    looks a decision may spend placing tiles before the bot gives up and
                  dumps (dump timing: small = dump early); None = the node budgets only.
