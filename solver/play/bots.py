@@ -35,7 +35,10 @@ benchmarks/bench_strength.py measures::
     side_words*  the first grid's move order: a move's score loses this much per side word it
                  makes (a tile laid beside the grid across the move: a word of its own, WORD_SECONDS
                  on the clock), so moves that make fewer words are tried first; 0 = the
-                 search's own order. No extra looks: the same search, its moves in another order
+                 search's own order. No search is added: the same search under the same node
+                 cap, its moves in another order (every node still a look)
+    side_words_everywhere*  yes: every search of the bot orders its moves so (its rebuilds'
+                 too: hooks, lifts, re-solves), not only the first grid's
     room*        the letters a flexible bot keeps hook spots open for (AWKWARD: C J Q V Z)
     patience*    looks a decision may spend placing tiles before the bot gives up and
                  dumps (dump timing: small = dump early); None = the node budgets only.
@@ -99,7 +102,7 @@ class BotSettings:
     (how far it goes while it could dump), `patience` (looks before dumping), `endgame` (no dumps with
     fewer PEELs left), `flexible` (keep hook spots for the letters of `room`), `opening` (nodes the first grid's
     search goes on for fewer words), `opening_words` (only past a first grid of more words), `side_words` (the
-    first grid's moves that make fewer side words first), `lead` (pacer:
+    first grid's moves that make fewer side words first), `side_words_everywhere` (every search's too), `lead` (pacer:
     its grid's lead on the table's, None for a fixed speed), `search` (the search's passes: BOT_SEARCH).
     ValueError for a value out of range.
     """
@@ -119,6 +122,7 @@ class BotSettings:
     opening: int = 0
     opening_words: int = 0
     side_words: float = 0.0
+    side_words_everywhere: bool = False
     room: str = AWKWARD
     lead: float | None = None
     search: SearchPlan = BOT_SEARCH
@@ -234,6 +238,7 @@ class SolverBot:
         self.board.opening = self.settings.opening
         self.board.opening_words = self.settings.opening_words
         self.board.side_words = self.settings.side_words
+        self.board.side_words_everywhere = self.settings.side_words_everywhere
         if self.settings.strategy == "compact":
             self.board.objective = "compact"
         if rules.kind.search_objective(rules) != "any":
@@ -496,6 +501,7 @@ SETTING_KINDS: dict[str, Callable[[str], Any]] = {
     "opening": int,
     "opening_words": int,
     "side_words": float,
+    "side_words_everywhere": lambda value: {"yes": True, "no": False}[value],
     "room": str.upper,
     "lead": float,
 }

@@ -62,6 +62,7 @@ SPACE = (
     Knob("opening", "int", 0, 4),
     Knob("opening_words", "int", 0, 8),
     Knob("side_words", "float", 0.0, 6.0),
+    Knob("side_words_everywhere", "choice", choices=(False, True)),
     Knob("room", "choice", choices=("CJQVZ", "JQVZX", "JQXZ", "JQVZ", "CJQVZX")),
 )
 KNOB_NAMES = tuple(knob.name for knob in SPACE)

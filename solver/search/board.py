@@ -192,6 +192,7 @@ class Board:
         self.opening = 0  # nodes the first grid's search goes on past its first grid, for fewer words
         self.opening_words = 0  # ... only when that first grid has more words than this (0: always)
         self.side_words = 0.0  # the first grid's move order: weight against a move's side words (SearchPlan)
+        self.side_words_everywhere = False  # ... and every search's, the rebuilds' too
         self.nodes = 0  # search nodes spent by the current rebuild
         if self.grid is not None:
             report = validate(self.grid, self.lexicon, min_length=min_length)
@@ -366,7 +367,7 @@ class Board:
                 time_limit=min(remaining, 0.05 + remaining / 8),
                 seed=self.seed,
                 min_length=self.min_length,
-                plan=self.plan,
+                plan=self._search_plan("any"),
             )
         else:
             result = extend(
@@ -377,7 +378,7 @@ class Board:
                 seed=self.seed,
                 min_length=self.min_length,
                 max_nodes=cap,
-                plan=self.plan,
+                plan=self._search_plan("any"),
             )
         self.nodes += result.nodes
         return result.grid if result.solved else None
@@ -396,7 +397,7 @@ class Board:
             min_length=self.min_length,
             max_nodes=budget,
             objective=objective,
-            plan=self._resolve_plan(objective),
+            plan=self._search_plan(objective),
         )
         if (
             result.solved
@@ -412,10 +413,11 @@ class Board:
         assert result.grid is not None  # a solved result carries its grid
         return ("resolve", result.grid)
 
-    def _resolve_plan(self, objective: str) -> SearchPlan | None:
-        """The passes of a full solve: the board's, and for a first grid (no grid yet) with
-        `side_words`, moves that make fewer side words first (each is a word on the referee's clock)."""
-        if self.grid is not None or not self.side_words:
+    def _search_plan(self, objective: str) -> SearchPlan | None:
+        """The passes of a search: the board's, and with `side_words` for a first grid (no grid
+        yet; any search with `side_words_everywhere`), moves that make fewer side words first (each
+        is a word on the referee's clock)."""
+        if not self.side_words or (self.grid is not None and not self.side_words_everywhere):
             return self.plan
         return replace(self.plan or engine_plan(objective), side_word=self.side_words)
 
@@ -436,7 +438,7 @@ class Board:
             min_length=self.min_length,
             max_nodes=cap,
             objective="fewest-words",
-            plan=self._resolve_plan("any"),
+            plan=self._search_plan("any"),
         )
         if better.solved and len(better.words) <= len(first.words):
             return better

@@ -17,7 +17,7 @@ from solver.play.ceiling import dealt_hands, first_grid_race, first_grid_seconds
 from solver.play.hand import play_hand
 from solver.play.rules import Rules
 from solver.search.board import Board
-from solver.search.solving import solve
+from solver.search.solving import extend, solve
 
 HANDS = ["AAAABCDDEEFJNOOPTUVWY", "AEEHIIIKNOOOPSSSSTUXZ", "ADEFFILLNNOOORSSTUUVZ", "AADDEEHHNOOORRRSTTWXX"]
 
@@ -65,6 +65,31 @@ def test_side_words_is_charged_on_the_referees_clock_and_replays_the_same_game(n
         assert rows is None or validate(Grid.from_rows(rows), lexicon).ok
 
 
+@pytest.mark.parametrize("everywhere", [False, True])
+def test_side_words_orders_a_rebuild_s_search_only_when_everywhere(everywhere):
+    _, _, grid = first_grid(HANDS[0], 0.0)
+    board = Board("en", grid=grid, node_budget=2000, plan=BOT_SEARCH, time_limit=30.0)
+    board.side_words, board.side_words_everywhere = 3.0, everywhere
+    rebuild = board.add("EST")  # a DUMP's three tiles: placed by the search
+    plan = replace(BOT_SEARCH, side_word=3.0) if everywhere else BOT_SEARCH
+    search = extend(grid, "EST", "en", time_limit=30.0, max_nodes=2000, plan=plan)
+    assert rebuild.tier == "hook" and search.solved
+    assert (rebuild.grid, rebuild.nodes) == (search.grid, search.nodes)  # its nodes, every one a look
+    assert validate(rebuild.grid, board.lexicon, grid.tiles() + TileCounts.from_letters("EST")).ok
+
+
+def test_side_words_everywhere_is_charged_and_replays_the_same_game(no_jitter):
+    rules = Rules()
+    spec = "hard:side_words=3,side_words_everywhere=yes"
+    results = [play_hand(rules, [oracle.make(spec), oracle.make("hard")], 8) for _ in range(2)]
+    assert results[0].ledger == results[1].ledger and results[0].events == results[1].events
+    first = play_hand(rules, [oracle.make("hard:side_words=3"), oracle.make("hard")], 8)
+    assert first.ledger != results[0].ledger  # this deal: a rebuild's search took another way
+    lexicon = get_lexicon("en")
+    for rows in results[0].grids:
+        assert rows is None or validate(Grid.from_rows(rows), lexicon).ok
+
+
 def test_no_side_word_weight_plays_hard_s_game():
     rules = Rules()
     games = [play_hand(rules, [oracle.make(spec), oracle.make("hard")], 8) for spec in ("hard:side_words=0", "hard")]
@@ -89,6 +114,7 @@ def test_the_race_to_a_first_grid_counts_the_dumps_on_the_way(no_jitter):
 
 def test_side_words_setting():
     assert oracle.make("hard:side_words=2.5").settings.side_words == 2.5
-    for spec in ("hard:side_words=-1", "hard:side_words=nan", "hard:side_words=101"):
+    assert oracle.make("hard:side_words_everywhere=yes").settings.side_words_everywhere
+    for spec in ("hard:side_words=-1", "hard:side_words=nan", "hard:side_words=101", "hard:side_words_everywhere=1"):
         with pytest.raises(ValueError):
             oracle.make(spec)
