@@ -2,7 +2,7 @@
 
     bananas tune [--base hard] [--speed 1] [--against hard:speed=1,...] [--trials 30] [--games 40]
                  [--players 2] [--seed 0] [--storage sqlite:///bananas-tune.db] [--study NAME]
-                 [--knobs NAME,...]
+                 [--knobs NAME,...] [--objective games|first-grid]
                  [--workers W | --scheduler tcp://HOST:PORT] [--json FILE|-] [--plot FOLDER]
 
 Same conventions as the other lab commands (`solver.cli.tournaments`): bad input is one
@@ -30,7 +30,7 @@ from solver.cli.game_options import (
 from solver.cli.outputs import STDOUT, check_writable, no_monitor_thread, write_text
 from solver.cli.tournaments import check_backend
 from solver.play.plots import require_matplotlib
-from solver.play.tuning import DEFAULT_STORAGE, TuneSetup, check_storage, require_optuna
+from solver.play.tuning import DEFAULT_STORAGE, OBJECTIVES, TuneSetup, check_storage, require_optuna
 
 MAX_TRIALS = 10_000
 
@@ -69,6 +69,14 @@ MAX_TRIALS = 10_000
     metavar="NAME,...",
     help="Only these settings vary (the others keep the base's values) [default: every knob].",
 )
+@click.option(
+    "--objective",
+    type=click.Choice(OBJECTIVES),
+    default="games",
+    show_default=True,
+    help="What scores a trial: games, or first-grid races on the same deals (--games of them: each seat "
+    "of a deal laid alone by the candidate and the reference, the cheaper first grid on the clock wins).",
+)
 @click.option("--workers", type=int, default=1, show_default=True, metavar="W", help="Local worker processes.")
 @click.option("--scheduler", metavar="tcp://HOST:PORT", help="Play on this Dask cluster (needs the 'cluster' extra).")
 @variant_option
@@ -87,6 +95,7 @@ def tune(
     storage: str,
     study_name: str,
     knobs: str,
+    objective: str,
     workers: int,
     scheduler: str | None,
     variant: str,
@@ -99,7 +108,8 @@ def tune(
     Each trial draws settings (search effort, patience, endgame, hooks, strategy, dump
     policy, risk, rebuilds, the opening and its side words, the letters hook room is kept
     for; or only --knobs) onto --base at --speed and plays --games seeded games against
-    each --against bot, the same deals for every trial; hopeless trials are pruned. The
+    each --against bot, the same deals for every trial (or, with --objective first-grid, races
+    them to a first grid on those deals); hopeless trials are pruned. The
     study is stored (--storage, SQLite by default), so running the command again resumes
     it up to --trials, and machines sharing a storage share the study. Prints the best
     settings as a bot spec. Needs the 'lab' extra (Optuna).
@@ -110,6 +120,7 @@ def tune(
       bananas tune --against hard:speed=1,expert:speed=1 --study two-references --plot tune-plots
       bananas tune --trials 200 --scheduler tcp://10.0.0.5:8786 --storage sqlite:///lab-tune.db
       bananas tune --base hard --speed 2 --against hard --knobs opening,opening_words,room --study first-grid
+      bananas tune --base hard --speed 2 --against hard --knobs side_words,opening --objective first-grid --games 400
     """
     from solver.play.tournament import run_tournament
     from solver.play.tuning import (
@@ -136,7 +147,7 @@ def tune(
     references = split_specs(against)
     names = tuple(filter(None, (name.strip() for name in knobs.split(","))))
     knobs_of(names)  # ValueError for an unknown knob
-    setup = TuneSetup(base, speed, tuple(references), games, players, seed, variant, lang, names)
+    setup = TuneSetup(base, speed, tuple(references), games, players, seed, variant, lang, names, objective)
     check_specs([*references, candidate_spec(setup, {})])
     check_series_size(games, workers)
     scheduler = check_backend(workers, scheduler)
@@ -159,7 +170,8 @@ def tune(
         click.echo(f"study {study_name!r} in {storage}: {finished_trials(study)} trials")
         if best is not None:
             click.echo(
-                f"best: trial {best.number}, {best.value:.1%} of the points over {best.user_attrs['games']:g} games"
+                f"best: trial {best.number}, {best.value:.1%} of the points over "
+                f"{best.user_attrs['games']:g} {setup.unit}"
             )
             click.echo(best.user_attrs["spec"])
     if json_file is not None:

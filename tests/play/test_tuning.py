@@ -109,6 +109,34 @@ def test_a_study_of_named_knobs_varies_only_those(tmp_path):
         run_study(TuneSetup(knobs=("nope",)), 1, f"sqlite:///{tmp_path / 'n.db'}", "s", scripted_play([]))
 
 
+def test_first_grid_races_score_a_candidate_against_the_reference_on_the_same_deals():
+    """A race is a deal's seat laid by both bots alone; the cheaper first grid on the clock takes
+    the point. The reference against itself ties every race; a lever that makes the first grid
+    cheaper for no extra look (`side_words`) wins most of them, the same on every run."""
+    from solver.play.tuning import race_round, race_seconds
+
+    setup = TuneSetup(speed=2.0, against=("hard",), games=16, objective="first-grid")
+    assert race_round(setup, "hard:speed=2", 0) == (4.0, 8)  # 4 deals a round, both seats: all ties, half each
+    race_seconds.cache_clear()
+    lever = [race_round(setup, "hard:speed=2,side_words=3", index) for index in range(2)]
+    assert lever == [race_round(setup, "hard:speed=2,side_words=3", index) for index in range(2)]
+    points = sum(won for won, _ in lever)
+    assert sum(races for _, races in lever) == 16 and points > 8.0, lever  # a 1.6 s lever wins races
+
+
+def test_a_first_grid_study_is_stored_as_such_and_finds_the_cheaper_first_grid(tmp_path):
+    setup = TuneSetup(speed=2.0, against=("hard",), games=16, knobs=("side_words",), objective="first-grid")
+    study = run_study(setup, 4, f"sqlite:///{tmp_path / 'f.db'}", "s", play=None)
+    assert study.trials[0].value == 0.5  # hard as it is: every race a tie
+    best = max((t for t in study.trials if t.value is not None), key=lambda t: t.value)
+    assert best.value > 0.5 and best.params["side_words"] > 0
+    assert study_json(study, setup)["setup"]["objective"] == "first-grid"
+    assert "objective" not in TuneSetup().to_json()  # a study of games is stored as before
+    with pytest.raises(TuneError, match="another setup"):  # the same name for games: another experiment
+        run_study(TuneSetup(speed=2.0, against=("hard",), games=16, knobs=("side_words",)), 5,
+                  f"sqlite:///{tmp_path / 'f.db'}", "s", scripted_play([]))  # fmt: skip
+
+
 # -- the command -----------------------------------------------------------------------------------
 
 
@@ -139,6 +167,7 @@ def test_bananas_tune_plays_real_games_resumes_and_prints_the_best_spec(tmp_path
         (["--players", "1"], "2 or more"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "choose one"),
         (["--knobs", "opening,nope"], "unknown knob 'nope'"),
+        (["--objective", "speed"], "'speed' is not one of"),
     ],
 )
 def test_bad_input_is_one_error_line(args, message, tmp_path):
