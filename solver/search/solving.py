@@ -490,7 +490,7 @@ def solve(
     if len(tiles) == 0:
         raise TileError("no tiles to solve")
     proof = _too_few_tiles(tiles, min_length)
-    if not proof and max_nodes is not None:  # capped: first, as always (`_run_phases` asks the others later)
+    if not proof and max_nodes is not None:  # capped: before any node (`_run_phases` asks the others later)
         proof = _stranded_letters(tiles, lexicon, min_length)
     if proof:
         return Solution(
@@ -530,7 +530,7 @@ def _search(tiles: TileCounts, lexicon: Lexicon, base: Grid | None, *settings) -
     """`_run_phases` (`settings`: its arguments after `base`) on buffers borrowed for the
     whole search."""
     extent = len(tiles) + (max(base.height, base.width) if base is not None else 0)
-    space = _take_workspace(extent)  # not `_borrowed_workspace`: its generator costs a hand 2 us
+    space = _take_workspace(extent)  # not `_borrowed_workspace`: a generator a hand is a few us more
     try:
         return _run_phases(space, tiles, lexicon, base, *settings)
     finally:
@@ -571,8 +571,8 @@ def _run_phases(
 
     # The stranded-letter proof, asked once the first slice has found no grid (most hands' first
     # slice finds one: a grid exists, nothing to prove) and before any later work. A node-capped
-    # search (a bot's: its nodes are charged as time) asked it before its first node, as it always
-    # did, so its counts stay; `extend` lays tiles onto a valid grid and has none.
+    # search (a bot's: its nodes are charged as time) asks before its first node (`solve`), so a
+    # stranded hand costs it no node; `extend` lays tiles onto a valid grid and has none.
     stranded_unasked = base is None and max_nodes is None
 
     def stranded_proof(searched: int) -> Solution | None:

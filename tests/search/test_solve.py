@@ -479,8 +479,8 @@ def test_a_big_board_is_empty_again_for_the_next_search(en):
 
 def test_the_stranded_letter_walk_runs_only_when_the_first_slice_finds_no_grid(en, monkeypatch):
     """Uncapped, `solve` asks for the stranded-letter proof only once its first slice has found
-    no grid (a hand with a grid needs no proof); capped in nodes (a bot's), before its first node,
-    so its node count is what it always was."""
+    no grid (a hand with a grid needs no proof); capped in nodes (a bot's), before its first node:
+    a stranded hand costs it no node."""
     asked = []
     walk = solving._stranded_letters
     monkeypatch.setattr(solving, "_stranded_letters", lambda *arguments: asked.append(1) or walk(*arguments))
