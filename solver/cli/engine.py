@@ -209,6 +209,7 @@ def serve(
             sockets_per_client=sockets_per_client,
             room_prefix=room_prefix,
             db=None if db == "none" else str(db or default_path()),
+            owns_process=True,
         )
         from solver.web.lobby import Rooms
         from solver.web.persistence import DatabaseLock, RoomStore

@@ -56,7 +56,7 @@ from solver.protocol.session import Session
 from solver.search import native
 from solver.web.config import ClientCounter, WebConfig
 from solver.web.gate import Gate, client_of
-from solver.web.health import Load, LoopWatch, Metrics, health_routes, shed_response
+from solver.web.health import Load, LoopWatch, Metrics, health_routes, settle_collector, shed_response
 from solver.web.lobby import Rooms
 from solver.web.quotas import client_counter
 from solver.web.rates import TokenBucket, admit, rate_limiter
@@ -578,6 +578,8 @@ class Server:
         # (or compiled, on a cold cache), the compiled library answers and /readyz says 503.
         native.library_until_jit(self.on_jit)
         await asyncio.to_thread(load_for_cheap_requests)
+        if self.config.owns_process:
+            settle_collector()  # before the first room: the start-up's objects out of every collection
         restored = await self.rooms.restore()  # a durable server's rooms, each hand where it was
         if restored:
             log.warning("%d room(s) restored from %s", restored, self.config.db)

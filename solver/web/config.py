@@ -76,6 +76,10 @@ class WebConfig:
     # `serve --processes N`: the table every worker counts the quotas per client in, so that they
     # hold across the workers (solver.web.quotas); None (one process): each counter in memory.
     quotas: QuotaTable | None = field(default=None, compare=False, repr=False)
+    # The server owns its process (`bananas serve`): at start-up it tunes the cycle collector for
+    # a long-lived server (`solver.web.health.settle_collector`). Off for a server embedded in
+    # another program (the tests' in-process servers): the collector is the whole process's.
+    owns_process: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_seats <= 8:

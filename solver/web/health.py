@@ -19,11 +19,21 @@ least MIN_LAG_SAMPLES probes: one long stall (a compile holding the GIL, a GC pa
 overload, a loop late at every turn is - or the worker pool has more than SHED_WAITING_JOBS waiting:
 then new rooms, new engine sessions and API solves are refused with 503 and `Retry-After`
 (RETRY_AFTER_SECONDS), and the games in progress keep the loop.
+
+Pauses. Python's cycle collector stops the whole process while it walks every tracked object of
+a generation: on a worker holding 250 rooms, a full collection of the heap (the word lists' and
+numba's objects loaded at start-up, then the rooms') took 60-220 ms, and those stalls were the
+slowest checks at 500 rooms. `settle_collector` (at `bananas serve`'s start-up, once the
+start-up's objects are loaded) freezes them out of every later collection and lets the young
+generation grow larger before it is collected, so fewer short-lived objects are promoted and full
+collections come less often: the worst pauses fell to 15-50 ms
+(benchmarks/results/2026-12-06-load-500.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import ipaddress
 import time
 from collections.abc import Callable
@@ -35,6 +45,10 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
+
+# The cycle collector's thresholds in a server (Python's default: 700, 10, 10): a young
+# generation of 20,000 tracked objects, and 50 and 100 collections before the next generation's.
+SERVER_GC_THRESHOLDS = (20_000, 50, 100)
 
 LAG_PROBE_SECONDS = 0.1
 LAG_WINDOW_SECONDS = 5.0  # the lag that counts: the worst of the last few seconds
@@ -205,3 +219,12 @@ def health_routes(load: Load, metrics: Metrics, allowed: tuple[str, ...]) -> lis
         return metrics.exposition()
 
     return [Route("/healthz", healthz), Route("/readyz", readyz), Route("/metrics", metrics_page)]
+
+
+def settle_collector() -> None:
+    """Collect once, freeze what is left (the start-up's objects, live for the whole process:
+    no later collection walks them) and set `SERVER_GC_THRESHOLDS`. Called once, before the
+    first room: objects frozen are never collected, so a room's would leak if it closed."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*SERVER_GC_THRESHOLDS)

@@ -794,5 +794,6 @@ def test_serve_s_rates_reach_the_rooms_and_the_engine_endpoint(monkeypatch):
     config = seen[0]
     assert (config.messages_per_second, config.message_burst) == (5.0, 15)
     assert (config.engine_messages_per_second, config.engine_message_burst) == (7.5, 30)
+    assert config.owns_process  # its own process: it tunes the cycle collector (test_fair_service.py)
     result = run_cli("serve", "--port", "0", "--db", "none", "--engine-rate", "0")
     assert result.exit_code == 2 and "--engine-rate" in result.output
