@@ -384,3 +384,15 @@ def node_json(script: str):
         [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60, check=True
     )
     return json.loads(out.stdout)
+
+
+def replayed_against_hard(rules, spec: str, seed: int):
+    """The hand of `seed` between the bot of `spec` (seat 0) and `hard`, played twice: the same
+    ledger and the same events both times (a lever deterministic under its node cap); the first."""
+    from solver.play import oracle
+    from solver.play.hand import play_hand
+
+    results = [play_hand(rules, [oracle.make(spec), oracle.make("hard")], seed) for _ in range(2)]
+    assert results[0].ledger == results[1].ledger
+    assert results[0].events == results[1].events  # same seed, same game
+    return results[0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from helpers import replayed_against_hard
 
 from solver.core.grid import find_words
 from solver.core.tiles import TileCounts, draw
@@ -185,15 +186,13 @@ def test_the_opening_lever_is_charged_on_the_referees_clock_and_replays_the_same
     rules = Rules()
     spec = "hard:opening=1,opening_words=3"
     dealt = dealt_hands(rules, 2, 5)
-    results = [play_hand(rules, [oracle.make(spec), oracle.make("hard")], 5) for _ in range(2)]
-    assert results[0].ledger == results[1].ledger
-    assert results[0].events == results[1].events  # same seed, same game
-    first = [charge for charge in results[0].ledger if charge.player == 0][0]
+    game = replayed_against_hard(rules, spec, 5)
+    first = [charge for charge in game.ledger if charge.player == 0][0]
     assert first_grid_seconds(spec, dealt[0], rules) == pytest.approx(first.seconds)
     plain = opening_first_grid(dealt[0].letters(), 0, 0)
     assert first.looks == plain[1] + (1 if plain[0] > 3 else 0)  # the extra node is a look on the clock
     lexicon = get_lexicon("en")
-    for rows in results[0].grids:
+    for rows in game.grids:
         assert rows is None or validate(Grid.from_rows(rows), lexicon).ok
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from helpers import replayed_against_hard
 
 from solver.core.grid import Grid, find_words, validate
 from solver.core.tiles import TileCounts
@@ -53,15 +54,13 @@ def test_side_words_is_charged_on_the_referees_clock_and_replays_the_same_game(n
     rules = Rules()
     spec = "hard:side_words=3"
     dealt = dealt_hands(rules, 2, 5)
-    results = [play_hand(rules, [oracle.make(spec), oracle.make("hard")], 5) for _ in range(2)]
-    assert results[0].ledger == results[1].ledger
-    assert results[0].events == results[1].events  # same seed, same game
-    first = [charge for charge in results[0].ledger if charge.player == 0][0]
+    game = replayed_against_hard(rules, spec, 5)
+    first = [charge for charge in game.ledger if charge.player == 0][0]
     assert first_grid_seconds(spec, dealt[0], rules) == pytest.approx(first.seconds)
     words, looks, _ = first_grid(dealt[0].letters(), 3.0)
     assert (first.looks, first.work.words) == (looks, words)  # the search's nodes are looks on the clock
     lexicon = get_lexicon("en")
-    for rows in results[0].grids:
+    for rows in game.grids:
         assert rows is None or validate(Grid.from_rows(rows), lexicon).ok
 
 
@@ -81,12 +80,11 @@ def test_side_words_orders_a_rebuild_s_search_only_when_everywhere(everywhere):
 def test_side_words_everywhere_is_charged_and_replays_the_same_game(no_jitter):
     rules = Rules()
     spec = "hard:side_words=3,side_words_everywhere=yes"
-    results = [play_hand(rules, [oracle.make(spec), oracle.make("hard")], 8) for _ in range(2)]
-    assert results[0].ledger == results[1].ledger and results[0].events == results[1].events
+    everywhere = replayed_against_hard(rules, spec, 8)
     first = play_hand(rules, [oracle.make("hard:side_words=3"), oracle.make("hard")], 8)
-    assert first.ledger != results[0].ledger  # this deal: a rebuild's search took another way
+    assert first.ledger != everywhere.ledger  # this deal: a rebuild's search took another way
     lexicon = get_lexicon("en")
-    for rows in results[0].grids:
+    for rows in everywhere.grids:
         assert rows is None or validate(Grid.from_rows(rows), lexicon).ok
 
 
