@@ -116,3 +116,11 @@ def test_side_words_setting():
     for spec in ("hard:side_words=-1", "hard:side_words=nan", "hard:side_words=101", "hard:side_words_everywhere=1"):
         with pytest.raises(ValueError):
             oracle.make(spec)
+
+
+def test_the_tuned_preset_is_hard_with_the_side_words_lever_everywhere():
+    """The README's promise: `tuned` is `hard`'s pace, vocabulary and settings, its every search
+    ordered by the side words (the lab's lever), nothing else changed."""
+    from solver.play.bots import PRESETS
+
+    assert PRESETS["tuned"] == replace(PRESETS["hard"], name="tuned", side_words=3.0, side_words_everywhere=True)
