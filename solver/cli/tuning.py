@@ -120,7 +120,7 @@ def tune(
       bananas tune --against hard:speed=1,expert:speed=1 --study two-references --plot tune-plots
       bananas tune --trials 200 --scheduler tcp://10.0.0.5:8786 --storage sqlite:///lab-tune.db
       bananas tune --base hard --speed 2 --against hard --knobs opening,opening_words,room --study first-grid
-      bananas tune --base hard --speed 2 --against hard --knobs side_words,opening --objective first-grid --games 400
+      bananas tune --base hard --speed 2 --against hard --knobs side_words,opening --objective first-grid --study races
     """
     from solver.play.tournament import run_tournament
     from solver.play.tuning import (

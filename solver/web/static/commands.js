@@ -67,12 +67,14 @@ export function parseCommand(text) {
 }
 
 let board = null;
+let progressOf = null; // a player's tiles left and placed (table.js: this page's own from its board)
 let call = null;
 let answerPending = false; // a command was run whose answer is the next announcement
 
 /** The command field's form, acting on `theBoard` and making calls with `makeCall(name, extra)`. */
-export function initCommands(theBoard, makeCall) {
+export function initCommands(theBoard, makeCall, playerProgress) {
   board = theBoard;
+  progressOf = playerProgress;
   call = makeCall;
   $("command-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -171,6 +173,6 @@ function playersText() {
   const table = get("table");
   if (!table) return t("dealing");
   return table.players.map((player) => t("cmd_player", {
-    name: shownName(player.name), left: player.tiles_left, placed: player.on_grid, status: t(`status_${player.status}`),
+    name: shownName(player.name), ...progressOf(player), status: t(`status_${player.status}`),
   })).join(t("list_sep"));
 }

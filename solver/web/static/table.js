@@ -24,6 +24,7 @@ export const board = new Board({
     $("hint-text").hidden = true; // a hint is for the grid it was asked for: this one moved on
     scheduleGrid();
     scheduleChangeSaid();
+    if (get("table")) renderPlayers(); // this page's own counts follow its board at once
   },
   onRender: () => updateButtons(),
   onNotice: (key, values) => toast(t(key, values)),
@@ -47,7 +48,7 @@ export function initTable() {
   $("recall").addEventListener("click", () => board.recallAll());
   for (const name of Object.values(CALL_KEYS)) $(name).addEventListener("click", () => press(name));
   document.addEventListener("keydown", shortcut);
-  initCommands(board, call);
+  initCommands(board, call, progressOf);
   $("hint").addEventListener("click", askHint);
   $("zoom-in").addEventListener("click", () => board.zoomBy(1.25));
   $("zoom-out").addEventListener("click", () => board.zoomBy(0.8));
@@ -304,6 +305,14 @@ function playerState(player) {
   return player.connected ? player.status : "disconnected";
 }
 
+/** A player's tiles left in the rack and placed on the grid. This page's own come from its board:
+ * the server shows a person's rack changes at the hand's next tick (within a second), and the
+ * board has them now. The others' come from the table. */
+export function progressOf(player) {
+  if (player.name === you()) return { left: board.rack.length, placed: board.cells.size };
+  return { left: player.tiles_left, placed: player.on_grid };
+}
+
 export function renderPlayers() {
   const table = get("table");
   $("bunch").textContent = table.bunch;
@@ -313,10 +322,11 @@ export function renderPlayers() {
     const status = playerState(player);
     item.className = `player ${status}${player.name === me ? " me" : ""}`;
     item.dataset.name = player.name;
-    item.dataset.left = player.tiles_left;
+    const { left, placed } = progressOf(player);
+    item.dataset.left = left;
     item.innerHTML = "<span class=who><span class=name></span> <span class=state></span></span> <b class=count></b>";
     item.querySelector(".name").textContent = shownName(player.name);
-    item.querySelector(".count").textContent = t("tiles_progress", { left: player.tiles_left, placed: player.on_grid });
+    item.querySelector(".count").textContent = t("tiles_progress", { left, placed });
     item.querySelector(".state").textContent = t(`status_${status}`);
     if (player.name !== me) item.append(miniGrid(player.grid, [], "thumb"));
     return item;
