@@ -32,6 +32,7 @@ benchmarks/results/<date>-strategy-ceiling.md.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -71,8 +72,12 @@ ORACLES = ("oracle", "oracle:racks", "oracle:first")
 
 
 def series(spec: str, games: int, seed: int, cache: Path) -> list[GameRecord]:
-    """The games of `spec` against REFERENCE, read from the cache or played (and cached)."""
-    path = cache / f"{re.sub(r'[^A-Za-z0-9.]+', '_', spec)}-vs-{REFERENCE}-s{seed}-g{games}.json"
+    """The games of `spec` against REFERENCE, read from the cache or played (and cached). The
+    file is named by both bots' settings as well as their specs: a preset whose settings change
+    (`tuned` took the side-words lever) is played again, not read back."""
+    bots = repr([getattr(oracle.make(name), "settings", name) for name in (spec, REFERENCE)])
+    settings = hashlib.sha256(bots.encode()).hexdigest()[:10]
+    path = cache / f"{re.sub(r'[^A-Za-z0-9.]+', '_', spec)}-vs-{REFERENCE}-s{seed}-g{games}-{settings}.json"
     if path.exists():
         data = json.loads(path.read_text())
     else:
