@@ -108,13 +108,16 @@ def running(pid: int) -> bool:
 
 
 def started(*args: str) -> subprocess.Popen:
-    """`bananas ARGS` in a process group of its own (as a shell runs a job)."""
+    """`bananas ARGS` in a process group of its own, as a shell runs a job in the foreground: with
+    Ctrl-C's default action, whatever this process inherited (a test run started in the background
+    by a non-interactive shell ignores SIGINT, and so would every process it starts)."""
     return subprocess.Popen(
         [sys.executable, "-c", START, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
