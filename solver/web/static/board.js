@@ -534,14 +534,16 @@ export class Board {
     const size = CELL * this.zoom;
     const margin = FOLLOW_MARGIN * size;
     const { clientWidth: width, clientHeight: height } = this.boardEl;
+    const controls = this.boardEl.querySelector(".zoom"); // the zoom buttons sit over the bottom edge
+    const bottom = Math.max(margin, (controls?.offsetHeight || 0) + margin / 2);
     const span = (values) => [Math.min(...values) * size, (Math.max(...values) + 1) * size];
-    const shift = ([low, high], pan, length) => {
-      if (pan + high > length - margin) pan -= pan + high - (length - margin);
+    const shift = ([low, high], pan, length, end) => {
+      if (pan + high > length - end) pan -= pan + high - (length - end);
       if (pan + low < margin) pan += margin - (pan + low); // the start wins when both ends cannot fit
       return pan;
     };
-    this.pan.x = shift(span(cells.map((cell) => cell.col)), this.pan.x, width);
-    this.pan.y = shift(span(cells.map((cell) => cell.row)), this.pan.y, height);
+    this.pan.x = shift(span(cells.map((cell) => cell.col)), this.pan.x, width, margin);
+    this.pan.y = shift(span(cells.map((cell) => cell.row)), this.pan.y, height, bottom);
   }
 
   key(event) {
