@@ -3,7 +3,7 @@
 A warm `bananas solve` of 21 tiles spent most of its time importing (numpy alone ~0.15 s on
 the benchmark machine, half the whole process); the search itself takes milliseconds. So the
 plain command - one hand of 2 to `layout["up_to"]` letters, default options - first tries this
-path: the move model's first pass (the small hands' first pass of `solving.engine_plan('any')`) run by the very `search`
+path: the move model's first pass (`solving.engine_plan('any').small_first_pass()`) run by the very `search`
 kernel the other paths run, compiled ahead of time into a plain shared library (C calling
 convention, numba's runtime for its allocations, no Python API) that `ctypes` calls on buffers
 this module maps itself:

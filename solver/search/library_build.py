@@ -241,7 +241,7 @@ def layout(kernels, solving) -> dict:
 
     up_to = solving.EXHAUSTIVE_UP_TO
     sizes = sorted({solving.workspace_size(count) for count in range(2, up_to + 1)})
-    first = solving.engine_plan("any").small_hands[0]
+    first = solving.engine_plan("any").small_first_pass()
     ordering = solving.default_ordering()
     names = vars(kernels)
     return {

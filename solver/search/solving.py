@@ -300,6 +300,18 @@ BEST_GRID_STEPS = 6_000
 # budget of 4,000 sent no more hands to the wide pass than 50,000 did, at a third of the time
 # (bench_solve, 2026-12-02).
 LARGE_HAND_PHASES = (Phase(16, 4_000, 400), Phase(48, 400_000, None))
+# Looking for a first grid, a large hand's first pass needs still fewer: on seeded 31-144 tile
+# hands, 2,000 steps cut the median solve by 35-45% against 4,000 (0.55 against 0.91 ms at 40
+# tiles, 1.5 against 2.4 at 144) and sent no more hands to the wide pass; 1,000 sent some, with
+# tails of milliseconds (benchmarks/results/2026-12-06-first-pass.md).
+FIRST_GRID_LARGE_HANDS = (Phase(16, 2_000, 400), Phase(48, 400_000, None))
+# The probe: before a small hand's quick pass, a search of 20 nodes on moves listed within 200
+# steps. Most hands' first grid is among those moves (a median of 3-6 nodes at 11-30 tiles), and
+# listing 200 steps' moves a node instead of 700 halves their solve; a hand the probe does not
+# settle goes on to the passes as before, the probe's 20 short nodes (some 0.2 ms) more.
+# On 600 seeded hands a size, 11-30 tiles, the median solve fell by 35-48% and the mean did not
+# rise (benchmarks/results/2026-12-06-first-pass.md).
+FIRST_GRID_PROBE = Phase(0, 200, 20)
 
 
 @dataclass(frozen=True)
@@ -310,11 +322,14 @@ class SearchPlan:
     `solver.play.bots.BOT_SEARCH`) names its own, so tuning the engine's cannot change them.
     `side_word` is taken off a move's score for each side word it makes (a hand tile laid beside
     a tile across the move: a word of its own), so moves that make fewer words come first (0:
-    the default order, `solver.search.ordering`)."""
+    the default order, `solver.search.ordering`). `probe`, when set, is a short pass a small hand
+    on an empty board runs before `small_hands`: a grid it finds is the answer, and if it finds
+    none the passes run as if it had not (the proofs and the word search follow them, not it)."""
 
     small_hands: tuple[Phase, ...]
     large_hands: tuple[Phase, ...]
     side_word: float = 0.0
+    probe: Phase | None = None
 
     def __post_init__(self) -> None:
         if len(self.small_hands) < 2 or not self.large_hands:
@@ -324,8 +339,14 @@ class SearchPlan:
         """The passes for a hand of `tile_count` tiles."""
         return self.small_hands if tile_count <= EXHAUSTIVE_UP_TO else self.large_hands
 
+    def small_first_pass(self) -> Phase:
+        """The pass a small hand on an empty board runs first: the probe, or the first of `small_hands`."""
+        return self.probe or self.small_hands[0]
 
-FIRST_GRID_PLAN = SearchPlan((Phase(0, FIRST_GRID_STEPS, 3_000), NARROW_PASS, COMPLETE_PASS), LARGE_HAND_PHASES)
+
+FIRST_GRID_PLAN = SearchPlan(
+    (Phase(0, FIRST_GRID_STEPS, 3_000), NARROW_PASS, COMPLETE_PASS), FIRST_GRID_LARGE_HANDS, probe=FIRST_GRID_PROBE
+)
 BEST_GRID_PLAN = SearchPlan((Phase(0, BEST_GRID_STEPS, 3_000), NARROW_PASS, COMPLETE_PASS), LARGE_HAND_PHASES)
 
 
@@ -587,13 +608,16 @@ def _run_phases(
     words_run = None
     plan = plan or engine_plan(objective)
     phases = plan.phases(len(tiles))
+    passes = phases
+    if plan.probe is not None and base is None and len(tiles) <= EXHAUSTIVE_UP_TO:
+        passes = (plan.probe, *phases)
     best: Grid | None = None
     best_key: tuple = ()
     unbeatable = _unbeatable_key(tiles, lexicon, base, objective, min_length, max_nodes)
     nodes = 0
     stage: WordStage | None = None  # uncapped hands of up to 21 tiles: the word search beside the passes
     try:
-        for phase in phases:
+        for phase in passes:
             run = _Run(
                 space, tiles, lexicon, min_length, phase.max_branch, phase.gen_budget, seed, base, plan.side_word
             )
@@ -643,6 +667,8 @@ def _run_phases(
                 break
             if status == layout.EXHAUSTED and run.root_complete():
                 break  # the whole move space is searched: a wider pass finds nothing new
+            if phase is plan.probe:
+                continue
             small = base is None and len(tiles) <= WORD_SEARCH_UP_TO
             if best is None and not proof_tried and max_nodes is None and small:
                 # Uncapped, the quick pass's failure starts the word search in threads of its own;
