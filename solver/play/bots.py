@@ -84,8 +84,8 @@ PACING_SPEEDS = (0.1, 3.0)  # the slowest and the fastest a pacing bot works (`l
 # The search passes the presets' paces (pace.json, bench_pace) and the strength lab's results
 # were measured with, written out rather than taken from the engine: the engine's passes
 # (`solver.search.solving.engine_plan`) are tuned for `bananas solve`'s speed (looking for a
-# first grid, its small hands' first pass lists moves within 1,000 DAWG steps a node; these,
-# 6,000), and a bot's grids, its looks and so its pace on the clock follow the passes it
+# first grid, its small hands' first passes list moves within 200 and 700 DAWG steps a node;
+# these, 6,000), and a bot's grids, its looks and so its pace on the clock follow the passes it
 # searches with.
 BOT_SEARCH = SearchPlan(
     small_hands=(Phase(0, 6_000, 3_000), Phase(8, 20_000, 20_000), Phase(0, 1 << 40, None)),

@@ -300,11 +300,13 @@ BEST_GRID_STEPS = 6_000
 # budget of 4,000 sent no more hands to the wide pass than 50,000 did, at a third of the time
 # (bench_solve, 2026-12-02).
 LARGE_HAND_PHASES = (Phase(16, 4_000, 400), Phase(48, 400_000, None))
-# Looking for a first grid, a large hand's first pass needs still fewer: on seeded 31-144 tile
-# hands, 2,000 steps cut the median solve by 35-45% against 4,000 (0.55 against 0.91 ms at 40
-# tiles, 1.5 against 2.4 at 144) and sent no more hands to the wide pass; 1,000 sent some, with
-# tails of milliseconds (benchmarks/results/2026-12-06-first-pass.md).
-FIRST_GRID_LARGE_HANDS = (Phase(16, 2_000, 400), Phase(48, 400_000, None))
+# Looking for a first grid, a large hand tries shorter lists first: 60 nodes on 1,000 steps'
+# moves, then the passes above. On seeded 31-144 tile hands the median solve fell by 40-45%
+# against 4,000 steps alone (benchmarks/results/2026-12-06-first-pass.md). A first pass on fewer
+# steps with the same 400 nodes was as fast, but the odd hand then searched thousands of nodes
+# where 4,000 steps took a few (at 40 tiles, 2,000 steps: 15,914 nodes, 78 ms, against 7): the
+# 60 nodes cap what such a hand pays.
+FIRST_GRID_LARGE_HANDS = (Phase(16, 1_000, 60), *LARGE_HAND_PHASES)
 # The probe: before a small hand's quick pass, a search of 20 nodes on moves listed within 200
 # steps. Most hands' first grid is among those moves (a median of 3-6 nodes at 11-30 tiles), and
 # listing 200 steps' moves a node instead of 700 halves their solve; a hand the probe does not
