@@ -32,7 +32,7 @@ from solver.core.limits import MAX_SOLVE_TILES
 from solver.core.tiles import ALPHABET, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.kernels import layout, movesearch, spelling
-from solver.search.native import search_clock
+from solver.search.native import bound_call, search_clock
 from solver.search.objectives import OBJECTIVES, best_possible_key, objective_key
 from solver.search.ordering import SEEDED_NOISE, default_ordering
 from solver.search.proofs import counting_proofs, longest_spelled_word
@@ -275,12 +275,12 @@ class _Run:
             centre = side // 2
             movesearch.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space, self.graph)
         views.rng[0] = (seed or 0) & layout.HASH_MASK  # any int seed fits
-        ordering = _ORDERING if seed is None else _SEEDED_ORDERING
-        self.ordering = ordering._replace(side_word=float(side_word)) if side_word else ordering
+        self.ordering = _ordering(seed, side_word)
+        self._search = bound_call(movesearch.search, (space, self.graph, self.ordering))
 
     def step(self, node_limit: int) -> int:
         self.state[layout.ST_NODE_LIMIT] = node_limit
-        movesearch.search(self.space, self.graph, self.ordering)
+        self._search()
         return self.state[layout.ST_STATUS]
 
     def grid(self) -> Grid:
@@ -299,6 +299,24 @@ class _Run:
 
     def root_complete(self) -> bool:
         return self.views.frames[layout.F_GENERATED] == 1
+
+
+_SIDE_WORD_ORDERINGS: dict[tuple[int, float], tuple[layout.Ordering, layout.Ordering]] = {}
+
+
+def _ordering(seed: int | None, side_word: float) -> layout.Ordering:
+    """The move ordering of a search, the same object at every call for the same settings: the
+    kernel's call is resolved once for its arguments' identities (`native.bound_call`)."""
+    ordering = _ORDERING if seed is None else _SEEDED_ORDERING
+    if not side_word:
+        return ordering
+    key = (id(ordering), float(side_word))
+    found = _SIDE_WORD_ORDERINGS.get(key)
+    if found is None or found[0] is not ordering:
+        if len(_SIDE_WORD_ORDERINGS) >= 16:
+            _SIDE_WORD_ORDERINGS.clear()
+        found = _SIDE_WORD_ORDERINGS[key] = (ordering, ordering._replace(side_word=float(side_word)))
+    return found[1]
 
 
 _GRAPHS: dict[int, tuple[Lexicon, layout.Graph]] = {}  # id(lexicon) -> (it, its graph): one bundle a list
