@@ -291,7 +291,7 @@ class _Run:
         # need none of `Grid.from_rows`' checks.
         text = self.views.grid[rmin * side : (rmax + 1) * side].tobytes().translate(_CELL_TEXT).decode("ascii")
         width = cmax - cmin + 1
-        return Grid(tuple(text[start : start + width] for start in range(cmin, len(text), side)))
+        return Grid(tuple([text[start : start + width] for start in range(cmin, len(text), side)]))
 
     @property
     def nodes(self) -> int:
@@ -460,9 +460,9 @@ def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
     `include_extend=False` leaves out the kernel only `extend` uses (a process that only
     solves starts faster). Thread-safe: a call while another thread warms up waits for it;
     once they are warm, a call takes no lock."""
+    if (id(lexicon), "solve") in _WARM and (not include_extend or (id(lexicon), "extend") in _WARM):
+        return  # every call but a process's first: two set look-ups
     steps = ("solve", "extend") if include_extend else ("solve",)
-    if all((id(lexicon), step) in _WARM for step in steps):
-        return
     with _WARMING:
         for step in steps:
             key = (id(lexicon), step)
