@@ -167,8 +167,9 @@ def _give_back(space: layout.Workspace) -> None:
 _CELL_TEXT = bytes.maketrans(bytes(range(27)), b"." + ALPHABET.encode("ascii"))  # letter code -> grid notation
 
 
-# Boards up to this side (hands of up to 48 tiles) are cleared whole: one copy of a template, where
-# cutting out the changed box costs about 3 us of numpy indexing; the next size's whole clear takes 37 us.
+# Boards up to this side (hands of up to 48 tiles) are cleared whole, a copy of a template each for the
+# board and the masks (1-5 us, the caches cold after a search), where cutting out the changed box costs
+# about 3 us of numpy indexing; the next size's whole clear takes 37 us.
 WHOLE_CLEAR_SIDE = 101
 _STATE_WORDS = struct.Struct(f"={layout.STATE_SIZE}q")  # the state vector, written in one call
 
@@ -179,12 +180,10 @@ class _Views:
     caches are cold after each: a numpy scalar read or slice assignment then costs a microsecond or
     more of numpy's indexing machinery, where a memoryview's index or copy is a few C lines."""
 
-    __slots__ = ("space", "side", "state", "frames", "grid", "cross", "rng", "empty_grid", "full_cross", "new_frames")
-
     def __init__(self, space: layout.Workspace):
         self.space = space
         self.side = math.isqrt(len(space.grid))
-        self.state, self.rng = space.state.data, space.rng.data
+        self.state, self.hand, self.rng = space.state.data, space.hand.data, space.rng.data
         self.frames = space.frames.reshape(-1).data  # frame d's column c at d * FRAME_WIDTH + c
         self.grid, self.cross = space.grid.data, space.cross.data
         # Templates: the empty board, its full cross masks, and the frames of a new search (all
@@ -270,7 +269,7 @@ class _Run:
         _clear_board(views)
         views.frames[:] = views.new_frames
         _STATE_WORDS.pack_into(state, 0, *values)
-        space.hand[:] = tiles.counts
+        views.hand[:] = tiles.counts.data
         if base is not None:
             centre = side // 2
             movesearch.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space, self.graph)
