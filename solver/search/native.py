@@ -522,7 +522,7 @@ def bound_call(kernel: Callable, args: tuple) -> Callable[[], Any]:
     call = _resolved(kernel, args)
     if call is None:  # resolved at a later call, once compiled
         return functools.partial(kernel, *args)
-    if len(_BOUND) >= 4 * BUNDLE_MEMO:
+    if len(_BOUND) >= 2 * BUNDLE_MEMO:
         _BOUND.clear()
     _BOUND[key] = (kernel, args, call)
     return call
