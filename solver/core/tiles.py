@@ -126,12 +126,15 @@ class TileCounts:
         self._counts = array
 
     @classmethod
-    def _trusted(cls, array: np.ndarray) -> TileCounts:
+    def _trusted(cls, array: np.ndarray, total: int | None = None) -> TileCounts:
         """Wrap an int64[26] array known to be non-negative and not shared (no checks, no copy):
-        the arithmetic's results, on the hot paths of the rooms and the search."""
+        the arithmetic's results, on the hot paths of the rooms and the search. `total`, when the
+        caller knows it, is the tile count (`len` then sums nothing)."""
         counts = cls.__new__(cls)
         array.setflags(write=False)
         counts._counts = array
+        if total is not None:
+            counts._total = total
         return counts
 
     # -- construction -------------------------------------------------------------
@@ -148,7 +151,7 @@ class TileCounts:
         if letters.isascii() and letters.isalpha():  # the common case, counted in one pass
             codes = np.frombuffer(letters.upper().encode(), dtype=np.uint8)  # the bytes 65..90
             by_byte = np.bincount(codes, minlength=ord("Z") + 1)
-            return cls._trusted(by_byte[ord("A") :].astype(np.int64, copy=False))
+            return cls._trusted(by_byte[ord("A") :].astype(np.int64, copy=False), len(letters))
         counts = np.zeros(ALPHABET_SIZE, dtype=np.int64)
         for letter in letters:
             if letter.isspace():

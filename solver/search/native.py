@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -498,7 +499,45 @@ def _checked(name: str, compiled: Callable) -> Callable:
 
     call.__name__ = call.__qualname__ = name
     call.py_func = _declared[entry_module(name).__name__][name].py_func  # type: ignore[attr-defined]  # numba's dispatcher attribute
+    call.library_entry = compiled if isinstance(compiled, LibraryEntry) else None  # type: ignore[attr-defined]  # `bound_call`
     return call
+
+
+# -- a kernel call resolved once -------------------------------------------------------------
+
+_BOUND: dict[tuple[int, ...], tuple[Callable, tuple, Callable]] = {}  # ids -> (kernel, args, call)
+
+
+def bound_call(kernel: Callable, args: tuple) -> Callable[[], Any]:
+    """`kernel(*args)` as a call of no arguments, resolved once for these very objects (a search's
+    workspace, word graph and ordering: the same objects at every search of a process). On numba's
+    JIT it is the machine code compiled for their types (`numba_internals.compiled_entry`): the
+    dispatcher looks up a bundle of arrays' types at every call, about 5 us (more with the caches
+    cold after a kernel call), where a small hand's whole search is 0.1 ms. On the library it is
+    the entry's packed arguments (checked once). Otherwise, or not compiled yet, `kernel` itself."""
+    key = (id(kernel), *map(id, args))
+    found = _BOUND.get(key)
+    if found is not None and found[0] is kernel and all(map(operator.is_, found[1], args)):
+        return found[2]
+    call = _resolved(kernel, args)
+    if call is None:  # resolved at a later call, once compiled
+        return functools.partial(kernel, *args)
+    if len(_BOUND) >= 2 * BUNDLE_MEMO:
+        _BOUND.clear()
+    _BOUND[key] = (kernel, args, call)
+    return call
+
+
+def _resolved(kernel: Callable, args: tuple) -> Callable[[], Any] | None:
+    entry = getattr(kernel, "library_entry", None)
+    if isinstance(entry, LibraryEntry):
+        try:
+            _, packed, address = entry.packed(args)
+        except ArgumentMismatch:  # `kernel` itself moves to the JIT at its first call
+            return None
+        return functools.partial(entry.call_packed, packed, address)
+    compiled = numba_internals.compiled_entry(kernel, args)
+    return None if compiled is None else functools.partial(compiled, *args)
 
 
 # -- calling the library -------------------------------------------------------------------------
@@ -628,7 +667,11 @@ class LibraryEntry:
         return found
 
     def __call__(self, *args):
-        address = self.packed(args)[2]
+        args, packed, address = self.packed(args)
+        return self.call_packed(packed, address)
+
+    def call_packed(self, packed: array.array, address: int):
+        """The kernel on the arguments packed in `packed` (held by the caller while it runs), at `address`."""
         out = array.array("q", _TWO_WORDS)  # the result, then the error pointer: one object, not two
         at = out.buffer_info()[0]
         status = self.function(at, at + 8, address)

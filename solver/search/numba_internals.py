@@ -16,6 +16,9 @@ has a test per item that fails when it does (each test's name says which):
 - `numba.pycc.platform.Toolchain` and `external_compiler_works` (`toolchain`, `compiler_works`):
   compiling and linking the library's C parts;
 - `numba/core/runtime/nrt.cpp` (`runtime_source`): numba's runtime, linked into the library;
+- a dispatcher's `typeof_pyval`, its `overloads` (keyed by argument types) and an overload's
+  `entry_point` (`compiled_entry`): a search's kernel called without the dispatcher's look-up of
+  its arguments' types at every call (`native.bound_call`);
 - the CPU target's calling convention (`call_conv.get_function_type`) and the array data model's
   fields (`lowered_arguments`, `array_fields`): the library's calling convention, checked at
   every build (`library_build.verify_calling_convention`).
@@ -82,6 +85,20 @@ def stop_listening(listener: object) -> None:
     from numba.core import event
 
     event.unregister("numba:compile", listener)  # type: ignore[arg-type]  # a Listener made above
+
+
+def compiled_entry(kernel: Callable, args: tuple) -> Callable | None:
+    """What numba's dispatcher `kernel` runs for `args` once it has matched their types to a
+    compiled overload: that overload's entry point (it unboxes the arguments as its signature
+    says, and releases the GIL for a `nogil` kernel, as the dispatcher's call does). None when
+    `kernel` is no dispatcher (the JIT disabled, the library) or has no overload compiled for
+    exactly these types (its own call then compiles or converts)."""
+    overloads = getattr(kernel, "overloads", None)
+    typeof = getattr(kernel, "typeof_pyval", None)
+    if overloads is None or typeof is None:
+        return None
+    found = overloads.get(tuple(typeof(value) for value in args))
+    return None if found is None else found.entry_point
 
 
 def compiler_works() -> str:

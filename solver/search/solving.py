@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import struct
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from solver.core.limits import MAX_SOLVE_TILES
 from solver.core.tiles import ALPHABET, TileCounts, TileError
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.kernels import layout, movesearch, spelling
-from solver.search.native import search_clock
+from solver.search.native import bound_call, search_clock
 from solver.search.objectives import OBJECTIVES, best_possible_key, objective_key
 from solver.search.ordering import SEEDED_NOISE, default_ordering
 from solver.search.proofs import counting_proofs, longest_spelled_word
@@ -166,26 +167,73 @@ def _give_back(space: layout.Workspace) -> None:
 _CELL_TEXT = bytes.maketrans(bytes(range(27)), b"." + ALPHABET.encode("ascii"))  # letter code -> grid notation
 
 
-# Boards up to this side (hands of up to 48 tiles) are cleared whole: 1-3 us, where cutting out the
-# changed box costs about 3 us of numpy indexing; the next size's whole clear takes 37 us.
+# Boards up to this side (hands of up to 48 tiles) are cleared whole, a copy of a template each for the
+# board and the masks (1-5 us, the caches cold after a search), where cutting out the changed box costs
+# about 3 us of numpy indexing; the next size's whole clear takes 37 us.
 WHOLE_CLEAR_SIDE = 101
+_STATE_WORDS = struct.Struct(f"={layout.STATE_SIZE}q")  # the state vector, written in one call
 
 
-def _clear_board(space: layout.Workspace, side: int) -> None:
+class _Views:
+    """Memoryviews of the workspace arrays Python sets up and reads between kernel calls, and the
+    templates a new search copies into them. A small hand's search is a few kernel calls, and the
+    caches are cold after each: a numpy scalar read or slice assignment then costs a microsecond or
+    more of numpy's indexing machinery, where a memoryview's index or copy is a few C lines."""
+
+    def __init__(self, space: layout.Workspace):
+        self.space = space
+        self.side = math.isqrt(len(space.grid))
+        self.state, self.hand, self.rng = space.state.data, space.hand.data, space.rng.data
+        self.frames = space.frames.reshape(-1).data  # frame d's column c at d * FRAME_WIDTH + c
+        self.grid, self.cross = space.grid.data, space.cross.data
+        # Templates: the empty board, its full cross masks, and the frames of a new search (all
+        # zero, frame 0's box the centre cell); only boards cleared whole need the first two.
+        whole = self.side <= WHOLE_CLEAR_SIDE
+        self.empty_grid = (np.zeros_like(space.grid) if whole else space.grid[:0]).data
+        self.full_cross = (np.full_like(space.cross, layout.FULL) if whole else space.cross[:0]).data
+        frames = np.zeros_like(space.frames)
+        frames[0, layout.F_RMIN : layout.F_CMAX + 1] = self.side // 2
+        self.new_frames = frames.reshape(-1).data
+
+    def box(self, depth: int) -> list[int]:
+        """rmin, rmax, cmin, cmax of frame `depth`: the bounding box of its position's tiles."""
+        first = depth * layout.FRAME_WIDTH
+        return self.frames[first + layout.F_RMIN : first + layout.F_CMAX + 1].tolist()
+
+
+_VIEWS: dict[int, _Views] = {}  # id(workspace) -> its views (their `space` checked: ids are reused)
+
+
+def _views(space: layout.Workspace) -> _Views:
+    """The views of `space`, made on its first search."""
+    found = _VIEWS.get(id(space))
+    if found is None or found.space is not space:
+        if len(_VIEWS) >= 64:
+            _VIEWS.clear()
+        found = _VIEWS[id(space)] = _Views(space)
+    return found
+
+
+def _clear_board(views: _Views) -> None:
     """Empty the board and reset its cross masks. A search leaves changed only the cells of its
     position (the kernel undoes every move it takes back), and cross masks only at the run ends
     next to them: all within the last frame's bounding box and one cell around it. On a big board
     only that box is reset (at 144 tiles the masks are 1.2 MB, most never touched), unless the
     state does not describe this board (a new workspace, or a set-up cut short)."""
-    state, grid, cross = space.state, space.grid, space.cross
-    if side <= WHOLE_CLEAR_SIDE or state[layout.ST_SIDE] != side:
-        grid[:] = 0
-        cross[:] = layout.FULL
+    side, state = views.side, views.state
+    if side <= WHOLE_CLEAR_SIDE:
+        views.grid[:] = views.empty_grid
+        views.cross[:] = views.full_cross
         return
-    rmin, rmax, cmin, cmax = space.frames[state[layout.ST_DEPTH], layout.F_RMIN : layout.F_CMAX + 1].tolist()
+    space = views.space
+    if state[layout.ST_SIDE] != side:
+        space.grid[:] = 0
+        space.cross[:] = layout.FULL
+        return
+    rmin, rmax, cmin, cmax = views.box(state[layout.ST_DEPTH])
     rows, columns = slice(max(rmin - 1, 0), rmax + 2), slice(max(cmin - 1, 0), cmax + 2)
-    grid.reshape(side, side)[rows, columns] = 0
-    cross.reshape(2, side, side)[:, rows, columns] = layout.FULL
+    space.grid.reshape(side, side)[rows, columns] = 0
+    space.cross.reshape(2, side, side)[:, rows, columns] = layout.FULL
 
 
 class _Run:
@@ -207,49 +255,67 @@ class _Run:
             raise ValueError(f"move-list cap {max_branch} outside 0..{layout.KEEP_CAPACITY}")
         self.space = space
         self.graph = _graph(lexicon)
-        self.side = math.isqrt(len(space.grid))
+        self.views = views = _views(space)
+        self.side = side = views.side
+        self.state = state = views.state
         # Clear the board; the transposition table is invalidated by a new stamp, not cleared.
-        state = space.state
-        values = [0] * layout.STATE_SIZE  # the new state, written in one numpy call rather than seven
-        values[layout.ST_STAMP] = int(state[layout.ST_STAMP]) + 1
-        values[layout.ST_SIDE] = self.side
+        values = [0] * layout.STATE_SIZE
+        values[layout.ST_STAMP] = state[layout.ST_STAMP] + 1
+        values[layout.ST_SIDE] = side
         values[layout.ST_HAND] = len(tiles)
         values[layout.ST_MIN_LEN] = min_length
         values[layout.ST_MAX_BRANCH] = max_branch
         values[layout.ST_GEN_BUDGET] = gen_budget
-        _clear_board(space, self.side)
-        space.frames[:] = 0
-        state[:] = values
-        space.hand[:] = tiles.counts
-        centre = self.side // 2
-        space.frames[0, layout.F_RMIN : layout.F_CMAX + 1] = (centre, centre, centre, centre)
+        _clear_board(views)
+        views.frames[:] = views.new_frames
+        _STATE_WORDS.pack_into(state, 0, *values)
+        views.hand[:] = tiles.counts.data
         if base is not None:
+            centre = side // 2
             movesearch.lay_grid(base.to_array(), centre - base.height // 2, centre - base.width // 2, space, self.graph)
-        space.rng[0] = (seed or 0) & layout.HASH_MASK  # any int seed fits
-        ordering = _ORDERING if seed is None else _SEEDED_ORDERING
-        self.ordering = ordering._replace(side_word=float(side_word)) if side_word else ordering
-        self.state = state
+        views.rng[0] = (seed or 0) & layout.HASH_MASK  # any int seed fits
+        self.ordering = _ordering(seed, side_word)
+        self._search = bound_call(movesearch.search, (space, self.graph, self.ordering))
 
     def step(self, node_limit: int) -> int:
         self.state[layout.ST_NODE_LIMIT] = node_limit
-        movesearch.search(self.space, self.graph, self.ordering)
-        return int(self.state[layout.ST_STATUS])
+        self._search()
+        return self.state[layout.ST_STATUS]
 
     def grid(self) -> Grid:
         """The grid on the board, cut to the bounding box the kernel keeps for the frame."""
-        frame = self.space.frames[self.state[layout.ST_DEPTH]]
-        rmin, rmax, cmin, cmax = frame[layout.F_RMIN : layout.F_CMAX + 1].tolist()
-        box = self.space.grid.reshape(self.side, self.side)[rmin : rmax + 1, cmin : cmax + 1]
-        # The kernel's cells are A-Z and empty: the rows need none of `Grid.from_rows`' checks.
-        text, width = box.tobytes().translate(_CELL_TEXT).decode("ascii"), cmax - cmin + 1
-        return Grid(tuple(text[start : start + width] for start in range(0, len(text), width)))
+        rmin, rmax, cmin, cmax = self.views.box(self.state[layout.ST_DEPTH])
+        side = self.side
+        # The box's rows, whole board rows each; the kernel's cells are A-Z and empty: the rows
+        # need none of `Grid.from_rows`' checks.
+        text = self.views.grid[rmin * side : (rmax + 1) * side].tobytes().translate(_CELL_TEXT).decode("ascii")
+        width = cmax - cmin + 1
+        return Grid(tuple([text[start : start + width] for start in range(cmin, len(text), side)]))
 
     @property
     def nodes(self) -> int:
-        return int(self.state[layout.ST_NODES])
+        return self.state[layout.ST_NODES]
 
     def root_complete(self) -> bool:
-        return self.space.frames[0, layout.F_GENERATED] == 1
+        return self.views.frames[layout.F_GENERATED] == 1
+
+
+_SIDE_WORD_ORDERINGS: dict[tuple[int, float], tuple[layout.Ordering, layout.Ordering]] = {}
+
+
+def _ordering(seed: int | None, side_word: float) -> layout.Ordering:
+    """The move ordering of a search, the same object at every call for the same settings: the
+    kernel's call is resolved once for its arguments' identities (`native.bound_call`)."""
+    ordering = _ORDERING if seed is None else _SEEDED_ORDERING
+    if not side_word:
+        return ordering
+    key = (id(ordering), float(side_word))
+    found = _SIDE_WORD_ORDERINGS.get(key)
+    if found is None or found[0] is not ordering:
+        if len(_SIDE_WORD_ORDERINGS) >= 16:
+            _SIDE_WORD_ORDERINGS.clear()
+        found = _SIDE_WORD_ORDERINGS[key] = (ordering, ordering._replace(side_word=float(side_word)))
+    return found[1]
 
 
 _GRAPHS: dict[int, tuple[Lexicon, layout.Graph]] = {}  # id(lexicon) -> (it, its graph): one bundle a list
@@ -416,9 +482,9 @@ def warm_kernels(lexicon: Lexicon, include_extend: bool = True) -> None:
     `include_extend=False` leaves out the kernel only `extend` uses (a process that only
     solves starts faster). Thread-safe: a call while another thread warms up waits for it;
     once they are warm, a call takes no lock."""
+    if (id(lexicon), "solve") in _WARM and (not include_extend or (id(lexicon), "extend") in _WARM):
+        return  # every call but a process's first: two set look-ups
     steps = ("solve", "extend") if include_extend else ("solve",)
-    if all((id(lexicon), step) in _WARM for step in steps):
-        return
     with _WARMING:
         for step in steps:
             key = (id(lexicon), step)

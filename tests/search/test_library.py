@@ -164,6 +164,33 @@ def test_a_packed_call_answers_as_the_flat_one_and_checks_a_bundle_once(built_li
         entry(hand, True, 5_000_000, graph)
 
 
+def test_a_bound_call_on_the_library_is_its_packed_call_checked_once(built_library, en):
+    """`native.bound_call` on a library entry packs and checks the arguments once: the same search
+    as the entry's own call; arguments it was not compiled for are left to the entry's checked
+    call (which moves the kernel to the JIT)."""
+    from solver.search.kernels import layout
+    from solver.search.solving import _borrowed_workspace, _Run
+
+    checked = native._checked("search", native.library_entries(built_library / library.LIBRARY)["search"])
+    tiles = TileCounts.from_letters("AEEIRSTQUNLDOG")
+    found = []
+    with _borrowed_workspace(21) as space:
+        for call in ("checked", "bound"):
+            run = _Run(space, tiles, en, 2, 0, 700, None)
+            arguments = (space, run.graph, run.ordering)
+            run.state[layout.ST_NODE_LIMIT] = 3_000
+            if call == "checked":
+                checked(*arguments)
+            else:
+                bound = native.bound_call(checked, arguments)
+                assert bound.func is not checked
+                bound()
+            found.append((run.state[layout.ST_STATUS], run.nodes, run.grid()))
+        wrong = space._replace(cross=space.cross.astype("int64"))
+        assert native.bound_call(checked, (wrong, run.graph, run.ordering)).func is checked
+    assert found[0] == found[1] and found[0][0] == layout.SOLVED
+
+
 # -- which library is found ----------------------------------------------------------------------
 
 

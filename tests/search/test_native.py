@@ -17,7 +17,7 @@ import pytest
 from solver.core.grid import Grid
 from solver.core.tiles import TileCounts
 from solver.search import native
-from solver.search.kernels import spelling
+from solver.search.kernels import layout, movesearch, spelling
 from solver.search.proofs import word_count_vectors
 from solver.search.solving import _borrowed_workspace, _Run, extend, solve
 from solver.search.wordsearch import WordSearch
@@ -151,6 +151,31 @@ def test_a_mismatched_call_goes_to_the_jit_instead(en, monkeypatch):
     arguments[0] = arguments[0].astype(np.int32)  # not what the "library" was compiled for
     expected = spelling.hostable_letters.py_func(*arguments)  # the pure-Python kernel
     assert checked(*arguments) == expected and len(calls) == 1
+
+
+def searched(run: _Run, call) -> tuple:
+    """What a first-pass search on `run`'s set-up leaves: status, nodes and grid."""
+    run.state[layout.ST_NODE_LIMIT] = 3_000
+    call()
+    return run.state[layout.ST_STATUS], run.nodes, run.grid()
+
+
+@pytest.mark.skipif(JIT_DISABLED, reason="numba's compiled overloads")
+def test_a_bound_call_runs_the_jit_s_machine_code_for_those_very_arguments(en):
+    """`bound_call` resolves a kernel's call once for its arguments' identities: on the JIT, the
+    overload compiled for their types, searching as the dispatcher does; the same call for the
+    same objects; the dispatcher itself for types it has no overload for."""
+    with native.bound_to_jit(), _borrowed_workspace(21) as space:
+        tiles = TileCounts.from_letters("AEEIRSTQUNLDOG")
+        run = _Run(space, tiles, en, 2, 0, 700, None)
+        arguments = (space, run.graph, run.ordering)
+        through_dispatcher = searched(run, lambda: movesearch.search(*arguments))
+        run = _Run(space, tiles, en, 2, 0, 700, None)
+        bound = native.bound_call(movesearch.search, arguments)
+        assert bound.func is not movesearch.search and native.bound_call(movesearch.search, arguments) is bound
+        assert searched(run, bound) == through_dispatcher and through_dispatcher[0] == layout.SOLVED
+        writable_graph = run.graph._replace(child=run.graph.child.copy())  # typed apart: not read-only
+        assert native.bound_call(movesearch.search, (space, writable_graph, run.ordering)).func is movesearch.search
 
 
 # -- compile once ----------------------------------------------------------------------------

@@ -83,3 +83,22 @@ def test_ahead_of_time_compiler_toolchain_and_runtime_are_there():
     runtime, include = numba_internals.runtime_source()
     assert runtime.is_file() and (include / "core" / "runtime" / "nrt.h").is_file()
     assert numba_internals.compiler_works() in ("", "no working C compiler")
+
+
+def test_compiled_entry_is_the_overload_compiled_for_exactly_those_types(tmp_path):
+    """`compiled_entry`: a dispatcher's `typeof_pyval`, `overloads` keyed by argument types and an
+    overload's `entry_point`, which answers as the dispatcher does; None before a compile, for other
+    types and for anything but a dispatcher."""
+    import numpy as np
+
+    def scaled_total(values, scale):
+        return values.sum() * scale
+
+    kernel = numba_internals.dispatcher(scaled_total, {"cache": False}, tmp_path)
+    values = np.arange(4, dtype=np.int64)
+    assert numba_internals.compiled_entry(kernel, (values, 2)) is None  # nothing compiled yet
+    assert kernel(values, 2) == 12
+    entry = numba_internals.compiled_entry(kernel, (values, 3))
+    assert entry is not None and entry is not kernel and entry(values, 3) == 18
+    assert numba_internals.compiled_entry(kernel, (values.astype(np.float64), 2)) is None
+    assert numba_internals.compiled_entry(scaled_total, (values, 2)) is None
