@@ -1,9 +1,10 @@
 """Every way a hand reaches the kernels, side by side in one run: the batch command and the Python
-API, each on the compiled library and on numba's JIT, and (optionally) another solver.
+API, each on the compiled library and on numba's JIT, (optionally) a bot's solve and the server's
+/api/solve, and another solver.
 
     python benchmarks/bench_paths.py [--sizes 11:200,21:200,40:30,144:20] [--chunk 10]
                                      [--against "WATSON --fresh --quiet --dict WORDS.txt"]
-                                     [--old-tree DIR] [--record]
+                                     [--old-tree DIR] [--every-path] [--record [NAME]]
 
 Each path is one long-lived process fed the same seeded hands in chunks, the paths taking turns
 chunk by chunk (so all see the same machine load); each hand's own time is read back:
@@ -14,9 +15,13 @@ chunk by chunk (so all see the same machine load); each hand's own time is read 
 - `api`: `solver.solve(hand)` in a process whose numba cache is empty (a fresh install: the
   library), the call's wall time;
 - `api-jit`: the same with numba's cache warm (the JIT);
-- `old-batch`, `old-batch-jit`, `old-api`, `old-api-jit` (with --old-tree, a checkout of an
-  earlier commit with its caches built): the same four paths on its code, for before/after in
-  the same run;
+- `bot` (with --every-path): a bot's full solve of its hand in the API's process set-up
+  (`solver.play.bots.BOT_SEARCH`'s passes, four times the default node budget), the call's time;
+- `server` (with --every-path): `bananas serve --db none`, each hand POSTed to /api/solve on one
+  kept-alive connection, the request's time as its client sees it;
+- `old-batch`, `old-batch-jit`, `old-api`, `old-api-jit` (and `old-bot`, `old-server`), with
+  --old-tree (a checkout of an earlier commit with its caches built): the same paths on its
+  code, for before/after in the same run;
 - `peer` (with --against): the other command on the chunk's hands, its own per-hand ms.
 
 The hands' grids are checked by the validator. Per size: the median ms of each path, the ratio of
@@ -24,21 +29,25 @@ each to `batch-jit` (below 1: faster than the JIT) and the peer's median over ea
 the API paths also the median CPU ms of a call (`time.process_time`: what other processes on a
 shared machine take from a path's wall time, they do not add to its CPU time).
 Steady state only: each process loads and compiles before its first hand (not timed), which
-bench_startup and bench_process measure.
+bench_startup and bench_process measure. --record writes benchmarks/results/<date>-NAME.md
+(default NAME: paths).
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import re
 import resource
 import shlex
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from results_file import REPOSITORY, machine, record
@@ -55,9 +64,13 @@ from solver.lexicon.loader import get_lexicon
 lexicon = get_lexicon("en")
 solve("AEEIRSTQUNL", lexicon)  # the first call's load, not timed
 print("ready", flush=True)
+options = {"time_limit": float(sys.argv[1])}
+if sys.argv[2] == "bot":  # a bot's full solve of its hand: its passes, four times its node budget
+    from solver.play.bots import BOT_SEARCH, BotSettings
+    options |= {"plan": BOT_SEARCH, "max_nodes": 4 * BotSettings().node_budget}
 for line in sys.stdin:
     started, cpu = time.perf_counter(), time.process_time()
-    result = solve(line.strip(), lexicon, time_limit=float(sys.argv[1]))
+    result = solve(line.strip(), lexicon, **options)
     took, cpu = (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
     print(json.dumps({"ms": took, "cpu": cpu, "status": result.status, "tiles": result.tiles.letters(),
                       "grid": result.grid.rows if result.grid else None, "numba": "numba" in sys.modules}), flush=True)
@@ -107,6 +120,70 @@ class Worker:
             self.process.kill()
 
 
+class ServerWorker:
+    """`bananas serve` in `tree`, each hand POSTed to /api/solve on one kept-alive connection; the
+    time is the request's as its client sees it (HTTP, the server's thread hand-off and all)."""
+
+    def __init__(self, name: str, env: dict, tree: str):
+        self.name, self.numba = name, set()
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        # Behind a "proxy" (this process): each request names a client address of its own, as many
+        # clients would, so the per-address API rate (2 a second) never refuses the benchmark.
+        command = [sys.executable, "-c", RUN_MAIN, "serve", "--port", str(self.port), "--db", "none"]
+        command += ["--proxy-header", "X-Forwarded-For"]
+        self.requests = 0
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(env, PYTHONPATH=tree), cwd=tree
+        )
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:  # /readyz: 200 once its kernels are ready
+            try:
+                if self._request("GET", "/readyz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.2)
+        else:
+            raise SystemExit(f"{name}: not ready after 300 s")
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+
+    def _request(self, method: str, path: str) -> tuple[int, bytes]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+        try:
+            connection.request(method, path)
+            response = connection.getresponse()
+            return response.status, response.read()
+        finally:
+            connection.close()
+
+    def solve(self, hands: list[str]) -> list[tuple[float, dict]]:
+        found = []
+        for hand in hands:
+            body = json.dumps({"tiles": hand, "time_limit": TIME_LIMIT})
+            started = time.perf_counter()
+            self.requests += 1
+            client = f"10.{self.requests >> 16 & 255}.{self.requests >> 8 & 255}.{self.requests & 255}"
+            headers = {"Content-Type": "application/json", "X-Forwarded-For": client}
+            self.connection.request("POST", "/api/solve", body, headers)
+            response = self.connection.getresponse()
+            answer = json.loads(response.read())
+            took = (time.perf_counter() - started) * 1000
+            if response.status != 200:
+                raise SystemExit(f"{self.name}: {response.status} {answer}")
+            found.append((took, answer))
+        return found
+
+    def close(self) -> None:
+        self.connection.close()
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
 def peer_times(command: str, hands: list[str]) -> tuple[list[float], float]:
     """The other command's own ms per hand, and the CPU ms its process took (user + system)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -129,19 +206,22 @@ def peer_load_cpu(command: str, runs: int = 5) -> float:
 def start_workers(args, numba_cold: str) -> list[Worker]:
     here, base = str(REPOSITORY), dict(os.environ)
     batch = [sys.executable, "-c", RUN_MAIN, "solve", "-", "--json", "--time-limit", str(TIME_LIMIT)]
-    api = [sys.executable, "-c", API_WORKER, str(TIME_LIMIT)]
-    workers = [
-        Worker("batch", batch, base, "elapsed_ms", False, here),
-        Worker("batch-jit", batch, dict(base, BANANAS_FAST_START="0"), "elapsed_ms", False, here),
-        Worker("api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True, here),
-        Worker("api-jit", api, base, "ms", True, here),
-    ]
-    if args.old_tree:
-        old = args.old_tree
-        workers.append(Worker("old-batch", batch, base, "elapsed_ms", False, old))
-        workers.append(Worker("old-batch-jit", batch, dict(base, BANANAS_FAST_START="0"), "elapsed_ms", False, old))
-        workers.append(Worker("old-api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True, old))
-        workers.append(Worker("old-api-jit", api, base, "ms", True, old))
+    api = [sys.executable, "-c", API_WORKER, str(TIME_LIMIT), "api"]
+    bot = [sys.executable, "-c", API_WORKER, str(TIME_LIMIT), "bot"]
+    trees = [("", here)] + ([("old-", args.old_tree)] if args.old_tree else [])
+    workers: list = []
+    for prefix, tree in trees:
+        workers += [
+            Worker(f"{prefix}batch", batch, base, "elapsed_ms", False, tree),
+            Worker(f"{prefix}batch-jit", batch, dict(base, BANANAS_FAST_START="0"), "elapsed_ms", False, tree),
+            Worker(f"{prefix}api", api, dict(base, NUMBA_CACHE_DIR=numba_cold), "ms", True, tree),
+            Worker(f"{prefix}api-jit", api, base, "ms", True, tree),
+        ]
+        if args.every_path:
+            workers += [
+                Worker(f"{prefix}bot", bot, base, "ms", True, tree),
+                ServerWorker(f"{prefix}server", base, tree),
+            ]
     return workers
 
 
@@ -152,7 +232,10 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=10)
     parser.add_argument("--against", help="another solver's command (the hands appended); prints 'solved in X ms'")
     parser.add_argument("--old-tree", help="a checkout of an earlier commit, its caches built: its batch beside")
-    parser.add_argument("--record", action="store_true", help="write benchmarks/results/<date>-paths.md")
+    parser.add_argument("--every-path", action="store_true", help="also a bot's solve and bananas serve's /api/solve")
+    parser.add_argument(
+        "--record", metavar="NAME", nargs="?", const="paths", help="write benchmarks/results/<date>-NAME.md"
+    )
     args = parser.parse_args()
 
     import numpy as np
@@ -210,7 +293,7 @@ def main() -> None:
     text = markdown(header, rows, names, args, api_numba)
     print(text)
     if args.record:
-        record(text, "paths")
+        record(text, args.record)
 
 
 def markdown(header: str, rows: list, names: list[str], args, api_numba: dict) -> str:
