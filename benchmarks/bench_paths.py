@@ -55,6 +55,7 @@ from results_file import REPOSITORY, machine, record
 PEER_LINE = re.compile(r"\b(?P<outcome>solved|FAILED) in (?P<ms>[\d.]+) ms")
 SIZES = "11:200,15:100,21:200,40:30,144:20"
 TIME_LIMIT = 1.0
+KEEP_ALIVE_SECONDS = 4.0  # under uvicorn's 5 s: a connection idle longer is opened anew before the clock
 RUN_MAIN = "import sys; from solver.cli import main; sys.argv[0] = 'bananas'; main()"
 # The API path: one hand a line in, one JSON line out (the call's wall ms, the result).
 API_WORKER = """
@@ -148,6 +149,7 @@ class ServerWorker:
         else:
             raise SystemExit(f"{name}: not ready after 300 s")
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        self.last_used = time.monotonic()
 
     def _request(self, method: str, path: str) -> tuple[int, bytes]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
@@ -160,6 +162,9 @@ class ServerWorker:
 
     def solve(self, hands: list[str]) -> list[tuple[float, dict]]:
         found = []
+        if time.monotonic() - self.last_used > KEEP_ALIVE_SECONDS:  # the server closes an idle connection
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         for hand in hands:
             body = json.dumps({"tiles": hand, "time_limit": TIME_LIMIT})
             started = time.perf_counter()
@@ -173,6 +178,7 @@ class ServerWorker:
             if response.status != 200:
                 raise SystemExit(f"{self.name}: {response.status} {answer}")
             found.append((took, answer))
+        self.last_used = time.monotonic()
         return found
 
     def close(self) -> None:

@@ -377,8 +377,9 @@ FIRST_GRID_LARGE_HANDS = (Phase(16, 1_000, 60), *LARGE_HAND_PHASES)
 # steps. Most hands' first grid is among those moves (a median of 3-6 nodes at 11-30 tiles), and
 # listing 200 steps' moves a node instead of 700 halves their solve; a hand the probe does not
 # settle goes on to the passes as before, the probe's 20 short nodes (some 0.2 ms) more.
-# On 600 seeded hands a size, 11-30 tiles, the median solve fell by 35-48% and the mean did not
-# rise (benchmarks/results/2026-12-06-first-pass.md).
+# On 600 seeded hands a size, 11-30 tiles, the median solve fell by 35-48%; the mean fell at 15-30
+# tiles and moved within 15% either way at 11, where the no-grid hands pay the probe's nodes too
+# (benchmarks/results/2026-12-06-first-pass.md).
 FIRST_GRID_PROBE = Phase(0, 200, 20)
 
 
