@@ -35,7 +35,7 @@ from solver.core.grid import validate
 from solver.core.tiles import ENGLISH, draw
 from solver.lexicon.loader import get_lexicon
 from solver.search import solving
-from solver.search.solving import LARGE_HAND_PHASES, Phase, SearchPlan
+from solver.search.plans import LARGE_HAND_PHASES, Phase, SearchPlan
 
 THRASH_BYTES = 64 << 20
 

@@ -48,7 +48,7 @@ benchmarks/bench_strength.py measures::
                  that its grid holds (1 + lead) times the tiles the others' grids hold on
                  average, at their rate so far (0.1: a little ahead, -0.1: a little behind);
                  `speed` is its pace until the others have shown a tile.
-    search       the search's passes (a `solver.search.solving.SearchPlan`): BOT_SEARCH
+    search       the search's passes (a `solver.search.plans.SearchPlan`): BOT_SEARCH
                  for every preset, not the engine's, so tuning `bananas solve` leaves the
                  bots' play and pace as measured
 
@@ -75,7 +75,7 @@ from solver.lexicon.loader import LEVELS, get_lexicon, language_of
 from solver.play.cost import measure_work, work_seconds
 from solver.play.rules import Decision, Rules, TableView
 from solver.search.board import TIERS, Board, dump_advice
-from solver.search.solving import Phase, SearchPlan
+from solver.search.plans import Phase, SearchPlan
 
 AWKWARD = "CJQVZ"  # single tiles that fail to hook a third to a half of the time (measured)
 ADVICE_SAMPLES = 4  # Monte-Carlo draws per candidate letter of a bot's dump advice

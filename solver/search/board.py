@@ -29,7 +29,8 @@ from solver.core.grid import Cell, Grid, best_translation, find_words, validate
 from solver.core.tiles import HARD_FIRST, TileCounts, TileError, draw
 from solver.lexicon.loader import Lexicon, get_lexicon
 from solver.search.native import search_clock
-from solver.search.solving import SearchPlan, Solution, engine_plan, extend, solve, warm_kernels
+from solver.search.plans import SearchPlan
+from solver.search.solving import Solution, engine_plan, extend, solve, warm_kernels
 
 TIERS = ("unchanged", "hook", "lift", "rebuild", "resolve", "failed")
 
@@ -176,7 +177,7 @@ class Board:
         """`node_budget` caps the search nodes of each search call (a full re-solve gets
         four times as many) instead of slicing the time limit: rebuilds then depend only on
         the board (the time limit stays a safety net). `plan` is the searches' passes
-        (`solver.search.solving.SearchPlan`; None: the engine's; a bot names its own)."""
+        (`solver.search.plans.SearchPlan`; None: the engine's; a bot names its own)."""
         self.lexicon = get_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
         self.grid = grid.trimmed() if grid is not None else None
         self.hand = TileCounts.of(hand)

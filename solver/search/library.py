@@ -65,7 +65,7 @@ LIBRARY = "_bananas_kernels.so"
 LAYOUT = "_bananas_kernels.json"
 # Beside the kernels, the modules whose code decides what the library computes, how it is
 # called and what its layout file says.
-SOURCES = ("solving.py", "bare.py", "native.py", "library.py", "library_build.py", "numba_internals.py")
+SOURCES = ("solving.py", "plans.py", "bare.py", "native.py", "library.py", "library_build.py", "numba_internals.py")
 # How `bare` and `native` call an entry, as numba 0.59-0.68 lower it: the build checks numba
 # still does (`verify_calling_convention`) and stamps the layout file with this text; a library
 # stamped otherwise is never called.

@@ -2,7 +2,7 @@
 
 The kernels only read them (`solver.search.kernels.layout.Ordering`); every search takes
 `default_ordering`, with seeded noise when it is given a seed, and weighs the side words of its
-moves when its plan says so (`solver.search.solving.SearchPlan.side_word`).
+moves when its plan says so (`solver.search.plans.SearchPlan.side_word`).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ from solver.play.pace import (
 from solver.play.rules import Decision, Rules, TableView
 from solver.play.variants import BANANAGRAMS
 from solver.search import solving
-from solver.search.solving import Phase, SearchPlan
+from solver.search.plans import Phase, SearchPlan
 
 PEOPLE = ("beginner", "casual", "club", "expert")
 

@@ -35,6 +35,7 @@ from solver.core.tiles import ALPHABET, ENGLISH, FRENCH, TileCounts, TileError, 
 from solver.search import native, solving
 from solver.search.kernels import layout
 from solver.search.objectives import best_possible_key, objective_key
+from solver.search.plans import SearchPlan
 from solver.search.proofs import LETTER_COUNTS, letter_count_proof, longest_spelled_word
 from solver.search.reference import exhaustive_grid_exists
 from solver.search.solving import (
@@ -43,7 +44,6 @@ from solver.search.solving import (
     MAX_SOLVE_TILES,
     PROOF_COMPLETE_UP_TO,
     WORD_SEARCH,
-    SearchPlan,
     solve,
 )
 

@@ -80,8 +80,8 @@ def lay_by_commands(page, ear: Ear, grid: Grid, en) -> None:
     first new one: the grid's letters are used) and, when that changed it, how the grid stands."""
     for word in validate(grid, en).words:
         (row, col) = min(word.cells)
-        placed = (
-            rf"Placed [A-Z]+ {word.direction} from row \d+, column \d+\."
+        placed = (  # a word's new tiles, or its one new tile (a word laid beside another's letters)
+            rf"Placed ([A-Z]+ {word.direction} from row \d+, column \d+|[A-Z] at row \d+, column \d+)\."
             r"( Not words: [A-Z, ]+\.| Every word is good and the grid is connected\.)?"
         )
         run(page, ear, f"{word.text} {row + 1} {col + 1} {word.direction}", rf"{placed}|{word.text} is already there\.")
