@@ -88,6 +88,14 @@ class SearchPlan:
         """The passes for a hand of `tile_count` tiles."""
         return self.small_hands if tile_count <= EXHAUSTIVE_UP_TO else self.large_hands
 
+    def passes(self, tile_count: int, extending: bool = False) -> tuple[Phase, ...]:
+        """The passes a search runs in turn: `phases`, after the probe for a small hand on an
+        empty board (not `extending` a grid)."""
+        phases = self.phases(tile_count)
+        if self.probe is None or extending or tile_count > EXHAUSTIVE_UP_TO:
+            return phases
+        return (self.probe, *phases)
+
     def small_first_pass(self) -> Phase:
         """The pass a small hand on an empty board runs first: the probe, or the first of `small_hands`."""
-        return self.probe or self.small_hands[0]
+        return self.passes(EXHAUSTIVE_UP_TO)[0]

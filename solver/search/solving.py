@@ -19,6 +19,7 @@ Statuses::
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import struct
 import threading
@@ -349,8 +350,8 @@ FIRST_GRID_PLAN = SearchPlan(
 # it finds a grid, they start from the grid `any` answers with and keep only better ones (a search
 # that began on the 6,000-step pass could end, at its time limit, with a longest word shorter
 # than the probe's first grid had).
-BEST_GRID_PLAN = SearchPlan(
-    (Phase(0, BEST_GRID_STEPS, 3_000), NARROW_PASS, COMPLETE_PASS), FIRST_GRID_LARGE_HANDS, probe=FIRST_GRID_PROBE
+BEST_GRID_PLAN = dataclasses.replace(
+    FIRST_GRID_PLAN, small_hands=(Phase(0, BEST_GRID_STEPS, 3_000), *FIRST_GRID_PLAN.small_hands[1:])
 )
 
 
@@ -611,9 +612,7 @@ def _run_phases(
     words_run = None
     plan = plan or engine_plan(objective)
     phases = plan.phases(len(tiles))
-    passes = phases
-    if plan.probe is not None and base is None and len(tiles) <= EXHAUSTIVE_UP_TO:
-        passes = (plan.probe, *phases)
+    passes = plan.passes(len(tiles), extending=base is not None)
     best: Grid | None = None
     best_key: tuple = ()
     unbeatable = _unbeatable_key(tiles, lexicon, base, objective, min_length, max_nodes)
